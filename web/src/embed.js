@@ -1,0 +1,27 @@
+// When the page runs inside an iframe on a course page, tell the host page
+// what happened. Nothing is sent when the page is not embedded.
+
+export function isEmbedded() {
+  try {
+    return window.parent && window.parent !== window;
+  } catch (_) {
+    return true;
+  }
+}
+
+function post(msg) {
+  if (!isEmbedded()) return;
+  try {
+    window.parent.postMessage(msg, '*');
+  } catch (_) {
+    /* the host went away; nothing to do */
+  }
+}
+
+export function postAnswerChecked(lesson, question, correct) {
+  post({ source: 'idemlab', type: 'answer-checked', lesson, question, correct: !!correct });
+}
+
+export function postLessonCompleted(lesson) {
+  post({ source: 'idemlab', type: 'lesson-completed', lesson });
+}

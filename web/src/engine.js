@@ -1,0 +1,164 @@
+// Loads the WASM engine (engine/idemlab.js + engine/idemlab.wasm, relative to
+// the page) and wraps its one function: call(method, input) -> output, both
+// JSON. Every failure becomes an EngineError naming the file and the reason.
+
+export class EngineError extends Error {
+  constructor(file, reason, method) {
+    super(`${file ? file + ': ' : ''}${reason}`);
+    this.name = 'EngineError';
+    this.file = file;
+    this.reason = reason;
+    this.method = method || null;
+  }
+}
+
+const BASE = 'engine/';
+const SCRIPT = 'idemlab.js';
+const WASM = 'idemlab.wasm';
+const LOAD_TIMEOUT_MS = 60000;
+
+function loadClassicScript(src) {
+  return new Promise((resolve, reject) => {
+    const el = document.createElement('script');
+    el.src = src;
+    el.async = true;
+    el.onload = () => resolve();
+    el.onerror = () => reject(new Error('the script could not be loaded'));
+    document.head.appendChild(el);
+  });
+}
+
+async function whyMissing(url) {
+  try {
+    const res = await fetch(url, { cache: 'no-store' });
+    if (!res.ok) return `HTTP ${res.status} ${res.statusText}`.trim();
+    return 'the file was fetched but did not run as a script';
+  } catch (e) {
+    return `the file could not be fetched (${e.message})`;
+  }
+}
+
+function describe(err) {
+  if (!err) return 'unknown error';
+  if (typeof err === 'string') return err;
+  return err.message || String(err);
+}
+
+/** The loaded engine. Use Engine.load(). */
+export class Engine {
+  constructor(module) {
+    this.m = module;
+    this.dead = null;
+  }
+
+  static async load(base = BASE) {
+    const scriptUrl = base + SCRIPT;
+    const wasmUrl = base + WASM;
+    if (typeof globalThis.createIdemlab !== 'function') {
+      try {
+        await loadClassicScript(scriptUrl);
+      } catch (_) {
+        throw new EngineError(scriptUrl, await whyMissing(scriptUrl));
+      }
+    }
+    if (typeof globalThis.createIdemlab !== 'function') {
+      throw new EngineError(scriptUrl, 'the script does not define createIdemlab');
+    }
+    const messages = [];
+    let timer;
+    const timeout = new Promise((_, reject) => {
+      timer = setTimeout(
+        () => reject(new Error(`no answer after ${LOAD_TIMEOUT_MS / 1000} s`)),
+        LOAD_TIMEOUT_MS,
+      );
+    });
+    let module;
+    try {
+      module = await Promise.race([
+        globalThis.createIdemlab({
+          locateFile: (f) => base + f,
+          print: (text) => console.log('[engine]', text),
+          printErr: (text) => {
+            messages.push(String(text));
+            console.warn('[engine]', text);
+          },
+        }),
+        timeout,
+      ]);
+    } catch (e) {
+      const detail = messages.filter((m) => m && !describe(e).includes(m)).slice(-2);
+      const reason = [describe(e), ...detail].join(' — ');
+      throw new EngineError(wasmUrl, reason);
+    } finally {
+      clearTimeout(timer);
+    }
+    for (const name of ['_idemlab_call', '_idemlab_free', '_malloc', '_free', 'UTF8ToString', 'stringToUTF8', 'lengthBytesUTF8']) {
+      if (typeof module[name] !== 'function') {
+        throw new EngineError(scriptUrl, `the module does not export ${name}`);
+      }
+    }
+    return new Engine(module);
+  }
+
+  _string(text) {
+    const m = this.m;
+    const size = m.lengthBytesUTF8(text) + 1;
+    const ptr = m._malloc(size);
+    if (!ptr) throw new Error('out of memory');
+    m.stringToUTF8(text, ptr, size);
+    return ptr;
+  }
+
+  /**
+   * Call the engine. Returns the parsed output object (which may itself be an
+   * {"error": ...} or {"ok": false, ...} answer: that is data, not an exception).
+   * Throws EngineError only when the engine itself could not answer.
+   */
+  call(method, input) {
+    if (this.dead) throw new EngineError('engine/idemlab.wasm', this.dead, method);
+    const m = this.m;
+    let mp = 0;
+    let ip = 0;
+    let out = 0;
+    let text;
+    try {
+      mp = this._string(method);
+      ip = this._string(JSON.stringify(input));
+      out = m._idemlab_call(mp, ip);
+      if (!out) throw new Error('returned no result');
+      text = m.UTF8ToString(out);
+    } catch (e) {
+      if (e instanceof WebAssembly.RuntimeError || /abort/i.test(describe(e))) {
+        this.dead = `the engine stopped (${describe(e)})`;
+      }
+      throw new EngineError('engine/idemlab.wasm', `${method}: ${describe(e)}`, method);
+    } finally {
+      try {
+        if (out) m._idemlab_free(out);
+        if (mp) m._free(mp);
+        if (ip) m._free(ip);
+      } catch (_) {
+        /* the module is already broken; the error above says so */
+      }
+    }
+    try {
+      return JSON.parse(text);
+    } catch (e) {
+      throw new EngineError('engine/idemlab.wasm', `${method} returned text that is not JSON (${e.message})`, method);
+    }
+  }
+}
+
+/** Errors in an engine output, as a list of {file, path, reason}, or null when there are none. */
+export function outputErrors(out, file) {
+  if (!out || typeof out !== 'object') return [{ file, path: '', reason: 'the engine returned nothing' }];
+  if (out.error) {
+    const e = out.error;
+    return [{ file: e.file || file, path: e.path || '', reason: e.reason || 'unknown error' }];
+  }
+  if (out.ok === false) {
+    const list = Array.isArray(out.errors) && out.errors.length ? out.errors : [{ reason: 'the lesson did not validate' }];
+    return list.map((e) => ({ file: e.file || file, path: e.path || '', reason: e.reason || 'unknown error' }));
+  }
+  return null;
+}

@@ -1,0 +1,427 @@
+// Every UI string, in zh-CN and en. Lesson text arrives from the engine as
+// L10n objects ({"zh-CN": ..., "en": ...}) and is picked with `l()`.
+
+export const LANGS = ['zh-CN', 'en'];
+const LANG_KEY = 'idemlab.lang';
+
+const STRINGS = {
+  'zh-CN': {
+    'app.title': 'idemlab',
+    'app.tagline': '超时不等于失败',
+    'app.loading': '正在加载……',
+    'app.loadingEngine': '正在加载模拟引擎……',
+    'lang.switch': 'English',
+    'lang.switchLabel': '切换到英文界面',
+    'nav.lessons': '课程列表',
+    'nav.back': '← 返回课程列表',
+
+    'list.heading': '课程',
+    'list.intro': '每一课都是一次确定的模拟：客户端、网络和服务端一步步推进，你在关键时刻判断每一方知道什么。',
+    'list.open': '开始',
+    'list.continue': '继续',
+    'list.review': '回顾',
+    'list.answered': '已作答 {n}/{total}',
+    'list.correct': '答对 {n}',
+    'list.completed': '已完成',
+    'list.noQuestions': '本课没有题目',
+    'list.empty': '没有找到课程。',
+    'list.loadingLesson': '正在加载 {file}……',
+    'level.intro': '入门',
+    'level.advanced': '进阶',
+
+    'err.lessonTitle': '这一课无法加载',
+    'err.file': '文件',
+    'err.path': 'JSON 路径',
+    'err.reason': '原因',
+    'err.fetch': '无法获取文件：{reason}',
+    'err.http': 'HTTP {status}',
+    'err.notJson': '不是合法的 JSON：{reason}',
+    'err.indexTitle': '无法加载课程目录',
+    'err.engineTitle': '模拟引擎没有加载成功',
+    'err.engineHint': '页面需要 engine/idemlab.js 和 engine/idemlab.wasm 与 index.html 放在同一个文件夹里，并通过 HTTP 打开。',
+    'err.engineCall': '引擎调用 {method} 失败：{reason}',
+    'err.unknownLesson': '没有 id 为“{id}”的课程。下面是全部课程。',
+    'err.unexpected': '出了点问题，页面没能完成这一步。',
+    'err.unexpectedHint': '刷新页面通常能恢复；你的进度保存在本浏览器中。',
+    'err.reload': '刷新页面',
+    'err.rootPath': '（整个文件）',
+
+    'notice.corrupt': '保存的进度无法读取，已另存到 {key}，没有删除。现在从空白进度开始。',
+    'notice.storageUnavailable': '这个浏览器不允许保存进度（本地存储不可用），关闭页面后进度会丢失。',
+    'notice.deepLinkGated': '链接指向第 {target} 步，但第 {step} 步有一道题还没作答。先回答它，再继续往后看。',
+    'notice.dismiss': '关闭提示',
+    'notice.imported': '已导入进度。',
+    'notice.importFailed': '无法导入：{reason}',
+
+    'progress.export': '导出进度',
+    'progress.import': '导入进度',
+    'progress.tools': '进度',
+    'progress.note': '进度只保存在这个浏览器里。',
+
+    'lesson.level': '级别',
+    'lesson.stepOf': '第 {i} 步 / 共 {last} 步',
+    'lesson.time': 't={t}ms',
+    'lesson.controls': '时间线控制',
+    'lesson.first': '回到开头',
+    'lesson.prev': '上一步',
+    'lesson.next': '下一步',
+    'lesson.last': '跳到最后',
+    'lesson.play': '播放',
+    'lesson.pause': '暂停',
+    'lesson.scrubber': '时间线位置',
+    'lesson.keys': '键盘：← → 逐步，Home / End 跳到开头 / 结尾',
+    'lesson.blocked': '先回答本步的题目，时间线才会继续。',
+    'lesson.completed': '本课已完成：题目全部答对，并走到了最后一步。',
+    'lesson.narration': '此刻',
+    'lesson.beforeMoments': '开始',
+    'lesson.momentNow': '当前时刻',
+
+    'side.client': '客户端',
+    'side.service': '服务端',
+    'side.network': '网络',
+    'side.none': '—',
+    'side.observer': '真相（观察者）',
+
+    'diagram.title': '时空图',
+    'diagram.desc': '三条泳道：客户端、网络、服务端；时间向下流动。只显示到当前步为止发生的事。',
+    'diagram.commit': '提交',
+    'diagram.crash': '崩溃',
+    'diagram.restart': '重启',
+    'diagram.timeout': '超时',
+    'diagram.lost': '丢失',
+    'diagram.inFlight': '传输中',
+    'msg.request': '请求',
+    'msg.response': '回复',
+    'msg.lookup': '查询',
+    'msg.lookup_reply': '查询结果',
+    'msg.attempt': '第 {n} 次',
+
+    'panel.alive': '运行中',
+    'panel.crashed': '已崩溃',
+    'panel.status': '状态',
+    'panel.intents': '意图表 intents（本地数据库，持久）',
+    'panel.deliveries': '交付表 deliveries（服务端数据库，持久）',
+    'panel.volatile': '内存（崩溃即丢失）',
+    'panel.waiting': '等待 {intent} 第 {attempt} 次尝试的{what}，截止 t={deadline}ms',
+    'panel.noWaiting': '没有在等待的回复',
+    'panel.noRows': '（空）',
+    'panel.changed': '本步有变化',
+    'panel.inFlight': '传输中',
+    'panel.delivered': '已送达',
+    'panel.dropped': '已丢失',
+    'panel.none': '无',
+    'col.intent': '意图',
+    'col.op_key': '操作标识',
+    'col.fingerprint': '内容哈希',
+    'col.status': '状态',
+    'col.receipt': '回执',
+    'col.attempts': '尝试次数',
+    'col.created_at': '写入时间',
+    'value.null': '无',
+
+    'grid.title': '每一方知道什么',
+    'grid.fact': '事实',
+    'grid.knowsTrue': '知道：是',
+    'grid.knowsFalse': '知道：否',
+    'grid.knowsN': '知道：{n}',
+    'grid.cannotKnow': '无法知道',
+    'grid.hidden': '答题后显示',
+    'grid.hiddenLabel': '这一格会泄露答案，答题后显示',
+    'grid.witness': '见证：{text}（世界 {world}，第 {step} 步，取值 {value}）',
+    'grid.witnessHint': '把鼠标移到或用 Tab 聚焦“无法知道”的格子，可以看到让它无法确定的那次运行。',
+    'grid.truthValue': '{v}',
+    'truth.toggle': '显示真相（观察者视角）',
+    'truth.hiddenNote': '真相已隐藏：先只根据双方各自看到的东西推理。',
+    'truth.gated': '本步有题目未作答，真相暂时隐藏。',
+    'truth.title': '真相',
+    'truth.effects': '业务效果总数：{n}',
+    'truth.byKey': '{key} × {n}',
+    'truth.duplicate': '重复的业务效果',
+    'truth.noDuplicate': '没有重复的业务效果',
+    'truth.contradicts': '客户端的判断与事实矛盾',
+    'truth.consistent': '客户端的判断与事实不矛盾',
+    'bool.true': '是',
+    'bool.false': '否',
+
+    'q.kind.knowledge': '知识判断',
+    'q.kind.predict': '预测',
+    'q.kind.table': '时刻表',
+    'q.kind.concept': '概念',
+    'q.heading': '题目',
+    'q.side': '一方：{side}',
+    'q.fact': '事实：{fact}',
+    'q.ans.knows_true': '知道：是',
+    'q.ans.knows_false': '知道：否',
+    'q.ans.cannot_know': '无法知道',
+    'q.ans.choose': '请选择',
+    'q.check': '检查答案',
+    'q.fillAll': '每一格都选好后才能检查。',
+    'q.checking': '正在让引擎检查……',
+    'q.right': '答对了',
+    'q.wrong': '不对',
+    'q.try': '第 {n} 次作答',
+    'q.yours': '你的答案：{a}',
+    'q.expected': '正确答案：{a}',
+    'q.why': '为什么：',
+    'q.retry': '可以再试一次。',
+    'q.doneRight': '这道题已经答对。',
+    'q.cellRight': '对',
+    'q.cellWrong': '不对，应为：{a}',
+    'q.tableCell': '{moment} · {side} · {fact}',
+    'q.cellsRight': '{n}/{total} 格正确',
+    'q.unanswered': '本步有题目：回答之后才能继续往后看。',
+
+    'timeline.title': '文字时间线',
+    'timeline.line': 't={t}ms · {side} · {text}',
+    'timeline.hiddenRest': '后面还有 {n} 步，走到那里才显示。',
+
+    'self.title': '自我检查',
+    'self.note': '不评分，只给你自己核对。勾选会保存。',
+
+    'announce.step': '第 {i} 步：{line}',
+  },
+  en: {
+    'app.title': 'idemlab',
+    'app.tagline': 'A timeout is not a failure',
+    'app.loading': 'Loading…',
+    'app.loadingEngine': 'Loading the simulation engine…',
+    'lang.switch': '中文',
+    'lang.switchLabel': 'Switch the interface to Chinese',
+    'nav.lessons': 'Lessons',
+    'nav.back': '← Back to lessons',
+
+    'list.heading': 'Lessons',
+    'list.intro': 'Each lesson is one deterministic simulation: client, network and service advance step by step, and at the key moments you decide what each side knows.',
+    'list.open': 'Start',
+    'list.continue': 'Continue',
+    'list.review': 'Review',
+    'list.answered': 'answered {n}/{total}',
+    'list.correct': '{n} correct',
+    'list.completed': 'completed',
+    'list.noQuestions': 'no questions in this lesson',
+    'list.empty': 'No lessons found.',
+    'list.loadingLesson': 'Loading {file}…',
+    'level.intro': 'intro',
+    'level.advanced': 'advanced',
+
+    'err.lessonTitle': 'This lesson could not be loaded',
+    'err.file': 'File',
+    'err.path': 'JSON path',
+    'err.reason': 'Reason',
+    'err.fetch': 'could not fetch the file: {reason}',
+    'err.http': 'HTTP {status}',
+    'err.notJson': 'not valid JSON: {reason}',
+    'err.indexTitle': 'The lesson index could not be loaded',
+    'err.engineTitle': 'The simulation engine did not load',
+    'err.engineHint': 'The page needs engine/idemlab.js and engine/idemlab.wasm in the same folder as index.html, opened over HTTP.',
+    'err.engineCall': 'engine call {method} failed: {reason}',
+    'err.unknownLesson': 'There is no lesson with id “{id}”. Here are all lessons.',
+    'err.unexpected': 'Something went wrong and the page could not finish this step.',
+    'err.unexpectedHint': 'Reloading usually recovers; your progress is kept in this browser.',
+    'err.reload': 'Reload the page',
+    'err.rootPath': '(the whole file)',
+
+    'notice.corrupt': 'Your saved progress could not be read. It was set aside under {key}, not deleted. Starting with empty progress.',
+    'notice.storageUnavailable': 'This browser does not allow saving progress (local storage is unavailable); progress will be lost when the page closes.',
+    'notice.deepLinkGated': 'The link points to step {target}, but a question at step {step} is not answered yet. Answer it first, then go on.',
+    'notice.dismiss': 'Dismiss notice',
+    'notice.imported': 'Progress imported.',
+    'notice.importFailed': 'Could not import: {reason}',
+
+    'progress.export': 'Export progress',
+    'progress.import': 'Import progress',
+    'progress.tools': 'Progress',
+    'progress.note': 'Progress is kept in this browser only.',
+
+    'lesson.level': 'Level',
+    'lesson.stepOf': 'Step {i} of {last}',
+    'lesson.time': 't={t}ms',
+    'lesson.controls': 'Timeline controls',
+    'lesson.first': 'Go to the start',
+    'lesson.prev': 'Previous step',
+    'lesson.next': 'Next step',
+    'lesson.last': 'Go to the end',
+    'lesson.play': 'Play',
+    'lesson.pause': 'Pause',
+    'lesson.scrubber': 'Timeline position',
+    'lesson.keys': 'Keys: ← → step, Home / End jump to start / end',
+    'lesson.blocked': 'Answer the question at this step to continue the timeline.',
+    'lesson.completed': 'Lesson completed: every question answered correctly and the last step reached.',
+    'lesson.narration': 'This moment',
+    'lesson.beforeMoments': 'Start',
+    'lesson.momentNow': 'now',
+
+    'side.client': 'client',
+    'side.service': 'service',
+    'side.network': 'network',
+    'side.none': '—',
+    'side.observer': 'truth (observer)',
+
+    'diagram.title': 'Space-time diagram',
+    'diagram.desc': 'Three lanes: client, network, service; time flows down. Only what has happened up to the current step is shown.',
+    'diagram.commit': 'commit',
+    'diagram.crash': 'crash',
+    'diagram.restart': 'restart',
+    'diagram.timeout': 'timeout',
+    'diagram.lost': 'lost',
+    'diagram.inFlight': 'in flight',
+    'msg.request': 'request',
+    'msg.response': 'response',
+    'msg.lookup': 'lookup',
+    'msg.lookup_reply': 'lookup reply',
+    'msg.attempt': 'attempt {n}',
+
+    'panel.alive': 'alive',
+    'panel.crashed': 'crashed',
+    'panel.status': 'Status',
+    'panel.intents': 'intents (its own database, durable)',
+    'panel.deliveries': 'deliveries (the service database, durable)',
+    'panel.volatile': 'Memory (lost on crash)',
+    'panel.waiting': 'waiting for the {what} of {intent} attempt {attempt}, until t={deadline}ms',
+    'panel.noWaiting': 'not waiting for anything',
+    'panel.noRows': '(empty)',
+    'panel.changed': 'changed at this step',
+    'panel.inFlight': 'in flight',
+    'panel.delivered': 'delivered',
+    'panel.dropped': 'dropped',
+    'panel.none': 'none',
+    'col.intent': 'intent',
+    'col.op_key': 'operation key',
+    'col.fingerprint': 'payload fingerprint',
+    'col.status': 'status',
+    'col.receipt': 'receipt',
+    'col.attempts': 'attempts',
+    'col.created_at': 'created at',
+    'value.null': 'none',
+
+    'grid.title': 'What each side knows',
+    'grid.fact': 'Fact',
+    'grid.knowsTrue': 'knows true',
+    'grid.knowsFalse': 'knows false',
+    'grid.knowsN': 'knows: {n}',
+    'grid.cannotKnow': 'cannot know',
+    'grid.hidden': 'shown after you answer',
+    'grid.hiddenLabel': 'This cell would give the answer away; it is shown after you answer',
+    'grid.witness': 'Witness: {text} (world {world}, step {step}, value {value})',
+    'grid.witnessHint': 'Hover over or Tab to a “cannot know” cell to see the run that keeps it in doubt.',
+    'grid.truthValue': '{v}',
+    'truth.toggle': 'Show the truth (observer)',
+    'truth.hiddenNote': 'Truth hidden: reason from what each side sees first.',
+    'truth.gated': 'A question at this step is not answered yet, so the truth is hidden for now.',
+    'truth.title': 'Truth',
+    'truth.effects': 'effects in total: {n}',
+    'truth.byKey': '{key} × {n}',
+    'truth.duplicate': 'duplicate effect',
+    'truth.noDuplicate': 'no duplicate effect',
+    'truth.contradicts': 'the client’s belief contradicts the truth',
+    'truth.consistent': 'the client’s belief does not contradict the truth',
+    'bool.true': 'true',
+    'bool.false': 'false',
+
+    'q.kind.knowledge': 'Knowledge',
+    'q.kind.predict': 'Predict',
+    'q.kind.table': 'Moment table',
+    'q.kind.concept': 'Concept',
+    'q.heading': 'Question',
+    'q.side': 'Side: {side}',
+    'q.fact': 'Fact: {fact}',
+    'q.ans.knows_true': 'knows true',
+    'q.ans.knows_false': 'knows false',
+    'q.ans.cannot_know': 'cannot know',
+    'q.ans.choose': 'choose',
+    'q.check': 'Check answer',
+    'q.fillAll': 'Choose every cell before checking.',
+    'q.checking': 'Asking the engine to check…',
+    'q.right': 'Right',
+    'q.wrong': 'Not right',
+    'q.try': 'Try {n}',
+    'q.yours': 'Your answer: {a}',
+    'q.expected': 'Expected: {a}',
+    'q.why': 'Why: ',
+    'q.retry': 'You can try again.',
+    'q.doneRight': 'Answered correctly.',
+    'q.cellRight': 'right',
+    'q.cellWrong': 'wrong, expected: {a}',
+    'q.tableCell': '{moment} · {side} · {fact}',
+    'q.cellsRight': '{n} of {total} cells right',
+    'q.unanswered': 'There is a question at this step: answer it to see what happens next.',
+
+    'timeline.title': 'Text timeline',
+    'timeline.line': 't={t}ms · {side} · {text}',
+    'timeline.hiddenRest': '{n} more steps, shown when you get there.',
+
+    'self.title': 'Self-check',
+    'self.note': 'Not graded; for you to tick off. Ticks are saved.',
+
+    'announce.step': 'Step {i}: {line}',
+  },
+};
+
+let current = detectInitial();
+const listeners = new Set();
+
+function detectInitial() {
+  try {
+    const saved = window.localStorage.getItem(LANG_KEY);
+    if (LANGS.includes(saved)) return saved;
+  } catch (_) {
+    /* storage unavailable: use the default */
+  }
+  return 'zh-CN';
+}
+
+export function getLang() {
+  return current;
+}
+
+export function setLang(lang) {
+  if (!LANGS.includes(lang) || lang === current) return;
+  current = lang;
+  try {
+    window.localStorage.setItem(LANG_KEY, lang);
+  } catch (_) {
+    /* not remembered, still switched */
+  }
+  document.documentElement.lang = lang;
+  for (const fn of listeners) fn(lang);
+}
+
+export function onLangChange(fn) {
+  listeners.add(fn);
+  return () => listeners.delete(fn);
+}
+
+/** A UI string, with {name} placeholders filled from params. */
+export function t(key, params) {
+  const table = STRINGS[current] || STRINGS.en;
+  let text = table[key];
+  if (text === undefined) text = STRINGS.en[key];
+  if (text === undefined) return key;
+  if (params) {
+    text = text.replace(/\{(\w+)\}/g, (m, name) => (name in params ? String(params[name]) : m));
+  }
+  return text;
+}
+
+/** Pick the current language from an engine L10n object. */
+export function l(obj) {
+  if (obj === null || obj === undefined) return '';
+  if (typeof obj === 'string') return obj;
+  if (typeof obj !== 'object') return String(obj);
+  if (typeof obj[current] === 'string') return obj[current];
+  for (const lang of LANGS) if (typeof obj[lang] === 'string') return obj[lang];
+  return '';
+}
+
+export function sideName(side) {
+  return t(`side.${side}`);
+}
+
+/** For tests: every key present in both languages. */
+export function missingKeys() {
+  const out = [];
+  for (const a of LANGS) for (const b of LANGS) {
+    for (const k of Object.keys(STRINGS[a])) if (!(k in STRINGS[b])) out.push(`${b}:${k}`);
+  }
+  return out;
+}

@@ -1,0 +1,221 @@
+// idemlab page: wires the engine, the lesson files, progress and the views.
+// The page never decides an answer; it renders what the engine returns.
+
+import { h, replaceChildren } from './dom.js';
+import { t, getLang, setLang, onLangChange } from './i18n.js';
+import { Engine, EngineError } from './engine.js';
+import { LessonStore } from './lessons.js';
+import { Progress } from './progress.js';
+import { currentRoute, onRoute, listHash } from './router.js';
+import { isEmbedded } from './embed.js';
+import { renderList } from './views/list.js';
+import { LessonView } from './views/lesson.js';
+import { engineErrorCard, fatalCard } from './views/errors.js';
+
+const app = {
+  engine: null,
+  engineError: null,
+  store: null,
+  progress: null,
+  view: null, // the mounted LessonView, if any
+  renderToken: 0,
+  globalNotices: [],
+};
+
+let mainEl;
+let noticeEl;
+
+function setReady(ready) {
+  if (ready) document.body.dataset.ready = 'true';
+  else delete document.body.dataset.ready;
+}
+
+/** Last line of defence: whatever failed, show a message, never a blank page. */
+function showFatal(err) {
+  setReady(false);
+  const target = mainEl || document.getElementById('app') || document.body;
+  try {
+    if (app.view) app.view.destroy();
+  } catch (_) {
+    /* ignore */
+  }
+  app.view = null;
+  replaceChildren(target, fatalCard(err));
+}
+
+function renderNotices() {
+  if (!noticeEl) return;
+  replaceChildren(
+    noticeEl,
+    app.globalNotices.map((n, idx) =>
+      h(
+        'div',
+        { class: ['notice', n.kind === 'ok' ? 'notice-ok' : 'notice-warn'], role: n.kind === 'ok' ? 'status' : 'alert', 'data-testid': n.testid || 'notice' },
+        h('p', null, t(n.key, n.params), n.reason ? h('span', { class: 'muted' }, ` (${n.reason})`) : null),
+        h(
+          'button',
+          {
+            type: 'button',
+            class: 'btn btn-small',
+            'aria-label': t('notice.dismiss'),
+            onclick: () => {
+              app.globalNotices.splice(idx, 1);
+              renderNotices();
+            },
+          },
+          '×',
+        ),
+      ),
+    ),
+  );
+}
+
+function notify(n) {
+  app.globalNotices.push(n);
+  renderNotices();
+  if (n.key === 'notice.imported') route();
+}
+
+function renderShell(root) {
+  document.documentElement.lang = getLang();
+  const langBtn = h(
+    'button',
+    {
+      type: 'button',
+      class: 'btn btn-lang',
+      'data-testid': 'lang-switch',
+      lang: getLang() === 'zh-CN' ? 'en' : 'zh-CN',
+      'aria-label': t('lang.switchLabel'),
+      onclick: () => setLang(getLang() === 'zh-CN' ? 'en' : 'zh-CN'),
+    },
+    t('lang.switch'),
+  );
+  noticeEl = h('div', { class: 'global-notices', 'data-testid': 'global-notices' });
+  mainEl = h('main', { id: 'main', class: 'main', tabindex: '-1' });
+  replaceChildren(
+    root,
+    h(
+      'header',
+      { class: 'app-header' },
+      h(
+        'a',
+        { class: 'brand', href: listHash(), 'aria-label': `${t('app.title')} — ${t('nav.lessons')}` },
+        h('span', { class: 'brand-mark', 'aria-hidden': 'true' }, h('span'), h('span'), h('span')),
+        h('span', { class: 'brand-name' }, t('app.title')),
+        h('span', { class: 'brand-tag' }, t('app.tagline')),
+      ),
+      langBtn,
+    ),
+    noticeEl,
+    mainEl,
+  );
+  renderNotices();
+}
+
+async function route() {
+  const token = ++app.renderToken;
+  const isCurrent = () => token === app.renderToken;
+  const r = currentRoute();
+
+  if (app.engineError) {
+    setReady(false);
+    replaceChildren(mainEl, engineErrorCard(app.engineError));
+    return;
+  }
+
+  if (r.name === 'lesson' && app.view && app.view.id === r.id) {
+    app.view.followRoute(r.step);
+    return;
+  }
+  if (app.view) {
+    app.view.destroy();
+    app.view = null;
+  }
+  setReady(false);
+
+  if (r.name === 'lesson') {
+    replaceChildren(mainEl, h('p', { class: 'loading', 'aria-busy': 'true' }, t('app.loading')));
+    let rec;
+    try {
+      rec = await app.store.find(r.id);
+    } catch (e) {
+      if (!isCurrent()) return;
+      renderList(mainEl, { store: app.store, progress: app.progress, notify, isCurrent, message: null });
+      return;
+    }
+    if (!isCurrent()) return;
+    if (!rec) {
+      renderList(mainEl, { store: app.store, progress: app.progress, notify, isCurrent, message: t('err.unknownLesson', { id: r.id }) });
+      return;
+    }
+    app.view = new LessonView(mainEl, { rec, store: app.store, progress: app.progress, initialStep: r.step });
+    setReady(true);
+    return;
+  }
+  renderList(mainEl, { store: app.store, progress: app.progress, notify, isCurrent, message: null });
+  mainEl.scrollIntoView && window.scrollTo(0, 0);
+}
+
+function inFormField(el) {
+  if (!el) return false;
+  const tag = el.tagName;
+  return tag === 'INPUT' || tag === 'SELECT' || tag === 'TEXTAREA' || el.isContentEditable;
+}
+
+function onKey(ev) {
+  if (!app.view || ev.altKey || ev.ctrlKey || ev.metaKey || ev.shiftKey) return;
+  if (inFormField(ev.target)) return;
+  try {
+    if (app.view.onKey(ev)) ev.preventDefault();
+  } catch (e) {
+    showFatal(e);
+  }
+}
+
+async function start() {
+  const root = document.getElementById('app');
+  if (isEmbedded()) document.documentElement.classList.add('is-embedded');
+  app.progress = new Progress();
+  for (const n of app.progress.notices) app.globalNotices.push(n);
+  renderShell(root);
+  replaceChildren(mainEl, h('p', { class: 'loading', 'aria-busy': 'true' }, t('app.loadingEngine')));
+
+  onLangChange(() => {
+    const step = app.view ? app.view.step : null;
+    renderShell(root);
+    if (app.view) {
+      const view = app.view;
+      app.view = new LessonView(mainEl, { rec: view.rec, store: app.store, progress: app.progress, initialStep: step });
+      view.destroy();
+      setReady(true);
+    } else {
+      route();
+    }
+  });
+  document.addEventListener('keydown', onKey);
+  onRoute(() => route().catch(showFatal));
+
+  try {
+    app.engine = await Engine.load();
+  } catch (e) {
+    app.engineError = e instanceof EngineError ? e : new EngineError('engine/idemlab.js', e.message || String(e));
+  }
+  app.store = new LessonStore(app.engine);
+  // A debugging and test handle: the same engine calls the page makes.
+  window.__idemlab = {
+    call: (method, input) => app.engine.call(method, input),
+    lesson: (id) => {
+      for (const rec of app.store.records.values()) if (rec.status === 'ok' && rec.id === id) return { file: rec.file, text: rec.text };
+      return null;
+    },
+  };
+  await route();
+}
+
+window.addEventListener('error', (ev) => {
+  // Resource errors (a failed <script>) are handled where they happen.
+  if (ev.error) showFatal(ev.error);
+});
+window.addEventListener('unhandledrejection', (ev) => showFatal(ev.reason));
+
+start().catch(showFatal);

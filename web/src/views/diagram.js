@@ -1,0 +1,213 @@
+// The space-time diagram: lanes for client, network and service, time flowing
+// down, one row per step. Only steps up to the current one are drawn, so the
+// diagram never reveals what happens next.
+
+import { h, s } from '../dom.js';
+import { t, sideName } from '../i18n.js';
+
+const W = 640;
+const LANE = { client: 180, network: 360, service: 540 };
+const RH = 38; // row height per step
+const PAD = 22;
+const ARROW_COLORS = { request: 'var(--c-client)', lookup: 'var(--c-client)', response: 'var(--c-service)', lookup_reply: 'var(--c-service)' };
+
+const y = (i) => PAD + i * RH;
+const laneX = (side) => LANE[side] ?? LANE.network;
+
+function markerDefs(prefix) {
+  const mk = (id, color) =>
+    s(
+      'marker',
+      { id: `${prefix}-${id}`, viewBox: '0 0 10 10', refX: '9', refY: '5', markerWidth: '7', markerHeight: '7', orient: 'auto-start-reverse' },
+      s('path', { d: 'M0,0 L10,5 L0,10 z', fill: color }),
+    );
+  return s('defs', null, mk('client', 'var(--c-client)'), mk('service', 'var(--c-service)'), mk('muted', 'var(--c-muted)'));
+}
+
+function msgLabel(m) {
+  return `${t(`msg.${m.kind}`)} #${m.id}` + (m.attempt ? ` · ${t('msg.attempt', { n: m.attempt })}` : '');
+}
+
+function cross(x, yy, size, cls) {
+  return s(
+    'g',
+    { class: cls },
+    s('line', { x1: x - size, y1: yy - size, x2: x + size, y2: yy + size }),
+    s('line', { x1: x - size, y1: yy + size, x2: x + size, y2: yy - size }),
+  );
+}
+
+function eventMark(step, i) {
+  const side = step.event && step.event.side;
+  if (!side || side === 'none') return null;
+  const x = laneX(side);
+  const yy = y(i);
+  const kind = step.event.kind;
+  const labelX = side === 'service' ? x + 14 : side === 'client' ? x - 14 : x + 12;
+  const anchor = side === 'client' ? 'end' : 'start';
+  const label = (key, cls) => s('text', { x: labelX, y: yy + 4, 'text-anchor': anchor, class: ['ev-label', cls] }, t(key));
+  switch (kind) {
+    case 'commit':
+      return s('g', { class: 'ev ev-commit' }, s('rect', { x: x - 7, y: yy - 7, width: 14, height: 14, rx: 2 }), label('diagram.commit', 'ev-label-commit'));
+    case 'crash':
+      return s('g', { class: 'ev ev-crash' }, cross(x, yy, 8, 'crash-x'), label('diagram.crash', 'ev-label-crash'));
+    case 'restart':
+      return s('g', { class: 'ev ev-restart' }, s('circle', { cx: x, cy: yy, r: 7 }), label('diagram.restart', 'ev-label-restart'));
+    case 'timeout':
+      return s(
+        'g',
+        { class: 'ev ev-timeout' },
+        s('circle', { cx: x, cy: yy, r: 7 }),
+        s('path', { d: `M${x},${yy - 4} L${x},${yy} L${x + 3},${yy + 2}` }),
+        label('diagram.timeout', 'ev-label-timeout'),
+      );
+    case 'persist':
+      return s('g', { class: 'ev ev-persist' }, s('rect', { x: x - 5, y: yy - 5, width: 10, height: 10, rx: 1 }));
+    case 'drop':
+      return null; // drawn with its message
+    default:
+      return s('circle', { class: 'ev ev-dot', cx: x, cy: yy, r: 4.5 });
+  }
+}
+
+function messageShape(m, cur, prefix) {
+  if (!Number.isInteger(m.sent_step) || m.sent_step > cur) return null;
+  const x1 = laneX(m.from);
+  const y1 = y(m.sent_step);
+  const x2 = laneX(m.to);
+  const color = ARROW_COLORS[m.kind] || 'var(--c-muted)';
+  const markerId = m.from === 'service' ? `${prefix}-service` : `${prefix}-client`;
+  const ended = Number.isInteger(m.end_step) && m.end_step <= cur;
+  const g = s('g', { class: ['msg', `msg-${m.kind}`], 'data-message': m.id });
+  const title = s('title', null, msgLabel(m));
+  g.appendChild(title);
+  let lx;
+  let ly;
+  if (ended && m.fate === 'delivered') {
+    const y2 = y(m.end_step);
+    g.appendChild(s('line', { x1, y1, x2: x2 + (x2 > x1 ? -6 : 6), y2, stroke: color, class: 'msg-line', 'marker-end': `url(#${markerId})` }));
+    lx = (x1 + x2) / 2;
+    ly = (y1 + y2) / 2;
+  } else if (ended && m.fate === 'dropped') {
+    const y2 = y(m.end_step);
+    const xd = LANE.network;
+    g.appendChild(s('line', { x1, y1, x2: xd, y2, stroke: color, class: 'msg-line msg-dropped' }));
+    g.appendChild(cross(xd, y2, 8, 'drop-x'));
+    g.appendChild(s('text', { x: xd + 13, y: y2 + 4, class: 'ev-label ev-label-crash' }, t('diagram.lost')));
+    lx = (x1 + xd) / 2;
+    ly = (y1 + y2) / 2;
+  } else {
+    // Still travelling as far as the learner can see: draw it up to now, no further.
+    const span = Math.max(0, cur - m.sent_step);
+    const frac = Math.min(0.42, 0.16 + 0.1 * span);
+    const xe = x1 + (x2 - x1) * frac;
+    const ye = span === 0 ? y1 + RH * 0.35 : y(cur);
+    g.appendChild(s('line', { x1, y1, x2: xe, y2: ye, stroke: color, class: 'msg-line msg-flying' }));
+    g.appendChild(s('circle', { cx: xe, cy: ye, r: 3.5, fill: color }));
+    lx = (x1 + xe) / 2;
+    ly = (y1 + ye) / 2;
+  }
+  g.appendChild(s('text', { x: lx, y: ly - 5, 'text-anchor': 'middle', class: 'msg-label' }, msgLabel(m)));
+  return g;
+}
+
+let diagramCount = 0;
+
+/**
+ * Draw the diagram for `run` at step `cur` into `container`. `onPick(i)` is called when a row is
+ * clicked (the text timeline is the keyboard route to the same thing).
+ */
+export function renderDiagram(container, run, cur, onPick) {
+  diagramCount += 1;
+  const prefix = `dg${diagramCount}`;
+  const steps = run.steps;
+  const last = steps.length - 1;
+  const height = y(last) + PAD;
+  const titleId = `${prefix}-title`;
+  const descId = `${prefix}-desc`;
+
+  const header = s(
+    'svg',
+    { class: 'diagram-head', viewBox: `0 0 ${W} 34`, 'aria-hidden': 'true', preserveAspectRatio: 'xMidYMid meet' },
+    ['client', 'network', 'service'].map((side) =>
+      s('g', { class: `lane-head lane-${side}` },
+        s('rect', { x: laneX(side) - 62, y: 4, width: 124, height: 26, rx: 13 }),
+        s('text', { x: laneX(side), y: 22, 'text-anchor': 'middle' }, sideName(side))),
+    ),
+  );
+
+  const svg = s(
+    'svg',
+    { class: 'diagram-svg', viewBox: `0 0 ${W} ${height}`, role: 'img', 'aria-labelledby': `${titleId} ${descId}`, 'data-testid': 'diagram', 'data-step': cur, preserveAspectRatio: 'xMidYMin meet' },
+    s('title', { id: titleId }, t('diagram.title')),
+    s('desc', { id: descId }, t('diagram.desc')),
+    markerDefs(prefix),
+  );
+
+  // Rows: click targets and the current-step band.
+  const rows = s('g', { class: 'rows' });
+  for (let i = 0; i <= cur; i++) {
+    const r = s('rect', { x: 0, y: y(i) - RH / 2, width: W, height: RH, class: i === cur ? 'row row-current' : 'row', 'data-step': i });
+    if (onPick) r.addEventListener('click', () => onPick(i));
+    rows.appendChild(r);
+  }
+  svg.appendChild(rows);
+
+  // Lanes: faint for the whole lesson, solid up to now, red where the side is down.
+  for (const side of ['client', 'network', 'service']) {
+    const x = laneX(side);
+    svg.appendChild(s('line', { x1: x, y1: PAD - 12, x2: x, y2: height - 6, class: `lane lane-future lane-${side}` }));
+    svg.appendChild(s('line', { x1: x, y1: PAD - 12, x2: x, y2: y(cur), class: `lane lane-past lane-${side}` }));
+    if (side !== 'network') {
+      for (let i = 0; i < cur; i++) {
+        const st = steps[i][side];
+        if (st && st.alive === false) svg.appendChild(s('line', { x1: x, y1: y(i), x2: x, y2: y(i + 1), class: 'lane-down' }));
+      }
+    }
+  }
+
+  // Time labels: shown when the time changes, and always on the current row.
+  const times = s('g', { class: 'times' });
+  for (let i = 0; i <= cur; i++) {
+    if (i === 0 || i === cur || steps[i].t !== steps[i - 1].t) {
+      times.appendChild(s('text', { x: 10, y: y(i) + 4, class: i === cur ? 'time time-current' : 'time' }, `t=${steps[i].t}ms`));
+    }
+  }
+  svg.appendChild(times);
+
+  const msgs = s('g', { class: 'messages' });
+  for (const m of run.messages || []) {
+    const shape = messageShape(m, cur, prefix);
+    if (shape) msgs.appendChild(shape);
+  }
+  svg.appendChild(msgs);
+
+  const evs = s('g', { class: 'events' });
+  for (let i = 0; i <= cur; i++) {
+    const mark = eventMark(steps[i], i);
+    if (mark) {
+      mark.setAttribute('data-step', i);
+      evs.appendChild(mark);
+    }
+  }
+  svg.appendChild(evs);
+
+  // The scroller persists across steps so stepping does not jump the view.
+  let scroller = container.querySelector('.diagram-scroll');
+  if (!scroller) {
+    scroller = h('div', { class: 'diagram-scroll' });
+    container.appendChild(h('div', { class: 'diagram' }, header, scroller));
+  } else {
+    container.querySelector('.diagram-head').replaceWith(header);
+  }
+  const before = scroller.scrollTop;
+  scroller.replaceChildren(svg);
+  scroller.scrollTop = before;
+
+  // Keep the current row in view.
+  const scale = svg.getBoundingClientRect().width / W || 1;
+  const top = (y(cur) - RH * 1.5) * scale;
+  const bottom = (y(cur) + RH * 1.5) * scale;
+  if (top < scroller.scrollTop) scroller.scrollTop = Math.max(0, top);
+  else if (bottom > scroller.scrollTop + scroller.clientHeight) scroller.scrollTop = bottom - scroller.clientHeight;
+}

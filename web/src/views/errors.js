@@ -1,0 +1,72 @@
+// Error cards: a broken lesson, the engine not loading, anything unexpected.
+// They name what failed and why, in the learner's language.
+
+import { h } from '../dom.js';
+import { t } from '../i18n.js';
+
+function reasonText(e) {
+  if (e.kind === 'http') return t('err.fetch', { reason: t('err.http', { status: e.status }) });
+  if (e.kind === 'fetch') return t('err.fetch', { reason: e.reason });
+  if (e.kind === 'json') return t('err.notJson', { reason: e.reason });
+  return e.reason;
+}
+
+function detailList(e) {
+  return h(
+    'dl',
+    { class: 'error-details' },
+    h('dt', null, t('err.file')),
+    h('dd', { 'data-testid': 'error-file' }, h('code', null, e.file || '')),
+    h('dt', null, t('err.path')),
+    h('dd', { 'data-testid': 'error-path' }, e.path ? h('code', null, e.path) : t('err.rootPath')),
+    h('dt', null, t('err.reason')),
+    h('dd', { 'data-testid': 'error-reason' }, reasonText(e)),
+  );
+}
+
+export function lessonErrorCard(rec) {
+  return h(
+    'article',
+    { class: 'card card-error', 'data-testid': 'lesson-error', 'data-file': rec.file, role: 'group', 'aria-label': `${t('err.lessonTitle')}: ${rec.file}` },
+    h('h3', { class: 'card-title' }, h('span', { class: 'error-icon', 'aria-hidden': 'true' }, '!'), t('err.lessonTitle'), ' — ', h('code', null, rec.file)),
+    rec.errors.map(detailList),
+  );
+}
+
+export function indexErrorCard(err) {
+  return h(
+    'article',
+    { class: 'card card-error', 'data-testid': 'index-error', role: 'alert' },
+    h('h2', { class: 'card-title' }, t('err.indexTitle')),
+    detailList({ file: err.file, path: '', reason: err.reason }),
+  );
+}
+
+export function engineErrorCard(err) {
+  return h(
+    'article',
+    { class: 'card card-error', 'data-testid': 'engine-error', role: 'alert' },
+    h('h2', { class: 'card-title' }, t('err.engineTitle')),
+    h(
+      'dl',
+      { class: 'error-details' },
+      h('dt', null, t('err.file')),
+      h('dd', { 'data-testid': 'error-file' }, h('code', null, err.file || '')),
+      h('dt', null, t('err.reason')),
+      h('dd', { 'data-testid': 'error-reason' }, err.reason || err.message || String(err)),
+    ),
+    h('p', { class: 'muted' }, t('err.engineHint')),
+  );
+}
+
+export function fatalCard(err) {
+  const detail = err && (err.stack || err.message) ? String(err.message || err) : String(err);
+  return h(
+    'article',
+    { class: 'card card-error', 'data-testid': 'fatal-error', role: 'alert' },
+    h('h2', { class: 'card-title' }, t('err.unexpected')),
+    h('p', null, t('err.unexpectedHint')),
+    h('pre', { class: 'error-pre' }, detail),
+    h('button', { type: 'button', class: 'btn', onclick: () => window.location.reload() }, t('err.reload')),
+  );
+}

@@ -1,0 +1,130 @@
+// The knowledge grid: facts x sides, each cell "knows true", "knows false",
+// "knows: N" or "cannot know" exactly as the engine computed it. A doubtful
+// cell is focusable and shows the engine's witness run on hover and focus.
+// The observer's truth is a separate column that is only built when shown.
+
+import { h, nextId } from '../dom.js';
+import { t, l, sideName } from '../i18n.js';
+
+const SIDES = ['client', 'service'];
+
+function valueText(v) {
+  if (v === true) return t('bool.true');
+  if (v === false) return t('bool.false');
+  return String(v);
+}
+
+function cellText(cell, fact) {
+  if (!cell) return '—';
+  if (cell.status === 'cannot_know') return t('grid.cannotKnow');
+  if (cell.status === 'knows') {
+    if (fact.kind === 'count' || typeof cell.value === 'number') return t('grid.knowsN', { n: cell.value });
+    return cell.value ? t('grid.knowsTrue') : t('grid.knowsFalse');
+  }
+  return String(cell.status);
+}
+
+function cellKind(cell) {
+  if (!cell) return 'none';
+  if (cell.status === 'cannot_know') return 'cannot_know';
+  if (typeof cell.value === 'number') return 'knows_n';
+  return cell.value ? 'knows_true' : 'knows_false';
+}
+
+function knowledgeCell(side, fact, cell, hidden) {
+  const testid = `kcell-${side}-${fact.id}`;
+  if (hidden) {
+    return h(
+      'td',
+      { class: 'kcell kcell-hidden', 'data-testid': testid, 'data-status': 'hidden' },
+      h('span', { class: 'kcell-body', 'aria-label': t('grid.hiddenLabel'), title: t('grid.hiddenLabel') }, '?  ', h('span', { class: 'kcell-note' }, t('grid.hidden'))),
+    );
+  }
+  const kind = cellKind(cell);
+  const text = cellText(cell, fact);
+  if (kind === 'cannot_know' && cell.witness) {
+    const tipId = nextId('tip');
+    const w = cell.witness;
+    const tip = t('grid.witness', { text: l(w.text), world: w.world, step: w.step, value: valueText(w.value) });
+    return h(
+      'td',
+      { class: ['kcell', `kcell-${kind}`], 'data-testid': testid, 'data-status': kind },
+      h(
+        'span',
+        { class: 'kcell-body has-tip', tabindex: '0', 'aria-describedby': tipId, 'data-fkey': `k-${side}-${fact.id}` },
+        h('span', { class: 'kcell-icon', 'aria-hidden': 'true' }, '?'),
+        text,
+      ),
+      h('span', { class: 'tip', role: 'tooltip', id: tipId }, tip),
+    );
+  }
+  return h(
+    'td',
+    { class: ['kcell', `kcell-${kind}`], 'data-testid': testid, 'data-status': kind },
+    h('span', { class: 'kcell-body' }, h('span', { class: 'kcell-icon', 'aria-hidden': 'true' }, kind === 'knows_false' ? '✕' : '✓'), text),
+  );
+}
+
+/**
+ * `step` is the engine's snapshot; `hidden` = {cells:Set, truth:bool} from gating;
+ * `showTruth` is the learner's toggle.
+ */
+export function knowledgeGrid(lesson, step, hidden, showTruth) {
+  const facts = lesson.facts || [];
+  const truthVisible = showTruth && !hidden.truth;
+  const k = step.knowledge || {};
+  return h(
+    'div',
+    { class: 'table-scroll' },
+    h(
+      'table',
+      { class: 'kgrid', 'data-testid': 'knowledge-grid' },
+      h('caption', { class: 'visually-hidden' }, t('grid.title')),
+      h(
+        'thead',
+        null,
+        h(
+          'tr',
+          null,
+          h('th', { scope: 'col' }, t('grid.fact')),
+          SIDES.map((sd) => h('th', { scope: 'col', class: `col-${sd}` }, sideName(sd))),
+          truthVisible ? h('th', { scope: 'col', class: 'col-truth', 'data-testid': 'truth-column' }, sideName('observer')) : null,
+        ),
+      ),
+      h(
+        'tbody',
+        null,
+        facts.map((f) =>
+          h(
+            'tr',
+            null,
+            h('th', { scope: 'row' }, l(f.label)),
+            SIDES.map((sd) => knowledgeCell(sd, f, k[sd] && k[sd][f.id], hidden.cells.has(`${sd}/${f.id}`))),
+            truthVisible
+              ? h('td', { class: 'kcell kcell-truth', 'data-testid': `truth-${f.id}` }, valueText(k.observer ? k.observer[f.id] : '—'))
+              : null,
+          ),
+        ),
+      ),
+    ),
+  );
+}
+
+/** The truth summary (effects, invariants); built only when it may be shown. */
+export function truthSummary(step) {
+  const truth = step.truth || {};
+  const inv = step.invariants || {};
+  const effects = Object.entries(truth.effects || {});
+  return h(
+    'div',
+    { class: 'truth', 'data-testid': 'truth' },
+    h('p', { class: 'truth-total' }, t('truth.effects', { n: truth.total ?? effects.reduce((a, [, n]) => a + n, 0) })),
+    effects.length ? h('p', { class: 'truth-keys mono' }, effects.map(([key, n]) => h('span', { class: 'chip' }, t('truth.byKey', { key, n })))) : null,
+    h(
+      'ul',
+      { class: 'invariants' },
+      h('li', { class: inv.duplicate_effect ? 'inv-broken' : 'inv-ok', 'data-testid': 'inv-duplicate' }, inv.duplicate_effect ? `⚠ ${t('truth.duplicate')}` : `✓ ${t('truth.noDuplicate')}`),
+      h('li', { class: inv.belief_contradicts_truth ? 'inv-broken' : 'inv-ok' }, inv.belief_contradicts_truth ? `⚠ ${t('truth.contradicts')}` : `✓ ${t('truth.consistent')}`),
+    ),
+  );
+}

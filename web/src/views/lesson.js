@@ -1,0 +1,380 @@
+// The lesson view: controls, narration, question cards, diagram, panels,
+// knowledge grid, text timeline and self-check, all kept on one current step.
+// Everything shown comes from the engine's timeline and verdicts.
+
+import { h, replaceChildren, rebuildKeepingFocus } from '../dom.js';
+import { t, l } from '../i18n.js';
+import { lessonHash, listHash, replaceHash } from '../router.js';
+import { clampStep, blockingStep, questionsAt, hiddenAt, momentAt } from '../gating.js';
+import { postAnswerChecked, postLessonCompleted } from '../embed.js';
+import { renderDiagram } from './diagram.js';
+import { clientPanel, servicePanel, networkStrip } from './panels.js';
+import { knowledgeGrid, truthSummary } from './knowledge.js';
+import { questionCard } from './questions.js';
+import { renderTimeline, stepLine } from './timeline.js';
+import { selfCheck } from './selfcheck.js';
+
+const PLAY_MS = 1100;
+
+export class LessonView {
+  constructor(root, { rec, store, progress, initialStep }) {
+    this.root = root;
+    this.rec = rec;
+    this.run = rec.run;
+    this.lesson = rec.run.lesson;
+    this.id = rec.id;
+    this.store = store;
+    this.progress = progress;
+    this.last = this.run.steps.length - 1;
+    this.drafts = new Map();
+    this.timer = null;
+    this.step = -1;
+    this.cardsStep = -1;
+    this.showTruth = progress.getPref('showTruth', true);
+    this.notices = [];
+
+    const answered = (qid) => this.progress.isAnswered(this.id, qid);
+    let start = initialStep;
+    if (start === null || start === undefined) {
+      const lp = progress.peek(this.id);
+      start = lp && Number.isInteger(lp.step) ? lp.step : 0;
+    }
+    const allowed = clampStep(start, this.last, this.lesson.questions, answered);
+    if (initialStep !== null && initialStep !== undefined && allowed < Math.min(initialStep, this.last)) {
+      this.notices.push({ key: 'notice.deepLinkGated', params: { target: initialStep, step: allowed }, testid: 'notice-gated' });
+    }
+    this.mount();
+    this.go(allowed, { force: true });
+  }
+
+  isAnswered(qid) {
+    return this.progress.isAnswered(this.id, qid);
+  }
+
+  gate() {
+    return blockingStep(this.lesson.questions, (qid) => this.isAnswered(qid));
+  }
+
+  mount() {
+    const lesson = this.lesson;
+    const btn = (key, label, onclick, extra = {}) =>
+      h('button', { type: 'button', class: ['btn', 'btn-ctl', extra.class], 'aria-label': t(key), title: t(key), 'data-testid': extra.testid, onclick }, label);
+    this.el = {};
+    this.el.prev = btn('lesson.prev', ['◀ ', h('span', { class: 'ctl-text' }, t('lesson.prev'))], () => this.go(this.step - 1), { testid: 'prev' });
+    this.el.next = btn('lesson.next', [h('span', { class: 'ctl-text' }, t('lesson.next')), ' ▶'], () => this.tryGo(this.step + 1), { testid: 'next' });
+    this.el.first = btn('lesson.first', '⏮', () => this.go(0), { testid: 'first' });
+    this.el.last = btn('lesson.last', '⏭', () => this.tryGo(this.last), { testid: 'last' });
+    this.el.play = btn('lesson.play', '', () => this.togglePlay(), { testid: 'play', class: 'btn-play' });
+    this.el.range = h('input', {
+      type: 'range',
+      min: '0',
+      max: String(this.last),
+      step: '1',
+      value: '0',
+      class: 'scrubber',
+      id: 'scrubber',
+      'data-testid': 'scrubber',
+      'aria-label': t('lesson.scrubber'),
+      oninput: (ev) => this.tryGo(Number(ev.target.value)),
+    });
+    this.el.stepLabel = h('p', { class: 'step-label', 'data-testid': 'step-label', 'aria-hidden': 'true' });
+    this.el.gateMsg = h('p', { class: 'gate-msg', role: 'status', 'data-testid': 'gate-msg' });
+    this.el.notices = h('div', { class: 'notices' });
+    this.el.narration = h('section', { class: 'card narration', 'data-testid': 'narration', 'aria-live': 'polite', 'aria-label': t('lesson.narration') });
+    this.el.questions = h('div', { class: 'questions', 'data-testid': 'questions' });
+    this.el.diagram = h('section', { class: 'card diagram-card', 'aria-labelledby': 'diagram-h' }, h('h3', { id: 'diagram-h', class: 'section-title' }, t('diagram.title')));
+    this.el.panels = h('div', { class: 'panels' });
+    this.el.grid = h('div', { class: 'grid-slot' });
+    this.el.truth = h('div', { class: 'truth-slot' });
+    this.el.timeline = h('section', { class: 'card timeline-card' });
+    this.el.completed = h('div', { class: 'completed-slot' });
+    this.el.live = h('p', { class: 'visually-hidden', 'aria-live': 'polite', 'data-testid': 'step-announce' });
+    const truthToggle = h('input', {
+      type: 'checkbox',
+      id: 'truth-toggle',
+      class: 'switch',
+      checked: !!this.showTruth,
+      'data-testid': 'truth-toggle',
+      onchange: (ev) => {
+        this.showTruth = ev.target.checked;
+        this.progress.setPref('showTruth', this.showTruth);
+        this.update();
+      },
+    });
+
+    const ticks = h(
+      'div',
+      { class: 'ticks', 'aria-hidden': 'true' },
+      (lesson.questions || []).map((q) =>
+        h('span', { class: 'tick tick-q', style: `left:${this.last ? (100 * q.step) / this.last : 0}%`, title: l(q.prompt) }),
+      ),
+    );
+
+    replaceChildren(
+      this.root,
+      h(
+        'section',
+        { class: 'lesson-view', 'data-testid': 'lesson-view', 'data-lesson': this.id },
+        h(
+          'header',
+          { class: 'lesson-head' },
+          h('a', { class: 'back-link', href: listHash(), 'data-testid': 'back' }, t('nav.back')),
+          h(
+            'div',
+            { class: 'lesson-title-row' },
+            h('h2', { class: 'view-title', 'data-testid': 'lesson-title' }, l(lesson.title)),
+            h('span', { class: ['badge', `level-${lesson.level}`] }, t(`level.${lesson.level}`)),
+          ),
+          h('p', { class: 'lead' }, l(lesson.summary)),
+        ),
+        this.el.notices,
+        h(
+          'div',
+          { class: 'controls', role: 'group', 'aria-label': t('lesson.controls'), 'data-testid': 'controls' },
+          h('div', { class: 'btn-row' }, this.el.first, this.el.prev, this.el.play, this.el.next, this.el.last),
+          h('div', { class: 'scrub' }, h('div', { class: 'scrub-track' }, this.el.range, ticks), this.el.stepLabel),
+          h('p', { class: 'keys-hint muted' }, t('lesson.keys')),
+          this.el.gateMsg,
+        ),
+        this.el.completed,
+        h(
+          'div',
+          { class: 'lesson-body' },
+          h(
+            'div',
+            { class: 'col col-a' },
+            this.el.narration,
+            this.el.questions,
+            this.el.panels,
+            h(
+              'section',
+              { class: 'card grid-card', 'aria-labelledby': 'grid-h' },
+              h(
+                'div',
+                { class: 'grid-card-head' },
+                h('h3', { id: 'grid-h', class: 'section-title' }, t('grid.title')),
+                h('label', { class: 'switch-label', for: 'truth-toggle' }, truthToggle, h('span', null, t('truth.toggle'))),
+              ),
+              this.el.grid,
+              h('p', { class: 'muted small' }, t('grid.witnessHint')),
+              this.el.truth,
+            ),
+          ),
+          h('div', { class: 'col col-b' }, this.el.diagram, this.el.timeline),
+        ),
+        selfCheck(this.id, lesson.self_check, this.progress),
+        this.el.live,
+      ),
+    );
+  }
+
+  /** Move to step n if the questions allow it; otherwise stop at the question and say so. */
+  tryGo(n) {
+    const target = Math.max(0, Math.min(this.last, n));
+    const gate = this.gate();
+    if (target > gate) {
+      this.stopPlay();
+      if (this.step !== gate) this.go(gate);
+      else this.el.range.value = String(this.step);
+      this.el.gateMsg.textContent = t('lesson.blocked');
+      this.el.gateMsg.classList.add('is-shown');
+      const first = this.el.questions.querySelector('.qcard button:not([disabled]), .qcard select:not([disabled])');
+      if (first && n !== this.step + 1) first.focus();
+      return;
+    }
+    this.go(target);
+  }
+
+  go(n, { force = false } = {}) {
+    const allowed = clampStep(n, this.last, this.lesson.questions, (qid) => this.isAnswered(qid));
+    if (allowed === this.step && !force) return;
+    this.step = allowed;
+    this.progress.reach(this.id, this.step);
+    replaceHash(lessonHash(this.id, this.step));
+    this.update();
+    this.el.live.textContent = t('announce.step', { i: this.step, line: stepLine(this.run.steps[this.step]) });
+    this.maybeComplete();
+  }
+
+  update() {
+    const i = this.step;
+    const st = this.run.steps[i];
+    const gate = this.gate();
+    const atGate = i >= gate;
+    const hidden = hiddenAt(this.lesson.questions, (qid) => this.isAnswered(qid), i);
+
+    // Controls.
+    this.el.range.value = String(i);
+    this.el.range.setAttribute('aria-valuetext', `${t('lesson.stepOf', { i, last: this.last })}, t=${st.t}ms`);
+    this.el.stepLabel.textContent = `${t('lesson.stepOf', { i, last: this.last })} · t=${st.t}ms`;
+    this.el.prev.disabled = i <= 0;
+    this.el.first.disabled = i <= 0;
+    this.el.next.disabled = i >= this.last;
+    this.el.last.disabled = i >= this.last;
+    this.el.next.setAttribute('aria-disabled', atGate ? 'true' : 'false');
+    this.el.next.classList.toggle('is-gated', atGate && i < this.last);
+    this.el.last.classList.toggle('is-gated', atGate && i < this.last);
+    this.renderPlay();
+    if (!atGate) {
+      this.el.gateMsg.textContent = '';
+      this.el.gateMsg.classList.remove('is-shown');
+    } else if (i < this.last) {
+      this.el.gateMsg.textContent = t('lesson.blocked');
+      this.el.gateMsg.classList.add('is-shown');
+    }
+
+    this.renderNotices();
+
+    // Narration: the latest moment reached.
+    const m = momentAt(this.lesson.moments, i);
+    replaceChildren(
+      this.el.narration,
+      h('p', { class: 'narration-kicker' }, t('lesson.narration'), ' · ', m ? l(m.label) : t('lesson.beforeMoments'), m && m.step === i ? h('span', { class: 'badge badge-now' }, t('lesson.momentNow')) : null),
+      h('p', { class: 'narration-text', 'data-testid': 'narration-text' }, m ? l(m.narration) : l(this.lesson.summary)),
+    );
+
+    // Question cards: rebuilt only when the step changes, so verdicts can be announced in place.
+    if (this.cardsStep !== i) {
+      this.cardsStep = i;
+      rebuildKeepingFocus(this.el.questions, () =>
+        replaceChildren(
+          this.el.questions,
+          questionsAt(this.lesson.questions, i).map((q) =>
+            questionCard(q, {
+              lessonId: this.id,
+              drafts: this.drafts,
+              answered: () => this.progress.answerOf(this.id, q.id),
+              check: async (answer) => this.check(q, answer),
+            }),
+          ),
+        ),
+      );
+    }
+
+    renderDiagram(this.el.diagram, this.run, i, (n) => this.tryGo(n));
+
+    rebuildKeepingFocus(this.el.panels, () =>
+      replaceChildren(this.el.panels, clientPanel(st.client), networkStrip(st.network, this.run.messages), servicePanel(st.service)),
+    );
+
+    rebuildKeepingFocus(this.el.grid, () => replaceChildren(this.el.grid, knowledgeGrid(this.lesson, st, hidden, this.showTruth)));
+    if (!this.showTruth) replaceChildren(this.el.truth, h('p', { class: 'muted truth-note' }, t('truth.hiddenNote')));
+    else if (hidden.truth) replaceChildren(this.el.truth, h('p', { class: 'muted truth-note', 'data-testid': 'truth-gated' }, t('truth.gated')));
+    else replaceChildren(this.el.truth, h('h4', { class: 'truth-title' }, t('truth.title')), truthSummary(st));
+
+    renderTimeline(this.el.timeline, this.run, i, (n) => this.tryGo(n));
+
+    const lp = this.progress.peek(this.id);
+    replaceChildren(
+      this.el.completed,
+      lp && lp.completed ? h('p', { class: 'notice notice-ok', 'data-testid': 'lesson-completed-banner' }, '✓ ', t('lesson.completed')) : null,
+    );
+  }
+
+  renderNotices() {
+    replaceChildren(
+      this.el.notices,
+      this.notices.map((n, idx) =>
+        h(
+          'div',
+          { class: 'notice notice-warn', role: 'status', 'data-testid': n.testid || 'notice' },
+          h('p', null, t(n.key, n.params)),
+          h('button', { type: 'button', class: 'btn btn-small', 'aria-label': t('notice.dismiss'), onclick: () => { this.notices.splice(idx, 1); this.renderNotices(); } }, '×'),
+        ),
+      ),
+    );
+  }
+
+  async check(q, answer) {
+    const verdict = this.store.answer(this.rec, q.id, answer);
+    this.progress.recordTry(this.id, q.id, answer, verdict);
+    postAnswerChecked(this.id, q.id, !!verdict.correct);
+    // The notice about a gated deep link has done its job once the question is answered.
+    this.notices = this.notices.filter((n) => n.key !== 'notice.deepLinkGated');
+    this.update();
+    this.maybeComplete();
+    return verdict;
+  }
+
+  maybeComplete() {
+    const qs = this.lesson.questions || [];
+    const allRight = qs.every((q) => this.progress.isCorrect(this.id, q.id));
+    const lp = this.progress.peek(this.id);
+    const reachedEnd = (lp && lp.reached >= this.last) || this.step >= this.last;
+    if (allRight && reachedEnd && this.progress.markCompleted(this.id)) {
+      postLessonCompleted(this.id);
+      this.update();
+    }
+  }
+
+  renderPlay() {
+    const playing = !!this.timer;
+    replaceChildren(this.el.play, playing ? '⏸ ' : '▶ ', h('span', { class: 'ctl-text' }, playing ? t('lesson.pause') : t('lesson.play')));
+    this.el.play.setAttribute('aria-label', playing ? t('lesson.pause') : t('lesson.play'));
+    this.el.play.setAttribute('aria-pressed', playing ? 'true' : 'false');
+    this.el.play.title = playing ? t('lesson.pause') : t('lesson.play');
+    this.el.play.disabled = !playing && (this.step >= this.last || this.step >= this.gate());
+  }
+
+  togglePlay() {
+    if (this.timer) this.stopPlay();
+    else this.startPlay();
+  }
+
+  startPlay() {
+    if (this.step >= this.last || this.step >= this.gate()) return;
+    this.timer = setInterval(() => {
+      if (this.step >= this.last || this.step >= this.gate()) {
+        this.stopPlay();
+        return;
+      }
+      this.go(this.step + 1);
+      if (this.step >= this.last || this.step >= this.gate()) this.stopPlay();
+    }, PLAY_MS);
+    this.renderPlay();
+  }
+
+  stopPlay() {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    if (this.el) this.renderPlay();
+  }
+
+  /** Keyboard: ← → step, Home / End jump. Returns true when the key was used. */
+  onKey(ev) {
+    switch (ev.key) {
+      case 'ArrowLeft':
+        this.stopPlay();
+        this.go(this.step - 1);
+        return true;
+      case 'ArrowRight':
+        this.stopPlay();
+        this.tryGo(this.step + 1);
+        return true;
+      case 'Home':
+        this.stopPlay();
+        this.go(0);
+        return true;
+      case 'End':
+        this.stopPlay();
+        this.tryGo(this.last);
+        return true;
+      default:
+        return false;
+    }
+  }
+
+  /** The URL changed to another step of this lesson (typed or pasted). */
+  followRoute(step) {
+    if (step === null || step === undefined) return;
+    const allowed = clampStep(step, this.last, this.lesson.questions, (qid) => this.isAnswered(qid));
+    if (allowed < Math.min(step, this.last)) {
+      this.notices = [{ key: 'notice.deepLinkGated', params: { target: step, step: allowed }, testid: 'notice-gated' }];
+    }
+    this.go(allowed, { force: true });
+  }
+
+  destroy() {
+    this.stopPlay();
+  }
+}

@@ -1,0 +1,156 @@
+// The lesson list: one card per lesson file with the learner's progress, or an
+// error card for a file that did not load. Lessons appear as they load.
+
+import { h, replaceChildren } from '../dom.js';
+import { t, l } from '../i18n.js';
+import { lessonHash } from '../router.js';
+import { lessonErrorCard, indexErrorCard } from './errors.js';
+
+export function lessonStats(rec, progress) {
+  const questions = rec.run.lesson.questions || [];
+  const lp = progress.peek(rec.id);
+  let answered = 0;
+  let correct = 0;
+  for (const q of questions) {
+    const a = lp && lp.answers && lp.answers[q.id];
+    if (a && a.tries && a.tries.length) answered += 1;
+    if (a && a.correct) correct += 1;
+  }
+  return { answered, correct, total: questions.length, completed: !!(lp && lp.completed), started: !!lp };
+}
+
+function lessonCard(rec, progress) {
+  const lesson = rec.run.lesson;
+  const st = lessonStats(rec, progress);
+  const pct = st.total ? Math.round((100 * st.answered) / st.total) : st.completed ? 100 : 0;
+  const action = st.completed ? t('list.review') : st.started ? t('list.continue') : t('list.open');
+  const titleId = `lesson-title-${rec.id}`;
+  return h(
+    'li',
+    { class: ['card', 'lesson-card', st.completed && 'is-completed'], 'data-testid': 'lesson-card', 'data-lesson': rec.id },
+    h(
+      'div',
+      { class: 'lesson-card-head' },
+      h('span', { class: ['badge', `level-${lesson.level}`] }, t(`level.${lesson.level}`) || lesson.level),
+      st.completed ? h('span', { class: 'badge badge-done', 'data-testid': 'lesson-completed' }, '✓ ', t('list.completed')) : null,
+    ),
+    h('h3', { class: 'card-title', id: titleId }, l(lesson.title)),
+    h('p', { class: 'lesson-summary' }, l(lesson.summary)),
+    h(
+      'div',
+      { class: 'lesson-progress' },
+      h('div', { class: 'bar', 'aria-hidden': 'true' }, h('div', { class: 'bar-fill', style: `width:${pct}%` })),
+      h(
+        'p',
+        { class: 'lesson-progress-text', 'data-testid': 'lesson-progress' },
+        st.total
+          ? [t('list.answered', { n: st.answered, total: st.total }), ' · ', t('list.correct', { n: st.correct })]
+          : t('list.noQuestions'),
+      ),
+    ),
+    h('a', { class: 'btn btn-primary', href: lessonHash(rec.id), 'aria-describedby': titleId, 'data-testid': 'lesson-open' }, action),
+  );
+}
+
+function placeholder(name) {
+  return h('li', { class: 'card lesson-card is-loading', 'aria-busy': 'true' }, h('p', { class: 'muted' }, t('list.loadingLesson', { file: `lessons/${name}` })));
+}
+
+function progressTools(progress, notify) {
+  const input = h('input', {
+    type: 'file',
+    accept: 'application/json,.json',
+    class: 'visually-hidden',
+    id: 'import-file',
+    'data-testid': 'import-input',
+    onchange: async (ev) => {
+      const file = ev.target.files && ev.target.files[0];
+      if (!file) return;
+      try {
+        progress.importText(await file.text());
+        notify({ key: 'notice.imported', kind: 'ok' });
+      } catch (e) {
+        notify({ key: 'notice.importFailed', params: { reason: e.message } });
+      }
+      ev.target.value = '';
+    },
+  });
+  return h(
+    'section',
+    { class: 'progress-tools', 'aria-label': t('progress.tools') },
+    h('p', { class: 'muted' }, t('progress.note')),
+    h(
+      'div',
+      { class: 'btn-row' },
+      h(
+        'button',
+        {
+          type: 'button',
+          class: 'btn',
+          'data-testid': 'export-progress',
+          onclick: () => {
+            const blob = new Blob([progress.exportText()], { type: 'application/json' });
+            const url = URL.createObjectURL(blob);
+            const a = h('a', { href: url, download: 'idemlab-progress.json' });
+            document.body.appendChild(a);
+            a.click();
+            a.remove();
+            setTimeout(() => URL.revokeObjectURL(url), 1000);
+          },
+        },
+        t('progress.export'),
+      ),
+      input,
+      h('button', { type: 'button', class: 'btn', 'data-testid': 'import-progress', onclick: () => input.click() }, t('progress.import')),
+    ),
+  );
+}
+
+/**
+ * Render the list into `root`. `store` loads lessons; `message` is an optional
+ * notice shown above the list (e.g. an unknown lesson id).
+ */
+export function renderList(root, { store, progress, notify, message, isCurrent }) {
+  const items = h('ul', { class: 'lesson-list', 'data-testid': 'lesson-list' });
+  replaceChildren(
+    root,
+    h(
+      'section',
+      { class: 'list-view' },
+      message ? h('p', { class: 'notice notice-warn', role: 'alert', 'data-testid': 'route-message' }, message) : null,
+      h('h2', { class: 'view-title' }, t('list.heading')),
+      h('p', { class: 'lead' }, t('list.intro')),
+      items,
+      progressTools(progress, notify),
+    ),
+  );
+  const slots = new Map();
+  const fill = (rec) => {
+    const slot = slots.get(rec.name);
+    if (!slot) return;
+    const el = rec.status === 'ok' ? lessonCard(rec, progress) : h('li', { class: 'lesson-error-item' }, lessonErrorCard(rec));
+    slot.replaceWith(el);
+    slots.set(rec.name, el);
+  };
+  (async () => {
+    let files;
+    try {
+      files = store.files || (await store.loadIndex());
+    } catch (e) {
+      if (isCurrent()) replaceChildren(items, h('li', null, indexErrorCard(e)));
+      return;
+    }
+    if (!isCurrent()) return;
+    if (files.length === 0) items.appendChild(h('li', { class: 'muted' }, t('list.empty')));
+    for (const name of files) {
+      const ph = placeholder(name);
+      slots.set(name, ph);
+      items.appendChild(ph);
+    }
+    for (const name of files) {
+      const rec = await store.load(name);
+      if (!isCurrent()) return;
+      fill(rec);
+    }
+  })();
+}

@@ -1,0 +1,141 @@
+// One panel per side: its durable rows (client intents, service deliveries),
+// changed rows highlighted, whether it is alive, the client's status per
+// intent and its volatile memory; plus a strip for the network.
+
+import { h } from '../dom.js';
+import { t, sideName } from '../i18n.js';
+
+function shortHex(hex) {
+  if (typeof hex !== 'string') return t('value.null');
+  return hex.length > 12 ? `${hex.slice(0, 10)}…` : hex;
+}
+
+function valueCell(v) {
+  if (v === null || v === undefined) return h('td', { class: 'is-null' }, t('value.null'));
+  return h('td', null, String(v));
+}
+
+function statusPill(status) {
+  return h('span', { class: ['status', `status-${String(status).toLowerCase()}`] }, status);
+}
+
+function aliveBadge(alive) {
+  return h(
+    'span',
+    { class: ['badge', alive ? 'badge-alive' : 'badge-crashed'], 'data-testid': 'alive' },
+    h('span', { class: 'dot', 'aria-hidden': 'true' }),
+    alive ? t('panel.alive') : t('panel.crashed'),
+  );
+}
+
+function table(caption, columns, rows, rowCells) {
+  if (!rows || rows.length === 0) {
+    return h('div', { class: 'db' }, h('p', { class: 'db-caption' }, caption), h('p', { class: 'muted db-empty' }, t('panel.noRows')));
+  }
+  return h(
+    'div',
+    { class: 'db table-scroll' },
+    h(
+      'table',
+      { class: 'rows-table' },
+      h('caption', { class: 'db-caption' }, caption),
+      h('thead', null, h('tr', null, columns.map((c) => h('th', { scope: 'col' }, t(`col.${c}`))))),
+      h(
+        'tbody',
+        null,
+        rows.map((r) =>
+          h(
+            'tr',
+            { class: r.changed ? 'is-changed' : null, 'data-changed': r.changed ? 'true' : 'false' },
+            rowCells(r),
+          ),
+        ),
+      ),
+    ),
+  );
+}
+
+function fingerprintCell(hex) {
+  return h('td', { class: 'mono' }, h('span', { title: hex || '', 'aria-label': hex || t('value.null') }, shortHex(hex)));
+}
+
+function changedMark(r) {
+  return r.changed ? h('span', { class: 'changed-mark', title: t('panel.changed') }, h('span', { class: 'visually-hidden' }, ` (${t('panel.changed')})`), '●') : null;
+}
+
+export function clientPanel(c) {
+  const statuses = Object.entries((c && c.status) || {});
+  const waiting = (c && c.volatile && c.volatile.waiting) || [];
+  return h(
+    'section',
+    { class: ['panel', 'panel-client', c && c.alive === false && 'is-down'], 'data-testid': 'panel-client', 'aria-labelledby': 'panel-client-h' },
+    h('header', { class: 'panel-head' }, h('h3', { id: 'panel-client-h' }, sideName('client')), aliveBadge(!c || c.alive !== false)),
+    statuses.length
+      ? h(
+          'dl',
+          { class: 'status-list', 'data-testid': 'client-status' },
+          statuses.map(([intent, st]) => [h('dt', null, intent), h('dd', null, statusPill(st))]),
+        )
+      : null,
+    table(t('panel.intents'), ['intent', 'op_key', 'fingerprint', 'status', 'receipt', 'attempts'], c && c.intents, (r) => [
+      h('td', null, changedMark(r), r.intent),
+      h('td', { class: 'mono' }, r.op_key),
+      fingerprintCell(r.fingerprint),
+      h('td', null, statusPill(r.status)),
+      valueCell(r.receipt),
+      valueCell(r.attempts),
+    ]),
+    h(
+      'div',
+      { class: 'volatile' },
+      h('p', { class: 'db-caption' }, t('panel.volatile')),
+      waiting.length
+        ? h(
+            'ul',
+            null,
+            waiting.map((w) =>
+              h('li', null, t('panel.waiting', { intent: w.intent, attempt: w.attempt, deadline: w.deadline, what: t(`msg.${w.for === 'lookup_reply' ? 'lookup_reply' : 'response'}`) })),
+            ),
+          )
+        : h('p', { class: 'muted' }, c && c.alive === false ? '—' : t('panel.noWaiting')),
+    ),
+  );
+}
+
+export function servicePanel(sv) {
+  return h(
+    'section',
+    { class: ['panel', 'panel-service', sv && sv.alive === false && 'is-down'], 'data-testid': 'panel-service', 'aria-labelledby': 'panel-service-h' },
+    h('header', { class: 'panel-head' }, h('h3', { id: 'panel-service-h' }, sideName('service')), aliveBadge(!sv || sv.alive !== false)),
+    table(t('panel.deliveries'), ['op_key', 'fingerprint', 'receipt', 'created_at'], sv && sv.deliveries, (r) => [
+      h('td', { class: 'mono' }, changedMark(r), r.op_key),
+      fingerprintCell(r.fingerprint),
+      valueCell(r.receipt),
+      valueCell(Number.isFinite(r.created_at) ? `t=${r.created_at}ms` : r.created_at),
+    ]),
+  );
+}
+
+export function networkStrip(net, messages) {
+  const byId = new Map((messages || []).map((m) => [m.id, m]));
+  const names = (ids) =>
+    (ids || []).length
+      ? (ids || []).map((id) => {
+          const m = byId.get(id);
+          return h('span', { class: 'chip' }, m ? `${t(`msg.${m.kind}`)} #${id}` : `#${id}`);
+        })
+      : h('span', { class: 'muted' }, t('panel.none'));
+  return h(
+    'section',
+    { class: 'panel panel-network', 'data-testid': 'panel-network', 'aria-label': sideName('network') },
+    h('h3', null, sideName('network')),
+    h(
+      'dl',
+      { class: 'net-list' },
+      h('dt', null, t('panel.inFlight')),
+      h('dd', null, names(net && net.in_flight)),
+      h('dt', null, t('panel.dropped')),
+      h('dd', null, names(net && net.dropped)),
+    ),
+  );
+}
