@@ -21,24 +21,31 @@ export function questionsAt(questions, step) {
   return (questions || []).filter((q) => q.step === step);
 }
 
-/** Steps at which a question's answer could be read off the grid. */
-function revealingSteps(q) {
+/**
+ * Steps at which a question's answer could be read off the grid: its own step,
+ * and for a moment table, once the learner has arrived at it, the steps of its
+ * moments too (so the table is filled from reasoning, not by stepping back).
+ */
+function revealingSteps(q, reached) {
   const steps = [q.step];
-  if (q.kind === 'table') for (const m of q.moments || []) if (Number.isInteger(m.step)) steps.push(m.step);
+  if (q.kind === 'table' && reached >= q.step) {
+    for (const m of q.moments || []) if (Number.isInteger(m.step)) steps.push(m.step);
+  }
   return steps;
 }
 
 /**
  * At `step`, which knowledge cells ("side/fact") and whether the truth must stay
  * hidden, because an unanswered question would be given away by them.
+ * `reached` is the furthest step the learner has seen.
  */
-export function hiddenAt(questions, isAnswered, step) {
+export function hiddenAt(questions, isAnswered, step, reached = step) {
   const cells = new Set();
   let truth = false;
   for (const q of questions || []) {
     if (isAnswered(q.id)) continue;
     if (q.kind === 'concept') continue;
-    if (!revealingSteps(q).includes(step)) continue;
+    if (!revealingSteps(q, reached).includes(step)) continue;
     truth = true;
     if (q.kind === 'knowledge') cells.add(`${q.side}/${q.fact}`);
     if (q.kind === 'table') {

@@ -205,7 +205,9 @@ async function start() {
   window.__idemlab = {
     call: (method, input) => app.engine.call(method, input),
     lesson: (id) => {
-      for (const rec of app.store.records.values()) if (rec.status === 'ok' && rec.id === id) return { file: rec.file, text: rec.text };
+      for (const rec of app.store.records.values()) {
+        if (rec.status === 'ok' && rec.id === id) return { file: rec.file, text: rec.text, questions: rec.run.lesson.questions };
+      }
       return null;
     },
   };

@@ -13,6 +13,7 @@ import { knowledgeGrid, truthSummary } from './knowledge.js';
 import { questionCard } from './questions.js';
 import { renderTimeline, stepLine } from './timeline.js';
 import { selfCheck } from './selfcheck.js';
+import { icon } from '../icons.js';
 
 const PLAY_MS = 1100;
 
@@ -60,10 +61,10 @@ export class LessonView {
     const btn = (key, label, onclick, extra = {}) =>
       h('button', { type: 'button', class: ['btn', 'btn-ctl', extra.class], 'aria-label': t(key), title: t(key), 'data-testid': extra.testid, onclick }, label);
     this.el = {};
-    this.el.prev = btn('lesson.prev', ['◀ ', h('span', { class: 'ctl-text' }, t('lesson.prev'))], () => this.go(this.step - 1), { testid: 'prev' });
-    this.el.next = btn('lesson.next', [h('span', { class: 'ctl-text' }, t('lesson.next')), ' ▶'], () => this.tryGo(this.step + 1), { testid: 'next' });
-    this.el.first = btn('lesson.first', '⏮', () => this.go(0), { testid: 'first' });
-    this.el.last = btn('lesson.last', '⏭', () => this.tryGo(this.last), { testid: 'last' });
+    this.el.prev = btn('lesson.prev', [icon('prev'), h('span', { class: 'ctl-text' }, t('lesson.prev'))], () => this.go(this.step - 1), { testid: 'prev' });
+    this.el.next = btn('lesson.next', [h('span', { class: 'ctl-text' }, t('lesson.next')), icon('next')], () => this.tryGo(this.step + 1), { testid: 'next' });
+    this.el.first = btn('lesson.first', icon('first'), () => this.go(0), { testid: 'first' });
+    this.el.last = btn('lesson.last', icon('last'), () => this.tryGo(this.last), { testid: 'last' });
     this.el.play = btn('lesson.play', '', () => this.togglePlay(), { testid: 'play', class: 'btn-play' });
     this.el.range = h('input', {
       type: 'range',
@@ -201,7 +202,11 @@ export class LessonView {
     const st = this.run.steps[i];
     const gate = this.gate();
     const atGate = i >= gate;
-    const hidden = hiddenAt(this.lesson.questions, (qid) => this.isAnswered(qid), i);
+    const lp0 = this.progress.peek(this.id);
+    const hidden = hiddenAt(this.lesson.questions, (qid) => this.isAnswered(qid), i, Math.max(i, (lp0 && lp0.reached) || 0));
+
+    this.root.firstChild.dataset.step = String(i);
+    this.root.firstChild.dataset.last = String(this.last);
 
     // Controls.
     this.el.range.value = String(i);
@@ -309,7 +314,7 @@ export class LessonView {
 
   renderPlay() {
     const playing = !!this.timer;
-    replaceChildren(this.el.play, playing ? '⏸ ' : '▶ ', h('span', { class: 'ctl-text' }, playing ? t('lesson.pause') : t('lesson.play')));
+    replaceChildren(this.el.play, icon(playing ? 'pause' : 'play'), h('span', { class: 'ctl-text' }, playing ? t('lesson.pause') : t('lesson.play')));
     this.el.play.setAttribute('aria-label', playing ? t('lesson.pause') : t('lesson.play'));
     this.el.play.setAttribute('aria-pressed', playing ? 'true' : 'false');
     this.el.play.title = playing ? t('lesson.pause') : t('lesson.play');

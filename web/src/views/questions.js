@@ -52,6 +52,8 @@ export function questionCard(q, ctx) {
     const tries = (rec && rec.tries) || [];
     blocked.hidden = tries.length > 0;
     const solved = !!(rec && rec.correct);
+    card.dataset.answered = tries.length > 0 ? 'true' : 'false';
+    card.dataset.solved = solved ? 'true' : 'false';
     for (const b of optionButtons) {
       b.disabled = solved;
       const last = tries[tries.length - 1];

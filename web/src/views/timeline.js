@@ -45,9 +45,9 @@ export function renderTimeline(container, run, cur, onPick) {
   const scroller = container.querySelector('.timeline-scroll');
   const currentEl = list.querySelector('li.is-current');
   if (scroller && currentEl) {
-    const top = currentEl.offsetTop - scroller.offsetTop;
-    if (top < scroller.scrollTop || top + currentEl.offsetHeight > scroller.scrollTop + scroller.clientHeight) {
-      scroller.scrollTop = Math.max(0, top - scroller.clientHeight + currentEl.offsetHeight + 8);
-    }
+    const box = scroller.getBoundingClientRect();
+    const item = currentEl.getBoundingClientRect();
+    if (item.bottom > box.bottom) scroller.scrollTop += item.bottom - box.bottom + 4;
+    else if (item.top < box.top) scroller.scrollTop -= box.top - item.top + 4;
   }
 }

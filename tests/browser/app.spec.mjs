@@ -1,0 +1,256 @@
+// The page around the lessons: the list and progress, languages, bad input of
+// every kind, the embedded mode and the narrow layout.
+
+import { test, expect, LESSON, useEnglish, openLesson, waitReady, walk, answerRightly, answerWrongly, openQuestions, questionCard, currentStep, lastStep } from './helpers.mjs';
+
+test('the list shows each lesson with its progress, and progress survives a reload', async ({ page }) => {
+  await useEnglish(page);
+  await page.goto('./');
+  const card = page.locator(`[data-testid="lesson-card"][data-lesson="${LESSON}"]`);
+  await expect(card.getByTestId('lesson-progress')).toContainText(/answered 0\/\d+/);
+
+  await card.getByTestId('lesson-open').click();
+  await waitReady(page);
+  let qid = null;
+  let answered = 0;
+  await walk(page, async () => qid !== null, {
+    onQuestion: async (c) => {
+      answered += 1;
+      if (qid !== null) return answerRightly(page, c);
+      qid = await c.getAttribute('data-question');
+      await answerWrongly(page, c);
+      await answerRightly(page, c);
+    },
+  });
+  expect(qid).not.toBeNull();
+  const step = await currentStep(page);
+
+  await page.reload();
+  await waitReady(page);
+  expect(await currentStep(page)).toBe(step);
+  const kept = page.locator(`[data-testid="question"][data-question="${qid}"]`);
+  await expect(kept).toHaveAttribute('data-solved', 'true');
+  await expect(kept.getByTestId('verdict')).toHaveCount(2);
+
+  await page.getByTestId('back').click();
+  await expect(card.getByTestId('lesson-progress')).toContainText(new RegExp(`answered ${answered}/\\d+ · ${answered} correct`));
+
+  // Export downloads the same progress as JSON.
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-progress').click()]);
+  const text = await (await download.createReadStream()).toArray();
+  const data = JSON.parse(Buffer.concat(text).toString('utf8'));
+  expect(data.lessons[LESSON].answers[qid].tries).toHaveLength(2);
+
+  // Import puts it back after the storage is cleared.
+  await page.evaluate(() => localStorage.removeItem('idemlab.progress.v1'));
+  await page.reload();
+  await expect(card.getByTestId('lesson-progress')).toContainText(/answered 0\//);
+  await page.getByTestId('import-input').setInputFiles({ name: 'p.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(data)) });
+  await expect(card.getByTestId('lesson-progress')).toContainText(`answered ${answered}/`);
+});
+
+test('the interface starts in Chinese and switches to English, and remembers it', async ({ page }) => {
+  await page.goto('./');
+  await expect(page.locator('html')).toHaveAttribute('lang', 'zh-CN');
+  await expect(page.locator('h2.view-title')).toHaveText('课程');
+  await expect(page.getByTestId('lesson-open').first()).toHaveText(/开始|继续|回顾/);
+  await page.getByTestId('lang-switch').click();
+  await expect(page.locator('html')).toHaveAttribute('lang', 'en');
+  await expect(page.locator('h2.view-title')).toHaveText('Lessons');
+  await expect(page.getByTestId('lesson-open').first()).toHaveText(/Start|Continue|Review/);
+
+  await page.getByTestId('lesson-open').first().click();
+  await waitReady(page);
+  await expect(page.getByTestId('next')).toHaveAccessibleName('Next step');
+  await page.getByTestId('lang-switch').click();
+  await expect(page.getByTestId('next')).toHaveAccessibleName('下一步');
+  await expect(page.locator('body')).toHaveAttribute('data-ready', 'true');
+  await page.reload();
+  await waitReady(page);
+  await expect(page.getByTestId('next')).toHaveAccessibleName('下一步');
+});
+
+async function addBrokenLesson(page, name, body) {
+  await page.route('**/lessons/index.json', async (route) => {
+    const res = await route.fetch();
+    const index = await res.json();
+    index.lessons.push(name);
+    await route.fulfill({ response: res, json: index });
+  });
+  await page.route(`**/lessons/${name}`, body);
+}
+
+/** The real lesson file with one language removed from its first bilingual text. */
+function dropOneLanguage(lesson) {
+  let path = null;
+  const visit = (v, p) => {
+    if (path || !v || typeof v !== 'object') return;
+    if (!Array.isArray(v) && 'zh-CN' in v && 'en' in v) {
+      delete v.en;
+      path = p;
+      return;
+    }
+    for (const [k, x] of Object.entries(v)) visit(x, `${p}/${k}`);
+  };
+  visit(lesson, '');
+  return path;
+}
+
+test('a lesson file that fails validation shows an error card; the other lesson still opens', async ({ page }) => {
+  await useEnglish(page);
+  await addBrokenLesson(page, 'broken-copy.json', async (route) => {
+    const res = await route.fetch({ url: route.request().url().replace('broken-copy.json', `${LESSON}.json`) });
+    const lesson = await res.json();
+    lesson.id = 'broken-copy';
+    expect(dropOneLanguage(lesson)).not.toBeNull();
+    await route.fulfill({ response: res, body: JSON.stringify(lesson) });
+  });
+  await page.goto('./');
+  const err = page.locator('[data-testid="lesson-error"][data-file="lessons/broken-copy.json"]');
+  await expect(err).toBeVisible();
+  await expect(err.getByTestId('error-file')).toHaveText('lessons/broken-copy.json');
+  await expect(err.getByTestId('error-path')).toHaveText(/^\//);
+  await expect(err.getByTestId('error-reason')).not.toBeEmpty();
+
+  await page.locator(`[data-testid="lesson-card"][data-lesson="${LESSON}"] [data-testid="lesson-open"]`).click();
+  await waitReady(page);
+  await page.getByTestId('next').click();
+  expect(await currentStep(page)).toBeGreaterThan(0);
+});
+
+test('a lesson file that is not JSON, or missing, shows an error card naming it', async ({ page, guard }) => {
+  guard.allowErrors(); // the browser logs the 404 itself
+  await useEnglish(page);
+  await addBrokenLesson(page, 'not-json.json', (route) => route.fulfill({ contentType: 'application/json', body: '{"id": "oops", ' }));
+  await page.route('**/lessons/index.json', async (route) => {
+    const res = await route.fetch();
+    const index = await res.json();
+    index.lessons.push('not-json.json', 'missing.json');
+    await route.fulfill({ response: res, json: index });
+  });
+  await page.route('**/lessons/missing.json', (route) => route.fulfill({ status: 404, body: 'not found' }));
+  await page.goto('./');
+  const bad = page.locator('[data-testid="lesson-error"][data-file="lessons/not-json.json"]');
+  await expect(bad.getByTestId('error-reason')).toContainText('not valid JSON');
+  const missing = page.locator('[data-testid="lesson-error"][data-file="lessons/missing.json"]');
+  await expect(missing.getByTestId('error-reason')).toContainText('404');
+  await expect(page.locator(`[data-testid="lesson-card"][data-lesson="${LESSON}"]`)).toBeVisible();
+});
+
+test('corrupt saved progress is set aside with a notice, not lost', async ({ page }) => {
+  await useEnglish(page);
+  await page.addInitScript(() => {
+    if (!sessionStorage.getItem('seeded')) {
+      sessionStorage.setItem('seeded', '1');
+      localStorage.setItem('idemlab.progress.v1', '{"version": 1, "lessons": [oops');
+    }
+  });
+  await page.goto('./');
+  await expect(page.getByTestId('notice-corrupt')).toBeVisible();
+  await expect(page.getByTestId('notice-corrupt')).toContainText('set aside');
+  const kept = await page.evaluate(() => {
+    const key = Object.keys(localStorage).find((k) => k.startsWith('idemlab.progress.corrupt.'));
+    return key ? localStorage.getItem(key) : null;
+  });
+  expect(kept).toBe('{"version": 1, "lessons": [oops');
+  await expect(page.locator(`[data-testid="lesson-card"][data-lesson="${LESSON}"]`)).toBeVisible();
+  await openLesson(page);
+  await expect(page.getByTestId('diagram')).toBeVisible();
+});
+
+test('an unknown lesson id shows a message and the list', async ({ page }) => {
+  await useEnglish(page);
+  await page.goto('./#/lesson/no-such-lesson/step/3');
+  await expect(page.getByTestId('route-message')).toContainText('no-such-lesson');
+  await expect(page.locator(`[data-testid="lesson-card"][data-lesson="${LESSON}"]`)).toBeVisible();
+});
+
+test('a WASM file that fails to load says which file and why', async ({ page, guard }) => {
+  guard.allowErrors();
+  await useEnglish(page);
+  await page.route('**/engine/idemlab.wasm', (route) => route.fulfill({ status: 404, body: 'gone' }));
+  await page.goto('./');
+  const card = page.getByTestId('engine-error');
+  await expect(card).toBeVisible({ timeout: 20000 });
+  await expect(card.getByTestId('error-file')).toContainText('idemlab.wasm');
+  await expect(card.getByTestId('error-reason')).not.toBeEmpty();
+});
+
+test('embedded in a course page: the host hears about checked answers and a completed lesson', async ({ page }) => {
+  await page.route('**/course-host.html', (route) =>
+    route.fulfill({
+      contentType: 'text/html',
+      body: `<!doctype html><meta charset="utf-8"><title>course</title>
+        <script>window.msgs = []; addEventListener('message', (e) => window.msgs.push(e.data));</script>
+        <iframe src="index.html#/lesson/${LESSON}" style="width:420px;height:900px" title="idemlab"></iframe>`,
+    }),
+  );
+  await page.addInitScript(() => localStorage.setItem('idemlab.lang', 'en'));
+  await page.goto('./course-host.html');
+  const frame = page.frameLocator('iframe');
+  await frame.locator('body[data-ready="true"]').waitFor();
+  const ctx = page.frames().find((f) => f !== page.mainFrame());
+  const f = {
+    locator: (sel) => frame.locator(sel),
+    getByTestId: (id) => frame.getByTestId(id),
+    evaluate: (fn, arg) => ctx.evaluate(fn, arg),
+  };
+
+  let wrongDone = false;
+  const done = async () => Number(await frame.getByTestId('lesson-view').getAttribute('data-step')) >= Number(await frame.getByTestId('lesson-view').getAttribute('data-last'));
+  await walk(f, done, {
+    onQuestion: async (card) => {
+      if (!wrongDone && (await card.getAttribute('data-kind')) !== 'table') {
+        wrongDone = true;
+        await answerWrongly(f, card);
+      }
+      await answerRightly(f, card);
+    },
+  });
+  while ((await openQuestions(f).count()) > 0) {
+    const qid = await openQuestions(f).first().getAttribute('data-question');
+    await answerRightly(f, questionCard(f, qid));
+  }
+  await expect(frame.getByTestId('lesson-completed-banner')).toBeVisible();
+
+  const msgs = await page.evaluate(() => window.msgs);
+  const checked = msgs.filter((m) => m.source === 'idemlab' && m.type === 'answer-checked');
+  expect(checked.length).toBeGreaterThan(0);
+  expect(checked.some((m) => m.correct === false)).toBe(true);
+  expect(checked.every((m) => m.lesson === LESSON && typeof m.question === 'string' && typeof m.correct === 'boolean')).toBe(true);
+  expect(msgs.filter((m) => m.type === 'lesson-completed')).toEqual([{ source: 'idemlab', type: 'lesson-completed', lesson: LESSON }]);
+
+  await frame.getByTestId('back').click();
+  await expect(frame.locator(`[data-testid="lesson-card"][data-lesson="${LESSON}"] [data-testid="lesson-completed"]`)).toBeVisible();
+});
+
+for (const width of [1280, 800, 420]) {
+  test(`the lesson view fits ${width}px without sideways scrolling`, async ({ page }) => {
+    await page.setViewportSize({ width, height: 900 });
+    await useEnglish(page);
+    await openLesson(page);
+    await page.getByTestId('next').click();
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    await expect(page.getByTestId('diagram')).toBeVisible();
+    await expect(page.getByTestId('knowledge-grid')).toBeVisible();
+  });
+}
+
+test('self-check items are saved', async ({ page }) => {
+  await useEnglish(page);
+  await openLesson(page);
+  const items = page.getByTestId('self-check-item');
+  expect(await items.count()).toBeGreaterThan(0);
+  await items.first().check();
+  await page.reload();
+  await waitReady(page);
+  await expect(page.getByTestId('self-check-item').first()).toBeChecked();
+});
+
+test('last step and total are consistent with the scrubber', async ({ page }) => {
+  await useEnglish(page);
+  await openLesson(page, LESSON, 0);
+  const last = await lastStep(page);
+  await expect(page.getByTestId('scrubber')).toHaveAttribute('max', String(last));
+});

@@ -1,0 +1,161 @@
+// Shared helpers for the browser tests. Expected answers are never written
+// here: they are asked of the engine through the page (window.__idemlab).
+
+import { test as base, expect } from '@playwright/test';
+
+export { expect };
+
+/**
+ * Every test is guarded: no request may leave the page's own origin, and no
+ * console error may appear unless the test expects one (guard.allowErrors()).
+ */
+export const test = base.extend({
+  guard: [
+    async ({ page, baseURL }, use) => {
+      const origin = new URL(baseURL).origin;
+      const errors = [];
+      const external = [];
+      let allowErrors = false;
+      page.on('console', (m) => {
+        if (m.type() === 'error') errors.push(m.text());
+      });
+      page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
+      page.on('request', (r) => {
+        const u = r.url();
+        if (!u.startsWith(origin + '/') && !/^(data|blob|about):/.test(u)) external.push(u);
+      });
+      await use({ allowErrors: () => (allowErrors = true) });
+      expect(external, 'requests that left 127.0.0.1').toEqual([]);
+      if (!allowErrors) expect(errors, 'console errors').toEqual([]);
+    },
+    { auto: true },
+  ],
+});
+
+export const LESSON = 'lost-receipt';
+
+/** Start every page load in English (the default is zh-CN; one test checks that). */
+export async function useEnglish(page) {
+  await page.addInitScript(() => {
+    try {
+      window.localStorage.setItem('idemlab.lang', 'en');
+    } catch (_) {
+      /* ignore */
+    }
+  });
+}
+
+export async function openLesson(ctx, id = LESSON, step = null) {
+  await ctx.goto(step === null ? `./#/lesson/${id}` : `./#/lesson/${id}/step/${step}`);
+  await waitReady(ctx);
+}
+
+export async function waitReady(ctx) {
+  await ctx.locator('body[data-ready="true"]').waitFor();
+  await ctx.locator('[data-testid="lesson-view"]').waitFor();
+}
+
+export async function currentStep(ctx) {
+  return Number(await ctx.locator('[data-testid="lesson-view"]').getAttribute('data-step'));
+}
+
+export async function lastStep(ctx) {
+  return Number(await ctx.locator('[data-testid="lesson-view"]').getAttribute('data-last'));
+}
+
+/** A well-formed answer of the right shape for a question (right or wrong, we don't know). */
+function probeAnswer(q) {
+  if (q.kind === 'knowledge') return 'knows_true';
+  if (q.kind === 'table') {
+    const out = {};
+    for (const m of q.moments) for (const s of q.sides) for (const f of q.facts) out[`${m.id}/${s}/${f.id}`] = 'knows_true';
+    return out;
+  }
+  return q.options[0].id;
+}
+
+/** Ask the engine (through the page) for the expected answer of a question. */
+export async function engineExpected(ctx, lessonId, qid) {
+  const q = await ctx.evaluate(
+    ([id, qq]) => window.__idemlab.lesson(id).questions.find((x) => x.id === qq),
+    [lessonId, qid],
+  );
+  const answer = probeAnswer(q);
+  const out = await ctx.evaluate(
+    ([id, qq, a]) => {
+      const l = window.__idemlab.lesson(id);
+      return window.__idemlab.call('answer', { file: l.file, text: l.text, question: qq, answer: a });
+    },
+    [lessonId, qid, answer],
+  );
+  expect(out.error, `engine answer for ${qid}`).toBeUndefined();
+  return { q, expected: out.expected };
+}
+
+/** Some option that the engine says is not the expected one. */
+function wrongOption(q, expected) {
+  const ids = q.kind === 'knowledge' ? ['knows_true', 'knows_false', 'cannot_know'] : q.options.map((o) => o.id);
+  return ids.find((id) => id !== expected);
+}
+
+export async function answerRightly(ctx, card, lessonId = LESSON) {
+  const qid = await card.getAttribute('data-question');
+  const { q, expected } = await engineExpected(ctx, lessonId, qid);
+  if (q.kind === 'table') {
+    for (const [cell, value] of Object.entries(expected)) {
+      await card.locator(`select[data-cell="${cell}"]`).selectOption(value);
+    }
+    await card.getByTestId('table-check').click();
+  } else {
+    await card.locator(`button[data-answer="${expected}"]`).click();
+  }
+  await expect(card).toHaveAttribute('data-solved', 'true');
+  return { q, expected };
+}
+
+export async function answerWrongly(ctx, card, lessonId = LESSON) {
+  const qid = await card.getAttribute('data-question');
+  const { q, expected } = await engineExpected(ctx, lessonId, qid);
+  if (q.kind === 'table') {
+    let first = true;
+    for (const [cell, value] of Object.entries(expected)) {
+      const wrong = first ? ['knows_true', 'knows_false', 'cannot_know'].find((v) => v !== value) : value;
+      first = false;
+      await card.locator(`select[data-cell="${cell}"]`).selectOption(wrong);
+    }
+    await card.getByTestId('table-check').click();
+  } else {
+    await card.locator(`button[data-answer="${wrongOption(q, expected)}"]`).click();
+  }
+  await expect(card).toHaveAttribute('data-answered', 'true');
+  return { q, expected };
+}
+
+/** A question card by id (stays the same card once answered). */
+export function questionCard(ctx, qid) {
+  return ctx.locator(`[data-testid="question"][data-question="${qid}"]`);
+}
+
+/** Unanswered question cards at the current step. */
+export function openQuestions(ctx) {
+  return ctx.locator('[data-testid="question"][data-answered="false"]');
+}
+
+/** Press "next" until `done()` is true, answering (rightly) every question met on the way. */
+export async function walk(ctx, done, { onQuestion } = {}) {
+  const last = await lastStep(ctx);
+  for (let guard = 0; guard <= last + 2; guard++) {
+    while ((await openQuestions(ctx).count()) > 0) {
+      const qid = await openQuestions(ctx).first().getAttribute('data-question');
+      const card = ctx.locator(`[data-testid="question"][data-question="${qid}"]`);
+      if (onQuestion) await onQuestion(card);
+      else await answerRightly(ctx, card);
+    }
+    if (await done()) return true;
+    const before = await currentStep(ctx);
+    if (before >= last) return false;
+    await ctx.getByTestId('next').click();
+    await expect.poll(() => currentStep(ctx)).toBe(before + 1);
+  }
+  return false;
+}

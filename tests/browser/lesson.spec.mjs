@@ -1,0 +1,182 @@
+// The lesson view as a learner uses it: stepping, the diagram and panels,
+// the knowledge grid, questions that gate the timeline, verdicts from the engine.
+
+import { test, expect, LESSON, useEnglish, openLesson, currentStep, lastStep, walk, answerRightly, answerWrongly, openQuestions } from './helpers.mjs';
+
+test.beforeEach(async ({ page }) => {
+  await useEnglish(page);
+});
+
+test('after the lost response the client is UNKNOWN and cannot know whether the effect exists', async ({ page }) => {
+  await page.goto('./');
+  await page.locator(`[data-testid="lesson-card"][data-lesson="${LESSON}"] [data-testid="lesson-open"]`).click();
+  await expect(page.locator('body')).toHaveAttribute('data-ready', 'true');
+
+  const clientStatus = page.getByTestId('panel-client').getByTestId('client-status');
+  const reached = await walk(page, async () => ((await clientStatus.count()) ? /UNKNOWN/.test(await clientStatus.innerText()) : false));
+  expect(reached, 'the client reaches UNKNOWN').toBe(true);
+
+  // A dropped message has been drawn (an X where it was lost) by now.
+  expect(await page.locator('[data-testid="diagram"] .drop-x').count()).toBeGreaterThanOrEqual(1);
+
+  await expect(clientStatus).toContainText('UNKNOWN');
+  const cell = page.getByTestId('kcell-client-effect_exists');
+  await expect(cell).toHaveAttribute('data-status', 'cannot_know');
+  await expect(cell).toContainText('cannot know');
+
+  // The witness is shown on keyboard focus (and described for screen readers).
+  const body = cell.locator('[tabindex="0"]');
+  await body.focus();
+  const tipId = await body.getAttribute('aria-describedby');
+  const tip = page.locator(`[id="${tipId}"]`);
+  await expect(tip).toBeVisible();
+  await expect(tip).toContainText('Witness');
+  await page.getByTestId('lesson-title').click();
+  await expect(tip).toBeHidden();
+  await cell.hover();
+  await expect(tip).toBeVisible();
+
+  // The text timeline is in step with the diagram.
+  const step = await currentStep(page);
+  await expect(page.getByTestId('timeline-line')).toHaveCount(step + 1);
+  await expect(page.locator('[data-testid="timeline-line"][aria-current="step"]')).toHaveAttribute('data-step', String(step));
+  await expect(page.locator('[data-testid="timeline-line"][aria-current="step"]')).toContainText(/t=\d+ms · client · /);
+  await expect(page).toHaveURL(new RegExp(`#/lesson/${LESSON}/step/${step}$`));
+});
+
+test('a question blocks the timeline until it is answered; wrong then right shows both verdicts', async ({ page }) => {
+  await openLesson(page);
+  let seen = false;
+  await walk(page, async () => seen, {
+    onQuestion: async (card) => {
+      if (seen) return answerRightly(page, card);
+      seen = true;
+      const step = await currentStep(page);
+      // Blocked: the card says so, and "next" does not move on.
+      await expect(card.getByTestId('blocked-note')).toBeVisible();
+      // "Next" is marked unavailable (aria-disabled) but still says why when pressed.
+      await expect(page.getByTestId('next')).toHaveAttribute('aria-disabled', 'true');
+      await page.getByTestId('next').click({ force: true });
+      await expect(page.getByTestId('gate-msg')).toBeVisible();
+      expect(await currentStep(page)).toBe(step);
+      await page.keyboard.press('ArrowRight');
+      expect(await currentStep(page)).toBe(step);
+      await page.keyboard.press('End');
+      expect(await currentStep(page)).toBe(step);
+
+      const { expected } = await answerWrongly(page, card);
+      const verdicts = card.getByTestId('verdict');
+      await expect(verdicts).toHaveCount(1);
+      await expect(verdicts.nth(0)).toHaveAttribute('data-correct', 'false');
+      await expect(verdicts.nth(0)).toContainText('Not right');
+      await expect(verdicts.nth(0)).toContainText('Why:');
+      if ((await card.getAttribute('data-kind')) !== 'table') {
+        await expect(verdicts.nth(0).getByTestId('verdict-expected')).toHaveAttribute('data-expected', String(expected));
+      }
+      await answerRightly(page, card);
+      await expect(verdicts).toHaveCount(2);
+      await expect(verdicts.nth(0)).toHaveAttribute('data-correct', 'false');
+      await expect(verdicts.nth(1)).toHaveAttribute('data-correct', 'true');
+      await expect(verdicts.nth(1)).toContainText('Right');
+      await expect(card.getByTestId('verdicts')).toHaveAttribute('aria-live', 'polite');
+    },
+  });
+  expect(seen, 'the lesson has a question').toBe(true);
+});
+
+test('controls: next, previous, scrubber, keyboard and the URL follow the step', async ({ page }) => {
+  await openLesson(page, LESSON, 0);
+  expect(await currentStep(page)).toBe(0);
+  await page.getByTestId('next').click();
+  expect(await currentStep(page)).toBe(1);
+  await expect(page).toHaveURL(new RegExp(`#/lesson/${LESSON}/step/1$`));
+  await page.getByTestId('prev').click();
+  expect(await currentStep(page)).toBe(0);
+
+  await page.getByTestId('lesson-title').click(); // focus outside form fields
+  await page.keyboard.press('ArrowRight');
+  expect(await currentStep(page)).toBe(1);
+  await page.keyboard.press('ArrowLeft');
+  expect(await currentStep(page)).toBe(0);
+  await page.keyboard.press('End');
+  const end = await currentStep(page);
+  expect(end).toBeGreaterThan(0); // the last step or the first unanswered question
+  await page.keyboard.press('Home');
+  expect(await currentStep(page)).toBe(0);
+
+  await page.getByTestId('scrubber').fill('2');
+  expect(await currentStep(page)).toBe(Math.min(2, end));
+  await expect(page.getByTestId('scrubber')).toHaveValue(String(Math.min(2, end)));
+
+  // Only what happened so far is listed or drawn.
+  const step = await currentStep(page);
+  await expect(page.getByTestId('timeline-line')).toHaveCount(step + 1);
+  await expect(page.locator('[data-testid="diagram"] .row')).toHaveCount(step + 1);
+
+  // History is not spammed by stepping.
+  const length = await page.evaluate(() => history.length);
+  await page.getByTestId('next').click();
+  await page.getByTestId('prev').click();
+  expect(await page.evaluate(() => history.length)).toBe(length);
+});
+
+test('play runs the timeline and stops at a question or the end', async ({ page }) => {
+  await openLesson(page, LESSON, 0);
+  await page.getByTestId('play').click();
+  await expect(page.getByTestId('play')).toHaveAttribute('aria-pressed', 'true');
+  await expect.poll(() => currentStep(page), { timeout: 10000 }).toBeGreaterThan(1);
+  await page.getByTestId('play').click();
+  await expect(page.getByTestId('play')).toHaveAttribute('aria-pressed', 'false');
+});
+
+test('a deep link opens that step; beyond an unanswered question it opens at the question', async ({ page }) => {
+  await openLesson(page, LESSON, 1);
+  expect(await currentStep(page)).toBe(1);
+  await expect(page.locator('[data-testid="timeline-line"][aria-current="step"]')).toHaveAttribute('data-step', '1');
+
+  const last = await lastStep(page);
+  await page.goto('about:blank');
+  await page.goto(`./#/lesson/${LESSON}/step/${last}`);
+  await expect(page.locator('body')).toHaveAttribute('data-ready', 'true');
+  const step = await currentStep(page);
+  expect(step).toBeLessThan(last);
+  await expect(page.getByTestId('notice-gated')).toBeVisible();
+  expect(await openQuestions(page).count()).toBeGreaterThan(0);
+  await expect(page).toHaveURL(new RegExp(`/step/${step}$`));
+});
+
+test('the observer truth can be hidden and is then nowhere on the page', async ({ page }) => {
+  await openLesson(page, LESSON, 0);
+  await page.getByTestId('next').click();
+  const toggle = page.getByTestId('truth-toggle');
+  await expect(toggle).toBeChecked();
+  await expect(page.getByTestId('truth-column')).toBeVisible();
+  await expect(page.getByTestId('truth')).toBeVisible();
+  await toggle.uncheck();
+  await expect(page.getByTestId('truth-column')).toHaveCount(0);
+  await expect(page.getByTestId('truth')).toHaveCount(0);
+  await expect(page.locator('[data-testid^="truth-"]:not([data-testid="truth-toggle"])')).toHaveCount(0);
+  await page.reload();
+  await expect(page.locator('body')).toHaveAttribute('data-ready', 'true');
+  await expect(page.getByTestId('truth-toggle')).not.toBeChecked();
+  await expect(page.getByTestId('truth-column')).toHaveCount(0);
+});
+
+test('at an unanswered knowledge question its cell stays hidden until answered', async ({ page }) => {
+  await openLesson(page);
+  let checked = false;
+  await walk(page, async () => checked, {
+    onQuestion: async (card) => {
+      if (checked || (await card.getAttribute('data-kind')) !== 'knowledge') return answerRightly(page, card);
+      const qid = await card.getAttribute('data-question');
+      const q = await page.evaluate(([id, qq]) => window.__idemlab.lesson(id).questions.find((x) => x.id === qq), [LESSON, qid]);
+      const cell = page.getByTestId(`kcell-${q.side}-${q.fact}`);
+      await expect(cell).toHaveAttribute('data-status', 'hidden');
+      await expect(page.getByTestId('truth-column')).toHaveCount(0);
+      await answerRightly(page, card);
+      await expect(cell).not.toHaveAttribute('data-status', 'hidden');
+      checked = true;
+    },
+  });
+  expect(checked, 'the lesson has a knowledge question').toBe(true);
+});
