@@ -62,6 +62,7 @@ function eventMark(step, i) {
         label('diagram.timeout', 'ev-label-timeout'),
       );
     case 'persist':
+    case 'record':
       return s('g', { class: 'ev ev-persist' }, s('rect', { x: x - 5, y: yy - 5, width: 10, height: 10, rx: 1 }));
     case 'drop':
       return null; // drawn with its message

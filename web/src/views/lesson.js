@@ -22,11 +22,17 @@ export class LessonView {
     this.root = root;
     this.rec = rec;
     this.run = rec.run;
-    this.lesson = rec.run.lesson;
     this.id = rec.id;
     this.store = store;
     this.progress = progress;
     this.last = this.run.steps.length - 1;
+    // A question that is tied to no moment (a concept question) is asked at the end.
+    this.lesson = {
+      ...rec.run.lesson,
+      questions: (rec.run.lesson.questions || []).map((q) =>
+        Number.isInteger(q.step) && q.step >= 0 && q.step <= this.last ? q : { ...q, step: this.last },
+      ),
+    };
     this.drafts = new Map();
     this.timer = null;
     this.step = -1;
@@ -81,7 +87,7 @@ export class LessonView {
     this.el.stepLabel = h('p', { class: 'step-label', 'data-testid': 'step-label', 'aria-hidden': 'true' });
     this.el.gateMsg = h('p', { class: 'gate-msg', role: 'status', 'data-testid': 'gate-msg' });
     this.el.notices = h('div', { class: 'notices' });
-    this.el.narration = h('section', { class: 'card narration', 'data-testid': 'narration', 'aria-live': 'polite', 'aria-label': t('lesson.narration') });
+    this.el.narration = h('section', { class: 'card narration', 'data-testid': 'narration', 'aria-label': t('lesson.narration') });
     this.el.questions = h('div', { class: 'questions', 'data-testid': 'questions' });
     this.el.diagram = h('section', { class: 'card diagram-card', 'aria-labelledby': 'diagram-h' }, h('h3', { id: 'diagram-h', class: 'section-title' }, t('diagram.title')));
     this.el.panels = h('div', { class: 'panels' });
@@ -193,7 +199,9 @@ export class LessonView {
     this.progress.reach(this.id, this.step);
     replaceHash(lessonHash(this.id, this.step));
     this.update();
-    this.el.live.textContent = t('announce.step', { i: this.step, line: stepLine(this.run.steps[this.step]) });
+    const m = momentAt(this.lesson.moments, this.step);
+    const said = t('announce.step', { i: this.step, line: stepLine(this.run.steps[this.step]) });
+    this.el.live.textContent = m && m.step === this.step ? `${said} ${l(m.label)}: ${l(m.narration)}` : said;
     this.maybeComplete();
   }
 
