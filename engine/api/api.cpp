@@ -1,0 +1,97 @@
+#include "engine/api/api.hpp"
+
+#include <deque>
+#include <memory>
+#include <utility>
+
+#include <nlohmann/json.hpp>
+
+#include "engine/experiments/seed_experiment.hpp"
+#include "engine/lesson/answers.hpp"
+#include "engine/lesson/prepared.hpp"
+#include "engine/timeline/timeline_json.hpp"
+
+namespace idemlab::api {
+namespace {
+
+using nlohmann::json;
+
+json error(const std::string& file, const std::string& path, const std::string& reason) {
+  return {{"error", {{"file", file}, {"path", path}, {"reason", reason}}}};
+}
+
+json problems_json(const LessonError& e) {
+  json errors = json::array();
+  for (const LessonProblem& p : e.problems()) errors.push_back(p.to_json());
+  return {{"ok", false}, {"errors", errors}};
+}
+
+std::shared_ptr<const PreparedLesson> prepared(const std::string& file, const std::string& text) {
+  static std::deque<std::pair<std::string, std::shared_ptr<const PreparedLesson>>> cache;
+  std::string key = file + '\n' + text;
+  for (const auto& [k, p] : cache) {
+    if (k == key) return p;
+  }
+  auto p = prepare_lesson(load_lesson(file, text));
+  cache.emplace_front(key, p);
+  if (cache.size() > 8) cache.pop_back();
+  return p;
+}
+
+json vocabulary() {
+  json facts = json::array();
+  for (const FactInfo& f : fact_vocabulary()) {
+    facts.push_back({{"name", f.name}, {"kind", f.boolean ? "bool" : "count"}, {"uses_attempt", f.uses_attempt}});
+  }
+  return {{"facts", facts},
+          {"events", event_kinds()},
+          {"actions", {"deliver", "crash_client", "restart_client", "reconcile", "resend_new_key", "resend_changed_payload"}},
+          {"injection_points", {"drop:request:<intent>:<attempt>", "drop:response:<intent>:<attempt>",
+                                "drop:lookup:<intent>:<n>", "drop:lookup_reply:<intent>:<n>",
+                                "crash:client:after_persist:<intent>:1", "crash:client:after_send:<intent>:<attempt>",
+                                "crash:client:before_record:<intent>:<attempt>"}}};
+}
+
+json dispatch(const std::string& method, const std::string& input) {
+  if (method == "seed_lab") return seed_lab();
+  if (method == "seed_experiment") return seed_experiment();
+  if (method == "vocabulary") return vocabulary();
+  if (method != "check" && method != "run" && method != "answer") {
+    return error("", "", "unknown method '" + method + "'; known: check, run, answer, seed_lab, seed_experiment, vocabulary");
+  }
+  json in = json::parse(input, nullptr, false);
+  if (in.is_discarded() || !in.is_object()) return error("", "", "the input is not a JSON object");
+  std::string file = in.value("file", "lesson");
+  if (!in.contains("text") || !in["text"].is_string()) return error(file, "", "the input has no \"text\" (the lesson file's text)");
+  std::string text = in["text"].get<std::string>();
+  std::shared_ptr<const PreparedLesson> p;
+  try {
+    p = prepared(file, text);
+  } catch (const LessonError& e) {
+    return problems_json(e);
+  }
+  if (method == "check") return {{"ok", true}, {"id", p->lesson.id}};
+  if (method == "run") return timeline_json(*p);
+  std::string question = in.value("question", "");
+  if (!in.contains("answer")) return error(file, "", "the input has no \"answer\"");
+  try {
+    Verdict v = check_answer(*p, question, in["answer"]);
+    json out = {{"correct", v.correct}, {"expected", v.expected.answer}, {"explanation", v.expected.explanation.to_json()}};
+    if (!v.cells.is_null()) out["cells"] = v.cells;
+    return out;
+  } catch (const std::invalid_argument& e) {
+    return error(file, "", e.what());
+  }
+}
+
+}  // namespace
+
+std::string call(const std::string& method, const std::string& input) {
+  try {
+    return dispatch(method, input).dump();
+  } catch (const std::exception& e) {
+    return error("", "", std::string("internal error: ") + e.what()).dump();
+  }
+}
+
+}  // namespace idemlab::api

@@ -1,0 +1,16 @@
+#pragma once
+// The engine API: one set of functions behind both front ends, the CLI
+// (engine/cli) and the WASM bindings (engine/bindings). Methods, input and output
+// shapes: engine/api/API.md.
+#include <string>
+
+namespace idemlab::api {
+
+/// Runs `method` ("check", "run", "answer", "seed_lab", "seed_experiment", "vocabulary")
+/// on `input` (JSON text). Always returns JSON text and never throws: a failure is
+/// {"error": {"file", "path", "reason"}}, an invalid lesson {"ok": false, "errors": [...]}.
+/// Prepared lessons are cached by file name and text (the last few), so `answer` after
+/// `run` does not simulate again.
+std::string call(const std::string& method, const std::string& input);
+
+}  // namespace idemlab::api

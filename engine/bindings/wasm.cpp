@@ -1,0 +1,30 @@
+// The WASM face of the engine API (engine/api/API.md): two C functions, exported by the
+// Emscripten build (-sEXPORTED_FUNCTIONS=_idemlab_call,_idemlab_free).
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+#include "engine/api/api.hpp"
+
+#ifdef __EMSCRIPTEN__
+#include <emscripten/emscripten.h>
+#define IDEMLAB_EXPORT EMSCRIPTEN_KEEPALIVE
+#else
+#define IDEMLAB_EXPORT
+#endif
+
+extern "C" {
+
+/// Runs api::call(method, input). Both arguments are NUL-terminated UTF-8; the result is
+/// UTF-8 JSON in memory allocated with malloc, which the caller releases with
+/// idemlab_free. Returns NULL only when memory runs out.
+IDEMLAB_EXPORT char* idemlab_call(const char* method, const char* input) {
+  std::string out = idemlab::api::call(method ? method : "", input ? input : "");
+  char* buf = static_cast<char*>(std::malloc(out.size() + 1));
+  if (buf) std::memcpy(buf, out.c_str(), out.size() + 1);
+  return buf;
+}
+
+/// Releases a result of idemlab_call. NULL is allowed.
+IDEMLAB_EXPORT void idemlab_free(char* p) { std::free(p); }
+}

@@ -1,0 +1,176 @@
+// idemlab CLI: the native front end over the engine API (engine/api/API.md).
+//
+//   idemlab seed-lab                 the seed lab's four figures, as one JSON object
+//   idemlab seed-experiment          the article's experiment table, as a JSON array
+//   idemlab run LESSON [--json] [--lang en|zh-CN]
+//                                    the lesson's timeline: one line per event, or the JSON
+//   idemlab check LESSON...          validates lessons; exit 1 naming file, JSON path and
+//                                    reason of the first problem of each bad file
+//   idemlab answers LESSON           every question's computed answer, as JSON
+//   idemlab bench [--runs N]         runs of the lost-response scenario per second (JSON)
+#include <chrono>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "engine/api/api.hpp"
+#include "engine/experiments/seed_experiment.hpp"
+#include "engine/sim/simulation.hpp"
+
+namespace {
+
+using nlohmann::json;
+
+int usage() {
+  std::cerr << "usage: idemlab seed-lab | seed-experiment | run LESSON [--json] [--lang en|zh-CN] |\n"
+               "               check LESSON... | answers LESSON | bench [--runs N]\n";
+  return 2;
+}
+
+bool read_file(const std::string& path, std::string& out) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return false;
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  out = ss.str();
+  return true;
+}
+
+json lesson_input(const std::string& path, std::string& text) {
+  return {{"file", path}, {"text", text}};
+}
+
+void print_problem(const json& p) {
+  std::cerr << p.value("file", "") << ": " << (p.value("path", "").empty() ? "/" : p.value("path", "")) << ": "
+            << p.value("reason", "") << "\n";
+}
+
+// Prints the first problem of a failed call; returns true if there was one.
+bool report_failure(const json& out) {
+  if (out.contains("error")) {
+    print_problem(out["error"]);
+    return true;
+  }
+  if (out.contains("ok") && !out["ok"].get<bool>()) {
+    print_problem(out["errors"][0]);
+    return true;
+  }
+  return false;
+}
+
+int cmd_check(const std::vector<std::string>& files) {
+  if (files.empty()) return usage();
+  int bad = 0;
+  for (const std::string& f : files) {
+    std::string text;
+    if (!read_file(f, text)) {
+      std::cerr << f << ": /: cannot read the file\n";
+      ++bad;
+      continue;
+    }
+    json out = json::parse(idemlab::api::call("check", lesson_input(f, text).dump()));
+    if (report_failure(out)) ++bad;
+    else std::cout << f << ": ok (" << out["id"].get<std::string>() << ")\n";
+  }
+  return bad ? 1 : 0;
+}
+
+int cmd_run(const std::vector<std::string>& args) {
+  std::string file, lang = "en";
+  bool as_json = false;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    if (args[i] == "--json") as_json = true;
+    else if (args[i] == "--lang" && i + 1 < args.size()) lang = args[++i];
+    else if (file.empty()) file = args[i];
+    else return usage();
+  }
+  if (file.empty() || (lang != "en" && lang != "zh-CN")) return usage();
+  std::string text;
+  if (!read_file(file, text)) {
+    std::cerr << file << ": /: cannot read the file\n";
+    return 1;
+  }
+  std::string raw = idemlab::api::call("run", lesson_input(file, text).dump());
+  json out = json::parse(raw);
+  if (report_failure(out)) return 1;
+  if (as_json) {
+    std::cout << raw << "\n";
+    return 0;
+  }
+  for (const json& s : out["steps"]) {
+    std::string t = std::to_string(s["t"].get<long long>());
+    std::cout << "t=" << std::string(t.size() < 6 ? 6 - t.size() : 0, ' ') << t << "ms  "
+              << s["event"]["side"].get<std::string>() << std::string(9 - std::min<std::size_t>(8, s["event"]["side"].get<std::string>().size()), ' ')
+              << s["event"]["text"][lang].get<std::string>() << "\n";
+  }
+  return 0;
+}
+
+int cmd_answers(const std::string& file) {
+  std::string text;
+  if (!read_file(file, text)) {
+    std::cerr << file << ": /: cannot read the file\n";
+    return 1;
+  }
+  json in = lesson_input(file, text);
+  json run = json::parse(idemlab::api::call("run", in.dump()));
+  if (report_failure(run)) return 1;
+  json answers = json::object();
+  for (const json& q : run["lesson"]["questions"]) {
+    // Ask with a placeholder answer of the right shape; the verdict carries the expected one.
+    in["question"] = q["id"];
+    in["answer"] = q["kind"] == "table" ? json::object() : json("?");
+    if (q["kind"] == "knowledge") in["answer"] = "cannot_know";
+    json v = json::parse(idemlab::api::call("answer", in.dump()));
+    if (report_failure(v)) return 1;
+    answers[q["id"].get<std::string>()] = {{"kind", q["kind"]}, {"step", q["step"]}, {"expected", v["expected"]}};
+  }
+  std::cout << answers.dump(2) << "\n";
+  return 0;
+}
+
+int cmd_bench(const std::vector<std::string>& args) {
+  int runs = 2000;
+  for (std::size_t i = 0; i + 1 < args.size(); ++i) {
+    if (args[i] == "--runs") runs = std::max(1, std::stoi(args[i + 1]));
+  }
+  idemlab::Scenario s = idemlab::lost_response_reconcile_scenario();
+  std::size_t steps = 0;
+  auto start = std::chrono::steady_clock::now();
+  for (int i = 0; i < runs; ++i) steps += idemlab::Simulation(s, s.faults).run().steps.size();
+  double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  std::cout << json{{"runs", runs}, {"steps_per_run", steps / runs}, {"seconds", secs},
+                    {"runs_per_s", runs / secs}}.dump()
+            << "\n";
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2) return usage();
+  std::string cmd = argv[1];
+  std::vector<std::string> args(argv + 2, argv + argc);
+  try {
+    if (cmd == "seed-lab" && args.empty()) {
+      std::cout << idemlab::api::call("seed_lab", "{}") << "\n";
+      return 0;
+    }
+    if (cmd == "seed-experiment" && args.empty()) {
+      std::cout << idemlab::api::call("seed_experiment", "{}") << "\n";
+      return 0;
+    }
+    if (cmd == "run") return cmd_run(args);
+    if (cmd == "check") return cmd_check(args);
+    if (cmd == "answers" && args.size() == 1) return cmd_answers(args[0]);
+    if (cmd == "bench") return cmd_bench(args);
+  } catch (const std::exception& e) {
+    std::cerr << "idemlab: " << e.what() << "\n";
+    return 1;
+  }
+  return usage();
+}

@@ -1,0 +1,272 @@
+#include "engine/client/client.hpp"
+
+#include <algorithm>
+
+#include "engine/fingerprint/sha256.hpp"
+#include "engine/net/network.hpp"
+#include "engine/service/service.hpp"
+#include "engine/sim/rng.hpp"
+#include "engine/sim/simulation.hpp"
+
+namespace idemlab {
+namespace {
+
+bool is_final(const std::string& s) {
+  return s == status::kDelivered || s == status::kConflict || s == status::kNeedsHuman;
+}
+
+SqlValue text_or_null(const std::optional<std::string>& s) {
+  return s ? SqlValue::of(*s) : SqlValue::null();
+}
+
+}  // namespace
+
+Client::Client(Simulation& sim) : sim_(sim) {
+  db_ = Database::with_schema(
+      "CREATE TABLE intents(intent TEXT PRIMARY KEY, op_key TEXT NOT NULL,"
+      " fingerprint TEXT NOT NULL, payload TEXT NOT NULL, status TEXT NOT NULL,"
+      " receipt TEXT, attempts INTEGER NOT NULL, lookups INTEGER NOT NULL)",
+      "DELETE FROM intents");
+}
+
+std::string Client::make_key(const std::string& intent, long long k) const {
+  return "op-" + Rng::derive_hex(sim_.scenario().seed, "key/" + intent + "/" + std::to_string(k), 12);
+}
+
+int Client::record(const std::string& kind, const std::string& intent, nlohmann::json local, int message) {
+  Event ev;
+  ev.kind = kind;
+  ev.side = Side::Client;
+  ev.intent = intent;
+  ev.message = message;
+  ev.local = std::move(local);
+  return sim_.record(ev);
+}
+
+std::vector<IntentRow> Client::rows() {
+  if (!alive_ || rows_read_at_ == db_.changes()) return rows_;
+  rows_.clear();
+  for (const SqlRow& r : db_.query(
+           "SELECT intent, op_key, fingerprint, payload, status, receipt, attempts FROM intents ORDER BY rowid")) {
+    IntentRow row{r[0].text, r[1].text, r[2].text, r[3].text, r[4].text, std::nullopt, r[6].integer};
+    if (r[5].kind == SqlValue::Kind::Text) row.receipt = r[5].text;
+    rows_.push_back(std::move(row));
+  }
+  rows_read_at_ = db_.changes();
+  return rows_;
+}
+
+std::optional<IntentRow> Client::row(const std::string& intent) {
+  for (IntentRow& r : rows()) {
+    if (r.intent == intent) return r;
+  }
+  return std::nullopt;
+}
+
+void Client::deliver(const std::string& intent, const std::string& payload) {
+  if (!alive_ || row(intent)) return;
+  std::string fp = sha256_hex(payload);
+  std::string key = make_key(intent, 1);
+  record("decide", intent, {{"op_key", key}, {"fingerprint", fp}});
+  db_.query(
+      "INSERT INTO intents(intent, op_key, fingerprint, payload, status, receipt, attempts, lookups)"
+      " VALUES (?1, ?2, ?3, ?4, 'PENDING', NULL, 0, 0)",
+      {SqlValue::of(intent), SqlValue::of(key), SqlValue::of(fp), SqlValue::of(payload)});
+  record("persist", intent, {{"op_key", key}, {"status", status::kPending}});
+  if (sim_.crash_here(ClientPoint::AfterPersist, intent, 1)) return;
+  send_attempt(intent, false);
+}
+
+void Client::send_attempt(const std::string& intent, bool fresh_key) {
+  std::optional<IntentRow> r = row(intent);
+  if (!r) return;
+  long long attempt = r->attempts + 1;
+  std::string key = r->op_key;
+  if (sim_.scenario().client.key_scope == KeyScope::PerAttempt || fresh_key) {
+    key = attempt == 1 ? key : make_key(intent, attempt);
+  }
+  std::string status = r->status == status::kFailed ? status::kPending : r->status;
+  db_.query("UPDATE intents SET op_key = ?1, attempts = ?2, status = ?3 WHERE intent = ?4",
+            {SqlValue::of(key), SqlValue::of(attempt), SqlValue::of(status), SqlValue::of(intent)});
+  Message m;
+  m.kind = MessageKind::Request;
+  m.from = Side::Client;
+  m.to = Side::Service;
+  m.intent = intent;
+  m.n = static_cast<int>(attempt);
+  m.op_key = key;
+  m.payload = r->payload;
+  m.fingerprint = r->fingerprint;
+  sim_.own_key(key, intent);
+  int id = sim_.network().send(m);
+  record("send", intent, {{"op_key", key}, {"fingerprint", r->fingerprint}, {"attempt", attempt}}, id);
+  wait_for(intent, MessageKind::Response, static_cast<int>(attempt));
+  sim_.crash_here(ClientPoint::AfterSend, intent, static_cast<int>(attempt));
+}
+
+void Client::send_lookup(const std::string& intent) {
+  std::optional<IntentRow> r = row(intent);
+  if (!r) return;
+  db_.query("UPDATE intents SET lookups = lookups + 1 WHERE intent = ?1", {SqlValue::of(intent)});
+  Message m;
+  m.kind = MessageKind::Lookup;
+  m.from = Side::Client;
+  m.to = Side::Service;
+  m.intent = intent;
+  m.n = sim_.network().next_lookup(intent);
+  m.op_key = r->op_key;
+  int id = sim_.network().send(m);
+  record("lookup", intent, {{"op_key", r->op_key}}, id);
+  wait_for(intent, MessageKind::LookupReply, m.n);
+}
+
+void Client::wait_for(const std::string& intent, MessageKind kind, int n) {
+  std::int64_t deadline = sim_.now() + sim_.scenario().timing.timeout_ms;
+  waiting_.push_back({intent, kind, n, deadline});
+  int epoch = epoch_;
+  sim_.schedule(deadline, [this, intent, kind, n, epoch] { on_timeout(intent, kind, n, epoch); });
+}
+
+void Client::stop_waiting(const std::string& intent) {
+  waiting_.erase(std::remove_if(waiting_.begin(), waiting_.end(),
+                                [&](const Waiting& w) { return w.intent == intent; }),
+                 waiting_.end());
+}
+
+bool Client::budget_spent(const std::string& intent) {
+  auto r = db_.query("SELECT attempts + lookups FROM intents WHERE intent = ?1", {SqlValue::of(intent)});
+  return !r.empty() && r[0][0].integer >= sim_.scenario().client.max_attempts;
+}
+
+void Client::on_timeout(const std::string& intent, MessageKind kind, int n, int epoch) {
+  if (!alive_ || epoch != epoch_) return;
+  auto it = std::find_if(waiting_.begin(), waiting_.end(), [&](const Waiting& w) {
+    return w.intent == intent && w.for_kind == kind && w.n == n;
+  });
+  if (it == waiting_.end()) return;
+  waiting_.erase(it);
+  record("timeout", intent, {{"for", to_string(kind)}, {"n", n}});
+  std::optional<IntentRow> r = row(intent);
+  if (!r || is_final(r->status)) return;
+  const ClientPolicy& policy = sim_.scenario().client;
+  if (kind == MessageKind::Response && policy.on_timeout == OnTimeout::MarkFailedAndResend) {
+    record_status(intent, status::kFailed, std::nullopt);
+    if (!budget_spent(intent)) send_attempt(intent, false);
+    return;
+  }
+  if (r->status != status::kUnknown) record_status(intent, status::kUnknown, std::nullopt);
+  after_unknown(intent);
+}
+
+void Client::after_unknown(const std::string& intent) {
+  const ClientPolicy& policy = sim_.scenario().client;
+  bool still_waiting = std::any_of(waiting_.begin(), waiting_.end(),
+                                   [&](const Waiting& w) { return w.intent == intent; });
+  if (still_waiting) return;
+  if (budget_spent(intent)) {
+    record_status(intent, status::kNeedsHuman, std::nullopt);
+    return;
+  }
+  if (policy.retry_after_ms) {
+    int epoch = epoch_;
+    sim_.schedule(sim_.now() + *policy.retry_after_ms, [this, intent, epoch] {
+      if (epoch == epoch_) reconcile(intent);
+    });
+  }
+}
+
+void Client::reconcile(const std::string& intent) {
+  if (!alive_) return;
+  std::optional<IntentRow> r = row(intent);
+  if (!r || (r->status != status::kUnknown && r->status != status::kPending)) return;
+  if (budget_spent(intent)) {
+    record_status(intent, status::kNeedsHuman, std::nullopt);
+    return;
+  }
+  if (sim_.scenario().client.recovery == Recovery::Lookup && sim_.scenario().service.lookup) {
+    send_lookup(intent);
+  } else {
+    send_attempt(intent, false);
+  }
+}
+
+void Client::resend_new_key(const std::string& intent) {
+  if (!alive_ || !row(intent)) return;
+  send_attempt(intent, true);
+}
+
+void Client::resend_changed_payload(const std::string& intent, const std::string& payload) {
+  if (!alive_ || !row(intent)) return;
+  // The row now describes the changed content: the old receipt does not vouch for it.
+  db_.query("UPDATE intents SET payload = ?1, fingerprint = ?2, status = 'PENDING', receipt = NULL"
+            " WHERE intent = ?3",
+            {SqlValue::of(payload), SqlValue::of(sha256_hex(payload)), SqlValue::of(intent)});
+  send_attempt(intent, false);
+}
+
+void Client::record_status(const std::string& intent, const std::string& status,
+                           const std::optional<std::string>& receipt, const std::string& reason) {
+  db_.query("UPDATE intents SET status = ?1, receipt = COALESCE(?2, receipt) WHERE intent = ?3",
+            {SqlValue::of(status), text_or_null(receipt), SqlValue::of(intent)});
+  nlohmann::json local = {{"status", status}};
+  if (receipt) local["receipt"] = *receipt;
+  if (!reason.empty()) local["reason"] = reason;
+  record("record", intent, local);
+}
+
+void Client::on_message(const Message& m) {
+  nlohmann::json local = {{"message", to_string(m.kind)}, {"op_key", m.op_key}, {"outcome", m.outcome}};
+  if (!m.receipt.empty()) local["receipt"] = m.receipt;
+  if (!m.reason.empty()) local["reason"] = m.reason;
+  record("receive", m.intent, local, m.id);
+  waiting_.erase(std::remove_if(waiting_.begin(), waiting_.end(),
+                                [&](const Waiting& w) {
+                                  return w.intent == m.intent && w.n == m.n &&
+                                         w.for_kind == (m.kind == MessageKind::LookupReply
+                                                            ? MessageKind::LookupReply
+                                                            : MessageKind::Response);
+                                }),
+                 waiting_.end());
+  if (sim_.crash_here(ClientPoint::BeforeRecord, m.intent, m.n)) return;
+  std::optional<IntentRow> r = row(m.intent);
+  if (!r || r->status == status::kDelivered || r->status == status::kConflict) return;
+  if (m.outcome == "ok" || m.outcome == "found") {
+    stop_waiting(m.intent);
+    record_status(m.intent, status::kDelivered, m.receipt);
+  } else if (m.outcome == "rejected") {
+    // A definite error: the service refused before doing anything.
+    stop_waiting(m.intent);
+    record_status(m.intent, status::kConflict, std::nullopt, m.reason);
+  } else if (m.outcome == "not_found") {
+    // The service's lookup is authoritative: the original request never took effect,
+    // so sending it again under the same key is safe.
+    if (budget_spent(m.intent)) {
+      record_status(m.intent, status::kNeedsHuman, std::nullopt);
+    } else {
+      send_attempt(m.intent, false);
+    }
+  }
+}
+
+void Client::crash() {
+  if (!alive_) return;
+  rows();  // the rows as the database holds them, shown while the client is down
+  alive_ = false;
+  ++epoch_;
+  waiting_.clear();
+  record("crash", "", nlohmann::json::object());
+}
+
+void Client::restart() {
+  if (alive_) return;
+  alive_ = true;  // the database was never lost: only memory was
+  record("restart", "", nlohmann::json::object());
+  std::vector<std::string> unknown;
+  for (const SqlRow& r : db_.query("SELECT intent FROM intents WHERE status = 'UNKNOWN' ORDER BY rowid")) {
+    unknown.push_back(r[0].text);
+  }
+  record("recover", "", {{"found", unknown}});
+  for (const std::string& intent : unknown) reconcile(intent);
+}
+
+}  // namespace idemlab

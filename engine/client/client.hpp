@@ -1,0 +1,67 @@
+#pragma once
+// The client: a process with a durable SQLite intent store and volatile memory.
+//
+// Table `intents(intent TEXT PRIMARY KEY, op_key, fingerprint, payload, status, receipt,
+// attempts, lookups)`. The operation key is generated when the client decides to deliver
+// and persisted before the request is sent (KeyScope::PerIntent), or drawn anew for every
+// attempt (KeyScope::PerAttempt, the mistake the course warns about).
+// A timeout is an indefinite error: with OnTimeout::RecordUnknown the intent becomes
+// UNKNOWN and stays so until reconciled; the client never turns UNKNOWN into FAILED.
+// A crash loses the volatile state (timers, what it was waiting for) and keeps the
+// database; a restart reads it again and scans for UNKNOWN intents, which it reconciles
+// by looking up the original key (or resending, per ClientPolicy::recovery).
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/sim/run.hpp"
+#include "engine/store/database.hpp"
+
+namespace idemlab {
+
+class Simulation;
+
+class Client {
+ public:
+  explicit Client(Simulation& sim);
+
+  // Script actions (each a no-op on a crashed client, except restart).
+  void deliver(const std::string& intent, const std::string& payload);
+  void crash();
+  void restart();
+  void reconcile(const std::string& intent);
+  void resend_new_key(const std::string& intent);
+  void resend_changed_payload(const std::string& intent, const std::string& payload);
+
+  /// A reply that reached the (alive) client.
+  void on_message(const Message& m);
+
+  bool alive() const { return alive_; }
+  /// Every row of `intents`, in insertion order (as last read while crashed).
+  std::vector<IntentRow> rows();
+  const std::vector<Waiting>& waiting() const { return waiting_; }
+
+ private:
+  std::optional<IntentRow> row(const std::string& intent);
+  void send_attempt(const std::string& intent, bool fresh_key);
+  void send_lookup(const std::string& intent);
+  void on_timeout(const std::string& intent, MessageKind kind, int n, int epoch);
+  void after_unknown(const std::string& intent);
+  bool budget_spent(const std::string& intent);
+  void record_status(const std::string& intent, const std::string& status,
+                     const std::optional<std::string>& receipt, const std::string& reason = "");
+  void wait_for(const std::string& intent, MessageKind kind, int n);
+  void stop_waiting(const std::string& intent);
+  std::string make_key(const std::string& intent, long long k) const;
+  int record(const std::string& kind, const std::string& intent, nlohmann::json local, int message = -1);
+
+  Simulation& sim_;
+  Database db_;
+  std::vector<IntentRow> rows_;  // the last read of `intents`
+  long long rows_read_at_ = -1;  // db_.changes() when rows_ was read
+  bool alive_ = true;
+  int epoch_ = 0;  // bumped by a crash: timers of an earlier life do nothing
+  std::vector<Waiting> waiting_;
+};
+
+}  // namespace idemlab

@@ -1,0 +1,118 @@
+#include "engine/experiments/seed_experiment.hpp"
+
+#include "engine/sim/simulation.hpp"
+
+namespace idemlab {
+namespace {
+
+using nlohmann::json;
+
+constexpr const char* kIntent = "task-A/review-1";
+
+Scenario base() {
+  Scenario s;
+  s.seed = 3;
+  s.script.push_back({ActionKind::Deliver, 0, -1, kIntent, "report-v1"});
+  return s;
+}
+
+Fault drop_response(int attempt) {
+  Fault f;
+  f.kind = Fault::Kind::Drop;
+  f.message = MessageKind::Response;
+  f.intent = kIntent;
+  f.n = attempt;
+  return f;
+}
+
+std::string status_of(const Step& s) {
+  for (const IntentRow& r : s.snap.intents) {
+    if (r.intent == kIntent) return r.status;
+  }
+  return "NONE";
+}
+
+json first_status_after_timeout(const Run& run) {
+  for (std::size_t i = 0; i + 1 < run.steps.size(); ++i) {
+    if (run.steps[i].event.kind == "timeout") {
+      for (std::size_t j = i + 1; j < run.steps.size(); ++j) {
+        if (run.steps[j].event.kind == "record") return run.steps[j].event.local["status"];
+      }
+    }
+  }
+  return nullptr;
+}
+
+json error_of(const Run& run) {
+  for (const Step& s : run.steps) {
+    if (s.event.kind == "reject") return s.event.local["reason"];
+  }
+  return nullptr;
+}
+
+json row(const std::string& name, const Run& run) {
+  const Step& last = run.steps.back();
+  int effects = 0;
+  for (const DeliveryRow& d : last.snap.deliveries) effects += run.key_owner.at(d.op_key) == kIntent;
+  return {{"case", name},
+          {"service_deliveries", last.snap.deliveries.size()},
+          {"client_status_after_timeout", first_status_after_timeout(run)},
+          {"client_final_status", status_of(last)},
+          {"duplicate", effects > 1},
+          {"error", error_of(run)}};
+}
+
+}  // namespace
+
+Scenario lost_response_reconcile_scenario() {
+  Scenario s = base();
+  s.client.key_scope = KeyScope::PerIntent;
+  s.client.on_timeout = OnTimeout::RecordUnknown;
+  s.client.recovery = Recovery::Lookup;
+  s.script.push_back({ActionKind::CrashClient, 150, -1, "", ""});
+  s.script.push_back({ActionKind::RestartClient, 200, -1, "", ""});
+  s.faults.faults.push_back(drop_response(1));
+  return s;
+}
+
+json seed_lab() {
+  Scenario s = base();
+  s.client.recovery = Recovery::Resend;  // the seed retries the same operation
+  s.client.retry_after_ms = 50;
+  s.faults.faults.push_back(drop_response(1));
+  Run run = Simulation(s, s.faults).run();
+  json before = nullptr, first_receipt = nullptr;
+  for (const Step& step : run.steps) {
+    if (step.event.kind == "commit" && first_receipt.is_null()) first_receipt = step.event.local["receipt"];
+    if (step.event.kind == "drop" && before.is_null()) before = status_of(step);
+  }
+  const Step& last = run.steps.back();
+  json final_receipt = nullptr;
+  for (const IntentRow& r : last.snap.intents) {
+    if (r.intent == kIntent && r.receipt) final_receipt = *r.receipt;
+  }
+  return {{"caller_before_recovery", before},
+          {"same_receipt", !first_receipt.is_null() && first_receipt == final_receipt},
+          {"provider_effects", last.snap.deliveries.size()},
+          {"caller_after_recovery", status_of(last)}};
+}
+
+json seed_experiment() {
+  json rows = json::array();
+
+  Scenario new_key = base();
+  new_key.client.key_scope = KeyScope::PerAttempt;
+  new_key.client.on_timeout = OnTimeout::MarkFailedAndResend;
+  new_key.faults.faults.push_back(drop_response(1));
+  rows.push_back(row("lost_response_retry_new_key", Simulation(new_key, new_key.faults).run()));
+
+  Scenario reconcile = lost_response_reconcile_scenario();
+  rows.push_back(row("lost_response_reconcile_same_key", Simulation(reconcile, reconcile.faults).run()));
+
+  Scenario conflict = base();
+  conflict.script.push_back({ActionKind::ResendChangedPayload, 200, -1, kIntent, "report-v2"});
+  rows.push_back(row("same_key_different_payload", Simulation(conflict, conflict.faults).run()));
+  return rows;
+}
+
+}  // namespace idemlab

@@ -1,0 +1,88 @@
+#include "engine/faults/fault.hpp"
+
+namespace idemlab {
+
+const char* to_string(MessageKind k) {
+  switch (k) {
+    case MessageKind::Request: return "request";
+    case MessageKind::Response: return "response";
+    case MessageKind::Lookup: return "lookup";
+    case MessageKind::LookupReply: return "lookup_reply";
+  }
+  return "?";
+}
+
+const char* to_string(ClientPoint p) {
+  switch (p) {
+    case ClientPoint::AfterPersist: return "after_persist";
+    case ClientPoint::AfterSend: return "after_send";
+    case ClientPoint::BeforeRecord: return "before_record";
+  }
+  return "?";
+}
+
+bool parse(const std::string& s, MessageKind& out) {
+  for (MessageKind k : {MessageKind::Request, MessageKind::Response, MessageKind::Lookup,
+                        MessageKind::LookupReply}) {
+    if (s == to_string(k)) { out = k; return true; }
+  }
+  return false;
+}
+
+bool parse(const std::string& s, ClientPoint& out) {
+  for (ClientPoint p : {ClientPoint::AfterPersist, ClientPoint::AfterSend, ClientPoint::BeforeRecord}) {
+    if (s == to_string(p)) { out = p; return true; }
+  }
+  return false;
+}
+
+std::string Fault::id() const {
+  if (kind == Kind::Drop) {
+    return std::string("drop:") + to_string(message) + ":" + intent + ":" + std::to_string(n);
+  }
+  return std::string("crash:client:") + to_string(point) + ":" + intent + ":" + std::to_string(n);
+}
+
+L10n Fault::describe() const {
+  std::string num = std::to_string(n);
+  if (kind == Kind::Drop) {
+    switch (message) {
+      case MessageKind::Request:
+        return {"第 " + num + " 次尝试的请求丢失", "the request of attempt " + num + " is lost"};
+      case MessageKind::Response:
+        return {"第 " + num + " 次尝试的响应丢失", "the response of attempt " + num + " is lost"};
+      case MessageKind::Lookup:
+        return {"第 " + num + " 次对账查询丢失", "lookup " + num + " is lost"};
+      case MessageKind::LookupReply:
+        return {"第 " + num + " 次对账查询的答复丢失", "the reply to lookup " + num + " is lost"};
+    }
+  }
+  switch (point) {
+    case ClientPoint::AfterPersist:
+      return {"客户端保存意图后、发出请求前崩溃", "the client crashes after storing the intent, before sending"};
+    case ClientPoint::AfterSend:
+      return {"客户端发出第 " + num + " 次请求后崩溃", "the client crashes after sending attempt " + num};
+    case ClientPoint::BeforeRecord:
+      return {"客户端收到第 " + num + " 次答复、记下结果前崩溃",
+              "the client crashes after the reply to attempt " + num + " arrives, before recording it"};
+  }
+  return {"?", "?"};
+}
+
+std::string FaultPlan::id() const {
+  std::string out;
+  for (const Fault& f : faults) {
+    if (!out.empty()) out += ",";
+    out += f.id();
+  }
+  return out;
+}
+
+L10n FaultPlan::describe() const {
+  if (faults.empty()) return {"没有故障", "no fault"};
+  L10n out = faults.front().describe();
+  for (std::size_t i = 1; i < faults.size(); ++i) out = L10n::join(out, faults[i].describe(), "，", ", and ");
+  return out;
+}
+
+}  // namespace idemlab

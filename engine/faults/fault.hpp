@@ -1,0 +1,65 @@
+#pragma once
+// Fault injection: faults attach to named injection points that the simulation passes
+// (DESIGN.md, "Fault injector"). A fault plan is plain data, so a lesson can store it and
+// the explorer can enumerate a fault space.
+//
+// Injection points (their ids):
+//   drop:<message>:<intent>:<n>    lose message n of that kind, <message> one of
+//                                  request | response | lookup | lookup_reply
+//                                  (n = the attempt for request/response, the lookup count
+//                                  for lookup/lookup_reply, both from 1)
+//   crash:client:<point>:<intent>:<n>
+//                                  crash the client at <point> of attempt n, and restart
+//                                  it `restart_after_ms` later; <point> one of
+//                                  after_persist  (intent stored, request not sent)
+//                                  after_send     (request sent, no reply yet)
+//                                  before_record  (reply received, outcome not stored)
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "engine/text/l10n.hpp"
+
+namespace idemlab {
+
+enum class MessageKind { Request, Response, Lookup, LookupReply };
+enum class ClientPoint { AfterPersist, AfterSend, BeforeRecord };
+
+const char* to_string(MessageKind k);
+const char* to_string(ClientPoint p);
+/// Parses a message kind / crash point name; returns false for an unknown name.
+bool parse(const std::string& s, MessageKind& out);
+bool parse(const std::string& s, ClientPoint& out);
+
+struct Fault {
+  enum class Kind { Drop, CrashClient } kind = Kind::Drop;
+  MessageKind message = MessageKind::Request;  ///< Drop only
+  ClientPoint point = ClientPoint::AfterSend;  ///< CrashClient only
+  std::string intent;
+  int n = 1;
+  std::int64_t restart_after_ms = 50;  ///< CrashClient only
+
+  /// The injection point id, as in the header comment.
+  std::string id() const;
+  /// "the response of attempt 1 is lost" / "第 1 次尝试的响应丢失"
+  L10n describe() const;
+};
+
+struct FaultPlan {
+  std::vector<Fault> faults;
+  /// Ids joined by ",", "" for no fault: two plans are the same run when ids match.
+  std::string id() const;
+  /// "no fault" or the faults described and joined.
+  L10n describe() const;
+};
+
+/// The runs a side must consider possible: the run with no fault and every run with one
+/// fault from the kinds named here ("any one message may be lost", "the client may crash
+/// at these points"), plus the lesson's own run.
+struct FaultSpace {
+  bool lose_any_one_message = true;
+  std::vector<ClientPoint> client_crash_points;
+  std::int64_t restart_after_ms = 50;
+};
+
+}  // namespace idemlab

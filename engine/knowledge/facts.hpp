@@ -1,0 +1,46 @@
+#pragma once
+// The fixed vocabulary of facts the knowledge grid and the questions can ask about
+// (DESIGN.md, "What each side knows"). Each is evaluated on the truth of one run at one
+// step, as the observer sees it:
+//   effect_exists        bool   an effect (a deliveries row) exists for the intent
+//   effect_count         count  how many effects exist for the intent
+//   request_arrived      bool   the request of attempt N reached the service
+//   response_arrived     bool   the response to attempt N reached the client
+//   client_has_receipt   bool   the client's intent row holds a receipt
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "engine/sim/run.hpp"
+#include "engine/text/l10n.hpp"
+
+namespace idemlab {
+
+struct FactInfo {
+  std::string name;
+  bool boolean = true;       ///< false: a count
+  bool uses_attempt = false; ///< takes "attempt" (from 1)
+};
+
+/// Every fact name, in the order above.
+const std::vector<FactInfo>& fact_vocabulary();
+/// nullptr when `name` is not in the vocabulary.
+const FactInfo* find_fact(const std::string& name);
+
+/// A fact as a lesson uses it: vocabulary name plus its parameters.
+struct FactRef {
+  std::string id;      ///< the lesson's name for it (unique in the lesson)
+  std::string name;    ///< vocabulary name
+  std::string intent;  ///< the intent it is about
+  int attempt = 1;     ///< for request_arrived / response_arrived
+};
+
+/// The fact's value at `step` of `run`: a JSON bool or integer.
+nlohmann::json evaluate(const FactRef& fact, const Run& run, int step);
+/// Its label in the grid: "effect exists" / "业务效果已发生".
+L10n fact_label(const FactRef& fact);
+/// A sentence saying the fact has `value`: "no effect exists" / "还没有业务效果".
+L10n fact_statement(const FactRef& fact, const nlohmann::json& value);
+
+}  // namespace idemlab

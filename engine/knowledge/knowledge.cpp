@@ -1,0 +1,104 @@
+#include "engine/knowledge/knowledge.hpp"
+
+#include <algorithm>
+
+namespace idemlab {
+namespace {
+
+int common_prefix(const std::vector<std::string>& a, const std::vector<std::string>& b) {
+  std::size_t n = 0;
+  while (n < a.size() && n < b.size() && a[n] == b[n]) ++n;
+  return static_cast<int>(n);
+}
+
+}  // namespace
+
+std::string Cell::verdict() const {
+  if (!known) return "cannot_know";
+  if (value.is_boolean()) return value.get<bool>() ? "knows_true" : "knows_false";
+  return "knows";
+}
+
+Knowledge::Knowledge(const std::vector<World>& worlds) : worlds_(worlds) {
+  for (const World& w : worlds_) {
+    for (Side side : {Side::Client, Side::Service}) {
+      View v;
+      int count = 0;
+      for (const Step& s : w.run.steps) {
+        if (s.event.side == side) {
+          v.events.push_back(std::to_string(s.t) + "|" + s.event.kind + "|" + s.event.local.dump());
+          ++count;
+        }
+        v.count.push_back(count);
+      }
+      (side == Side::Client ? client_ : service_).push_back(std::move(v));
+    }
+  }
+  for (std::size_t w = 0; w < worlds_.size(); ++w) {
+    client_prefix_.push_back(common_prefix(client_[0].events, client_[w].events));
+    service_prefix_.push_back(common_prefix(service_[0].events, service_[w].events));
+  }
+}
+
+const Knowledge::View& Knowledge::view(int world, Side side) const {
+  return side == Side::Client ? client_[world] : service_[world];
+}
+
+std::vector<std::pair<int, int>> Knowledge::possible(Side side, int step) const {
+  std::vector<std::pair<int, int>> out;
+  const Run& actual = worlds_[0].run;
+  std::int64_t t = actual.steps.at(step).t;
+  int seen = view(0, side).count.at(step);
+  const std::vector<int>& prefix = side == Side::Client ? client_prefix_ : service_prefix_;
+  for (std::size_t w = 0; w < worlds_.size(); ++w) {
+    if (prefix[w] < seen) continue;
+    const Run& run = worlds_[w].run;
+    const View& v = view(static_cast<int>(w), side);
+    for (std::size_t j = 0; j < run.steps.size(); ++j) {
+      if (run.steps[j].t > t) break;
+      bool holds_at_t = j + 1 == run.steps.size() || run.steps[j + 1].t >= t;
+      if (holds_at_t && v.count[j] == seen) out.emplace_back(static_cast<int>(w), static_cast<int>(j));
+    }
+  }
+  return out;
+}
+
+Cell Knowledge::cell(Side side, int step, const FactRef& fact) const {
+  Cell c;
+  c.value = evaluate(fact, worlds_[0].run, step);
+  std::vector<nlohmann::json> values;
+  std::vector<int> worlds_seen;
+  for (auto [w, j] : possible(side, step)) {
+    nlohmann::json v = evaluate(fact, worlds_[w].run, j);
+    if (std::find(values.begin(), values.end(), v) == values.end()) values.push_back(v);
+    if (std::find(worlds_seen.begin(), worlds_seen.end(), w) == worlds_seen.end()) worlds_seen.push_back(w);
+    if (v != c.value && c.witness_world < 0) {
+      c.witness_world = w;
+      c.witness_step = j;
+      c.witness_value = v;
+    }
+  }
+  std::sort(values.begin(), values.end());
+  c.values = values;
+  c.known = values.size() == 1;
+  c.worlds_considered = static_cast<int>(worlds_seen.size());
+  return c;
+}
+
+nlohmann::json Knowledge::cell_json(const Cell& c, const FactRef& fact) const {
+  if (c.known) return {{"status", "knows"}, {"value", c.value}};
+  const World& w = worlds_[c.witness_world];
+  L10n where = w.actual ? L10n{"在这次运行里稍早的同一时刻", "earlier at this same instant of this run"}
+                        : L10n::join({"在“", "in a run where "}, w.plan.describe(), "", "");
+  if (!w.actual) where.zh += "”的运行里";
+  L10n text = L10n::join(where, fact_statement(fact, c.witness_value), "，", ", ");
+  return {{"status", "cannot_know"},
+          {"values", c.values},
+          {"witness",
+           {{"world", c.witness_world},
+            {"step", c.witness_step},
+            {"value", c.witness_value},
+            {"text", text.to_json()}}}};
+}
+
+}  // namespace idemlab

@@ -1,0 +1,61 @@
+#pragma once
+// What each side knows, computed and never authored (DESIGN.md). Possible-worlds
+// semantics (Halpern and Moses, "Knowledge and common knowledge in a distributed
+// environment", JACM 1990): a side knows a fact at a point when the fact holds at every
+// point of every world that the side cannot tell apart from it.
+//
+// A side's local view at a point is the sequence of its own events (kind, virtual time,
+// and what it observed: keys, fingerprints, receipts, statuses, its crashes and
+// restarts) plus the current virtual time (each side reads its own clock). A point of
+// another world is a step j whose state holds at that time: time(j) <= t and the next
+// step, if any, is at time >= t.
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "engine/knowledge/facts.hpp"
+#include "engine/knowledge/worlds.hpp"
+
+namespace idemlab {
+
+/// One cell of the knowledge grid.
+struct Cell {
+  bool known = false;
+  nlohmann::json value;   ///< the actual value (the known one when known)
+  nlohmann::json values;  ///< every value seen in the possible worlds, sorted
+  int witness_world = -1; ///< a point where the value differs (when not known)
+  int witness_step = -1;
+  nlohmann::json witness_value;
+  int worlds_considered = 0;  ///< distinct worlds among the possible points
+
+  /// "knows_true" | "knows_false" | "knows" (counts) | "cannot_know"
+  std::string verdict() const;
+};
+
+class Knowledge {
+ public:
+  /// `worlds[0]` must be the actual world. Keeps a reference: worlds must outlive this.
+  explicit Knowledge(const std::vector<World>& worlds);
+
+  /// The points (world, step) that `side` (Client or Service) cannot tell apart from
+  /// step `step` of the actual world; always includes (0, step).
+  std::vector<std::pair<int, int>> possible(Side side, int step) const;
+  Cell cell(Side side, int step, const FactRef& fact) const;
+  /// Cell as API.md's `Cell` JSON, with the witness described in both languages.
+  nlohmann::json cell_json(const Cell& cell, const FactRef& fact) const;
+  const std::vector<World>& worlds() const { return worlds_; }
+
+ private:
+  struct View {
+    std::vector<std::string> events;  // local event signatures, in order
+    std::vector<int> count;           // per step: local events up to and including it
+  };
+  const View& view(int world, Side side) const;
+
+  const std::vector<World>& worlds_;
+  std::vector<View> client_, service_;
+  std::vector<int> client_prefix_, service_prefix_;  // common prefix with the actual view
+};
+
+}  // namespace idemlab

@@ -1,0 +1,46 @@
+#include "engine/knowledge/worlds.hpp"
+
+#include <algorithm>
+#include <set>
+
+#include "engine/sim/simulation.hpp"
+
+namespace idemlab {
+namespace {
+
+bool in_space(const Fault& f, const FaultSpace& space) {
+  if (f.kind == Fault::Kind::Drop) return space.lose_any_one_message;
+  return std::find(space.client_crash_points.begin(), space.client_crash_points.end(), f.point) !=
+         space.client_crash_points.end();
+}
+
+}  // namespace
+
+std::vector<World> build_worlds(const Scenario& scenario, const std::vector<Action>& extra) {
+  std::vector<World> worlds;
+  std::set<std::string> seen;
+  auto add = [&](const FaultPlan& plan, bool actual) {
+    if (!seen.insert(plan.id()).second) return;
+    World w;
+    w.id = static_cast<int>(worlds.size());
+    w.plan = plan;
+    w.actual = actual;
+    w.run = Simulation(scenario, plan, extra).run();
+    worlds.push_back(std::move(w));
+  };
+  add(scenario.faults, true);
+  add(FaultPlan{}, false);
+  const World& fault_free = *std::find_if(worlds.begin(), worlds.end(),
+                                          [](const World& w) { return w.plan.faults.empty(); });
+  std::vector<Fault> points = fault_free.run.points;
+  for (const Fault& point : points) {
+    if (!in_space(point, scenario.space)) continue;
+    FaultPlan plan;
+    plan.faults.push_back(point);
+    plan.faults.back().restart_after_ms = scenario.space.restart_after_ms;
+    add(plan, false);
+  }
+  return worlds;
+}
+
+}  // namespace idemlab

@@ -1,0 +1,24 @@
+#pragma once
+// The possible worlds of a lesson: its own run plus one run per fault plan of its fault
+// space (DESIGN.md, "What each side knows"). World 0 is always the lesson's own run.
+#include <vector>
+
+#include "engine/sim/run.hpp"
+#include "engine/sim/scenario.hpp"
+
+namespace idemlab {
+
+struct World {
+  int id = 0;
+  FaultPlan plan;
+  Run run;
+  bool actual = false;
+};
+
+/// Runs `scenario` under its own fault plan (world 0), then with no fault, then with each
+/// single fault of `scenario.space` at an injection point the fault-free run passes
+/// (a message it sends, a crash point it reaches). Plans already run are not repeated.
+/// `extra` actions (a fork) are added to every world.
+std::vector<World> build_worlds(const Scenario& scenario, const std::vector<Action>& extra = {});
+
+}  // namespace idemlab

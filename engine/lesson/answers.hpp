@@ -1,0 +1,41 @@
+#pragma once
+// Answer checking: every expected answer that depends on the simulation is computed here
+// from the scenario (DESIGN.md, "Lessons and answer checking"); only concept questions
+// carry a fixed answer.
+//
+// Answer shapes (engine/api/API.md): knowledge -> "knows_true" | "knows_false" |
+// "cannot_know"; predict and concept -> an option id; table -> an object keyed
+// "<moment>/<side>/<fact>" with a knowledge answer per cell.
+#include <stdexcept>
+
+#include <nlohmann/json.hpp>
+
+#include "engine/lesson/prepared.hpp"
+
+namespace idemlab {
+
+struct Expected {
+  nlohmann::json answer;      ///< as the learner would give it
+  L10n explanation;           ///< why, from the engine's own computation
+  nlohmann::json cells;       ///< tables: per cell {"expected": ...}
+};
+
+/// The engine's answer to `q`. Throws std::invalid_argument if the question cannot be
+/// computed (a fork that never settles).
+Expected expected_answer(const PreparedLesson& lesson, const Question& q);
+
+struct Verdict {
+  bool correct = false;
+  Expected expected;
+  nlohmann::json cells;  ///< tables: per cell {"correct": bool, "expected": ...}
+};
+
+/// Checks a learner's answer. Throws std::invalid_argument for an unknown question id or
+/// an answer of the wrong shape (the message says which).
+Verdict check_answer(const PreparedLesson& lesson, const std::string& question_id,
+                     const nlohmann::json& answer);
+
+/// "客户端" / "client"
+L10n side_name(Side side);
+
+}  // namespace idemlab

@@ -1,0 +1,32 @@
+#pragma once
+// A lesson made ready to show: its worlds run, its moments resolved to steps, its
+// knowledge computed. Problems that only the simulation can find (a moment no step
+// matches, a question whose computed answer is not among its options) are reported as
+// LessonError with the JSON Pointer of the entry at fault.
+#include <map>
+#include <memory>
+
+#include "engine/knowledge/knowledge.hpp"
+#include "engine/lesson/lesson.hpp"
+
+namespace idemlab {
+
+struct PreparedLesson {
+  Lesson lesson;
+  std::vector<World> worlds;             ///< worlds[0]: the lesson's own run
+  std::unique_ptr<Knowledge> knowledge;  ///< over `worlds`
+  std::map<std::string, int> moment_step;
+
+  const Run& run() const { return worlds[0].run; }
+  /// The step a question's card stands at: its moment, or the last step.
+  int question_step(const Question& q) const;
+};
+
+/// Runs and checks `lesson`. Throws LessonError (file, JSON Pointer, reason).
+std::shared_ptr<const PreparedLesson> prepare_lesson(Lesson lesson);
+
+/// The first step of `run` matching a moment's `at` object (see lessons/README.md),
+/// or -1.
+int find_moment_step(const Run& run, const nlohmann::json& match);
+
+}  // namespace idemlab

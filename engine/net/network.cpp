@@ -1,0 +1,57 @@
+#include "engine/net/network.hpp"
+
+#include "engine/client/client.hpp"
+#include "engine/service/service.hpp"
+#include "engine/sim/simulation.hpp"
+
+namespace idemlab {
+
+int Network::send(Message m) {
+  Run& run = sim_.out();
+  m.id = static_cast<int>(run.messages.size());
+  m.sent_at = sim_.now();
+  m.sent_step = -1;
+  m.fate = Message::Fate::InFlight;
+  int id = m.id;
+  bool dropped = sim_.planned_drop(m);
+  run.messages.push_back(std::move(m));
+  std::int64_t latency = sim_.scenario().timing.latency_ms;
+  if (dropped) {
+    sim_.schedule(sim_.now() + latency, [this, id] { lose(id, "fault"); });
+  } else {
+    sim_.schedule(sim_.now() + latency, [this, id] { arrive(id); });
+  }
+  return id;
+}
+
+void Network::lose(int id, const char* reason) {
+  Message& m = sim_.out().messages[id];
+  m.fate = Message::Fate::Dropped;
+  m.end_at = sim_.now();
+  Event ev;
+  ev.kind = "drop";
+  ev.side = Side::Network;
+  ev.message = id;
+  ev.intent = m.intent;
+  ev.local = {{"reason", reason}};
+  sim_.record(ev);
+}
+
+void Network::arrive(int id) {
+  Message m = sim_.out().messages[id];
+  bool alive = m.to == Side::Client ? sim_.client().alive() : sim_.service().alive();
+  if (!alive) {
+    lose(id, "receiver_down");
+    return;
+  }
+  Message& stored = sim_.out().messages[id];
+  stored.fate = Message::Fate::Delivered;
+  stored.end_at = sim_.now();
+  if (m.to == Side::Client) {
+    sim_.client().on_message(m);
+  } else {
+    sim_.service().on_message(m);
+  }
+}
+
+}  // namespace idemlab

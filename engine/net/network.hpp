@@ -1,0 +1,32 @@
+#pragma once
+// The network between client and service: every message takes Timing::latency_ms one way;
+// the fault plan may lose any one of them (it is lost at the time it would have arrived, so
+// that no one can tell from the clock alone whether it arrived).
+// A message that reaches a crashed process is lost too.
+#include <map>
+#include <string>
+
+#include "engine/sim/run.hpp"
+
+namespace idemlab {
+
+class Simulation;
+
+class Network {
+ public:
+  explicit Network(Simulation& sim) : sim_(sim) {}
+  /// Puts `m` in flight now; returns its id. The sender records its own step for it.
+  int send(Message m);
+  /// The next lookup number for an intent (1, 2, ...): the network's numbering, so that a
+  /// lookup's drop point has a stable name across runs.
+  int next_lookup(const std::string& intent) { return ++lookups_[intent]; }
+
+ private:
+  void arrive(int id);
+  void lose(int id, const char* reason);
+
+  Simulation& sim_;
+  std::map<std::string, int> lookups_;
+};
+
+}  // namespace idemlab

@@ -1,0 +1,126 @@
+#pragma once
+// What one simulated run yields: the timeline, one Step per event, each with a snapshot of
+// both sides (DESIGN.md, "A run yields a timeline"), and every message with its fate.
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "engine/faults/fault.hpp"
+
+namespace idemlab {
+
+/// Client intent statuses. PENDING -> DELIVERED, PENDING -> UNKNOWN -> DELIVERED,
+/// CONFLICT (a definite rejection), FAILED (only the wrong on_timeout policy writes it
+/// after an indefinite error), NEEDS_HUMAN (budget spent, outcome still unknown).
+namespace status {
+inline constexpr const char* kPending = "PENDING";
+inline constexpr const char* kUnknown = "UNKNOWN";
+inline constexpr const char* kDelivered = "DELIVERED";
+inline constexpr const char* kFailed = "FAILED";
+inline constexpr const char* kConflict = "CONFLICT";
+inline constexpr const char* kNeedsHuman = "NEEDS_HUMAN";
+}  // namespace status
+
+enum class Side { None, Client, Service, Network };
+
+/// Every event kind a step can have (moments match on these).
+inline const std::vector<std::string>& event_kinds() {
+  static const std::vector<std::string> kinds = {
+      "start", "decide", "persist", "send", "lookup", "receive", "timeout", "record", "crash",
+      "restart", "recover", "commit", "replay", "reject", "found", "not_found", "reply", "drop"};
+  return kinds;
+}
+const char* to_string(Side s);
+
+struct Message {
+  int id = 0;
+  MessageKind kind = MessageKind::Request;
+  Side from = Side::Client, to = Side::Service;
+  std::string intent;
+  int n = 1;  ///< attempt (request/response) or lookup count (lookup/lookup_reply)
+  std::string op_key;
+  std::string payload;      ///< request only
+  std::string fingerprint;  ///< request only
+  /// Replies: "ok" (receipt), "rejected" (reason), "found" (receipt), "not_found".
+  std::string outcome;
+  std::string receipt;
+  std::string reason;
+  std::int64_t sent_at = 0;
+  int sent_step = 0;
+  enum class Fate { InFlight, Delivered, Dropped } fate = Fate::InFlight;
+  std::int64_t end_at = 0;
+  int end_step = -1;
+};
+
+/// One row of the client's `intents` table.
+struct IntentRow {
+  std::string intent, op_key, fingerprint, payload, status;
+  std::optional<std::string> receipt;
+  long long attempts = 0;
+  bool operator==(const IntentRow& o) const {
+    return intent == o.intent && op_key == o.op_key && fingerprint == o.fingerprint &&
+           payload == o.payload && status == o.status && receipt == o.receipt &&
+           attempts == o.attempts;
+  }
+};
+
+/// One row of the service's `deliveries` table: the effect and its receipt.
+struct DeliveryRow {
+  std::string op_key, fingerprint, receipt;
+  long long created_at = 0;
+  bool operator==(const DeliveryRow& o) const {
+    return op_key == o.op_key && fingerprint == o.fingerprint && receipt == o.receipt &&
+           created_at == o.created_at;
+  }
+};
+
+/// A reply the client is waiting for (volatile: lost when the client crashes).
+struct Waiting {
+  std::string intent;
+  MessageKind for_kind = MessageKind::Response;
+  int n = 1;
+  std::int64_t deadline = 0;
+};
+
+struct Snapshot {
+  bool client_alive = true;
+  bool service_alive = true;
+  std::vector<IntentRow> intents;      ///< durable, kept across a crash
+  std::vector<Waiting> waiting;        ///< volatile
+  std::vector<DeliveryRow> deliveries; ///< durable
+  std::vector<int> in_flight, delivered, dropped;  ///< message ids
+};
+
+struct Event {
+  std::string kind;  ///< start, decide, persist, send, lookup, receive, timeout, record,
+                     ///< crash, restart, recover, commit, replay, reject, found,
+                     ///< not_found, reply, drop, end
+  Side side = Side::None;
+  int message = -1;  ///< the message sent, received or lost by this event
+  std::string intent;
+  /// What the side itself observed (op_key, fingerprint, status, receipt, reason, ...).
+  /// Together with kind, side and time it forms the side's local view (knowledge).
+  nlohmann::json local = nlohmann::json::object();
+};
+
+struct Step {
+  int i = 0;
+  std::int64_t t = 0;
+  Event event;
+  Snapshot snap;
+};
+
+struct Run {
+  std::vector<Step> steps;
+  std::vector<Message> messages;
+  /// Injection points this run passed, as single faults (for enumerating the fault space).
+  std::vector<Fault> points;
+  /// op_key -> intent, as the observer knows it (the service does not).
+  std::map<std::string, std::string> key_owner;
+};
+
+}  // namespace idemlab

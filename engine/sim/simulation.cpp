@@ -1,0 +1,136 @@
+#include "engine/sim/simulation.hpp"
+
+#include "engine/client/client.hpp"
+#include "engine/net/network.hpp"
+#include "engine/service/service.hpp"
+
+namespace idemlab {
+
+const char* to_string(Side s) {
+  switch (s) {
+    case Side::None: return "none";
+    case Side::Client: return "client";
+    case Side::Service: return "service";
+    case Side::Network: return "network";
+  }
+  return "?";
+}
+
+Simulation::Simulation(const Scenario& scenario, const FaultPlan& plan, std::vector<Action> extra)
+    : scenario_(scenario), plan_(plan) {
+  client_ = std::make_unique<Client>(*this);
+  service_ = std::make_unique<Service>(*this);
+  network_ = std::make_unique<Network>(*this);
+  std::vector<Action> all = scenario_.script;
+  all.insert(all.end(), extra.begin(), extra.end());
+  for (const Action& a : all) {
+    if (a.after_step >= 0) {
+      forks_.push_back(a);
+    } else {
+      schedule(a.at, [this, a] { perform(a); });
+    }
+  }
+}
+
+Simulation::~Simulation() = default;
+
+void Simulation::schedule(std::int64_t at, std::function<void()> fn, bool first) {
+  queue_.emplace(std::make_tuple(at < now_ ? now_ : at, first ? 0 : 1, seq_++), std::move(fn));
+}
+
+void Simulation::perform(const Action& a) {
+  switch (a.kind) {
+    case ActionKind::Deliver: client_->deliver(a.intent, a.payload); break;
+    case ActionKind::CrashClient: client_->crash(); break;
+    case ActionKind::RestartClient: client_->restart(); break;
+    case ActionKind::Reconcile: client_->reconcile(a.intent); break;
+    case ActionKind::ResendNewKey: client_->resend_new_key(a.intent); break;
+    case ActionKind::ResendChangedPayload: client_->resend_changed_payload(a.intent, a.payload); break;
+  }
+}
+
+Snapshot Simulation::snapshot() {
+  Snapshot s;
+  s.client_alive = client_->alive();
+  s.service_alive = service_->alive();
+  s.intents = client_->rows();
+  s.waiting = client_->waiting();
+  s.deliveries = service_->rows();
+  for (const Message& m : run_.messages) {
+    if (m.fate == Message::Fate::InFlight) s.in_flight.push_back(m.id);
+    if (m.fate == Message::Fate::Delivered) s.delivered.push_back(m.id);
+    if (m.fate == Message::Fate::Dropped) s.dropped.push_back(m.id);
+  }
+  return s;
+}
+
+int Simulation::record(Event event) {
+  int index = static_cast<int>(run_.steps.size());
+  if (event.message >= 0) {
+    Message& m = run_.messages[event.message];
+    if (m.sent_step < 0) m.sent_step = index;
+    else if (event.kind == "receive" || event.kind == "drop") m.end_step = index;
+  }
+  Step step;
+  step.i = index;
+  step.t = now_;
+  step.event = std::move(event);
+  step.snap = snapshot();
+  run_.steps.push_back(std::move(step));
+  for (const Action& a : forks_) {
+    if (a.after_step == index) schedule(now_, [this, a] { perform(a); }, true);
+  }
+  return index;
+}
+
+bool Simulation::planned_drop(const Message& m) {
+  Fault point;
+  point.kind = Fault::Kind::Drop;
+  point.message = m.kind;
+  point.intent = m.intent;
+  point.n = m.n;
+  run_.points.push_back(point);
+  std::string id = point.id();
+  for (const Fault& f : plan_.faults) {
+    if (f.id() == id) return true;
+  }
+  return false;
+}
+
+bool Simulation::crash_here(ClientPoint where, const std::string& intent, int n) {
+  Fault point;
+  point.kind = Fault::Kind::CrashClient;
+  point.point = where;
+  point.intent = intent;
+  point.n = n;
+  point.restart_after_ms = scenario_.space.restart_after_ms;
+  run_.points.push_back(point);
+  std::string id = point.id();
+  for (const Fault& f : plan_.faults) {
+    if (f.id() != id) continue;
+    client_->crash();
+    schedule(now_ + f.restart_after_ms, [this] { client_->restart(); });
+    return true;
+  }
+  return false;
+}
+
+Run Simulation::run() {
+  if (ran_) return run_;
+  ran_ = true;
+  Event start;
+  start.kind = "start";
+  record(start);
+  while (!queue_.empty() && static_cast<int>(run_.steps.size()) < kMaxSteps) {
+    auto it = queue_.begin();
+    std::int64_t at = std::get<0>(it->first);
+    if (at > kHorizonMs) break;
+    std::function<void()> fn = std::move(it->second);
+    queue_.erase(it);
+    now_ = at;
+    fn();
+  }
+  return run_;
+}
+
+}  // namespace idemlab

@@ -1,0 +1,76 @@
+#pragma once
+// The deterministic discrete-event simulation: a virtual clock in ms, an event queue
+// ordered by (time, priority, insertion), and the three parts (client, network, service)
+// that schedule work on it. Every event a part performs becomes one timeline Step with a
+// snapshot of both sides (DESIGN.md, "The model").
+//
+// Determinism: no wall clock, no unordered containers, no floating point; the same
+// Scenario and FaultPlan give the same Run natively and in WASM.
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <tuple>
+
+#include "engine/sim/run.hpp"
+#include "engine/sim/scenario.hpp"
+
+namespace idemlab {
+
+class Client;
+class Service;
+class Network;
+
+class Simulation {
+ public:
+  /// `plan` replaces scenario.faults (the fault space runs the same script under other
+  /// plans); `extra` adds actions (a predict question's fork).
+  Simulation(const Scenario& scenario, const FaultPlan& plan, std::vector<Action> extra = {});
+  ~Simulation();
+
+  /// Runs until nothing is scheduled, or a limit is hit (kMaxSteps steps or kHorizonMs of
+  /// virtual time: a lesson whose script never settles still ends). Call once.
+  Run run();
+
+  static constexpr int kMaxSteps = 400;
+  static constexpr std::int64_t kHorizonMs = 600000;
+
+  // --- used by the parts ---
+  std::int64_t now() const { return now_; }
+  const Scenario& scenario() const { return scenario_; }
+  /// Schedules `fn` at virtual time `at` (>= now). `first` puts it before other work at
+  /// that time (forks run right after the step they follow).
+  void schedule(std::int64_t at, std::function<void()> fn, bool first = false);
+  /// Appends one timeline step for `event`, with a snapshot taken now. Returns its index.
+  int record(Event event);
+  /// The drop fault planned for this message, recorded as an injection point passed.
+  bool planned_drop(const Message& m);
+  /// Records the crash point as passed; if the plan crashes the client here, crashes it,
+  /// schedules its restart and returns true (the caller stops what it was doing).
+  bool crash_here(ClientPoint point, const std::string& intent, int n);
+  /// op_key -> intent, for the observer's truth.
+  void own_key(const std::string& op_key, const std::string& intent) { run_.key_owner[op_key] = intent; }
+
+  Client& client() { return *client_; }
+  Service& service() { return *service_; }
+  Network& network() { return *network_; }
+  Run& out() { return run_; }
+
+ private:
+  void perform(const Action& a);
+  Snapshot snapshot();
+
+  Scenario scenario_;
+  FaultPlan plan_;
+  std::vector<Action> forks_;  // actions tied to a step
+  std::int64_t now_ = 0;
+  std::uint64_t seq_ = 0;
+  std::map<std::tuple<std::int64_t, int, std::uint64_t>, std::function<void()>> queue_;
+  Run run_;
+  std::unique_ptr<Client> client_;
+  std::unique_ptr<Service> service_;
+  std::unique_ptr<Network> network_;
+  bool ran_ = false;
+};
+
+}  // namespace idemlab

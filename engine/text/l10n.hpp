@@ -1,0 +1,22 @@
+#pragma once
+// Learner-facing text in both languages the product ships (DESIGN.md: zh-CN and en).
+// Every string the engine hands to a front end is an L10n; front ends pick one.
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace idemlab {
+
+struct L10n {
+  std::string zh;  ///< zh-CN
+  std::string en;  ///< en
+
+  /// {"zh-CN": zh, "en": en}
+  nlohmann::json to_json() const { return {{"zh-CN", zh}, {"en", en}}; }
+  /// Joins two texts language by language: a + sep + b.
+  static L10n join(const L10n& a, const L10n& b, const std::string& sep_zh = "",
+                   const std::string& sep_en = " ") {
+    return {a.zh + sep_zh + b.zh, a.en + sep_en + b.en};
+  }
+};
+
+}  // namespace idemlab

@@ -1,0 +1,77 @@
+#include "engine/timeline/describe.hpp"
+
+namespace idemlab {
+namespace {
+
+std::string str(const nlohmann::json& j, const char* key) {
+  auto it = j.find(key);
+  return it != j.end() && it->is_string() ? it->get<std::string>() : "";
+}
+
+L10n message_name(const Message& m) {
+  std::string n = std::to_string(m.n);
+  switch (m.kind) {
+    case MessageKind::Request: return {"第 " + n + " 次尝试的请求", "the request of attempt " + n};
+    case MessageKind::Response: return {"第 " + n + " 次尝试的响应", "the response to attempt " + n};
+    case MessageKind::Lookup: return {"第 " + n + " 次对账查询", "lookup " + n};
+    case MessageKind::LookupReply: return {"第 " + n + " 次对账查询的答复", "the reply to lookup " + n};
+  }
+  return {"?", "?"};
+}
+
+}  // namespace
+
+L10n describe(const Step& s, const Run& run) {
+  const Event& e = s.event;
+  const std::string& k = e.kind;
+  std::string key = str(e.local, "op_key");
+  std::string receipt = str(e.local, "receipt");
+  std::string intent = e.intent;
+  const Message* m = e.message >= 0 ? &run.messages[e.message] : nullptr;
+  L10n msg = m ? message_name(*m) : L10n{"消息", "a message"};
+
+  if (k == "start") return {"开始：客户端与服务端各有一个空数据库", "start: client and service each have an empty database"};
+  if (k == "decide") return {"客户端决定交付“" + intent + "”，生成操作标识 " + key, "the client decides to deliver \"" + intent + "\" and generates operation key " + key};
+  if (k == "persist") return {"客户端把意图“" + intent + "”存为 PENDING（操作标识 " + key + "）", "the client stores intent \"" + intent + "\" as PENDING (key " + key + ")"};
+  if (k == "send") return {"客户端发出" + msg.zh + "（操作标识 " + key + "）", "the client sends " + msg.en + " (key " + key + ")"};
+  if (k == "lookup") return {"客户端对账：用原操作标识 " + key + " 查询服务端", "the client reconciles: it looks up the original key " + key};
+  if (k == "timeout") return {"客户端等" + msg.zh + "超时", "the client times out waiting for a reply"};
+  if (k == "record") {
+    std::string st = str(e.local, "status");
+    std::string extra_zh = receipt.empty() ? "" : "，回执 " + receipt;
+    std::string extra_en = receipt.empty() ? "" : ", receipt " + receipt;
+    std::string reason = str(e.local, "reason");
+    if (!reason.empty()) { extra_zh += "（" + reason + "）"; extra_en += " (" + reason + ")"; }
+    return {"客户端记下“" + intent + "”：" + st + extra_zh, "the client records \"" + intent + "\": " + st + extra_en};
+  }
+  if (k == "crash") return {"客户端崩溃：内存状态丢失，数据库保留", "the client crashes: its memory is lost, its database is kept"};
+  if (k == "restart") return {"客户端重启，重新打开数据库", "the client restarts and reopens its database"};
+  if (k == "recover") {
+    std::string found;
+    for (const auto& f : e.local.value("found", nlohmann::json::array())) found += (found.empty() ? "" : ", ") + f.get<std::string>();
+    if (found.empty()) return {"恢复扫描：没有 UNKNOWN 的意图", "recovery scan: no UNKNOWN intent"};
+    return {"恢复扫描：发现 UNKNOWN 的意图 " + found, "recovery scan: UNKNOWN intents found: " + found};
+  }
+  if (k == "receive" && e.side == Side::Client) {
+    std::string outcome = str(e.local, "outcome");
+    if (outcome == "ok") return {"客户端收到" + msg.zh + "：成功，回执 " + receipt, "the client receives " + msg.en + ": done, receipt " + receipt};
+    if (outcome == "found") return {"客户端收到" + msg.zh + "：找到，回执 " + receipt, "the client receives " + msg.en + ": found, receipt " + receipt};
+    if (outcome == "not_found") return {"客户端收到" + msg.zh + "：没有这个操作标识", "the client receives " + msg.en + ": not found"};
+    std::string reason = str(e.local, "reason");
+    return {"客户端收到" + msg.zh + "：被拒绝（" + reason + "）", "the client receives " + msg.en + ": rejected (" + reason + ")"};
+  }
+  if (k == "receive") return {"服务端收到" + msg.zh + "（操作标识 " + key + "）", "the service receives " + msg.en + " (key " + key + ")"};
+  if (k == "commit") return {"服务端在一个事务里写入业务效果和回执 " + receipt + "（操作标识 " + key + "）", "the service commits the effect and receipt " + receipt + " for key " + key + " in one transaction"};
+  if (k == "replay") return {"服务端已有操作标识 " + key + "，内容相同：重放原回执 " + receipt, "the service already has key " + key + " with the same payload: it replays receipt " + receipt};
+  if (k == "reject") return {"服务端拒绝：操作标识 " + key + " 已用于不同内容（same_key_different_payload），什么也不写", "the service rejects key " + key + ": same key, different payload (same_key_different_payload); it writes nothing"};
+  if (k == "found") return {"服务端查到操作标识 " + key + "：回执 " + receipt, "the service finds key " + key + ": receipt " + receipt};
+  if (k == "not_found") return {"服务端查不到操作标识 " + key, "the service has no key " + key};
+  if (k == "reply") return {"服务端发出" + msg.zh, "the service sends " + msg.en};
+  if (k == "drop") {
+    if (str(e.local, "reason") == "receiver_down") return {msg.zh + "丢失：接收方已崩溃", msg.en + " is lost: the receiver is down"};
+    return {"网络丢失了" + msg.zh, "the network loses " + msg.en};
+  }
+  return {k, k};
+}
+
+}  // namespace idemlab

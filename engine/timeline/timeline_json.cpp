@@ -1,0 +1,176 @@
+#include "engine/timeline/timeline_json.hpp"
+
+#include "engine/lesson/answers.hpp"
+#include "engine/timeline/describe.hpp"
+
+namespace idemlab {
+namespace {
+
+using nlohmann::json;
+
+json opt(const std::optional<std::string>& s) { return s ? json(*s) : json(nullptr); }
+
+const char* fate_name(Message::Fate f) {
+  switch (f) {
+    case Message::Fate::InFlight: return "in_flight";
+    case Message::Fate::Delivered: return "delivered";
+    case Message::Fate::Dropped: return "dropped";
+  }
+  return "?";
+}
+
+json lesson_view(const PreparedLesson& p) {
+  const Lesson& l = p.lesson;
+  json moments = json::array();
+  for (const Moment& m : l.moments) {
+    moments.push_back({{"id", m.id}, {"step", p.moment_step.at(m.id)}, {"label", m.label.to_json()},
+                       {"narration", m.narration.to_json()}});
+  }
+  json facts = json::array();
+  for (const FactRef& f : l.facts) {
+    facts.push_back({{"id", f.id}, {"label", fact_label(f).to_json()},
+                     {"kind", find_fact(f.name)->boolean ? "bool" : "count"}});
+  }
+  json questions = json::array();
+  for (const Question& q : l.questions) {
+    json v = {{"id", q.id}, {"kind", q.kind}, {"moment", q.moment}, {"step", p.question_step(q)},
+              {"prompt", q.prompt.to_json()}};
+    if (q.kind == "knowledge") {
+      v["side"] = to_string(q.side);
+      v["fact"] = q.fact;
+      v["fact_label"] = fact_label(*l.fact(q.fact)).to_json();
+    }
+    if (q.kind == "predict" || q.kind == "concept") {
+      json options = json::array();
+      for (const Option& o : q.options) options.push_back({{"id", o.id}, {"label", o.label.to_json()}});
+      v["options"] = options;
+    }
+    if (q.kind == "table") {
+      json ms = json::array(), sides = json::array(), fs = json::array();
+      for (const std::string& m : q.moments) {
+        ms.push_back({{"id", m}, {"step", p.moment_step.at(m)}, {"label", l.moment(m)->label.to_json()}});
+      }
+      for (Side s : q.sides) sides.push_back(to_string(s));
+      for (const std::string& f : q.facts) fs.push_back({{"id", f}, {"label", fact_label(*l.fact(f)).to_json()}});
+      v["moments"] = ms;
+      v["sides"] = sides;
+      v["facts"] = fs;
+    }
+    questions.push_back(v);
+  }
+  json checks = json::array();
+  for (const L10n& c : l.self_check) checks.push_back(c.to_json());
+  return {{"id", l.id}, {"level", l.level}, {"title", l.title.to_json()}, {"summary", l.summary.to_json()},
+          {"moments", moments}, {"questions", questions}, {"self_check", checks}, {"facts", facts}};
+}
+
+json truth_json(const Run& run, const Step& s) {
+  json effects = json::object(), by_intent = json::object();
+  for (const IntentRow& r : s.snap.intents) by_intent[r.intent] = 0;
+  for (const DeliveryRow& d : s.snap.deliveries) {
+    effects[d.op_key] = 1;
+    auto owner = run.key_owner.find(d.op_key);
+    std::string intent = owner == run.key_owner.end() ? "?" : owner->second;
+    by_intent[intent] = by_intent.value(intent, 0) + 1;
+  }
+  return {{"effects", effects}, {"by_intent", by_intent}, {"total", s.snap.deliveries.size()}};
+}
+
+json invariants_json(const json& truth, const Step& s) {
+  bool duplicate = false;
+  for (const auto& [intent, n] : truth["by_intent"].items()) duplicate = duplicate || n.get<int>() > 1;
+  bool contradicts = false;
+  for (const IntentRow& r : s.snap.intents) {
+    int effects = truth["by_intent"].value(r.intent, 0);
+    if (r.status == status::kDelivered && effects == 0) contradicts = true;
+    if (r.status == status::kFailed && effects > 0) contradicts = true;
+  }
+  return {{"duplicate_effect", duplicate}, {"belief_contradicts_truth", contradicts}};
+}
+
+}  // namespace
+
+json step_json(const Run& run, int index) {
+  const Step& s = run.steps.at(index);
+  const Step* prev = index > 0 ? &run.steps[index - 1] : nullptr;
+  json intents = json::array();
+  json status = json::object();
+  for (const IntentRow& r : s.snap.intents) {
+    bool changed = true;
+    if (prev) {
+      for (const IntentRow& p : prev->snap.intents) {
+        if (p.intent == r.intent) changed = !(p == r);
+      }
+    }
+    intents.push_back({{"intent", r.intent}, {"op_key", r.op_key}, {"fingerprint", r.fingerprint},
+                       {"status", r.status}, {"receipt", opt(r.receipt)}, {"attempts", r.attempts},
+                       {"changed", changed}});
+    status[r.intent] = r.status;
+  }
+  json waiting = json::array();
+  for (const Waiting& w : s.snap.waiting) {
+    waiting.push_back({{"intent", w.intent}, {"for", to_string(w.for_kind)}, {"attempt", w.n}, {"deadline", w.deadline}});
+  }
+  json deliveries = json::array();
+  for (const DeliveryRow& d : s.snap.deliveries) {
+    bool changed = true;
+    if (prev) {
+      for (const DeliveryRow& p : prev->snap.deliveries) {
+        if (p.op_key == d.op_key) changed = !(p == d);
+      }
+    }
+    deliveries.push_back({{"op_key", d.op_key}, {"fingerprint", d.fingerprint}, {"receipt", d.receipt},
+                          {"created_at", d.created_at}, {"changed", changed}});
+  }
+  json truth = truth_json(run, s);
+  return {
+      {"i", s.i},
+      {"t", s.t},
+      {"event", {{"kind", s.event.kind}, {"side", to_string(s.event.side)},
+                 {"message", s.event.message >= 0 ? json(s.event.message) : json(nullptr)},
+                 {"intent", s.event.intent.empty() ? json(nullptr) : json(s.event.intent)},
+                 {"text", describe(s, run).to_json()}}},
+      {"client", {{"alive", s.snap.client_alive}, {"status", status}, {"intents", intents},
+                  {"volatile", {{"waiting", waiting}}}}},
+      {"service", {{"alive", s.snap.service_alive}, {"deliveries", deliveries}}},
+      {"network", {{"in_flight", s.snap.in_flight}, {"delivered", s.snap.delivered}, {"dropped", s.snap.dropped}}},
+      {"truth", truth},
+      {"invariants", invariants_json(truth, s)},
+  };
+}
+
+json timeline_json(const PreparedLesson& p) {
+  const Run& run = p.run();
+  json worlds = json::array();
+  for (const World& w : p.worlds) {
+    json faults = json::array();
+    for (const Fault& f : w.plan.faults) faults.push_back(f.id());
+    worlds.push_back({{"id", w.id}, {"actual", w.actual}, {"faults", faults}, {"text", w.plan.describe().to_json()}});
+  }
+  json messages = json::array();
+  for (const Message& m : run.messages) {
+    messages.push_back({{"id", m.id}, {"kind", to_string(m.kind)}, {"from", to_string(m.from)},
+                        {"to", to_string(m.to)}, {"intent", m.intent}, {"attempt", m.n},
+                        {"op_key", m.op_key}, {"sent_at", m.sent_at}, {"sent_step", m.sent_step},
+                        {"fate", fate_name(m.fate)},
+                        {"end_at", m.fate == Message::Fate::InFlight ? json(nullptr) : json(m.end_at)},
+                        {"end_step", m.end_step >= 0 ? json(m.end_step) : json(nullptr)}});
+  }
+  json steps = json::array();
+  for (std::size_t i = 0; i < run.steps.size(); ++i) {
+    json step = step_json(run, static_cast<int>(i));
+    json knowledge = {{"client", json::object()}, {"service", json::object()}, {"observer", json::object()}};
+    for (const FactRef& f : p.lesson.facts) {
+      for (Side side : {Side::Client, Side::Service}) {
+        Cell c = p.knowledge->cell(side, static_cast<int>(i), f);
+        knowledge[to_string(side)][f.id] = p.knowledge->cell_json(c, f);
+      }
+      knowledge["observer"][f.id] = evaluate(f, run, static_cast<int>(i));
+    }
+    step["knowledge"] = knowledge;
+    steps.push_back(step);
+  }
+  return {{"lesson", lesson_view(p)}, {"worlds", worlds}, {"messages", messages}, {"steps", steps}};
+}
+
+}  // namespace idemlab

@@ -1,0 +1,17 @@
+#pragma once
+// The `run` answer of the engine API: a prepared lesson as the JSON that front ends
+// render (shape in engine/api/API.md). No answer is in it: answers come from `answer`.
+#include <nlohmann/json.hpp>
+
+#include "engine/lesson/prepared.hpp"
+
+namespace idemlab {
+
+/// The whole timeline of the lesson's run: lesson view, worlds, messages and one step
+/// per event with snapshot, truth, knowledge grid and invariants.
+nlohmann::json timeline_json(const PreparedLesson& lesson);
+
+/// One step of a run as JSON without knowledge (used by the CLI and experiments too).
+nlohmann::json step_json(const Run& run, int step);
+
+}  // namespace idemlab
