@@ -170,6 +170,7 @@ const STRINGS = {
     'q.tableCell': '{moment} · {side} · {fact}',
     'q.cellsRight': '{n}/{total} 格正确',
     'q.unanswered': '本步有题目：回答之后才能继续往后看。',
+    'q.unansweredLast': '回答这道题，完成本课。',
 
     'timeline.title': '文字时间线',
     'timeline.line': 't={t}ms · {side} · {text}',
@@ -345,6 +346,7 @@ const STRINGS = {
     'q.tableCell': '{moment} · {side} · {fact}',
     'q.cellsRight': '{n} of {total} cells right',
     'q.unanswered': 'There is a question at this step: answer it to see what happens next.',
+    'q.unansweredLast': 'Answer this question to complete the lesson.',
 
     'timeline.title': 'Text timeline',
     'timeline.line': 't={t}ms · {side} · {text}',

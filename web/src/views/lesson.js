@@ -255,6 +255,7 @@ export class LessonView {
           questionsAt(this.lesson.questions, i).map((q) =>
             questionCard(q, {
               lessonId: this.id,
+              isLast: i >= this.last,
               drafts: this.drafts,
               answered: () => this.progress.answerOf(this.id, q.id),
               check: async (answer) => this.check(q, answer),

@@ -41,7 +41,7 @@ function verdictView(q, attempt, n) {
 export function questionCard(q, ctx) {
   const record = () => ctx.answered();
   const verdicts = h('div', { class: 'verdicts', role: 'status', 'aria-live': 'polite', 'data-testid': 'verdicts' });
-  const blocked = h('p', { class: 'blocked-note', 'data-testid': 'blocked-note' }, t('q.unanswered'));
+  const blocked = h('p', { class: 'blocked-note', 'data-testid': 'blocked-note' }, t(ctx.isLast ? 'q.unansweredLast' : 'q.unanswered'));
   const errorBox = h('div', { class: 'q-error', role: 'alert' });
   const optionButtons = [];
   const selects = new Map();
