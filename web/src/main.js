@@ -148,12 +148,13 @@ async function route() {
       renderList(mainEl, { store: app.store, progress: app.progress, notify, isCurrent, message: t('err.unknownLesson', { id: r.id }) });
       return;
     }
-    app.view = new LessonView(mainEl, { rec, store: app.store, progress: app.progress, initialStep: r.step });
+    app.view = new LessonView(mainEl, { rec, store: app.store, progress: app.progress, initialStep: r.step, focus: true });
     setReady(true);
     return;
   }
+  document.title = `idemlab — ${t('app.tagline')}`;
   renderList(mainEl, { store: app.store, progress: app.progress, notify, isCurrent, message: null });
-  mainEl.scrollIntoView && window.scrollTo(0, 0);
+  window.scrollTo(0, 0);
 }
 
 function inFormField(el) {

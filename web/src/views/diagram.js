@@ -80,7 +80,8 @@ function messageShape(m, cur, prefix) {
   const markerId = m.from === 'service' ? `${prefix}-service` : `${prefix}-client`;
   const ended = Number.isInteger(m.end_step) && m.end_step <= cur;
   const g = s('g', { class: ['msg', `msg-${m.kind}`], 'data-message': m.id });
-  const title = s('title', null, msgLabel(m));
+  const when = Number.isFinite(m.end_at) && Number.isInteger(m.end_step) && m.end_step <= cur ? `t=${m.sent_at}→${m.end_at}ms` : `t=${m.sent_at}ms→`;
+  const title = s('title', null, `${msgLabel(m)} · ${when}`);
   g.appendChild(title);
   let lx;
   let ly;

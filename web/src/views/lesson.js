@@ -18,7 +18,7 @@ import { icon } from '../icons.js';
 const PLAY_MS = 1100;
 
 export class LessonView {
-  constructor(root, { rec, store, progress, initialStep }) {
+  constructor(root, { rec, store, progress, initialStep, focus = false }) {
     this.root = root;
     this.rec = rec;
     this.run = rec.run;
@@ -52,6 +52,8 @@ export class LessonView {
     }
     this.mount();
     this.go(allowed, { force: true });
+    document.title = `${l(this.lesson.title)} · idemlab`;
+    if (focus) this.root.querySelector('[data-testid="lesson-title"]').focus({ preventScroll: true });
   }
 
   isAnswered(qid) {
@@ -112,8 +114,11 @@ export class LessonView {
     const ticks = h(
       'div',
       { class: 'ticks', 'aria-hidden': 'true' },
+      (lesson.moments || []).filter((m) => Number.isInteger(m.step)).map((m) =>
+        h('span', { class: 'tick tick-m', style: `left:${this.last ? (100 * m.step) / this.last : 0}%` }),
+      ),
       (lesson.questions || []).map((q) =>
-        h('span', { class: 'tick tick-q', style: `left:${this.last ? (100 * q.step) / this.last : 0}%`, title: l(q.prompt) }),
+        h('span', { class: 'tick tick-q', style: `left:${this.last ? (100 * q.step) / this.last : 0}%` }),
       ),
     );
 
@@ -129,7 +134,7 @@ export class LessonView {
           h(
             'div',
             { class: 'lesson-title-row' },
-            h('h2', { class: 'view-title', 'data-testid': 'lesson-title' }, l(lesson.title)),
+            h('h2', { class: 'view-title', 'data-testid': 'lesson-title', tabindex: '-1' }, l(lesson.title)),
             h('span', { class: ['badge', `level-${lesson.level}`] }, t(`level.${lesson.level}`)),
           ),
           h('p', { class: 'lead' }, l(lesson.summary)),
