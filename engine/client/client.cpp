@@ -74,17 +74,17 @@ void Client::deliver(const std::string& intent, const std::string& payload) {
       {SqlValue::of(intent), SqlValue::of(key), SqlValue::of(fp), SqlValue::of(payload)});
   record("persist", intent, {{"op_key", key}, {"status", status::kPending}});
   if (sim_.crash_here(ClientPoint::AfterPersist, intent, 1)) return;
-  send_attempt(intent, false);
+  send_attempt(intent, KeyChoice::ByPolicy);
 }
 
-void Client::send_attempt(const std::string& intent, bool fresh_key) {
+void Client::send_attempt(const std::string& intent, KeyChoice choice) {
   std::optional<IntentRow> r = row(intent);
   if (!r) return;
   long long attempt = r->attempts + 1;
   std::string key = r->op_key;
-  if (sim_.scenario().client.key_scope == KeyScope::PerAttempt || fresh_key) {
-    key = attempt == 1 ? key : make_key(intent, attempt);
-  }
+  bool fresh = choice == KeyChoice::Fresh ||
+               (choice == KeyChoice::ByPolicy && sim_.scenario().client.key_scope == KeyScope::PerAttempt);
+  if (fresh && attempt > 1) key = make_key(intent, attempt);
   std::string status = r->status == status::kFailed ? status::kPending : r->status;
   db_.query("UPDATE intents SET op_key = ?1, attempts = ?2, status = ?3 WHERE intent = ?4",
             {SqlValue::of(key), SqlValue::of(attempt), SqlValue::of(status), SqlValue::of(intent)});
@@ -151,7 +151,7 @@ void Client::on_timeout(const std::string& intent, MessageKind kind, int n, int 
   const ClientPolicy& policy = sim_.scenario().client;
   if (kind == MessageKind::Response && policy.on_timeout == OnTimeout::MarkFailedAndResend) {
     record_status(intent, status::kFailed, std::nullopt);
-    if (!budget_spent(intent)) send_attempt(intent, false);
+    if (!budget_spent(intent)) send_attempt(intent, KeyChoice::ByPolicy);
     return;
   }
   if (r->status != status::kUnknown) record_status(intent, status::kUnknown, std::nullopt);
@@ -186,13 +186,13 @@ void Client::reconcile(const std::string& intent) {
   if (sim_.scenario().client.recovery == Recovery::Lookup && sim_.scenario().service.lookup) {
     send_lookup(intent);
   } else {
-    send_attempt(intent, false);
+    send_attempt(intent, KeyChoice::ByPolicy);
   }
 }
 
 void Client::resend_new_key(const std::string& intent) {
   if (!alive_ || !row(intent)) return;
-  send_attempt(intent, true);
+  send_attempt(intent, KeyChoice::Fresh);
 }
 
 void Client::resend_changed_payload(const std::string& intent, const std::string& payload) {
@@ -201,7 +201,7 @@ void Client::resend_changed_payload(const std::string& intent, const std::string
   db_.query("UPDATE intents SET payload = ?1, fingerprint = ?2, status = 'PENDING', receipt = NULL"
             " WHERE intent = ?3",
             {SqlValue::of(payload), SqlValue::of(sha256_hex(payload)), SqlValue::of(intent)});
-  send_attempt(intent, false);
+  send_attempt(intent, KeyChoice::Same);
 }
 
 void Client::record_status(const std::string& intent, const std::string& status,
@@ -243,7 +243,7 @@ void Client::on_message(const Message& m) {
     if (budget_spent(m.intent)) {
       record_status(m.intent, status::kNeedsHuman, std::nullopt);
     } else {
-      send_attempt(m.intent, false);
+      send_attempt(m.intent, KeyChoice::ByPolicy);
     }
   }
 }

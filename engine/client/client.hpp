@@ -43,7 +43,8 @@ class Client {
 
  private:
   std::optional<IntentRow> row(const std::string& intent);
-  void send_attempt(const std::string& intent, bool fresh_key);
+  enum class KeyChoice { ByPolicy, Fresh, Same };
+  void send_attempt(const std::string& intent, KeyChoice key);
   void send_lookup(const std::string& intent);
   void on_timeout(const std::string& intent, MessageKind kind, int n, int epoch);
   void after_unknown(const std::string& intent);

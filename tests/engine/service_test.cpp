@@ -1,0 +1,73 @@
+#include <doctest/doctest.h>
+
+#include "engine/sim/simulation.hpp"
+
+using namespace idemlab;
+
+namespace {
+Scenario delivered_then(ActionKind next, const std::string& payload) {
+  Scenario s;
+  s.script.push_back({ActionKind::Deliver, 0, -1, "r", "payload-1"});
+  s.script.push_back({next, 100, -1, "r", payload});
+  return s;
+}
+}  // namespace
+
+TEST_CASE("a conflicting payload writes nothing at the service") {
+  Scenario s = delivered_then(ActionKind::ResendChangedPayload, "payload-2");
+  Run run = Simulation(s, s.faults).run();
+  const Step* reject = nullptr;
+  for (const Step& step : run.steps) {
+    if (step.event.kind == "reject") reject = &step;
+  }
+  REQUIRE(reject != nullptr);
+  const Step& before = run.steps[reject->i - 1];
+  CHECK(reject->snap.deliveries == before.snap.deliveries);
+  REQUIRE(run.steps.back().snap.deliveries.size() == 1);
+  // The stored effect is still the first payload's.
+  CHECK(run.steps.back().snap.deliveries[0].fingerprint == run.steps[2].snap.intents[0].fingerprint);
+}
+
+TEST_CASE("the same key with the same payload replays the original receipt") {
+  Scenario s;
+  s.client.recovery = Recovery::Resend;
+  s.client.retry_after_ms = 10;
+  s.script.push_back({ActionKind::Deliver, 0, -1, "r", "payload-1"});
+  Fault lost;
+  lost.kind = Fault::Kind::Drop;
+  lost.message = MessageKind::Response;
+  lost.intent = "r";
+  s.faults.faults.push_back(lost);
+  Run run = Simulation(s, s.faults).run();
+  int commits = 0, replays = 0;
+  for (const Step& step : run.steps) {
+    commits += step.event.kind == "commit";
+    replays += step.event.kind == "replay";
+  }
+  CHECK(commits == 1);
+  CHECK(replays == 1);
+  CHECK(run.steps.back().snap.intents[0].status == "DELIVERED");
+  CHECK(run.steps.back().snap.intents[0].receipt == run.steps.back().snap.deliveries[0].receipt);
+}
+
+TEST_CASE("a timeout never turns into FAILED under the right policy; the budget ends in NEEDS_HUMAN") {
+  Scenario s;
+  s.client.recovery = Recovery::Lookup;
+  s.client.retry_after_ms = 50;
+  s.client.max_attempts = 2;
+  s.service.lookup = true;
+  s.script.push_back({ActionKind::Deliver, 0, -1, "r", "payload-1"});
+  for (MessageKind k : {MessageKind::Response, MessageKind::LookupReply}) {
+    Fault f;
+    f.kind = Fault::Kind::Drop;
+    f.message = k;
+    f.intent = "r";
+    s.faults.faults.push_back(f);
+  }
+  Run run = Simulation(s, s.faults).run();
+  for (const Step& step : run.steps) {
+    for (const IntentRow& r : step.snap.intents) CHECK(r.status != "FAILED");
+  }
+  CHECK(run.steps.back().snap.intents[0].status == "NEEDS_HUMAN");
+  CHECK(run.steps.back().snap.deliveries.size() == 1);
+}
