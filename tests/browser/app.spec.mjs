@@ -254,3 +254,18 @@ test('last step and total are consistent with the scrubber', async ({ page }) =>
   const last = await lastStep(page);
   await expect(page.getByTestId('scrubber')).toHaveAttribute('max', String(last));
 });
+
+test('with storage blocked the page still works and says progress will not be kept', async ({ page }) => {
+  await page.addInitScript(() => {
+    Object.defineProperty(window, 'localStorage', {
+      get() {
+        throw new DOMException('blocked', 'SecurityError');
+      },
+    });
+  });
+  await page.goto('./');
+  await expect(page.getByTestId('notice')).toContainText('本地存储不可用');
+  await openLesson(page);
+  await page.getByTestId('next').click();
+  expect(await currentStep(page)).toBe(1);
+});

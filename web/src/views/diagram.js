@@ -197,7 +197,7 @@ export function renderDiagram(container, run, cur, onPick) {
   // The scroller persists across steps so stepping does not jump the view.
   let scroller = container.querySelector('.diagram-scroll');
   if (!scroller) {
-    scroller = h('div', { class: 'diagram-scroll' });
+    scroller = h('div', { class: 'diagram-scroll', tabindex: '0', role: 'group', 'aria-label': t('diagram.title') });
     container.appendChild(h('div', { class: 'diagram' }, header, scroller));
   } else {
     container.querySelector('.diagram-head').replaceWith(header);

@@ -27,7 +27,7 @@ function detailList(e) {
 export function lessonErrorCard(rec) {
   return h(
     'article',
-    { class: 'card card-error', 'data-testid': 'lesson-error', 'data-file': rec.file, role: 'group', 'aria-label': `${t('err.lessonTitle')}: ${rec.file}` },
+    { class: 'card card-error', 'data-testid': 'lesson-error', 'data-file': rec.file, 'aria-label': `${t('err.lessonTitle')}: ${rec.file}` },
     h('h3', { class: 'card-title' }, h('span', { class: 'error-icon', 'aria-hidden': 'true' }, '!'), t('err.lessonTitle'), ' — ', h('code', null, rec.file)),
     rec.errors.map(detailList),
   );

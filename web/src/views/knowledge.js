@@ -75,7 +75,7 @@ export function knowledgeGrid(lesson, step, hidden, showTruth) {
   const k = step.knowledge || {};
   return h(
     'div',
-    { class: 'table-scroll' },
+    { class: 'table-scroll', tabindex: '0', role: 'group', 'aria-label': t('grid.title') },
     h(
       'table',
       { class: 'kgrid', 'data-testid': 'knowledge-grid' },

@@ -62,6 +62,8 @@ function progressTools(progress, notify) {
     accept: 'application/json,.json',
     class: 'visually-hidden',
     id: 'import-file',
+    'aria-label': t('progress.import'),
+    tabindex: '-1',
     'data-testid': 'import-input',
     onchange: async (ev) => {
       const file = ev.target.files && ev.target.files[0];

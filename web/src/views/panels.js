@@ -34,7 +34,7 @@ function table(caption, columns, rows, rowCells) {
   }
   return h(
     'div',
-    { class: 'db table-scroll' },
+    { class: 'db table-scroll', tabindex: '0', role: 'group', 'aria-label': caption },
     h(
       'table',
       { class: 'rows-table' },

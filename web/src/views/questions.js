@@ -157,7 +157,7 @@ export function questionCard(q, ctx) {
         { class: 'table-scroll' },
         h(
           'table',
-          { class: 'qtable' },
+          { class: 'qtable', 'aria-label': l(q.prompt) },
           h('thead', null, h('tr', null, h('td', null), h('td', null), sides.map((sd) => h('th', { scope: 'col' }, sideName(sd))))),
           h('tbody', null, rows),
         ),
