@@ -31,7 +31,7 @@ function cellKind(cell) {
   return cell.value ? 'knows_true' : 'knows_false';
 }
 
-function knowledgeCell(side, fact, cell, hidden) {
+function knowledgeCell(side, fact, cell, hidden, worlds) {
   const testid = `kcell-${side}-${fact.id}`;
   if (hidden) {
     return h(
@@ -45,7 +45,14 @@ function knowledgeCell(side, fact, cell, hidden) {
   if (kind === 'cannot_know' && cell.witness) {
     const tipId = nextId('tip');
     const w = cell.witness;
-    const tip = t('grid.witness', { text: l(w.text), world: w.world, step: w.step, value: valueText(w.value) });
+    const world = (worlds || []).find((x) => x.id === w.world);
+    const tip = [
+      h('span', { class: 'tip-main' }, t('grid.witness', { text: l(w.text) })),
+      // The real run is not named by its faults: that would tell what happens later.
+      h('span', { class: 'tip-run' }, world && world.actual
+        ? t('grid.witnessThisRun', { step: w.step })
+        : t('grid.witnessRun', { world: w.world, world_text: world ? l(world.text) : '—', step: w.step })),
+    ];
     return h(
       'td',
       { class: ['kcell', `kcell-${kind}`], 'data-testid': testid, 'data-status': kind },
@@ -69,7 +76,7 @@ function knowledgeCell(side, fact, cell, hidden) {
  * `step` is the engine's snapshot; `hidden` = {cells:Set, truth:bool} from gating;
  * `showTruth` is the learner's toggle.
  */
-export function knowledgeGrid(lesson, step, hidden, showTruth) {
+export function knowledgeGrid(lesson, step, hidden, showTruth, worlds) {
   const facts = lesson.facts || [];
   const truthVisible = showTruth && !hidden.truth;
   const k = step.knowledge || {};
@@ -99,7 +106,7 @@ export function knowledgeGrid(lesson, step, hidden, showTruth) {
             'tr',
             null,
             h('th', { scope: 'row' }, l(f.label)),
-            SIDES.map((sd) => knowledgeCell(sd, f, k[sd] && k[sd][f.id], hidden.cells.has(`${sd}/${f.id}`))),
+            SIDES.map((sd) => knowledgeCell(sd, f, k[sd] && k[sd][f.id], hidden.cells.has(`${sd}/${f.id}`), worlds)),
             truthVisible
               ? h('td', { class: 'kcell kcell-truth', 'data-testid': `truth-${f.id}` }, valueText(k.observer ? k.observer[f.id] : '—'))
               : null,
@@ -125,6 +132,27 @@ export function truthSummary(step) {
       { class: 'invariants' },
       h('li', { class: inv.duplicate_effect ? 'inv-broken' : 'inv-ok', 'data-testid': 'inv-duplicate' }, inv.duplicate_effect ? `⚠ ${t('truth.duplicate')}` : `✓ ${t('truth.noDuplicate')}`),
       h('li', { class: inv.belief_contradicts_truth ? 'inv-broken' : 'inv-ok' }, inv.belief_contradicts_truth ? `⚠ ${t('truth.contradicts')}` : `✓ ${t('truth.consistent')}`),
+    ),
+  );
+}
+
+/**
+ * The lesson's fault space, folded away: the runs behind every "cannot know".
+ * Which of them is the real one is not marked, so nothing is told early.
+ */
+export function worldList(worlds) {
+  if (!worlds || worlds.length === 0) return null;
+  return h(
+    'details',
+    { class: 'worlds', 'data-testid': 'worlds' },
+    h('summary', null, t('worlds.summary', { n: worlds.length })),
+    h('p', { class: 'muted small' }, t('worlds.note')),
+    h(
+      'ol',
+      { class: 'worlds-list' },
+      worlds.map((w) =>
+        h('li', null, h('span', { class: 'mono world-id' }, String(w.id)), ' ', l(w.text)),
+      ),
     ),
   );
 }

@@ -9,7 +9,7 @@ import { clampStep, blockingStep, questionsAt, hiddenAt, momentAt } from '../gat
 import { postAnswerChecked, postLessonCompleted } from '../embed.js';
 import { renderDiagram } from './diagram.js';
 import { clientPanel, servicePanel, networkStrip } from './panels.js';
-import { knowledgeGrid, truthSummary } from './knowledge.js';
+import { knowledgeGrid, truthSummary, worldList } from './knowledge.js';
 import { questionCard } from './questions.js';
 import { renderTimeline, stepLine } from './timeline.js';
 import { selfCheck } from './selfcheck.js';
@@ -169,6 +169,7 @@ export class LessonView {
               ),
               this.el.grid,
               h('p', { class: 'muted small' }, t('grid.witnessHint')),
+              worldList(this.run.worlds),
               this.el.truth,
             ),
           ),
@@ -276,7 +277,7 @@ export class LessonView {
       replaceChildren(this.el.panels, clientPanel(st.client), networkStrip(st.network, this.run.messages), servicePanel(st.service)),
     );
 
-    rebuildKeepingFocus(this.el.grid, () => replaceChildren(this.el.grid, knowledgeGrid(this.lesson, st, hidden, this.showTruth)));
+    rebuildKeepingFocus(this.el.grid, () => replaceChildren(this.el.grid, knowledgeGrid(this.lesson, st, hidden, this.showTruth, this.run.worlds)));
     if (!this.showTruth) replaceChildren(this.el.truth, h('p', { class: 'muted truth-note' }, t('truth.hiddenNote')));
     else if (hidden.truth) replaceChildren(this.el.truth, h('p', { class: 'muted truth-note', 'data-testid': 'truth-gated' }, t('truth.gated')));
     else replaceChildren(this.el.truth, h('h4', { class: 'truth-title' }, t('truth.title')), truthSummary(st));
