@@ -36,11 +36,29 @@ export class LessonStore {
     this.files = null; // names from index.json, in order
     this.records = new Map(); // name -> record
     this.pending = new Map(); // name -> promise
+    this.texts = new Map(); // url -> promise of fetchText, so a prefetch is not repeated
+  }
+
+  _fetch(url) {
+    if (!this.texts.has(url)) this.texts.set(url, fetchText(url));
+    return this.texts.get(url);
+  }
+
+  /** Start fetching the index and a lesson file while the engine is still loading. */
+  prefetch(id) {
+    this._fetch(`${DIR}index.json`)
+      .then((got) => {
+        // Only a file the index names, so a mistyped id costs no failed request.
+        const names = got.text ? JSON.parse(got.text).lessons : null;
+        if (id && Array.isArray(names) && names.includes(`${id}.json`)) this._fetch(`${DIR}${id}.json`);
+      })
+      .catch(() => {});
   }
 
   async loadIndex() {
     const url = `${DIR}index.json`;
-    const got = await fetchText(url);
+    const got = await this._fetch(url);
+    this.texts.delete(url);
     if (got.error) {
       throw new IndexError(url, got.error.kind === 'http' ? `HTTP ${got.error.status}` : got.error.reason);
     }
@@ -73,7 +91,8 @@ export class LessonStore {
   async _load(name) {
     const file = DIR + name;
     const fail = (errors) => ({ name, file, status: 'error', errors });
-    const got = await fetchText(file);
+    const got = await this._fetch(file);
+    this.texts.delete(file);
     if (got.error) {
       return fail([{ file, path: '', kind: got.error.kind, status: got.error.status, reason: got.error.reason || '' }]);
     }

@@ -200,12 +200,15 @@ async function start() {
   document.addEventListener('keydown', onKey);
   onRoute(() => route().catch(showFatal));
 
+  app.store = new LessonStore(null);
+  const first = currentRoute();
+  app.store.prefetch(first.name === 'lesson' ? first.id : null);
   try {
     app.engine = await Engine.load();
   } catch (e) {
     app.engineError = e instanceof EngineError ? e : new EngineError('engine/idemlab.js', e.message || String(e));
   }
-  app.store = new LessonStore(app.engine);
+  app.store.engine = app.engine;
   // A debugging and test handle: the same engine calls the page makes.
   window.__idemlab = {
     call: (method, input) => app.engine.call(method, input),
