@@ -61,6 +61,10 @@ function eventMark(step, i) {
         s('path', { d: `M${x},${yy - 4} L${x},${yy} L${x + 3},${yy + 2}` }),
         label('diagram.timeout', 'ev-label-timeout'),
       );
+    case 'reject':
+      return s('g', { class: 'ev ev-reject' }, s('rect', { x: x - 6, y: yy - 6, width: 12, height: 12, rx: 2 }), cross(x, yy, 3.5, 'reject-x'), label('diagram.reject', 'ev-label-crash'));
+    case 'replay':
+      return s('g', { class: 'ev ev-replay' }, s('rect', { x: x - 6, y: yy - 6, width: 12, height: 12, rx: 2 }), label('diagram.replay', 'ev-label-commit'));
     case 'persist':
     case 'record':
       return s('g', { class: 'ev ev-persist' }, s('rect', { x: x - 5, y: yy - 5, width: 10, height: 10, rx: 1 }));
