@@ -47,12 +47,12 @@ export async function useEnglish(page) {
 
 export async function openLesson(ctx, id = LESSON, step = null) {
   await ctx.goto(step === null ? `./#/lesson/${id}` : `./#/lesson/${id}/step/${step}`);
-  await waitReady(ctx);
+  await waitReady(ctx, id);
 }
 
-export async function waitReady(ctx) {
+export async function waitReady(ctx, id = null) {
   await ctx.locator('body[data-ready="true"]').waitFor();
-  await ctx.locator('[data-testid="lesson-view"]').waitFor();
+  await ctx.locator(id ? `[data-testid="lesson-view"][data-lesson="${id}"]` : '[data-testid="lesson-view"]').waitFor();
 }
 
 export async function currentStep(ctx) {
@@ -98,7 +98,12 @@ function wrongOption(q, expected) {
   return ids.find((id) => id !== expected);
 }
 
-export async function answerRightly(ctx, card, lessonId = LESSON) {
+async function shownLesson(ctx) {
+  return ctx.locator('[data-testid="lesson-view"]').getAttribute('data-lesson');
+}
+
+export async function answerRightly(ctx, card, lessonId = null) {
+  lessonId = lessonId || (await shownLesson(ctx));
   const qid = await card.getAttribute('data-question');
   const { q, expected } = await engineExpected(ctx, lessonId, qid);
   if (q.kind === 'table') {
@@ -113,7 +118,8 @@ export async function answerRightly(ctx, card, lessonId = LESSON) {
   return { q, expected };
 }
 
-export async function answerWrongly(ctx, card, lessonId = LESSON) {
+export async function answerWrongly(ctx, card, lessonId = null) {
+  lessonId = lessonId || (await shownLesson(ctx));
   const qid = await card.getAttribute('data-question');
   const { q, expected } = await engineExpected(ctx, lessonId, qid);
   if (q.kind === 'table') {
@@ -158,4 +164,13 @@ export async function walk(ctx, done, { onQuestion } = {}) {
     await expect.poll(() => currentStep(ctx)).toBe(before + 1);
   }
   return false;
+}
+
+/** Step to the end answering every question rightly; then the lesson is complete. */
+export async function completeLesson(ctx) {
+  await walk(ctx, async () => (await currentStep(ctx)) >= (await lastStep(ctx)));
+  while ((await openQuestions(ctx).count()) > 0) {
+    const qid = await openQuestions(ctx).first().getAttribute('data-question');
+    await answerRightly(ctx, questionCard(ctx, qid));
+  }
 }
