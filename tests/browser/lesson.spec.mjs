@@ -180,3 +180,25 @@ test('at an unanswered knowledge question its cell stays hidden until answered',
   });
   expect(checked, 'the lesson has a knowledge question').toBe(true);
 });
+
+test('crashes and commits are marked in the diagram, and the crashed side says so', async ({ page }) => {
+  await openLesson(page, LESSON, 0);
+  const steps = await page.evaluate((id) => {
+    const l = window.__idemlab.lesson(id);
+    const run = window.__idemlab.call('run', { file: l.file, text: l.text });
+    return run.steps.map((s) => ({ kind: s.event.kind, side: s.event.side, client: s.client.alive, service: s.service.alive }));
+  }, LESSON);
+  const crash = steps.findIndex((s) => s.client === false || s.service === false);
+  test.skip(crash < 0, 'this lesson has no crash');
+  const side = steps[crash].client === false ? 'client' : 'service';
+  const commit = steps.findIndex((s) => s.kind === 'commit');
+
+  await walk(page, async () => (await currentStep(page)) >= crash);
+  await expect(page.getByTestId(`panel-${side}`).getByTestId('alive')).toContainText('crashed');
+  await expect(page.locator('[data-testid="diagram"] .ev-crash')).toHaveCount(steps.slice(0, crash + 1).filter((s) => s.kind === 'crash').length);
+  if (commit >= 0 && commit <= crash) expect(await page.locator('[data-testid="diagram"] .ev-commit').count()).toBeGreaterThan(0);
+
+  // Back at the start none of it is drawn yet.
+  await page.getByTestId('first').click();
+  await expect(page.locator('[data-testid="diagram"] .ev-crash, [data-testid="diagram"] .ev-commit, [data-testid="diagram"] .msg')).toHaveCount(0);
+});
