@@ -269,3 +269,19 @@ test('with storage blocked the page still works and says progress will not be ke
   await page.getByTestId('next').click();
   expect(await currentStep(page)).toBe(1);
 });
+
+test('a missing engine script or a broken lesson index is named, never a blank page', async ({ page, guard }) => {
+  guard.allowErrors();
+  await useEnglish(page);
+  await page.route('**/engine/idemlab.js', (route) => route.fulfill({ status: 404, body: 'gone' }));
+  await page.goto('./');
+  const card = page.getByTestId('engine-error');
+  await expect(card.getByTestId('error-file')).toHaveText('engine/idemlab.js');
+  await expect(card.getByTestId('error-reason')).toContainText('404');
+
+  const other = await page.context().newPage();
+  await other.route('**/lessons/index.json', (route) => route.fulfill({ contentType: 'application/json', body: '{"lessons": "all of them"}' }));
+  await other.goto('./');
+  await expect(other.getByTestId('index-error').getByTestId('error-file')).toHaveText('lessons/index.json');
+  await other.close();
+});
