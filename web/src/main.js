@@ -190,7 +190,7 @@ async function start() {
     renderShell(root);
     if (app.view) {
       const view = app.view;
-      app.view = new LessonView(mainEl, { rec: view.rec, store: app.store, progress: app.progress, initialStep: step });
+      app.view = new LessonView(mainEl, { rec: view.rec, store: app.store, progress: app.progress, initialStep: step, drafts: view.drafts });
       view.destroy();
       setReady(true);
     } else {

@@ -18,7 +18,7 @@ import { icon } from '../icons.js';
 const PLAY_MS = 1100;
 
 export class LessonView {
-  constructor(root, { rec, store, progress, initialStep, focus = false }) {
+  constructor(root, { rec, store, progress, initialStep, focus = false, drafts = null }) {
     this.root = root;
     this.rec = rec;
     this.run = rec.run;
@@ -33,7 +33,7 @@ export class LessonView {
         Number.isInteger(q.step) && q.step >= 0 && q.step <= this.last ? q : { ...q, step: this.last },
       ),
     };
-    this.drafts = new Map();
+    this.drafts = drafts || new Map(); // table cells chosen but not yet checked
     this.timer = null;
     this.step = -1;
     this.cardsStep = -1;
