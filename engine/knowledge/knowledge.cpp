@@ -45,7 +45,7 @@ const Knowledge::View& Knowledge::view(int world, Side side) const {
 }
 
 std::vector<std::pair<int, int>> Knowledge::possible(Side side, int step) const {
-  std::vector<std::pair<int, int>> out;
+  std::vector<std::pair<int, int>> out = {{0, step}};  // the actual point comes first
   const Run& actual = worlds_[0].run;
   std::int64_t t = actual.steps.at(step).t;
   int seen = view(0, side).count.at(step);
@@ -57,18 +57,23 @@ std::vector<std::pair<int, int>> Knowledge::possible(Side side, int step) const 
     for (std::size_t j = 0; j < run.steps.size(); ++j) {
       if (run.steps[j].t > t) break;
       bool holds_at_t = j + 1 == run.steps.size() || run.steps[j + 1].t >= t;
-      if (holds_at_t && v.count[j] == seen) out.emplace_back(static_cast<int>(w), static_cast<int>(j));
+      bool actual_point = w == 0 && static_cast<int>(j) == step;
+      if (holds_at_t && v.count[j] == seen && !actual_point) out.emplace_back(static_cast<int>(w), static_cast<int>(j));
     }
   }
   return out;
 }
 
 Cell Knowledge::cell(Side side, int step, const FactRef& fact) const {
+  return cell(possible(side, step), fact);
+}
+
+Cell Knowledge::cell(const std::vector<std::pair<int, int>>& points, const FactRef& fact) const {
   Cell c;
-  c.value = evaluate(fact, worlds_[0].run, step);
+  c.value = evaluate(fact, worlds_[points.front().first].run, points.front().second);
   std::vector<nlohmann::json> values;
   std::vector<int> worlds_seen;
-  for (auto [w, j] : possible(side, step)) {
+  for (auto [w, j] : points) {
     nlohmann::json v = evaluate(fact, worlds_[w].run, j);
     if (std::find(values.begin(), values.end(), v) == values.end()) values.push_back(v);
     if (std::find(worlds_seen.begin(), worlds_seen.end(), w) == worlds_seen.end()) worlds_seen.push_back(w);

@@ -39,9 +39,11 @@ class Knowledge {
   explicit Knowledge(const std::vector<World>& worlds);
 
   /// The points (world, step) that `side` (Client or Service) cannot tell apart from
-  /// step `step` of the actual world; always includes (0, step).
+  /// step `step` of the actual world; (0, step) comes first.
   std::vector<std::pair<int, int>> possible(Side side, int step) const;
   Cell cell(Side side, int step, const FactRef& fact) const;
+  /// The same over points already computed by `possible` (first must be the actual one).
+  Cell cell(const std::vector<std::pair<int, int>>& points, const FactRef& fact) const;
   /// Cell as API.md's `Cell` JSON, with the witness described in both languages.
   nlohmann::json cell_json(const Cell& cell, const FactRef& fact) const;
   const std::vector<World>& worlds() const { return worlds_; }

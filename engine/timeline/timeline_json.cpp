@@ -160,17 +160,24 @@ json timeline_json(const PreparedLesson& p) {
   for (std::size_t i = 0; i < run.steps.size(); ++i) {
     json step = step_json(run, static_cast<int>(i));
     json knowledge = {{"client", json::object()}, {"service", json::object()}, {"observer", json::object()}};
-    for (const FactRef& f : p.lesson.facts) {
-      for (Side side : {Side::Client, Side::Service}) {
-        Cell c = p.knowledge->cell(side, static_cast<int>(i), f);
-        knowledge[to_string(side)][f.id] = p.knowledge->cell_json(c, f);
+    for (Side side : {Side::Client, Side::Service}) {
+      auto points = p.knowledge->possible(side, static_cast<int>(i));
+      json& cells = knowledge[to_string(side)];
+      for (const FactRef& f : p.lesson.facts) {
+        cells[f.id] = p.knowledge->cell_json(p.knowledge->cell(points, f), f);
       }
-      knowledge["observer"][f.id] = evaluate(f, run, static_cast<int>(i));
     }
-    step["knowledge"] = knowledge;
-    steps.push_back(step);
+    for (const FactRef& f : p.lesson.facts) knowledge["observer"][f.id] = evaluate(f, run, static_cast<int>(i));
+    step["knowledge"] = std::move(knowledge);
+    steps.push_back(std::move(step));
   }
-  return {{"lesson", lesson_view(p)}, {"worlds", worlds}, {"messages", messages}, {"steps", steps}};
+  // Assigned, not brace-initialised: nlohmann copies every element of an initializer list.
+  json out = json::object();
+  out["lesson"] = lesson_view(p);
+  out["worlds"] = std::move(worlds);
+  out["messages"] = std::move(messages);
+  out["steps"] = std::move(steps);
+  return out;
 }
 
 }  // namespace idemlab
