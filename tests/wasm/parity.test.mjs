@@ -1,0 +1,96 @@
+// The WebAssembly engine (dist/engine) and the native CLI (build/native/idemlab) are one
+// engine: for every lesson they must print the same bytes. Run after scripts/build.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import test from 'node:test';
+import { loadEngine, REPO } from './engine-node.mjs';
+
+const engine = await loadEngine();
+const lessons = readdirSync(resolve(REPO, 'lessons'))
+  .filter((f) => f.endsWith('.json') && !f.endsWith('.schema.json'))
+  .sort()
+  .map((f) => `lessons/${f}`);
+
+// The CLI's stdout, less the one newline it ends with. Its exit status is not checked
+// here: a lesson that does not validate may exit non-zero and still print the answer.
+function cli(...args) {
+  const r = spawnSync(resolve(REPO, 'build/native/idemlab'), args,
+    { cwd: REPO, encoding: 'utf8', maxBuffer: 1 << 30 });
+  if (r.error) throw r.error;
+  return r.stdout.endsWith('\n') ? r.stdout.slice(0, -1) : r.stdout;
+}
+
+function wasmRun(file, text = readFileSync(resolve(REPO, file), 'utf8')) {
+  return engine.call('run', JSON.stringify({ file, text }));
+}
+
+// assert.equal on megabytes of JSON prints megabytes; show where the two part instead.
+function assertSameBytes(actual, expected, what) {
+  if (actual === expected) return;
+  let i = 0;
+  while (i < actual.length && actual[i] === expected[i]) i += 1;
+  const around = (s) => JSON.stringify(s.slice(Math.max(0, i - 80), i + 80));
+  assert.fail(`${what}: outputs differ at character ${i} (lengths ${actual.length} and ${expected.length})\n`
+    + `  wasm:   ${around(actual)}\n  native: ${around(expected)}`);
+}
+
+test('there are lessons to compare', () => {
+  assert.ok(lessons.length > 0, 'no lessons/*.json');
+});
+
+for (const file of lessons) {
+  test(`run ${file}: WASM and native CLI give the same bytes`, () => {
+    const wasm = wasmRun(file);
+    assertSameBytes(wasm, cli('run', file, '--json'), file);
+    const out = JSON.parse(wasm);
+    assert.equal(out.error, undefined, `${file}: ${JSON.stringify(out.error)}`);
+    assert.ok(Array.isArray(out.steps) && out.steps.length > 0, `${file}: no steps`);
+  });
+}
+
+test('seed lab: WASM and native CLI give the same bytes', () => {
+  const wasm = engine.call('seed_lab', '{}');
+  assert.equal(JSON.parse(wasm).error, undefined, wasm);
+  assertSameBytes(wasm, cli('seed-lab'), 'seed_lab');
+});
+
+test('a lesson missing a language is refused with its file and JSON path, not thrown', () => {
+  const file = 'lessons/lost-receipt.json';
+  const lesson = JSON.parse(readFileSync(resolve(REPO, file), 'utf8'));
+  delete lesson.title.en;
+  const out = JSON.parse(engine.call('check', JSON.stringify({ file, text: JSON.stringify(lesson) })));
+  assert.equal(out.ok, false);
+  assert.ok(out.errors.some((e) => e.file === file && e.path === '/title' && /\ben\b/.test(e.reason)),
+    JSON.stringify(out.errors));
+});
+
+test('a question naming an unknown fact is refused at its path, natively and in WASM alike', () => {
+  const lesson = JSON.parse(readFileSync(resolve(REPO, 'lessons/lost-receipt.json'), 'utf8'));
+  const i = lesson.questions.findIndex((q) => typeof q.fact === 'string');
+  assert.ok(i >= 0, 'lost-receipt has no question with a fact');
+  lesson.questions[i].fact = 'no_such_fact';
+  const file = 'build/test-tmp/unknown-fact.json';
+  const text = JSON.stringify(lesson, null, 2);
+  mkdirSync(resolve(REPO, 'build/test-tmp'), { recursive: true });
+  writeFileSync(resolve(REPO, file), text);
+
+  for (const method of ['check', 'run']) {
+    const out = JSON.parse(engine.call(method, JSON.stringify({ file, text })));
+    assert.equal(out.ok, false, `${method} accepted the lesson`);
+    assert.ok(out.errors.some((e) => e.file === file && e.path === `/questions/${i}/fact`
+      && e.reason.includes('no_such_fact')), `${method}: ${JSON.stringify(out.errors)}`);
+  }
+  const native = spawnSync(resolve(REPO, 'build/native/idemlab'), ['check', file], { cwd: REPO, encoding: 'utf8' });
+  assert.equal(native.status, 1);
+  assert.ok(native.stderr.includes(`${file}: /questions/${i}/fact: `), native.stderr);
+});
+
+test('text that is not JSON is refused, not thrown', () => {
+  const file = 'lessons/broken.json';
+  const out = JSON.parse(engine.call('check', JSON.stringify({ file, text: '{"id": "broken",' })));
+  const errors = out.errors || [out.error];
+  assert.notEqual(out.ok, true);
+  assert.ok(errors.length > 0 && errors.every((e) => e.file === file && e.reason), JSON.stringify(out));
+});
