@@ -1,0 +1,40 @@
+// Browser end-to-end tests: tests/browser against the built dist/, in Debian's chromium.
+// scripts/test builds dist/ first and may pick the port (IDEMLAB_TEST_PORT).
+import { defineConfig } from '@playwright/test';
+
+const port = Number(process.env.IDEMLAB_TEST_PORT || 8765);
+
+export default defineConfig({
+  testDir: 'tests/browser',
+  workers: 2,
+  retries: 0,
+  reporter: 'list',
+  forbidOnly: Boolean(process.env.CI),
+  use: {
+    baseURL: `http://127.0.0.1:${port}/`,
+    browserName: 'chromium',
+    headless: true,
+    launchOptions: {
+      // Never a downloaded browser: Debian's, with its background traffic off.
+      executablePath: '/usr/bin/chromium',
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+        '--disable-quic',
+      ],
+    },
+  },
+  webServer: {
+    // Python's server sends .wasm as application/wasm.
+    command: `python3 -m http.server ${port} --bind 127.0.0.1 --directory dist`,
+    url: `http://127.0.0.1:${port}/`,
+    reuseExistingServer: false,
+    timeout: 30_000,
+    stdout: 'ignore',
+    stderr: 'ignore', // the server's request log
+  },
+});
