@@ -1,0 +1,69 @@
+"""Puts the bench measurements together: a table, or with --json one JSON object.
+
+usage: python3 report.py [--json] NATIVE SEED WASM PAGE TRANSFER_BYTES
+Each of NATIVE SEED WASM PAGE is the JSON one measurement printed ("{}" if it failed).
+"""
+import json
+import sys
+
+args = sys.argv[1:]
+as_json = args[:1] == ["--json"]
+if as_json:
+    args = args[1:]
+native, seed, wasm, page = (json.loads(a or "{}") for a in args[:4])
+transfer = int(args[4]) if args[4:] and args[4].isdigit() else None
+
+result = {
+    "native_runs_per_s": native.get("runs_per_s"),
+    "seed_lab_runs_per_s": seed.get("runs_per_s"),
+    "wasm_runs_per_s": wasm.get("wasm_runs_per_s"),
+    "knowledge_ms_max": wasm.get("knowledge_ms_max"),
+    "page_interactive_ms": page.get("page_interactive_ms"),
+    "transfer_gzip_bytes": transfer,
+}
+ratio = None
+if result["native_runs_per_s"] and result["seed_lab_runs_per_s"]:
+    ratio = result["native_runs_per_s"] / result["seed_lab_runs_per_s"]
+
+
+def target(value, want, ok):
+    return {"want": want, "value": value, "met": None if value is None else ok(value)}
+
+
+result["targets"] = {
+    "native_over_seed_lab": target(ratio, ">= 100", lambda v: v >= 100),
+    "knowledge_ms_max": target(result["knowledge_ms_max"], "< 50", lambda v: v < 50),
+    "page_interactive_ms": target(result["page_interactive_ms"], "< 500", lambda v: v < 500),
+    "transfer_gzip_bytes": target(transfer, "< 400000", lambda v: v < 400000),
+}
+
+if as_json:
+    print(json.dumps(result))
+    sys.exit(0)
+
+
+def show(v):
+    if v is None:
+        return "n/a"
+    return f"{v:,.0f}" if v >= 100 else f"{v:,.2f}"
+
+
+rows = [
+    ("native runs/s", result["native_runs_per_s"], ""),
+    ("seed lab runs/s (python)", result["seed_lab_runs_per_s"], ""),
+    ("native / seed lab", ratio, "native_over_seed_lab"),
+    ("wasm runs/s (node)", result["wasm_runs_per_s"], ""),
+    (f"knowledge ms, slowest lesson ({wasm.get('knowledge_lesson') or '-'})",
+     result["knowledge_ms_max"], "knowledge_ms_max"),
+    ("page interactive ms (median)", result["page_interactive_ms"], "page_interactive_ms"),
+    ("transfer, gzip -9 bytes", transfer, "transfer_gzip_bytes"),
+]
+print(f"{'measure':<48} {'value':>12}  target")
+for label, value, key in rows:
+    t = result["targets"].get(key)
+    verdict = ""
+    if t:
+        verdict = f"{t['want']:<9} " + {True: "met", False: "MISSED", None: "-"}[t["met"]]
+    print(f"{label:<48} {show(value):>12}  {verdict}")
+if page.get("console_errors"):
+    print(f"note: the page logged {page['console_errors']} console error(s) while loading")
