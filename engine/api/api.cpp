@@ -9,6 +9,7 @@
 #include "engine/experiments/seed_experiment.hpp"
 #include "engine/lesson/answers.hpp"
 #include "engine/lesson/prepared.hpp"
+#include "engine/sim/simulation.hpp"
 #include "engine/timeline/timeline_json.hpp"
 
 namespace idemlab::api {
@@ -52,12 +53,25 @@ json vocabulary() {
                                 "crash:client:before_record:<intent>:<attempt>"}}};
 }
 
+// Runs the lost-response scenario `runs` times (a full timeline over both databases each
+// time): the same work natively and in WASM, for scripts/bench.
+json simulate(const std::string& input) {
+  json in = json::parse(input, nullptr, false);
+  long long runs = in.is_object() ? in.value("runs", 1LL) : 1LL;
+  if (runs < 1 || runs > 1000000) return error("", "/runs", "runs is from 1 to 1000000");
+  Scenario s = lost_response_reconcile_scenario();
+  std::size_t steps = 0;
+  for (long long i = 0; i < runs; ++i) steps += Simulation(s, s.faults).run().steps.size();
+  return {{"runs", runs}, {"steps_per_run", steps / runs}};
+}
+
 json dispatch(const std::string& method, const std::string& input) {
   if (method == "seed_lab") return seed_lab();
+  if (method == "simulate") return simulate(input);
   if (method == "seed_experiment") return seed_experiment();
   if (method == "vocabulary") return vocabulary();
   if (method != "check" && method != "run" && method != "answer") {
-    return error("", "", "unknown method '" + method + "'; known: check, run, answer, seed_lab, seed_experiment, vocabulary");
+    return error("", "", "unknown method '" + method + "'; known: check, run, answer, seed_lab, seed_experiment, simulate, vocabulary");
   }
   json in = json::parse(input, nullptr, false);
   if (in.is_discarded() || !in.is_object()) return error("", "", "the input is not a JSON object");

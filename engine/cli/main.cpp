@@ -18,8 +18,6 @@
 #include <nlohmann/json.hpp>
 
 #include "engine/api/api.hpp"
-#include "engine/experiments/seed_experiment.hpp"
-#include "engine/sim/simulation.hpp"
 
 namespace {
 
@@ -138,14 +136,13 @@ int cmd_bench(const std::vector<std::string>& args) {
   for (std::size_t i = 0; i + 1 < args.size(); ++i) {
     if (args[i] == "--runs") runs = std::max(1, std::stoi(args[i + 1]));
   }
-  idemlab::Scenario s = idemlab::lost_response_reconcile_scenario();
-  std::size_t steps = 0;
   auto start = std::chrono::steady_clock::now();
-  for (int i = 0; i < runs; ++i) steps += idemlab::Simulation(s, s.faults).run().steps.size();
+  json out = json::parse(idemlab::api::call("simulate", json{{"runs", runs}}.dump()));
   double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  std::cout << json{{"runs", runs}, {"steps_per_run", steps / runs}, {"seconds", secs},
-                    {"runs_per_s", runs / secs}}.dump()
-            << "\n";
+  if (report_failure(out)) return 1;
+  out["seconds"] = secs;
+  out["runs_per_s"] = runs / secs;
+  std::cout << out.dump() << "\n";
   return 0;
 }
 
