@@ -68,11 +68,20 @@ void Client::deliver(const std::string& intent, const std::string& payload) {
   std::string fp = sha256_hex(payload);
   std::string key = make_key(intent, 1);
   record("decide", intent, {{"op_key", key}, {"fingerprint", fp}});
+  bool send_first = sim_.scenario().client.persist == PersistWhen::AfterSend;
+  if (send_first) {
+    // The mistake: the request leaves before the intent is stored. A crash here leaves
+    // an effect at the service and no trace of the intent at the client.
+    launch_request(intent, key, payload, fp, 1);
+    if (sim_.crash_here(ClientPoint::AfterSend, intent, 1)) return;
+  }
   db_.query(
       "INSERT INTO intents(intent, op_key, fingerprint, payload, status, receipt, attempts, lookups)"
-      " VALUES (?1, ?2, ?3, ?4, 'PENDING', NULL, 0, 0)",
-      {SqlValue::of(intent), SqlValue::of(key), SqlValue::of(fp), SqlValue::of(payload)});
+      " VALUES (?1, ?2, ?3, ?4, 'PENDING', NULL, ?5, 0)",
+      {SqlValue::of(intent), SqlValue::of(key), SqlValue::of(fp), SqlValue::of(payload),
+       SqlValue::of(send_first ? 1LL : 0LL)});
   record("persist", intent, {{"op_key", key}, {"status", status::kPending}});
+  if (send_first) return;
   if (sim_.crash_here(ClientPoint::AfterPersist, intent, 1)) return;
   send_attempt(intent, KeyChoice::ByPolicy);
 }
@@ -88,20 +97,25 @@ void Client::send_attempt(const std::string& intent, KeyChoice choice) {
   std::string status = r->status == status::kFailed ? status::kPending : r->status;
   db_.query("UPDATE intents SET op_key = ?1, attempts = ?2, status = ?3 WHERE intent = ?4",
             {SqlValue::of(key), SqlValue::of(attempt), SqlValue::of(status), SqlValue::of(intent)});
+  launch_request(intent, key, r->payload, r->fingerprint, static_cast<int>(attempt));
+  sim_.crash_here(ClientPoint::AfterSend, intent, static_cast<int>(attempt));
+}
+
+void Client::launch_request(const std::string& intent, const std::string& key, const std::string& payload,
+                            const std::string& fingerprint, int attempt) {
   Message m;
   m.kind = MessageKind::Request;
   m.from = Side::Client;
   m.to = Side::Service;
   m.intent = intent;
-  m.n = static_cast<int>(attempt);
+  m.n = attempt;
   m.op_key = key;
-  m.payload = r->payload;
-  m.fingerprint = r->fingerprint;
+  m.payload = payload;
+  m.fingerprint = fingerprint;
   sim_.own_key(key, intent);
   int id = sim_.network().send(m);
-  record("send", intent, {{"op_key", key}, {"fingerprint", r->fingerprint}, {"attempt", attempt}}, id);
-  wait_for(intent, MessageKind::Response, static_cast<int>(attempt));
-  sim_.crash_here(ClientPoint::AfterSend, intent, static_cast<int>(attempt));
+  record("send", intent, {{"op_key", key}, {"fingerprint", fingerprint}, {"attempt", attempt}}, id);
+  wait_for(intent, MessageKind::Response, attempt);
 }
 
 void Client::send_lookup(const std::string& intent) {
@@ -261,8 +275,13 @@ void Client::restart() {
   if (alive_) return;
   alive_ = true;  // the database was never lost: only memory was
   record("restart", "", nlohmann::json::object());
+  // Every PENDING intent is stale after a restart: whatever was in flight for it was
+  // forgotten with the process's memory.
+  bool pending_too = sim_.scenario().client.recovery_scan == RecoveryScan::UnknownAndStalePending;
   std::vector<std::string> unknown;
-  for (const SqlRow& r : db_.query("SELECT intent FROM intents WHERE status = 'UNKNOWN' ORDER BY rowid")) {
+  for (const SqlRow& r : db_.query("SELECT intent FROM intents WHERE status = 'UNKNOWN'"
+                                   " OR (?1 AND status = 'PENDING') ORDER BY rowid",
+                                   {SqlValue::of(pending_too ? 1LL : 0LL)})) {
     unknown.push_back(r[0].text);
   }
   record("recover", "", {{"found", unknown}});

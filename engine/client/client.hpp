@@ -8,8 +8,10 @@
 // A timeout is an indefinite error: with OnTimeout::RecordUnknown the intent becomes
 // UNKNOWN and stays so until reconciled; the client never turns UNKNOWN into FAILED.
 // A crash loses the volatile state (timers, what it was waiting for) and keeps the
-// database; a restart reads it again and scans for UNKNOWN intents, which it reconciles
-// by looking up the original key (or resending, per ClientPolicy::recovery).
+// database; a restart reads it again and scans for UNKNOWN intents (and, with
+// RecoveryScan::UnknownAndStalePending, for PENDING ones a crash left behind before the
+// timeout could record UNKNOWN), which it reconciles by looking up the original key (or
+// resending, per ClientPolicy::recovery).
 #include <optional>
 #include <string>
 #include <vector>
@@ -45,6 +47,8 @@ class Client {
   std::optional<IntentRow> row(const std::string& intent);
   enum class KeyChoice { ByPolicy, Fresh, Same };
   void send_attempt(const std::string& intent, KeyChoice key);
+  void launch_request(const std::string& intent, const std::string& key, const std::string& payload,
+                      const std::string& fingerprint, int attempt);
   void send_lookup(const std::string& intent);
   void on_timeout(const std::string& intent, MessageKind kind, int n, int epoch);
   void after_unknown(const std::string& intent);

@@ -202,7 +202,13 @@ void read_scenario(Reader& r, const json& j, const std::string& path, Lesson& le
 
   if (const json* c = r.field(j, path, "client", false)) {
     std::string cp = Reader::at(path, "client");
-    if (r.object(*c, cp, {"key_scope", "on_timeout", "recovery", "max_attempts", "retry_after_ms"})) {
+    if (r.object(*c, cp, {"key_scope", "on_timeout", "recovery", "persist", "recovery_scan", "max_attempts",
+                          "retry_after_ms"})) {
+      sc.client.persist = r.choice(*c, cp, "persist", {"before_send", "after_send"}, false, "before_send") == "after_send"
+                              ? PersistWhen::AfterSend : PersistWhen::BeforeSend;
+      sc.client.recovery_scan = r.choice(*c, cp, "recovery_scan", {"unknown", "unknown_and_pending"}, false,
+                                         "unknown") == "unknown_and_pending"
+                                    ? RecoveryScan::UnknownAndStalePending : RecoveryScan::UnknownOnly;
       sc.client.key_scope = r.choice(*c, cp, "key_scope", {"intent", "attempt"}, false, "intent") == "attempt"
                                 ? KeyScope::PerAttempt : KeyScope::PerIntent;
       sc.client.on_timeout = r.choice(*c, cp, "on_timeout", {"record_unknown", "mark_failed_and_resend"}, false,

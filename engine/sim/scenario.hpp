@@ -9,6 +9,10 @@
 //    intent FAILED and resend (wrong).
 //  - recovery: reconcile by looking up the original key (right where the service offers
 //    lookup) or resend.
+//  - persist: store the intent before sending (right) or after (wrong: a crash in between
+//    leaves an effect the client has no record of).
+//  - recovery_scan: after a restart, reconcile UNKNOWN and stale PENDING intents (right:
+//    a crash before the timeout leaves PENDING) or UNKNOWN only (wrong).
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -21,11 +25,15 @@ namespace idemlab {
 enum class KeyScope { PerIntent, PerAttempt };
 enum class OnTimeout { RecordUnknown, MarkFailedAndResend };
 enum class Recovery { Lookup, Resend };
+enum class PersistWhen { BeforeSend, AfterSend };
+enum class RecoveryScan { UnknownAndStalePending, UnknownOnly };
 
 struct ClientPolicy {
   KeyScope key_scope = KeyScope::PerIntent;
   OnTimeout on_timeout = OnTimeout::RecordUnknown;
   Recovery recovery = Recovery::Lookup;
+  PersistWhen persist = PersistWhen::BeforeSend;
+  RecoveryScan recovery_scan = RecoveryScan::UnknownOnly;
   /// Budget: sends of any kind (submit attempts and lookups) per intent. When it is spent
   /// and the outcome is still unknown, the intent becomes NEEDS_HUMAN.
   int max_attempts = 3;

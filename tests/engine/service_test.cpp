@@ -71,3 +71,41 @@ TEST_CASE("a timeout never turns into FAILED under the right policy; the budget 
   CHECK(run.steps.back().snap.intents[0].status == "NEEDS_HUMAN");
   CHECK(run.steps.back().snap.deliveries.size() == 1);
 }
+
+namespace {
+// The client crashes right after sending attempt 1 and restarts 50 ms later; the response
+// reaches a dead process.
+Run crash_after_send(PersistWhen persist, RecoveryScan scan) {
+  Scenario s;
+  s.client.persist = persist;
+  s.client.recovery_scan = scan;
+  s.script.push_back({ActionKind::Deliver, 0, -1, "r", "payload-1"});
+  Fault crash;
+  crash.kind = Fault::Kind::CrashClient;
+  crash.point = ClientPoint::AfterSend;
+  crash.intent = "r";
+  crash.restart_after_ms = 50;
+  s.faults.faults.push_back(crash);
+  return Simulation(s, s.faults).run();
+}
+}  // namespace
+
+TEST_CASE("a crash before the timeout leaves PENDING: only a scan that includes it reconciles") {
+  Run forgotten = crash_after_send(PersistWhen::BeforeSend, RecoveryScan::UnknownOnly);
+  REQUIRE(forgotten.steps.back().snap.intents.size() == 1);
+  CHECK(forgotten.steps.back().snap.intents[0].status == "PENDING");
+  CHECK(forgotten.steps.back().snap.deliveries.size() == 1);
+
+  Run reconciled = crash_after_send(PersistWhen::BeforeSend, RecoveryScan::UnknownAndStalePending);
+  CHECK(reconciled.steps.back().snap.intents[0].status == "DELIVERED");
+  CHECK(reconciled.steps.back().snap.intents[0].receipt == reconciled.steps.back().snap.deliveries[0].receipt);
+  CHECK(reconciled.steps.back().snap.deliveries.size() == 1);
+}
+
+TEST_CASE("send first, persist later: a crash in between leaves an effect the client never recorded") {
+  Run run = crash_after_send(PersistWhen::AfterSend, RecoveryScan::UnknownAndStalePending);
+  CHECK(run.steps.back().snap.intents.empty());
+  CHECK(run.steps.back().snap.deliveries.size() == 1);
+  Run safe = crash_after_send(PersistWhen::BeforeSend, RecoveryScan::UnknownAndStalePending);
+  CHECK(safe.steps.back().snap.intents.size() == 1);
+}
