@@ -5,10 +5,13 @@
 //   idemlab run LESSON [--json] [--lang en|zh-CN]
 //                                    the lesson's timeline: one line per event, or the JSON
 //   idemlab check LESSON...          validates lessons; exit 1 naming file, JSON path and
-//                                    reason of the first problem of each bad file
+//                                    reason of the first problem of each bad file, and
+//                                    any lesson id that two files share
 //   idemlab answers LESSON           every question's computed answer, as JSON
 //   idemlab bench [--runs N]         runs of the lost-response scenario per second (JSON)
 #include <chrono>
+#include <cstdlib>
+#include <map>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -63,6 +66,7 @@ bool report_failure(const json& out) {
 int cmd_check(const std::vector<std::string>& files) {
   if (files.empty()) return usage();
   int bad = 0;
+  std::map<std::string, std::string> seen;  // lesson id -> the file that has it
   for (const std::string& f : files) {
     std::string text;
     if (!read_file(f, text)) {
@@ -71,8 +75,18 @@ int cmd_check(const std::vector<std::string>& files) {
       continue;
     }
     json out = json::parse(idemlab::api::call("check", lesson_input(f, text).dump()));
-    if (report_failure(out)) ++bad;
-    else std::cout << f << ": ok (" << out["id"].get<std::string>() << ")\n";
+    if (report_failure(out)) {
+      ++bad;
+      continue;
+    }
+    std::string id = out["id"].get<std::string>();
+    auto [it, fresh] = seen.emplace(id, f);
+    if (!fresh) {
+      std::cerr << f << ": /id: lesson id '" << id << "' is used twice (also in " << it->second << ")\n";
+      ++bad;
+      continue;
+    }
+    std::cout << f << ": ok (" << id << ")\n";
   }
   return bad ? 1 : 0;
 }
@@ -86,7 +100,11 @@ int cmd_run(const std::vector<std::string>& args) {
     else if (file.empty()) file = args[i];
     else return usage();
   }
-  if (file.empty() || (lang != "en" && lang != "zh-CN")) return usage();
+  if (lang != "en" && lang != "zh-CN") {
+    std::cerr << "idemlab run: --lang is en or zh-CN, not '" << lang << "'\n";
+    return 2;
+  }
+  if (file.empty()) return usage();
   std::string text;
   if (!read_file(file, text)) {
     std::cerr << file << ": /: cannot read the file\n";
@@ -134,7 +152,14 @@ int cmd_answers(const std::string& file) {
 int cmd_bench(const std::vector<std::string>& args) {
   int runs = 2000;
   for (std::size_t i = 0; i + 1 < args.size(); ++i) {
-    if (args[i] == "--runs") runs = std::max(1, std::stoi(args[i + 1]));
+    if (args[i] != "--runs") continue;
+    char* end = nullptr;
+    long n = std::strtol(args[i + 1].c_str(), &end, 10);
+    if (*end != '\0' || n < 1 || n > 1000000) {
+      std::cerr << "idemlab bench: --runs is a whole number from 1 to 1000000, not '" << args[i + 1] << "'\n";
+      return 2;
+    }
+    runs = static_cast<int>(n);
   }
   auto start = std::chrono::steady_clock::now();
   json out = json::parse(idemlab::api::call("simulate", json{{"runs", runs}}.dump()));
