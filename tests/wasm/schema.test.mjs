@@ -1,0 +1,158 @@
+// lessons/lesson.schema.json lets an editor flag a lesson's mistakes while it is typed.
+// It must agree with the engine's own structural checks (engine/lesson/parse.cpp):
+// whatever the engine accepts the schema accepts, and each author's mistake below is
+// refused by both, at the same JSON path. Run after scripts/build (it uses dist/engine).
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import test from 'node:test';
+import Ajv2020 from 'ajv/dist/2020.js';
+import { loadEngine, REPO } from './engine-node.mjs';
+
+const read = (file) => readFileSync(resolve(REPO, file), 'utf8');
+
+// strictTypes would want "type": "object" beside every if/then; the other strict checks
+// (unknown keywords, bad formats, ...) stay on.
+const ajv = new Ajv2020({ allErrors: true, strictTypes: false });
+const validate = ajv.compile(JSON.parse(read('lessons/lesson.schema.json')));
+const engine = await loadEngine();
+
+// The schema's errors as JSON paths of the offending field: a missing or unknown field
+// is named by its own path, as the engine names it.
+function schemaErrors(lesson) {
+  if (validate(lesson)) return [];
+  return validate.errors.map((e) => {
+    const field = e.params.missingProperty ?? e.params.additionalProperty;
+    return field === undefined ? e.instancePath : `${e.instancePath}/${field}`;
+  });
+}
+
+function engineErrors(lesson, file = 'lessons/test.json') {
+  const out = JSON.parse(engine.call('check', JSON.stringify({ file, text: JSON.stringify(lesson) })));
+  return out.ok ? [] : out.errors.map((e) => e.path);
+}
+
+const shipped = readdirSync(resolve(REPO, 'lessons'))
+  .filter((f) => f.endsWith('.json') && !f.endsWith('.schema.json'))
+  .sort()
+  .map((f) => `lessons/${f}`);
+
+// The ```json block under "## A complete small lesson" in the authoring guide.
+function readmeExample() {
+  const readme = read('lessons/README.md');
+  const section = readme.slice(readme.indexOf('## A complete small lesson'));
+  const block = /```json\n([\s\S]*?)\n```/.exec(section);
+  assert.ok(block, 'lessons/README.md has a ```json block under "A complete small lesson"');
+  return JSON.parse(block[1]);
+}
+
+test('there are lessons to validate', () => {
+  assert.ok(shipped.length >= 2, `found ${shipped.join(', ')}`);
+});
+
+for (const file of shipped) {
+  test(`${file} validates against the schema`, () => {
+    const lesson = JSON.parse(read(file));
+    assert.equal(lesson.$schema, './lesson.schema.json');
+    assert.deepEqual(schemaErrors(lesson), []);
+    assert.deepEqual(engineErrors(lesson, file), []);
+  });
+}
+
+test('the complete example in lessons/README.md validates against the schema', () => {
+  const lesson = readmeExample();
+  assert.deepEqual(schemaErrors(lesson), []);
+  assert.deepEqual(engineErrors(lesson), []);
+});
+
+const clone = (x) => structuredClone(x);
+const base = () => JSON.parse(read('lessons/lost-receipt.json'));
+const questionOf = (lesson, kind) => lesson.questions.find((q) => q.kind === kind);
+
+// Optional fields and lenient spots of parse.cpp: the schema must not be stricter.
+const accepted = {
+  'every optional field at once': () => {
+    const l = readmeExample();
+    l.$schema = './lesson.schema.json';
+    l.scenario.seed = 2 ** 53;
+    l.scenario.client.persist = 'before_send';
+    l.scenario.client.recovery_scan = 'unknown_and_pending';
+    l.scenario.client.max_attempts = 20;
+    l.scenario.service = { lookup: false };
+    l.scenario.timing = { latency_ms: 2, timeout_ms: 600000 };
+    l.scenario.fault_space.client_crash_points = ['after_persist', 'before_record'];
+    l.scenario.fault_space.restart_after_ms = 1;
+    l.facts = [
+      { fact: 'effect_exists' },
+      { id: 'arrived', fact: 'request_arrived', intent: 'note', attempt: 1 },
+    ];
+    l.questions[0].fact = 'arrived';
+    l.questions.push(
+      { id: 'grid', kind: 'table', prompt: l.title, moments: ['timed_out'], sides: ['client', 'service'],
+        facts: ['effect_exists', 'arrived'] },
+      { id: 'why', kind: 'concept', prompt: l.title, answer: 'a',
+        options: [{ id: 'a', label: l.title }, { id: 'b', label: l.summary }], explanation: l.summary });
+    l.self_check = [l.summary];
+    return l;
+  },
+  'a crash fault with its restart delay': () => {
+    const l = base();
+    l.scenario.faults.push({ crash_client: 'before_record', intent: 'weekly-report', attempt: 9, restart_after_ms: 70 });
+    return l;
+  },
+  'reconcile names its intent, and a moment matches on every field': () => {
+    const l = base();
+    l.scenario.script.push({ at: 400, do: 'reconcile', intent: 'weekly-report' });
+    l.moments[0].at = { event: 'commit', side: 'service', message: 'request', attempt: 1, intent: 'weekly-report', nth: 1 };
+    return l;
+  },
+};
+
+for (const [name, make] of Object.entries(accepted)) {
+  test(`accepted by engine and schema: ${name}`, () => {
+    const lesson = make();
+    assert.deepEqual(engineErrors(lesson), [], 'the engine accepts it');
+    assert.deepEqual(schemaErrors(lesson), [], 'the schema accepts it');
+  });
+}
+
+// Mistakes an author makes, each with the JSON path both must name (the engine names a
+// text with a missing language by the text's own path, given third).
+const refused = {
+  'the title has no "en"': ['/title/en', (l) => { delete l.title.en; }, '/title'],
+  'a language tag the engine does not know': ['/summary/zh', (l) => { l.summary.zh = l.summary['zh-CN']; delete l.summary['zh-CN']; }],
+  'an empty narration': ['/moments/0/narration/en', (l) => { l.moments[0].narration.en = ''; }],
+  'an unknown script action': ['/scenario/script/1/do', (l) => { l.scenario.script[1].do = 'crash'; }],
+  'a script action without its time': ['/scenario/script/1/at', (l) => { delete l.scenario.script[1].at; }],
+  'deliver without a payload': ['/scenario/script/0/payload', (l) => { delete l.scenario.script[0].payload; }],
+  'an unknown question kind': ['/questions/0/kind', (l) => { l.questions[0].kind = 'quiz'; }],
+  'a knowledge question without its side': ['/questions/0/side', (l) => { delete questionOf(l, 'knowledge').side; }],
+  'a field of another question kind': ['/questions/0/options', (l) => { l.questions[0].options = clone(questionOf(l, 'concept').options); }],
+  'a predict question with one option': ['/questions/2/options', (l) => {
+    const q = questionOf(l, 'predict');
+    assert.equal(l.questions.indexOf(q), 2);
+    q.options = q.options.slice(0, 1);
+  }],
+  'an unknown ask': ['/questions/2/ask', (l) => { questionOf(l, 'predict').ask = 'receipts'; }],
+  'an extra field in a moment': ['/moments/0/note', (l) => { l.moments[0].note = 'remember to explain this'; }],
+  'an unknown event kind in a moment': ['/moments/0/at/event', (l) => { l.moments[0].at.event = 'committed'; }],
+  'a status in lower case': ['/moments/0/at/status', (l) => { l.moments[0].at.status = 'unknown'; }],
+  'an id with capitals and spaces': ['/id', (l) => { l.id = 'Lost Receipt'; }],
+  'an unknown client knob value': ['/scenario/client/on_timeout', (l) => { l.scenario.client.on_timeout = 'retry'; }],
+  'a knob value from another knob': ['/scenario/client/persist', (l) => { l.scenario.client.persist = 'after_persist'; }],
+  'a latency below the minimum': ['/scenario/timing/latency_ms', (l) => { l.scenario.timing.latency_ms = 1; }],
+  'max_attempts given as a string': ['/scenario/client/max_attempts', (l) => { l.scenario.client.max_attempts = '3'; }],
+  'an unknown crash point': ['/scenario/fault_space/client_crash_points/0', (l) => { l.scenario.fault_space.client_crash_points = ['before_send']; }],
+  'a fault that both drops and crashes': ['/scenario/faults/0', (l) => { l.scenario.faults[0].crash_client = 'after_send'; }],
+  'an attempt on a fact that takes none': ['/facts/0/attempt', (l) => { l.facts = [{ fact: 'effect_exists', attempt: 1 }]; }],
+  'a top-level field misspelt': ['/self_checks', (l) => { l.self_checks = []; }],
+};
+
+for (const [name, [path, spoil, enginePath = path]] of Object.entries(refused)) {
+  test(`refused by engine and schema at ${path}: ${name}`, () => {
+    const lesson = base();
+    spoil(lesson);
+    assert.ok(engineErrors(lesson).includes(enginePath), `the engine names ${enginePath}: ${engineErrors(lesson)}`);
+    assert.ok(schemaErrors(lesson).includes(path), `the schema names ${path}: ${schemaErrors(lesson)}`);
+  });
+}
