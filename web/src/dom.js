@@ -75,3 +75,49 @@ export function rebuildKeepingFocus(el, build) {
     if (again) again.focus({ preventScroll: true });
   }
 }
+
+// Layout reads (scroll positions, sizes) wait for the next frame and run together: the
+// browser lays the page out once there, as it must before painting anyway, instead of
+// once per view in the middle of building the DOM. `read()` may return a function that
+// writes (sets scrollTop, ...); all reads run before any write. A later request under
+// the same key replaces an earlier one that has not run yet.
+const frameTasks = new Map();
+let frameRequested = false;
+
+function runFrameTasks() {
+  frameRequested = false;
+  const reads = [...frameTasks.values()];
+  frameTasks.clear();
+  const writes = reads.map((read) => read());
+  for (const write of writes) if (typeof write === 'function') write();
+}
+
+export function measureNextFrame(key, read) {
+  frameTasks.set(key, read);
+  if (!frameRequested) {
+    frameRequested = true;
+    requestAnimationFrame(runFrameTasks);
+  }
+}
+
+/**
+ * Make `parent`'s children the elements for `items` ([key, make] pairs, in order),
+ * reusing the element already there for a key and calling make() only for new keys.
+ * `cache` is the Map this returned last time (or null); the new one is returned.
+ */
+export function keyedChildren(parent, cache, items) {
+  const next = new Map();
+  let at = parent.firstChild;
+  for (const [key, make] of items) {
+    const el = (cache && cache.get(key)) || make();
+    next.set(key, el);
+    if (at === el) at = at.nextSibling;
+    else parent.insertBefore(el, at);
+  }
+  while (at) {
+    const gone = at;
+    at = at.nextSibling;
+    parent.removeChild(gone);
+  }
+  return next;
+}

@@ -2,7 +2,7 @@
 // down, one row per step. Only steps up to the current one are drawn, so the
 // diagram never reveals what happens next.
 
-import { h, s } from '../dom.js';
+import { h, s, keyedChildren, measureNextFrame } from '../dom.js';
 import { t, sideName } from '../i18n.js';
 
 const W = 640;
@@ -118,16 +118,21 @@ function messageShape(m, cur, prefix) {
 }
 
 let diagramCount = 0;
+const views = new WeakMap(); // container -> the diagram drawn in it
 
-/**
- * Draw the diagram for `run` at step `cur` into `container`. `onPick(i)` is called when a row is
- * clicked (the text timeline is the keyboard route to the same thing).
- */
-export function renderDiagram(container, run, cur, onPick) {
+/** Whether a message is drawn at step `cur`, and if so a key for how it looks then. */
+function messageKey(m, idx, cur) {
+  if (!Number.isInteger(m.sent_step) || m.sent_step > cur) return null;
+  const ended = Number.isInteger(m.end_step) && m.end_step <= cur;
+  if (ended && (m.fate === 'delivered' || m.fate === 'dropped')) return `m${idx}:${m.fate}`;
+  return `m${idx}:${ended ? 'ended' : 'flying'}@${cur}`; // drawn up to now, so it changes every step
+}
+
+// The parts that never change for a lesson: built once per container.
+function mountDiagram(container, run) {
   diagramCount += 1;
   const prefix = `dg${diagramCount}`;
-  const steps = run.steps;
-  const last = steps.length - 1;
+  const last = run.steps.length - 1;
   const height = y(last) + PAD;
   const titleId = `${prefix}-title`;
   const descId = `${prefix}-desc`;
@@ -141,79 +146,131 @@ export function renderDiagram(container, run, cur, onPick) {
         s('text', { x: laneX(side), y: 22, 'text-anchor': 'middle' }, sideName(side))),
     ),
   );
+  const svg = s('svg', { class: 'diagram-svg', viewBox: `0 0 ${W} ${height}`, role: 'img', 'aria-labelledby': `${titleId} ${descId}`, 'data-testid': 'diagram', 'data-step': 0, preserveAspectRatio: 'xMidYMin meet' });
+  const scroller = h('div', { class: 'diagram-scroll', tabindex: '0', role: 'group', 'aria-label': t('diagram.title') }, svg);
+  container.appendChild(h('div', { class: 'diagram' }, header, scroller));
 
-  const svg = s(
-    'svg',
-    { class: 'diagram-svg', viewBox: `0 0 ${W} ${height}`, role: 'img', 'aria-labelledby': `${titleId} ${descId}`, 'data-testid': 'diagram', 'data-step': cur, preserveAspectRatio: 'xMidYMin meet' },
-    s('title', { id: titleId }, t('diagram.title')),
-    s('desc', { id: descId }, t('diagram.desc')),
-    markerDefs(prefix),
-  );
+  const view = {
+    run,
+    prefix,
+    height,
+    svg,
+    scroller,
+    cur: -1,
+    onPick: null,
+    fixed: {
+      title: s('title', { id: titleId }, t('diagram.title')),
+      desc: s('desc', { id: descId }, t('diagram.desc')),
+      defs: markerDefs(prefix),
+      rows: s('g', { class: 'rows' }),
+      times: s('g', { class: 'times' }),
+      messages: s('g', { class: 'messages' }),
+      events: s('g', { class: 'events' }),
+    },
+    // Keyed children of the svg and of each group, as keyedChildren returned them.
+    parts: null,
+    rows: null,
+    times: null,
+    messages: null,
+    events: null,
+  };
+  // Rows are click targets; the text timeline is the keyboard route to the same thing.
+  view.fixed.rows.addEventListener('click', (ev) => {
+    const row = ev.target.closest && ev.target.closest('.row');
+    if (row && view.onPick) view.onPick(Number(row.getAttribute('data-step')));
+  });
+  views.set(container, view);
+  return view;
+}
+
+/**
+ * Draw the diagram for `run` at step `cur` into `container`. `onPick(i)` is called when a row is
+ * clicked (the text timeline is the keyboard route to the same thing). Stepping only adds,
+ * removes or redraws what differs from the step drawn before.
+ */
+export function renderDiagram(container, run, cur, onPick) {
+  let view = views.get(container);
+  if (!view || view.run !== run) {
+    if (view) container.querySelector('.diagram').remove();
+    view = mountDiagram(container, run);
+  }
+  view.onPick = onPick || null;
+  view.cur = cur;
+  const { svg, fixed, prefix, height } = view;
+  const steps = run.steps;
+  svg.setAttribute('data-step', cur);
 
   // Rows: click targets and the current-step band.
-  const rows = s('g', { class: 'rows' });
+  const rowItems = [];
   for (let i = 0; i <= cur; i++) {
-    const r = s('rect', { x: 0, y: y(i) - RH / 2, width: W, height: RH, class: i === cur ? 'row row-current' : 'row', 'data-step': i });
-    if (onPick) r.addEventListener('click', () => onPick(i));
-    rows.appendChild(r);
+    rowItems.push([i === cur ? `${i}:current` : `${i}`, () => s('rect', { x: 0, y: y(i) - RH / 2, width: W, height: RH, class: i === cur ? 'row row-current' : 'row', 'data-step': i })]);
   }
-  svg.appendChild(rows);
+  view.rows = keyedChildren(fixed.rows, view.rows, rowItems);
 
   // Lanes: faint for the whole lesson, solid up to now, red where the side is down.
+  const parts = [
+    ['title', () => fixed.title],
+    ['desc', () => fixed.desc],
+    ['defs', () => fixed.defs],
+    ['rows', () => fixed.rows],
+  ];
   for (const side of ['client', 'network', 'service']) {
     const x = laneX(side);
-    svg.appendChild(s('line', { x1: x, y1: PAD - 12, x2: x, y2: height - 6, class: `lane lane-future lane-${side}` }));
-    svg.appendChild(s('line', { x1: x, y1: PAD - 12, x2: x, y2: y(cur), class: `lane lane-past lane-${side}` }));
+    parts.push([`future-${side}`, () => s('line', { x1: x, y1: PAD - 12, x2: x, y2: height - 6, class: `lane lane-future lane-${side}` })]);
+    parts.push([`past-${side}@${cur}`, () => s('line', { x1: x, y1: PAD - 12, x2: x, y2: y(cur), class: `lane lane-past lane-${side}` })]);
     if (side !== 'network') {
       for (let i = 0; i < cur; i++) {
         const st = steps[i][side];
-        if (st && st.alive === false) svg.appendChild(s('line', { x1: x, y1: y(i), x2: x, y2: y(i + 1), class: 'lane-down' }));
+        if (st && st.alive === false) parts.push([`down-${side}-${i}`, () => s('line', { x1: x, y1: y(i), x2: x, y2: y(i + 1), class: 'lane-down' })]);
       }
     }
   }
+  parts.push(['times', () => fixed.times], ['messages', () => fixed.messages], ['events', () => fixed.events]);
+  view.parts = keyedChildren(svg, view.parts, parts);
 
   // Time labels: shown when the time changes, and always on the current row.
-  const times = s('g', { class: 'times' });
+  const timeItems = [];
   for (let i = 0; i <= cur; i++) {
     if (i === 0 || i === cur || steps[i].t !== steps[i - 1].t) {
-      times.appendChild(s('text', { x: 10, y: y(i) + 4, class: i === cur ? 'time time-current' : 'time' }, `t=${steps[i].t}ms`));
+      timeItems.push([i === cur ? `${i}:current` : `${i}`, () => s('text', { x: 10, y: y(i) + 4, class: i === cur ? 'time time-current' : 'time' }, `t=${steps[i].t}ms`)]);
     }
   }
-  svg.appendChild(times);
+  view.times = keyedChildren(fixed.times, view.times, timeItems);
 
-  const msgs = s('g', { class: 'messages' });
-  for (const m of run.messages || []) {
-    const shape = messageShape(m, cur, prefix);
-    if (shape) msgs.appendChild(shape);
-  }
-  svg.appendChild(msgs);
+  const msgItems = [];
+  (run.messages || []).forEach((m, idx) => {
+    const key = messageKey(m, idx, cur);
+    if (key) msgItems.push([key, () => messageShape(m, cur, prefix)]);
+  });
+  view.messages = keyedChildren(fixed.messages, view.messages, msgItems);
 
-  const evs = s('g', { class: 'events' });
+  // An event's mark depends on its step only, so a mark once drawn is kept.
+  const evItems = [];
   for (let i = 0; i <= cur; i++) {
-    const mark = eventMark(steps[i], i);
+    const cached = view.events && view.events.get(`${i}`);
+    const mark = cached || eventMark(steps[i], i);
     if (mark) {
-      mark.setAttribute('data-step', i);
-      evs.appendChild(mark);
+      if (!cached) mark.setAttribute('data-step', i);
+      evItems.push([`${i}`, () => mark]);
     }
   }
-  svg.appendChild(evs);
+  view.events = keyedChildren(fixed.events, view.events, evItems);
 
-  // The scroller persists across steps so stepping does not jump the view.
-  let scroller = container.querySelector('.diagram-scroll');
-  if (!scroller) {
-    scroller = h('div', { class: 'diagram-scroll', tabindex: '0', role: 'group', 'aria-label': t('diagram.title') });
-    container.appendChild(h('div', { class: 'diagram' }, header, scroller));
-  } else {
-    container.querySelector('.diagram-head').replaceWith(header);
-  }
-  const before = scroller.scrollTop;
-  scroller.replaceChildren(svg);
-  scroller.scrollTop = before;
+  // Keep the current row in view, measured once the page is laid out for this frame.
+  measureNextFrame(view, () => keepRowInView(view));
+}
 
-  // Keep the current row in view.
+function keepRowInView(view) {
+  const { svg, scroller } = view;
+  if (!scroller.isConnected) return null;
+  const cur = view.cur;
   const scale = svg.getBoundingClientRect().width / W || 1;
   const top = (y(cur) - RH * 1.5) * scale;
   const bottom = (y(cur) + RH * 1.5) * scale;
-  if (top < scroller.scrollTop) scroller.scrollTop = Math.max(0, top);
-  else if (bottom > scroller.scrollTop + scroller.clientHeight) scroller.scrollTop = bottom - scroller.clientHeight;
+  const scrollTop = scroller.scrollTop;
+  const clientHeight = scroller.clientHeight;
+  return () => {
+    if (top < scrollTop) scroller.scrollTop = Math.max(0, top);
+    else if (bottom > scrollTop + clientHeight) scroller.scrollTop = bottom - clientHeight;
+  };
 }

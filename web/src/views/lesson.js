@@ -2,7 +2,7 @@
 // knowledge grid, text timeline and self-check, all kept on one current step.
 // Everything shown comes from the engine's timeline and verdicts.
 
-import { h, replaceChildren, rebuildKeepingFocus } from '../dom.js';
+import { h, replaceChildren, rebuildKeepingFocus, measureNextFrame } from '../dom.js';
 import { t, l } from '../i18n.js';
 import { lessonHash, listHash, replaceHash } from '../router.js';
 import { clampStep, blockingStep, questionsAt, hiddenAt, momentAt } from '../gating.js';
@@ -53,7 +53,15 @@ export class LessonView {
     this.mount();
     this.go(allowed, { force: true });
     document.title = `${l(this.lesson.title)} · idemlab`;
-    if (focus) this.root.querySelector('[data-testid="lesson-title"]').focus({ preventScroll: true });
+    if (focus) {
+      // Focusing lays the page out; do it in the frame that lays it out anyway, unless
+      // something else took the focus in the meantime.
+      const title = this.root.querySelector('[data-testid="lesson-title"]');
+      measureNextFrame(title, () => () => {
+        const active = document.activeElement;
+        if (title.isConnected && (!active || active === document.body)) title.focus({ preventScroll: true });
+      });
+    }
   }
 
   isAnswered(qid) {

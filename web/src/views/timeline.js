@@ -2,7 +2,7 @@
 // marked with aria-current. It is the keyboard and screen-reader twin of the
 // diagram; later steps are not listed until they are reached.
 
-import { h, replaceChildren } from '../dom.js';
+import { h, replaceChildren, measureNextFrame } from '../dom.js';
 import { t, l, sideName } from '../i18n.js';
 
 export function stepLine(step) {
@@ -10,44 +10,83 @@ export function stepLine(step) {
   return t('timeline.line', { t: step.t, side: sideName(side), text: l(step.event && step.event.text) });
 }
 
+const views = new WeakMap(); // container -> the timeline listed in it
+
+function mountTimeline(container, run) {
+  const hid = 'timeline-heading';
+  const view = {
+    run,
+    list: h('ol', { class: 'timeline', 'aria-labelledby': hid, 'data-testid': 'timeline' }),
+    rest: h('p', { class: 'muted timeline-rest', 'data-testid': 'timeline-rest' }),
+    scroller: null,
+    lines: [], // the <li> of steps 0..cur, in order
+    cur: -1,
+    onPick: null,
+  };
+  view.scroller = h('div', { class: 'timeline-scroll' }, view.list);
+  replaceChildren(container, h('h3', { id: hid, class: 'section-title' }, t('timeline.title')), view.scroller, view.rest);
+  views.set(container, view);
+  return view;
+}
+
+function lineFor(view, st, i) {
+  const kind = st.event && st.event.kind;
+  const side = (st.event && st.event.side) || 'none';
+  return h(
+    'li',
+    { class: ['tl-line', `tl-${side}`, kind && `tl-kind-${kind}`], 'data-testid': 'timeline-line', 'data-step': i },
+    h('button', { type: 'button', class: 'tl-button', 'data-step': i, onclick: () => view.onPick(i) }, h('span', { class: 'tl-step', 'aria-hidden': 'true' }, String(i)), stepLine(st)),
+  );
+}
+
+function markCurrent(li, current) {
+  li.classList.toggle('is-current', current);
+  if (current) li.setAttribute('aria-current', 'step');
+  else li.removeAttribute('aria-current');
+}
+
+/** List steps 0..cur, the current one marked; stepping adds or removes lines at the end. */
 export function renderTimeline(container, run, cur, onPick) {
-  let list = container.querySelector('ol.timeline');
-  if (!list) {
-    const hid = 'timeline-heading';
-    replaceChildren(
-      container,
-      h('h3', { id: hid, class: 'section-title' }, t('timeline.title')),
-      h('div', { class: 'timeline-scroll' }, (list = h('ol', { class: 'timeline', 'aria-labelledby': hid, 'data-testid': 'timeline' }))),
-      h('p', { class: 'muted timeline-rest', 'data-testid': 'timeline-rest' }),
-    );
-  }
+  let view = views.get(container);
+  if (!view || view.run !== run) view = mountTimeline(container, run);
+  view.onPick = onPick;
+  const { list, lines } = view;
   const focusedStep = document.activeElement && list.contains(document.activeElement) ? document.activeElement.dataset.step : null;
-  const items = [];
-  for (let i = 0; i <= cur && i < run.steps.length; i++) {
-    const st = run.steps[i];
-    const kind = st.event && st.event.kind;
-    const side = (st.event && st.event.side) || 'none';
-    items.push(
-      h(
-        'li',
-        { class: ['tl-line', `tl-${side}`, kind && `tl-kind-${kind}`, i === cur && 'is-current'], 'aria-current': i === cur ? 'step' : null, 'data-testid': 'timeline-line', 'data-step': i },
-        h('button', { type: 'button', class: 'tl-button', 'data-step': i, onclick: () => onPick(i) }, h('span', { class: 'tl-step', 'aria-hidden': 'true' }, String(i)), stepLine(st)),
-      ),
-    );
+
+  const end = Math.min(cur, run.steps.length - 1);
+  if (view.cur >= 0 && view.cur < lines.length && view.cur !== cur) markCurrent(lines[view.cur], false);
+  while (lines.length > end + 1) lines.pop().remove();
+  if (lines.length < end + 1) {
+    const added = document.createDocumentFragment();
+    for (let i = lines.length; i <= end; i++) {
+      const li = lineFor(view, run.steps[i], i);
+      lines.push(li);
+      added.appendChild(li);
+    }
+    list.appendChild(added);
   }
-  replaceChildren(list, items);
+  if (cur <= end) markCurrent(lines[cur], true);
+  view.cur = cur;
+
   const rest = run.steps.length - 1 - cur;
-  container.querySelector('.timeline-rest').textContent = rest > 0 ? t('timeline.hiddenRest', { n: rest }) : '';
-  if (focusedStep !== null) {
-    const again = list.querySelector(`button[data-step="${focusedStep}"]`) || list.querySelector('li.is-current button');
+  const restText = rest > 0 ? t('timeline.hiddenRest', { n: rest }) : '';
+  if (view.rest.textContent !== restText) view.rest.textContent = restText;
+  if (focusedStep !== null && !list.contains(document.activeElement)) {
+    // The focused line went away (stepping back past it): focus moves to the current one.
+    const again = list.querySelector('li.is-current button');
     if (again) again.focus({ preventScroll: true });
   }
-  const scroller = container.querySelector('.timeline-scroll');
-  const currentEl = list.querySelector('li.is-current');
-  if (scroller && currentEl) {
-    const box = scroller.getBoundingClientRect();
-    const item = currentEl.getBoundingClientRect();
+  measureNextFrame(view, () => keepLineInView(view));
+}
+
+function keepLineInView(view) {
+  const { scroller, lines } = view;
+  const currentEl = lines[view.cur];
+  if (!scroller.isConnected || !currentEl) return null;
+  const box = scroller.getBoundingClientRect();
+  const item = currentEl.getBoundingClientRect();
+  return () => {
     if (item.bottom > box.bottom) scroller.scrollTop += item.bottom - box.bottom + 4;
     else if (item.top < box.top) scroller.scrollTop -= box.top - item.top + 4;
-  }
+  };
 }
