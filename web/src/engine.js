@@ -38,6 +38,18 @@ async function whyMissing(url) {
   }
 }
 
+/**
+ * index.html preloads the wasm; without the script nothing fetches it, and Chromium warns
+ * about an unused preload. Take the preloaded response (no new request) and drop it.
+ */
+function releasePreload(url) {
+  const preloaded = [...document.querySelectorAll('link[rel="preload"][as="fetch"]')].some((el) => el.getAttribute('href') === url);
+  if (!preloaded) return;
+  fetch(url, { credentials: 'same-origin' })
+    .then((res) => (res.body ? res.body.cancel() : null))
+    .catch(() => {});
+}
+
 function describe(err) {
   if (!err) return 'unknown error';
   if (typeof err === 'string') return err;
@@ -58,6 +70,7 @@ export class Engine {
       try {
         await loadClassicScript(scriptUrl);
       } catch (_) {
+        releasePreload(wasmUrl);
         throw new EngineError(scriptUrl, await whyMissing(scriptUrl));
       }
     }
