@@ -1,5 +1,5 @@
 // The lesson files: lessons/index.json names them; each one is fetched as
-// text, validated by the engine (`check`) and run (`run`). A lesson that
+// text and run by the engine (`run`, which validates it as `check` does). A lesson that
 // fails at any stage becomes an error record naming the file, the JSON path
 // and the reason, and the other lessons are unaffected.
 
@@ -102,16 +102,14 @@ export class LessonStore {
       return fail([{ file, path: '', kind: 'json', reason: e.message }]);
     }
     try {
-      const checked = this.engine.call('check', { file, text: got.text });
-      const checkErrors = outputErrors(checked, file);
-      if (checkErrors) return fail(checkErrors);
+      // `run` validates the lesson as `check` does (the same errors), so one call does both.
       const run = this.engine.call('run', { file, text: got.text });
       const runErrors = outputErrors(run, file);
       if (runErrors) return fail(runErrors);
       if (!run || !run.lesson || !Array.isArray(run.steps) || run.steps.length === 0) {
         return fail([{ file, path: '', reason: 'the engine returned a timeline without steps' }]);
       }
-      return { name, file, status: 'ok', id: run.lesson.id || checked.id, text: got.text, run };
+      return { name, file, status: 'ok', id: run.lesson.id, text: got.text, run };
     } catch (e) {
       if (e instanceof EngineError) return fail([{ file, path: '', reason: e.reason }]);
       return fail([{ file, path: '', reason: e.message || String(e) }]);

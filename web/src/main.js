@@ -178,6 +178,13 @@ function onKey(ev) {
 }
 
 async function start() {
+  // The network first: the engine and the lesson files load while the page sets up.
+  app.store = new LessonStore(null);
+  const first = currentRoute();
+  app.store.prefetch(first.name === 'lesson' ? first.id : null);
+  const engine = Engine.load();
+  engine.catch(() => {}); // handled below, once the shell is up
+
   const root = document.getElementById('app');
   if (isEmbedded()) document.documentElement.classList.add('is-embedded');
   app.progress = new Progress();
@@ -200,11 +207,8 @@ async function start() {
   document.addEventListener('keydown', onKey);
   onRoute(() => route().catch(showFatal));
 
-  app.store = new LessonStore(null);
-  const first = currentRoute();
-  app.store.prefetch(first.name === 'lesson' ? first.id : null);
   try {
-    app.engine = await Engine.load();
+    app.engine = await engine;
   } catch (e) {
     app.engineError = e instanceof EngineError ? e : new EngineError('engine/idemlab.js', e.message || String(e));
   }
