@@ -21,38 +21,42 @@ export function questionsAt(questions, step) {
   return (questions || []).filter((q) => q.step === step);
 }
 
-/**
- * Steps at which a question's answer could be read off the grid: its own step,
- * and for a moment table, once the learner has arrived at it, the steps of its
- * moments too (so the table is filled from reasoning, not by stepping back).
- */
-function revealingSteps(q, reached) {
-  const steps = [q.step];
-  if (q.kind === 'table' && reached >= q.step) {
-    for (const m of q.moments || []) if (Number.isInteger(m.step)) steps.push(m.step);
-  }
-  return steps;
+/** The step of the last question card before `step`, or -1 when there is none. */
+function previousCardStep(questions, step) {
+  let prev = -1;
+  for (const q of questions || []) if (Number.isInteger(q.step) && q.step < step && q.step > prev) prev = q.step;
+  return prev;
 }
 
 /**
- * At `step`, which knowledge cells ("side/fact") and whether the truth must stay
- * hidden, because an unanswered question would be given away by them.
- * `reached` is the furthest step the learner has seen.
+ * At `step`, which sides' columns of the knowledge grid and whether the truth must
+ * stay hidden, because an unanswered question would be given away by them.
+ *
+ * The rule, per unanswered question at step S, with P the step of the previous
+ * question card (or -1), so that every step from P+1 up to S is "on the way to" it:
+ * - knowledge about side X: X's whole column is hidden at steps P+1..S (its other
+ *   cells tell the answer as well as the asked one does), and the truth at S;
+ * - moment table: both columns are hidden at steps P+1..S and at its moments' steps,
+ *   and the truth at S;
+ * - predict: the truth is hidden from P+1 on, past S too (the answer is about the future);
+ * - concept: nothing (no state is involved).
+ * Returns { sides: Set of side names, truth: boolean }.
  */
-export function hiddenAt(questions, isAnswered, step, reached = step) {
-  const cells = new Set();
+export function hiddenAt(questions, isAnswered, step) {
+  const sides = new Set();
   let truth = false;
   for (const q of questions || []) {
-    if (isAnswered(q.id)) continue;
-    if (q.kind === 'concept') continue;
-    if (!revealingSteps(q, reached).includes(step)) continue;
-    truth = true;
-    if (q.kind === 'knowledge') cells.add(`${q.side}/${q.fact}`);
+    if (isAnswered(q.id) || q.kind === 'concept' || !Number.isInteger(q.step)) continue;
+    const onTheWay = step > previousCardStep(questions, q.step) && step <= q.step;
+    if (q.kind === 'knowledge' && onTheWay) sides.add(q.side);
     if (q.kind === 'table') {
-      for (const side of q.sides || []) for (const f of q.facts || []) cells.add(`${side}/${f.id || f}`);
+      const atMoment = (q.moments || []).some((m) => m.step === step);
+      if (onTheWay || atMoment) for (const side of q.sides || ['client', 'service']) sides.add(side);
     }
+    if (q.kind === 'predict' && step > previousCardStep(questions, q.step)) truth = true;
+    if ((q.kind === 'knowledge' || q.kind === 'table') && step === q.step) truth = true;
   }
-  return { cells, truth };
+  return { sides, truth };
 }
 
 /** The moment that the current step has reached (the latest one at or before it), or null. */

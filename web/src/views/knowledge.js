@@ -73,7 +73,7 @@ function knowledgeCell(side, fact, cell, hidden, worlds) {
 }
 
 /**
- * `step` is the engine's snapshot; `hidden` = {cells:Set, truth:bool} from gating;
+ * `step` is the engine's snapshot; `hidden` = {sides:Set, truth:bool} from gating;
  * `showTruth` is the learner's toggle.
  */
 export function knowledgeGrid(lesson, step, hidden, showTruth, worlds) {
@@ -106,7 +106,7 @@ export function knowledgeGrid(lesson, step, hidden, showTruth, worlds) {
             'tr',
             null,
             h('th', { scope: 'row' }, l(f.label)),
-            SIDES.map((sd) => knowledgeCell(sd, f, k[sd] && k[sd][f.id], hidden.cells.has(`${sd}/${f.id}`), worlds)),
+            SIDES.map((sd) => knowledgeCell(sd, f, k[sd] && k[sd][f.id], hidden.sides.has(sd), worlds)),
             truthVisible
               ? h('td', { class: 'kcell kcell-truth', 'data-testid': `truth-${f.id}` }, valueText(k.observer ? k.observer[f.id] : '—'))
               : null,
