@@ -174,3 +174,40 @@ export async function completeLesson(ctx) {
     await answerRightly(ctx, questionCard(ctx, qid));
   }
 }
+
+/**
+ * Open the page inside a course page (an iframe) that keeps every message it hears in
+ * window.msgs. Returns the frame locator, its Frame and a page-like handle for walk().
+ */
+export async function openEmbedded(page, hash, width = 420) {
+  await page.route('**/course-host.html', (route) =>
+    route.fulfill({
+      contentType: 'text/html',
+      body: `<!doctype html><meta charset="utf-8"><title>course</title>
+        <script>window.msgs = []; addEventListener('message', (e) => window.msgs.push(e.data));</script>
+        <iframe src="index.html${hash}" style="width:${width}px;height:900px" title="idemlab"></iframe>`,
+    }),
+  );
+  await page.addInitScript(() => localStorage.setItem('idemlab.lang', 'en'));
+  await page.goto('./course-host.html');
+  const frame = page.frameLocator('iframe');
+  await frame.locator('body[data-ready="true"]').waitFor();
+  const ctx = page.frames().find((x) => x !== page.mainFrame());
+  const f = { locator: (sel) => frame.locator(sel), getByTestId: (id) => frame.getByTestId(id), evaluate: (fn, arg) => ctx.evaluate(fn, arg) };
+  return { frame, ctx, f };
+}
+
+/** List an extra lesson file `name` last in the index, served as a copy of lesson `from` changed by `edit`. */
+export async function addLessonCopy(page, name, edit = (lesson) => lesson, from = LESSON) {
+  await page.route('**/lessons/index.json', async (route) => {
+    const res = await route.fetch();
+    const index = await res.json();
+    index.lessons.push(name);
+    await route.fulfill({ response: res, json: index });
+  });
+  await page.route(`**/lessons/${name}`, async (route) => {
+    const res = await route.fetch({ url: route.request().url().replace(name, `${from}.json`) });
+    const lesson = edit(await res.json());
+    await route.fulfill({ response: res, body: JSON.stringify(lesson) });
+  });
+}

@@ -22,6 +22,7 @@ export function postAnswerChecked(lesson, question, correct) {
   post({ source: 'idemlab', type: 'answer-checked', lesson, question, correct: !!correct });
 }
 
-export function postLessonCompleted(lesson) {
-  post({ source: 'idemlab', type: 'lesson-completed', lesson });
+/** `counts`: { questions, first_try_right } — how many were right without a wrong try. */
+export function postLessonCompleted(lesson, counts) {
+  post({ source: 'idemlab', type: 'lesson-completed', lesson, questions: counts.questions, first_try_right: counts.first_try_right });
 }

@@ -3,12 +3,13 @@
 // JSON. Every failure becomes an EngineError naming the file and the reason.
 
 export class EngineError extends Error {
-  constructor(file, reason, method) {
+  constructor(file, reason, method, status = null) {
     super(`${file ? file + ': ' : ''}${reason}`);
     this.name = 'EngineError';
     this.file = file;
     this.reason = reason;
     this.method = method || null;
+    this.status = status; // the HTTP status when the file could not be fetched
   }
 }
 
@@ -26,6 +27,16 @@ function loadClassicScript(src) {
     el.onerror = () => reject(new Error('the script could not be loaded'));
     document.head.appendChild(el);
   });
+}
+
+/** The HTTP status when `url` cannot be fetched (e.g. 404), or null when it can be. */
+async function failedStatus(url) {
+  try {
+    const res = await fetch(url, { cache: 'no-store' });
+    return res.ok ? null : res.status;
+  } catch (_) {
+    return null;
+  }
 }
 
 async function whyMissing(url) {
@@ -71,7 +82,8 @@ export class Engine {
         await loadClassicScript(scriptUrl);
       } catch (_) {
         releasePreload(wasmUrl);
-        throw new EngineError(scriptUrl, await whyMissing(scriptUrl));
+        const status = await failedStatus(scriptUrl);
+        throw new EngineError(scriptUrl, status ? `HTTP ${status}` : await whyMissing(scriptUrl), null, status);
       }
     }
     if (typeof globalThis.createIdemlab !== 'function') {
@@ -99,6 +111,10 @@ export class Engine {
         timeout,
       ]);
     } catch (e) {
+      // Emscripten's own message ("Aborted(both async and sync fetching ...)") does not
+      // say what is wrong; a missing or refused file is named by its HTTP status.
+      const status = await failedStatus(wasmUrl);
+      if (status) throw new EngineError(wasmUrl, `HTTP ${status}`, null, status);
       const detail = messages.filter((m) => m && !describe(e).includes(m)).slice(-2);
       const reason = [describe(e), ...detail].join(' — ');
       throw new EngineError(wasmUrl, reason);

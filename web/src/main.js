@@ -6,7 +6,7 @@ import { t, getLang, setLang, onLangChange } from './i18n.js';
 import { Engine, EngineError } from './engine.js';
 import { LessonStore } from './lessons.js';
 import { Progress } from './progress.js';
-import { currentRoute, onRoute, listHash } from './router.js';
+import { currentRoute, onRoute, listHash, replaceHash } from './router.js';
 import { isEmbedded } from './embed.js';
 import { renderList } from './views/list.js';
 import { LessonView } from './views/lesson.js';
@@ -157,7 +157,10 @@ async function route() {
     return;
   }
   document.title = `idemlab — ${t('app.tagline')}`;
-  renderList(mainEl, { store: app.store, progress: app.progress, notify, isCurrent, message: null });
+  // An address that is no route (#/garbage): say so, and show the list's own address.
+  const message = r.unknown ? t('err.unknownRoute', { route: `#${r.unknown}` }) : null;
+  if (r.unknown) replaceHash(listHash());
+  renderList(mainEl, { store: app.store, progress: app.progress, notify, isCurrent, message });
   window.scrollTo(0, 0);
 }
 
@@ -203,6 +206,8 @@ async function start() {
     } else {
       route();
     }
+    // The whole page was rebuilt: the keyboard stays on the language button.
+    root.querySelector('[data-testid="lang-switch"]').focus({ preventScroll: true });
   });
   document.addEventListener('keydown', onKey);
   onRoute(() => route().catch(showFatal));

@@ -27,19 +27,63 @@ function isObject(v) {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
-/** Why `data` is not a progress record, or null if it is one. */
-export function validate(data) {
+const isText = (v) => typeof v === 'string';
+const isTextOrNull = (v) => v === null || v === undefined || isText(v);
+const isL10nOrNull = (v) => isTextOrNull(v) || (isObject(v) && Object.values(v).every(isText));
+
+/** Why one try is not {answer, correct, expected, explanation, cells, at}, or null. */
+function tryProblem(tr) {
+  if (!isObject(tr)) return 'is not an object';
+  const answerOk = isText(tr.answer) || (isObject(tr.answer) && Object.values(tr.answer).every(isText));
+  if (!answerOk) return '"answer" is not an answer';
+  if (typeof tr.correct !== 'boolean') return '"correct" is not true or false';
+  const expectedOk = tr.expected === undefined || tr.expected === null || isText(tr.expected) || (isObject(tr.expected) && Object.values(tr.expected).every(isText));
+  if (!expectedOk) return '"expected" is not an answer';
+  if (!isL10nOrNull(tr.explanation)) return '"explanation" is not text';
+  if (tr.cells !== undefined && tr.cells !== null) {
+    if (!isObject(tr.cells) || !Object.values(tr.cells).every((c) => isObject(c) && typeof c.correct === 'boolean')) return '"cells" is not a set of checked cells';
+  }
+  if (!isTextOrNull(tr.at)) return '"at" is not a time';
+  return null;
+}
+
+/** Why one lesson's record is not well formed, or null. */
+function lessonProblem(lp) {
+  if (!isObject(lp)) return 'is not an object';
+  if (lp.answers !== undefined && !isObject(lp.answers)) return '"answers" is not an object';
+  for (const [qid, a] of Object.entries(lp.answers || {})) {
+    if (!isObject(a) || !Array.isArray(a.tries)) return `question ${qid}: no list of tries`;
+    for (const [i, tr] of a.tries.entries()) {
+      const why = tryProblem(tr);
+      if (why) return `question ${qid}, try ${i + 1}: ${why}`;
+    }
+    // The verdict is the engine's, as recorded with each try: a record may not claim more.
+    if (a.correct !== a.tries.some((tr) => tr.correct)) return `question ${qid}: "correct" does not match its tries`;
+  }
+  if (lp.reached !== undefined && !Number.isInteger(lp.reached)) return '"reached" is not a whole number';
+  if (lp.step !== undefined && !Number.isInteger(lp.step)) return '"step" is not a whole number';
+  if (lp.completed !== undefined && typeof lp.completed !== 'boolean') return '"completed" is not true or false';
+  if (lp.self_check !== undefined && (!isObject(lp.self_check) || !Object.values(lp.self_check).every((v) => typeof v === 'boolean'))) {
+    return '"self_check" is not a set of ticks';
+  }
+  return null;
+}
+
+/** Why `data` is not a progress record at all (its envelope), or null. */
+function envelopeProblem(data) {
   if (!isObject(data)) return 'not an object';
   if (data.version !== 1) return `unknown version ${JSON.stringify(data.version)}`;
   if (!isObject(data.lessons)) return '"lessons" is not an object';
+  return null;
+}
+
+/** Why `data` is not a progress record, or null if it is one (every record in full). */
+export function validate(data) {
+  const why = envelopeProblem(data);
+  if (why) return why;
   for (const [id, lp] of Object.entries(data.lessons)) {
-    if (!isObject(lp)) return `lesson ${id} is not an object`;
-    if (lp.answers !== undefined && !isObject(lp.answers)) return `lesson ${id}: "answers" is not an object`;
-    for (const [qid, a] of Object.entries(lp.answers || {})) {
-      if (!isObject(a) || !Array.isArray(a.tries)) return `lesson ${id}, question ${qid}: no list of tries`;
-    }
-    if (lp.reached !== undefined && !Number.isInteger(lp.reached)) return `lesson ${id}: "reached" is not a whole number`;
-    if (lp.self_check !== undefined && !isObject(lp.self_check)) return `lesson ${id}: "self_check" is not an object`;
+    const problem = lessonProblem(lp);
+    if (problem) return `lesson ${id}: ${problem}`;
   }
   return null;
 }
@@ -62,24 +106,44 @@ export class Progress {
     if (raw === null) return;
     let parsed;
     let reason = null;
+    const bad = [];
+    const badIds = [];
     try {
       parsed = JSON.parse(raw);
-      reason = validate(parsed);
+      reason = envelopeProblem(parsed);
     } catch (e) {
       reason = `not JSON (${e.message})`;
     }
     if (reason === null) {
+      // Lessons whose record is not well formed are dropped here; the whole text is
+      // kept under the backup key below, so nothing is lost.
+      for (const [id, lp] of Object.entries(parsed.lessons)) {
+        const problem = lessonProblem(lp);
+        if (problem) {
+          badIds.push(id);
+          bad.push(`lesson ${id}: ${problem}`);
+          delete parsed.lessons[id];
+        }
+      }
       this.data = parsed;
-      return;
+      if (bad.length === 0) return;
+      reason = bad.join('; ');
     }
     const backupKey = `${CORRUPT_PREFIX}${Date.now()}`;
     try {
       this.store.setItem(backupKey, raw);
-      this.store.removeItem(PROGRESS_KEY);
+      if (this.data === parsed) this.store.setItem(PROGRESS_KEY, JSON.stringify(this.data));
+      else this.store.removeItem(PROGRESS_KEY);
     } catch (_) {
       /* keep the original where it is if we cannot copy it */
     }
-    this.notices.push({ key: 'notice.corrupt', params: { key: backupKey }, reason, testid: 'notice-corrupt' });
+    const partly = this.data === parsed;
+    this.notices.push({
+      key: partly ? 'notice.corruptLessons' : 'notice.corrupt',
+      params: { key: backupKey, lessons: partly ? badIds.join(', ') : '' },
+      reason,
+      testid: 'notice-corrupt',
+    });
   }
 
   save() {
@@ -165,8 +229,24 @@ export class Progress {
     this.save();
   }
 
-  exportText() {
-    return JSON.stringify({ ...this.data, exported_at: new Date().toISOString(), app: 'idemlab' }, null, 2);
+  /** Of the questions `qids`, how many are answered right, and how many right at the first try. */
+  stats(lessonId, qids) {
+    let right = 0;
+    let first = 0;
+    for (const qid of qids) {
+      const a = this.answerOf(lessonId, qid);
+      if (a && a.correct) right += 1;
+      if (a && a.tries.length > 0 && a.tries[0].correct) first += 1;
+    }
+    return { questions: qids.length, right, first_try_right: first };
+  }
+
+  /**
+   * The progress as a file. `summary` ({lessonId: stats(...)}) is added for teachers
+   * (first-try counts) and dropped again on import.
+   */
+  exportText(summary = {}) {
+    return JSON.stringify({ ...this.data, summary, exported_at: new Date().toISOString(), app: 'idemlab' }, null, 2);
   }
 
   /** Replace progress with an exported file; throws Error(reason) when it is not one. */
@@ -179,7 +259,7 @@ export class Progress {
     }
     const reason = validate(parsed);
     if (reason) throw new Error(reason);
-    const { exported_at: _e, app: _a, ...rest } = parsed;
+    const { exported_at: _e, app: _a, summary: _s, ...rest } = parsed;
     this.data = rest;
     this.save();
   }

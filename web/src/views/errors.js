@@ -8,7 +8,13 @@ function reasonText(e) {
   if (e.kind === 'http') return t('err.fetch', { reason: t('err.http', { status: e.status }) });
   if (e.kind === 'fetch') return t('err.fetch', { reason: e.reason });
   if (e.kind === 'json') return t('err.notJson', { reason: e.reason });
-  return e.reason;
+  if (e.kind === 'duplicate') return t('err.duplicateId', { id: e.id, file: e.file, other: e.other });
+  // The engine's reasons are written for authors, in English: introduce them in the
+  // learner's language, and keep the reason itself as it is (marked as English).
+  return [
+    h('span', { class: 'error-intro', 'data-testid': 'error-intro' }, t('err.engineReason', { file: e.file || '', path: e.path || t('err.rootPath') })),
+    h('span', { lang: 'en' }, e.reason),
+  ];
 }
 
 function detailList(e) {
@@ -42,6 +48,12 @@ export function indexErrorCard(err) {
   );
 }
 
+/** The engine card's reason: a missing file by its HTTP status, in the learner's language. */
+function engineReason(err) {
+  if (err.status) return t('err.fetch', { reason: t('err.http', { status: err.status }) });
+  return err.reason || err.message || String(err);
+}
+
 export function engineErrorCard(err) {
   return h(
     'article',
@@ -53,7 +65,7 @@ export function engineErrorCard(err) {
       h('dt', null, t('err.file')),
       h('dd', { 'data-testid': 'error-file' }, h('code', null, err.file || '')),
       h('dt', null, t('err.reason')),
-      h('dd', { 'data-testid': 'error-reason' }, err.reason || err.message || String(err)),
+      h('dd', { 'data-testid': 'error-reason' }, engineReason(err)),
     ),
     h('p', { class: 'muted' }, t('err.engineHint')),
   );

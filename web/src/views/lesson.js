@@ -51,7 +51,7 @@ export class LessonView {
       this.notices.push({ key: 'notice.deepLinkGated', params: { target: initialStep, step: allowed }, testid: 'notice-gated' });
     }
     this.mount();
-    this.go(allowed, { force: true });
+    this.go(allowed, { force: true, fromLink: true });
     document.title = `${l(this.lesson.title)} · idemlab`;
     if (focus) {
       // Focusing lays the page out; do it in the frame that lays it out anyway, unless
@@ -77,9 +77,9 @@ export class LessonView {
     const btn = (key, label, onclick, extra = {}) =>
       h('button', { type: 'button', class: ['btn', 'btn-ctl', extra.class], 'aria-label': t(key), title: t(key), 'data-testid': extra.testid, onclick }, label);
     this.el = {};
-    this.el.prev = btn('lesson.prev', [icon('prev'), h('span', { class: 'ctl-text' }, t('lesson.prev'))], () => this.go(this.step - 1), { testid: 'prev' });
+    this.el.prev = btn('lesson.prev', [icon('prev'), h('span', { class: 'ctl-text' }, t('lesson.prev'))], () => this.tryGo(this.step - 1), { testid: 'prev' });
     this.el.next = btn('lesson.next', [h('span', { class: 'ctl-text' }, t('lesson.next')), icon('next')], () => this.tryGo(this.step + 1), { testid: 'next' });
-    this.el.first = btn('lesson.first', icon('first'), () => this.go(0), { testid: 'first' });
+    this.el.first = btn('lesson.first', icon('first'), () => this.tryGo(0), { testid: 'first' });
     this.el.last = btn('lesson.last', icon('last'), () => this.tryGo(this.last), { testid: 'last' });
     this.el.play = btn('lesson.play', '', () => this.togglePlay(), { testid: 'play', class: 'btn-play' });
     this.el.range = h('input', {
@@ -150,7 +150,7 @@ export class LessonView {
         this.el.notices,
         h(
           'div',
-          { class: 'controls', role: 'group', 'aria-label': t('lesson.controls'), 'data-testid': 'controls' },
+          { class: 'controls', role: 'group', 'aria-label': t('lesson.controls'), 'data-testid': 'controls', tabindex: '-1' },
           h('div', { class: 'btn-row' }, this.el.first, this.el.prev, this.el.play, this.el.next, this.el.last),
           h('div', { class: 'scrub' }, h('div', { class: 'scrub-track' }, this.el.range, ticks), this.el.stepLabel),
           h('p', { class: 'keys-hint muted' }, t('lesson.keys')),
@@ -187,10 +187,16 @@ export class LessonView {
         this.el.live,
       ),
     );
+    this.el.controls = this.root.querySelector('[data-testid="controls"]');
   }
 
-  /** Move to step n if the questions allow it; otherwise stop at the question and say so. */
+  /**
+   * A step change the learner asked for (buttons, scrubber, keys, diagram, timeline):
+   * it stops play. Move to step n if the questions allow it; otherwise stop at the
+   * question and say so.
+   */
   tryGo(n) {
+    this.stopPlay();
     const target = Math.max(0, Math.min(this.last, n));
     const gate = this.gate();
     if (target > gate) {
@@ -206,9 +212,11 @@ export class LessonView {
     this.go(target);
   }
 
-  go(n, { force = false } = {}) {
+  go(n, { force = false, fromLink = false } = {}) {
     const allowed = clampStep(n, this.last, this.lesson.questions, (qid) => this.isAnswered(qid));
     if (allowed === this.step && !force) return;
+    // The notice about a gated deep link is about the step it opened: gone on the next move.
+    if (!fromLink && allowed !== this.step) this.notices = this.notices.filter((x) => x.key !== 'notice.deepLinkGated');
     this.step = allowed;
     this.progress.reach(this.id, this.step);
     replaceHash(lessonHash(this.id, this.step));
@@ -224,8 +232,7 @@ export class LessonView {
     const st = this.run.steps[i];
     const gate = this.gate();
     const atGate = i >= gate;
-    const lp0 = this.progress.peek(this.id);
-    const hidden = hiddenAt(this.lesson.questions, (qid) => this.isAnswered(qid), i, Math.max(i, (lp0 && lp0.reached) || 0));
+    const hidden = hiddenAt(this.lesson.questions, (qid) => this.isAnswered(qid), i);
 
     this.root.firstChild.dataset.step = String(i);
     this.root.firstChild.dataset.last = String(this.last);
@@ -263,6 +270,7 @@ export class LessonView {
     // Question cards: rebuilt only when the step changes, so verdicts can be announced in place.
     if (this.cardsStep !== i) {
       this.cardsStep = i;
+      const hadFocus = this.el.questions.contains(document.activeElement);
       rebuildKeepingFocus(this.el.questions, () =>
         replaceChildren(
           this.el.questions,
@@ -277,6 +285,8 @@ export class LessonView {
           ),
         ),
       );
+      // The focused card went away with its step: keep the keyboard on the step controls.
+      if (hadFocus && !this.el.questions.contains(document.activeElement)) this.el.controls.focus({ preventScroll: true });
     }
 
     renderDiagram(this.el.diagram, this.run, i, (n) => this.tryGo(n));
@@ -293,10 +303,20 @@ export class LessonView {
     renderTimeline(this.el.timeline, this.run, i, (n) => this.tryGo(n));
 
     const lp = this.progress.peek(this.id);
+    const done = !!(lp && lp.completed);
+    const stats = this.stats();
     replaceChildren(
       this.el.completed,
-      lp && lp.completed ? h('p', { class: 'notice notice-ok', 'data-testid': 'lesson-completed-banner' }, '✓ ', t('lesson.completed')) : null,
+      done ? h('p', { class: 'notice notice-ok', 'data-testid': 'lesson-completed-banner' }, '✓ ', t('lesson.completed')) : null,
+      (done || i >= this.last) && stats.questions > 0
+        ? h('p', { class: 'first-try', 'data-testid': 'first-try' }, t('lesson.firstTry', { k: stats.first_try_right, n: stats.questions }))
+        : null,
     );
+  }
+
+  /** Questions answered right, and right at the first try, for this lesson. */
+  stats() {
+    return this.progress.stats(this.id, (this.lesson.questions || []).map((q) => q.id));
   }
 
   renderNotices() {
@@ -330,7 +350,8 @@ export class LessonView {
     const lp = this.progress.peek(this.id);
     const reachedEnd = (lp && lp.reached >= this.last) || this.step >= this.last;
     if (allRight && reachedEnd && this.progress.markCompleted(this.id)) {
-      postLessonCompleted(this.id);
+      const { questions, first_try_right } = this.stats();
+      postLessonCompleted(this.id, { questions, first_try_right });
       this.update();
     }
   }
@@ -372,19 +393,15 @@ export class LessonView {
   onKey(ev) {
     switch (ev.key) {
       case 'ArrowLeft':
-        this.stopPlay();
-        this.go(this.step - 1);
+        this.tryGo(this.step - 1);
         return true;
       case 'ArrowRight':
-        this.stopPlay();
         this.tryGo(this.step + 1);
         return true;
       case 'Home':
-        this.stopPlay();
-        this.go(0);
+        this.tryGo(0);
         return true;
       case 'End':
-        this.stopPlay();
         this.tryGo(this.last);
         return true;
       default:
@@ -394,12 +411,17 @@ export class LessonView {
 
   /** The URL changed to another step of this lesson (typed or pasted). */
   followRoute(step) {
-    if (step === null || step === undefined) return;
+    this.stopPlay();
+    if (step === null || step === undefined) {
+      // No step, or not a step (step/-1, step/abc): the address shows the step that is shown.
+      replaceHash(lessonHash(this.id, this.step));
+      return;
+    }
     const allowed = clampStep(step, this.last, this.lesson.questions, (qid) => this.isAnswered(qid));
     if (allowed < Math.min(step, this.last)) {
       this.notices = [{ key: 'notice.deepLinkGated', params: { target: step, step: allowed }, testid: 'notice-gated' }];
     }
-    this.go(allowed, { force: true });
+    this.go(allowed, { force: true, fromLink: true });
   }
 
   destroy() {

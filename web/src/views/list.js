@@ -7,16 +7,11 @@ import { lessonHash } from '../router.js';
 import { lessonErrorCard, indexErrorCard } from './errors.js';
 
 export function lessonStats(rec, progress) {
-  const questions = rec.run.lesson.questions || [];
+  const qids = (rec.run.lesson.questions || []).map((q) => q.id);
   const lp = progress.peek(rec.id);
-  let answered = 0;
-  let correct = 0;
-  for (const q of questions) {
-    const a = lp && lp.answers && lp.answers[q.id];
-    if (a && a.tries && a.tries.length) answered += 1;
-    if (a && a.correct) correct += 1;
-  }
-  return { answered, correct, total: questions.length, completed: !!(lp && lp.completed), started: !!lp };
+  const answered = qids.filter((qid) => progress.isAnswered(rec.id, qid)).length;
+  const { right, first_try_right: firstTry } = progress.stats(rec.id, qids);
+  return { answered, correct: right, firstTry, total: qids.length, completed: !!(lp && lp.completed), started: !!lp };
 }
 
 function lessonCard(rec, progress) {
@@ -47,6 +42,9 @@ function lessonCard(rec, progress) {
           ? [t('list.answered', { n: st.answered, total: st.total }), ' · ', t('list.correct', { n: st.correct })]
           : t('list.noQuestions'),
       ),
+      st.total
+        ? h('p', { class: 'lesson-first-try muted', 'data-testid': 'lesson-first-try' }, t('lesson.firstTry', { k: st.firstTry, n: st.total }))
+        : null,
     ),
     h('a', { class: 'btn btn-primary', href: lessonHash(rec.id), 'aria-describedby': titleId, 'data-testid': 'lesson-open' }, action),
   );
@@ -56,7 +54,16 @@ function placeholder(name) {
   return h('li', { class: 'card lesson-card is-loading', 'aria-busy': 'true' }, h('p', { class: 'muted' }, t('list.loadingLesson', { file: `lessons/${name}` })));
 }
 
-function progressTools(progress, notify) {
+/** Per lesson: questions, answered right, right at the first try (for the exported file). */
+function exportSummary(store, progress) {
+  const out = {};
+  for (const rec of store.records.values()) {
+    if (rec.status === 'ok' && !(rec.id in out)) out[rec.id] = progress.stats(rec.id, (rec.run.lesson.questions || []).map((q) => q.id));
+  }
+  return out;
+}
+
+function progressTools(progress, notify, store) {
   const input = h('input', {
     type: 'file',
     accept: 'application/json,.json',
@@ -91,7 +98,7 @@ function progressTools(progress, notify) {
           class: 'btn',
           'data-testid': 'export-progress',
           onclick: () => {
-            const blob = new Blob([progress.exportText()], { type: 'application/json' });
+            const blob = new Blob([progress.exportText(exportSummary(store, progress))], { type: 'application/json' });
             const url = URL.createObjectURL(blob);
             const a = h('a', { href: url, download: 'idemlab-progress.json' });
             document.body.appendChild(a);
@@ -123,14 +130,22 @@ export function renderList(root, { store, progress, notify, message, isCurrent }
       h('h2', { class: 'view-title' }, t('list.heading')),
       h('p', { class: 'lead' }, t('list.intro')),
       items,
-      progressTools(progress, notify),
+      progressTools(progress, notify, store),
     ),
   );
   const slots = new Map();
+  const firstFileOf = new Map(); // lesson id -> the first file (in index order) that has it
   const fill = (rec) => {
     const slot = slots.get(rec.name);
     if (!slot) return;
-    const el = rec.status === 'ok' ? lessonCard(rec, progress) : h('li', { class: 'lesson-error-item' }, lessonErrorCard(rec));
+    let shown = rec;
+    if (rec.status === 'ok') {
+      const first = firstFileOf.get(rec.id);
+      // Files are filled in index order: a later file with the same id is the error.
+      if (first) shown = { ...rec, status: 'error', errors: [{ file: rec.file, path: '/id', kind: 'duplicate', id: rec.id, other: first }] };
+      else firstFileOf.set(rec.id, rec.file);
+    }
+    const el = shown.status === 'ok' ? lessonCard(shown, progress) : h('li', { class: 'lesson-error-item' }, lessonErrorCard(shown));
     slot.replaceWith(el);
     slots.set(rec.name, el);
   };

@@ -72,17 +72,46 @@ export function questionCard(q, ctx) {
     if (!announceLast) replaceChildren(verdicts, tries.map((a, i) => verdictView(q, a, i + 1)));
     else verdicts.appendChild(verdictView(q, tries[tries.length - 1], tries.length));
     if (solved) {
-      if (!card.querySelector('.solved-note')) answersBox.after(h('p', { class: 'solved-note' }, '✓ ', t('q.doneRight')));
+      // Right at the first try, or only after wrong tries: teachers tell the two apart.
+      const at = tries.findIndex((a) => a.correct) + 1;
+      card.dataset.firstTry = at === 1 ? 'true' : 'false';
+      const text = at === 1 ? t('q.rightFirstTry') : t('q.rightAtTry', { n: at });
+      let note = card.querySelector('.solved-note');
+      if (!note) {
+        note = h('p', { class: 'solved-note', 'data-testid': 'solved-note', tabindex: '-1' });
+        answersBox.after(note);
+      }
+      replaceChildren(note, '✓ ', text);
     }
   }
 
+  // A second submit while one is being checked, once the question is answered right,
+  // or repeating the last wrong answer (a double click) is ignored: one try each.
+  let checking = false;
   async function submit(answer) {
+    const rec = record();
+    const tries = (rec && rec.tries) || [];
+    const last = tries[tries.length - 1];
+    if (checking || (rec && rec.correct)) return;
+    if (last && JSON.stringify(last.answer) === JSON.stringify(answer)) return;
+    checking = true;
+    card.setAttribute('aria-busy', 'true');
     replaceChildren(errorBox);
     try {
       await ctx.check(answer);
       refresh(true);
+      const now = record();
+      // The pressed button is disabled once right: keep the keyboard on the verdict.
+      const active = document.activeElement;
+      if (now && now.correct && (!active || active === document.body || card.contains(active))) {
+        const note = card.querySelector('.solved-note');
+        if (note) note.focus({ preventScroll: true });
+      }
     } catch (e) {
       replaceChildren(errorBox, h('p', { class: 'notice notice-error' }, t('err.engineCall', { method: 'answer', reason: e.reason || e.message })));
+    } finally {
+      checking = false;
+      card.removeAttribute('aria-busy');
     }
   }
 
