@@ -88,6 +88,15 @@ json invariants_json(const json& truth, const Step& s) {
   return {{"duplicate_effect", duplicate}, {"belief_contradicts_truth", contradicts}};
 }
 
+// A row is changed when the previous step had no row with its key, or a different one.
+template <typename Row, typename SameKey>
+bool changed_row(const std::vector<Row>& before, const Row& row, SameKey same_key) {
+  for (const Row& p : before) {
+    if (same_key(p)) return !(p == row);
+  }
+  return true;
+}
+
 }  // namespace
 
 json step_json(const Run& run, int index) {
@@ -96,12 +105,7 @@ json step_json(const Run& run, int index) {
   json intents = json::array();
   json status = json::object();
   for (const IntentRow& r : s.snap.intents) {
-    bool changed = true;
-    if (prev) {
-      for (const IntentRow& p : prev->snap.intents) {
-        if (p.intent == r.intent) changed = !(p == r);
-      }
-    }
+    bool changed = !prev || changed_row(prev->snap.intents, r, [&](const IntentRow& p) { return p.intent == r.intent; });
     intents.push_back({{"intent", r.intent}, {"op_key", r.op_key}, {"fingerprint", r.fingerprint},
                        {"status", r.status}, {"receipt", opt(r.receipt)}, {"attempts", r.attempts},
                        {"changed", changed}});
@@ -113,12 +117,7 @@ json step_json(const Run& run, int index) {
   }
   json deliveries = json::array();
   for (const DeliveryRow& d : s.snap.deliveries) {
-    bool changed = true;
-    if (prev) {
-      for (const DeliveryRow& p : prev->snap.deliveries) {
-        if (p.op_key == d.op_key) changed = !(p == d);
-      }
-    }
+    bool changed = !prev || changed_row(prev->snap.deliveries, d, [&](const DeliveryRow& p) { return p.op_key == d.op_key; });
     deliveries.push_back({{"op_key", d.op_key}, {"fingerprint", d.fingerprint}, {"receipt", d.receipt},
                           {"created_at", d.created_at}, {"changed", changed}});
   }
