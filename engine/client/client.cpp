@@ -43,21 +43,22 @@ int Client::record(const std::string& kind, const std::string& intent, nlohmann:
   return sim_.record(ev);
 }
 
-std::vector<IntentRow> Client::rows() {
+Rows<IntentRow> Client::rows() {
   if (!alive_ || rows_read_at_ == db_.changes()) return rows_;
-  rows_.clear();
+  std::vector<IntentRow> rows;
   for (const SqlRow& r : db_.query(
            "SELECT intent, op_key, fingerprint, payload, status, receipt, attempts FROM intents ORDER BY rowid")) {
     IntentRow row{r[0].text, r[1].text, r[2].text, r[3].text, r[4].text, std::nullopt, r[6].integer};
     if (r[5].kind == SqlValue::Kind::Text) row.receipt = r[5].text;
-    rows_.push_back(std::move(row));
+    rows.push_back(std::move(row));
   }
+  rows_ = Rows<IntentRow>(std::move(rows));
   rows_read_at_ = db_.changes();
   return rows_;
 }
 
 std::optional<IntentRow> Client::row(const std::string& intent) {
-  for (IntentRow& r : rows()) {
+  for (const IntentRow& r : rows()) {
     if (r.intent == intent) return r;
   }
   return std::nullopt;

@@ -40,7 +40,7 @@ class Client {
 
   bool alive() const { return alive_; }
   /// Every row of `intents`, in insertion order (as last read while crashed).
-  std::vector<IntentRow> rows();
+  Rows<IntentRow> rows();
   const std::vector<Waiting>& waiting() const { return waiting_; }
 
  private:
@@ -62,7 +62,7 @@ class Client {
 
   Simulation& sim_;
   Database db_;
-  std::vector<IntentRow> rows_;  // the last read of `intents`
+  Rows<IntentRow> rows_;         // the last read of `intents`
   long long rows_read_at_ = -1;  // db_.changes() when rows_ was read
   bool alive_ = true;
   int epoch_ = 0;  // bumped by a crash: timers of an earlier life do nothing

@@ -13,13 +13,14 @@ Service::Service(Simulation& sim) : sim_(sim) {
       "DELETE FROM deliveries");
 }
 
-std::vector<DeliveryRow> Service::rows() {
+Rows<DeliveryRow> Service::rows() {
   if (rows_read_at_ == db_.changes()) return rows_;
-  rows_.clear();
+  std::vector<DeliveryRow> rows;
   for (const SqlRow& r :
        db_.query("SELECT op_key, fingerprint, receipt, created_at FROM deliveries ORDER BY rowid")) {
-    rows_.push_back({r[0].text, r[1].text, r[2].text, r[3].integer});
+    rows.push_back({r[0].text, r[1].text, r[2].text, r[3].integer});
   }
+  rows_ = Rows<DeliveryRow>(std::move(rows));
   rows_read_at_ = db_.changes();
   return rows_;
 }

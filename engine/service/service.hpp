@@ -26,7 +26,7 @@ class Service {
   /// Handles a request or lookup that reached the service; records its steps and replies.
   void on_message(const Message& m);
   /// Every row of `deliveries`, in insertion order.
-  std::vector<DeliveryRow> rows();
+  Rows<DeliveryRow> rows();
 
   static constexpr const char* kSameKeyDifferentPayload = "same_key_different_payload";
 
@@ -38,7 +38,7 @@ class Service {
 
   Simulation& sim_;
   Database db_;
-  std::vector<DeliveryRow> rows_;  // the last read of `deliveries`
+  Rows<DeliveryRow> rows_;         // the last read of `deliveries`
   long long rows_read_at_ = -1;    // db_.changes() when rows_ was read
 };
 

@@ -3,6 +3,7 @@
 // both sides (DESIGN.md, "A run yields a timeline"), and every message with its fate.
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -78,6 +79,28 @@ struct DeliveryRow {
   }
 };
 
+/// The rows of one table as of one step. Steps share the same rows until a write
+/// changes them, so a snapshot per step copies no row.
+template <typename Row>
+class Rows {
+ public:
+  Rows() : rows_(none()) {}
+  explicit Rows(std::vector<Row> rows) : rows_(std::make_shared<const std::vector<Row>>(std::move(rows))) {}
+  typename std::vector<Row>::const_iterator begin() const { return rows_->begin(); }
+  typename std::vector<Row>::const_iterator end() const { return rows_->end(); }
+  std::size_t size() const { return rows_->size(); }
+  bool empty() const { return rows_->empty(); }
+  const Row& operator[](std::size_t i) const { return (*rows_)[i]; }
+  bool operator==(const Rows& o) const { return rows_ == o.rows_ || *rows_ == *o.rows_; }
+
+ private:
+  static const std::shared_ptr<const std::vector<Row>>& none() {
+    static const auto none = std::make_shared<const std::vector<Row>>();
+    return none;
+  }
+  std::shared_ptr<const std::vector<Row>> rows_;
+};
+
 /// A reply the client is waiting for (volatile: lost when the client crashes).
 struct Waiting {
   std::string intent;
@@ -89,9 +112,9 @@ struct Waiting {
 struct Snapshot {
   bool client_alive = true;
   bool service_alive = true;
-  std::vector<IntentRow> intents;      ///< durable, kept across a crash
+  Rows<IntentRow> intents;             ///< durable, kept across a crash
   std::vector<Waiting> waiting;        ///< volatile
-  std::vector<DeliveryRow> deliveries; ///< durable
+  Rows<DeliveryRow> deliveries;        ///< durable
   std::vector<int> in_flight, delivered, dropped;  ///< message ids
 };
 

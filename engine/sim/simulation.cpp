@@ -118,6 +118,7 @@ bool Simulation::crash_here(ClientPoint where, const std::string& intent, int n)
 Run Simulation::run() {
   if (ran_) return run_;
   ran_ = true;
+  run_.steps.reserve(64);
   Event start;
   start.kind = "start";
   record(start);

@@ -90,7 +90,7 @@ json invariants_json(const json& truth, const Step& s) {
 
 // A row is changed when the previous step had no row with its key, or a different one.
 template <typename Row, typename SameKey>
-bool changed_row(const std::vector<Row>& before, const Row& row, SameKey same_key) {
+bool changed_row(const Rows<Row>& before, const Row& row, SameKey same_key) {
   for (const Row& p : before) {
     if (same_key(p)) return !(p == row);
   }
