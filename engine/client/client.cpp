@@ -21,13 +21,11 @@ SqlValue text_or_null(const std::optional<std::string>& s) {
 
 }  // namespace
 
-Client::Client(Simulation& sim) : sim_(sim) {
-  db_ = Database::with_schema(
+Client::Client(Simulation& sim) : sim_(sim), db_(Database::with_schema(
       "CREATE TABLE intents(intent TEXT PRIMARY KEY, op_key TEXT NOT NULL,"
       " fingerprint TEXT NOT NULL, payload TEXT NOT NULL, status TEXT NOT NULL,"
       " receipt TEXT, attempts INTEGER NOT NULL, lookups INTEGER NOT NULL)",
-      "DELETE FROM intents");
-}
+      "DELETE FROM intents")) {}
 
 std::string Client::make_key(const std::string& intent, long long k) const {
   return "op-" + Rng::derive_hex(sim_.scenario().seed, "key/" + intent + "/" + std::to_string(k), 12);

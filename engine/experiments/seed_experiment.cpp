@@ -1,5 +1,6 @@
 #include "engine/experiments/seed_experiment.hpp"
 
+#include "engine/knowledge/facts.hpp"
 #include "engine/sim/simulation.hpp"
 
 namespace idemlab {
@@ -52,8 +53,7 @@ json error_of(const Run& run) {
 
 json row(const std::string& name, const Run& run) {
   const Step& last = run.steps.back();
-  int effects = 0;
-  for (const DeliveryRow& d : last.snap.deliveries) effects += run.key_owner.at(d.op_key) == kIntent;
+  int effects = effects_for(run, static_cast<int>(run.steps.size()) - 1, kIntent);
   return {{"case", name},
           {"service_deliveries", last.snap.deliveries.size()},
           {"client_status_after_timeout", first_status_after_timeout(run)},

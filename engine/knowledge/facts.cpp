@@ -3,15 +3,6 @@
 namespace idemlab {
 namespace {
 
-int effects_for(const Run& run, const Step& step, const std::string& intent) {
-  int n = 0;
-  for (const DeliveryRow& d : step.snap.deliveries) {
-    auto owner = run.key_owner.find(d.op_key);
-    if (owner != run.key_owner.end() && owner->second == intent) ++n;
-  }
-  return n;
-}
-
 bool arrived(const Run& run, int step, MessageKind kind, const std::string& intent, int n) {
   for (const Message& m : run.messages) {
     if (m.kind == kind && m.intent == intent && m.n == n && m.fate == Message::Fate::Delivered &&
@@ -23,6 +14,15 @@ bool arrived(const Run& run, int step, MessageKind kind, const std::string& inte
 }
 
 }  // namespace
+
+int effects_for(const Run& run, int step, const std::string& intent) {
+  int n = 0;
+  for (const DeliveryRow& d : run.steps.at(step).snap.deliveries) {
+    auto owner = run.key_owner.find(d.op_key);
+    if (owner != run.key_owner.end() && owner->second == intent) ++n;
+  }
+  return n;
+}
 
 const std::vector<FactInfo>& fact_vocabulary() {
   static const std::vector<FactInfo> facts = {
@@ -44,8 +44,8 @@ const FactInfo* find_fact(const std::string& name) {
 
 nlohmann::json evaluate(const FactRef& fact, const Run& run, int step) {
   const Step& s = run.steps.at(step);
-  if (fact.name == "effect_exists") return effects_for(run, s, fact.intent) > 0;
-  if (fact.name == "effect_count") return effects_for(run, s, fact.intent);
+  if (fact.name == "effect_exists") return effects_for(run, step, fact.intent) > 0;
+  if (fact.name == "effect_count") return effects_for(run, step, fact.intent);
   if (fact.name == "request_arrived") {
     return arrived(run, step, MessageKind::Request, fact.intent, fact.attempt);
   }

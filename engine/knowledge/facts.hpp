@@ -36,6 +36,10 @@ struct FactRef {
   int attempt = 1;     ///< for request_arrived / response_arrived
 };
 
+/// How many effects (deliveries rows) the service holds for `intent` at `step` of `run`,
+/// counting every operation key the intent used (the observer's mapping).
+int effects_for(const Run& run, int step, const std::string& intent);
+
 /// The fact's value at `step` of `run`: a JSON bool or integer.
 nlohmann::json evaluate(const FactRef& fact, const Run& run, int step);
 /// Its label in the grid: "effect exists" / "业务效果已发生".

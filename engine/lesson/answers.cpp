@@ -42,12 +42,7 @@ json predict_value(const Question& q, const Run& run, const std::string& intent)
     }
     return "NONE";
   }
-  int n = 0;
-  for (const DeliveryRow& d : last.snap.deliveries) {
-    auto owner = run.key_owner.find(d.op_key);
-    if (owner != run.key_owner.end() && owner->second == intent) ++n;
-  }
-  return std::to_string(n);
+  return std::to_string(effects_for(run, static_cast<int>(run.steps.size()) - 1, intent));
 }
 
 Expected predict(const PreparedLesson& p, const Question& q) {

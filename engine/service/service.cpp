@@ -6,12 +6,10 @@
 
 namespace idemlab {
 
-Service::Service(Simulation& sim) : sim_(sim) {
-  db_ = Database::with_schema(
+Service::Service(Simulation& sim) : sim_(sim), db_(Database::with_schema(
       "CREATE TABLE deliveries(op_key TEXT PRIMARY KEY, fingerprint TEXT NOT NULL,"
       " receipt TEXT NOT NULL, created_at INTEGER NOT NULL)",
-      "DELETE FROM deliveries");
-}
+      "DELETE FROM deliveries")) {}
 
 Rows<DeliveryRow> Service::rows() {
   if (rows_read_at_ == db_.changes()) return rows_;

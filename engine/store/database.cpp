@@ -23,8 +23,6 @@ sqlite3* open_memory() {
 
 }  // namespace
 
-Database::Database() : db_(open_memory()) {}
-
 namespace {
 
 // Idle connections by schema: (connection, its prepared statements).

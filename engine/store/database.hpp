@@ -46,11 +46,10 @@ class DatabaseError : public std::runtime_error {
 
 class Database {
  public:
-  /// Opens an empty in-memory database. Throws DatabaseError if SQLite cannot open one.
-  Database();
   /// A database holding `schema` and no rows: a pooled connection emptied with `reset`
   /// (e.g. "DELETE FROM t"), or a new one on which `schema` is executed. Throws
-  /// DatabaseError if either statement fails.
+  /// DatabaseError if either statement fails. (The only way to get a Database: a member
+  /// default-opened and then replaced would cost every run a throwaway connection.)
   static Database with_schema(const std::string& schema, const std::string& reset);
   ~Database();
   Database(Database&& other) noexcept;
