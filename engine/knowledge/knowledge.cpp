@@ -5,10 +5,18 @@
 namespace idemlab {
 namespace {
 
-int common_prefix(const std::vector<std::string>& a, const std::vector<std::string>& b) {
-  std::size_t n = 0;
-  while (n < a.size() && n < b.size() && a[n] == b[n]) ++n;
-  return static_cast<int>(n);
+// What a restarted process reads back: its own durable rows. Its memory of everything
+// before the crash is gone, so its view starts again from here.
+std::string durable_rows(Side side, const Snapshot& snap) {
+  nlohmann::json rows = nlohmann::json::array();
+  if (side == Side::Client) {
+    for (const IntentRow& r : snap.intents) {
+      rows.push_back({r.intent, r.op_key, r.fingerprint, r.status, r.receipt.value_or(""), r.attempts});
+    }
+  } else {
+    for (const DeliveryRow& r : snap.deliveries) rows.push_back({r.op_key, r.fingerprint, r.receipt, r.created_at});
+  }
+  return rows.dump();
 }
 
 }  // namespace
@@ -24,20 +32,30 @@ Knowledge::Knowledge(const std::vector<World>& worlds) : worlds_(worlds) {
     for (Side side : {Side::Client, Side::Service}) {
       View v;
       int count = 0;
+      int life = 0;
       for (const Step& s : w.run.steps) {
         if (s.event.side == side) {
-          v.events.push_back(std::to_string(s.t) + "|" + s.event.kind + "|" + s.event.local.dump());
+          std::string sig = std::to_string(s.t) + "|" + s.event.kind + "|" + s.event.local.dump();
+          if (s.event.kind == "restart") {
+            life = count;
+            sig += "|" + durable_rows(side, s.snap);
+          }
+          v.events.push_back(std::move(sig));
           ++count;
         }
         v.count.push_back(count);
+        v.life.push_back(life);
       }
       (side == Side::Client ? client_ : service_).push_back(std::move(v));
     }
   }
-  for (std::size_t w = 0; w < worlds_.size(); ++w) {
-    client_prefix_.push_back(common_prefix(client_[0].events, client_[w].events));
-    service_prefix_.push_back(common_prefix(service_[0].events, service_[w].events));
-  }
+}
+
+bool Knowledge::View::same_life(int step, const View& o, int other_step) const {
+  int from = life.at(step), to = count.at(step);
+  int o_from = o.life.at(other_step), o_to = o.count.at(other_step);
+  if (to - from != o_to - o_from) return false;
+  return std::equal(events.begin() + from, events.begin() + to, o.events.begin() + o_from);
 }
 
 const Knowledge::View& Knowledge::view(int world, Side side) const {
@@ -48,17 +66,17 @@ std::vector<std::pair<int, int>> Knowledge::possible(Side side, int step) const 
   std::vector<std::pair<int, int>> out = {{0, step}};  // the actual point comes first
   const Run& actual = worlds_[0].run;
   std::int64_t t = actual.steps.at(step).t;
-  int seen = view(0, side).count.at(step);
-  const std::vector<int>& prefix = side == Side::Client ? client_prefix_ : service_prefix_;
+  const View& here = view(0, side);
   for (std::size_t w = 0; w < worlds_.size(); ++w) {
-    if (prefix[w] < seen) continue;
     const Run& run = worlds_[w].run;
     const View& v = view(static_cast<int>(w), side);
     for (std::size_t j = 0; j < run.steps.size(); ++j) {
       if (run.steps[j].t > t) break;
       bool holds_at_t = j + 1 == run.steps.size() || run.steps[j + 1].t >= t;
       bool actual_point = w == 0 && static_cast<int>(j) == step;
-      if (holds_at_t && v.count[j] == seen && !actual_point) out.emplace_back(static_cast<int>(w), static_cast<int>(j));
+      if (holds_at_t && !actual_point && here.same_life(step, v, static_cast<int>(j))) {
+        out.emplace_back(static_cast<int>(w), static_cast<int>(j));
+      }
     }
   }
   return out;

@@ -6,7 +6,10 @@
 //
 // A side's local view at a point is the sequence of its own events (kind, virtual time,
 // and what it observed: keys, fingerprints, receipts, statuses, its crashes and
-// restarts) plus the current virtual time (each side reads its own clock). A point of
+// restarts) plus the current virtual time (each side reads its own clock). A crash loses
+// a process's memory: after a restart its view is the durable rows it reads back plus
+// what it does from then on, so it cannot tell apart two worlds that left the same rows
+// behind (DESIGN.md, "volatile memory lost on crash"). A point of
 // another world is a step j whose state holds at that time: time(j) <= t and the next
 // step, if any, is at time >= t.
 #include <utility>
@@ -52,12 +55,15 @@ class Knowledge {
   struct View {
     std::vector<std::string> events;  // local event signatures, in order
     std::vector<int> count;           // per step: local events up to and including it
+    std::vector<int> life;            // per step: index of its last restart event (0 if none)
+    /// Whether this view at `step` and `o` at `other_step` hold the same events since
+    /// their last restart (since the start when there was none).
+    bool same_life(int step, const View& o, int other_step) const;
   };
   const View& view(int world, Side side) const;
 
   const std::vector<World>& worlds_;
   std::vector<View> client_, service_;
-  std::vector<int> client_prefix_, service_prefix_;  // common prefix with the actual view
 };
 
 }  // namespace idemlab

@@ -40,6 +40,18 @@ std::vector<World> build_worlds(const Scenario& scenario, const std::vector<Acti
     plan.faults.back().restart_after_ms = scenario.space.restart_after_ms;
     add(plan, false);
   }
+  // What happened in this run plus any one fault more: a client that crashed must also
+  // consider that, say, its request was lost before the crash.
+  if (!scenario.faults.faults.empty()) {
+    std::vector<Fault> passed = worlds.front().run.points;
+    for (const Fault& point : passed) {
+      if (!in_space(point, scenario.space)) continue;
+      FaultPlan plan = scenario.faults;
+      plan.faults.push_back(point);
+      plan.faults.back().restart_after_ms = scenario.space.restart_after_ms;
+      add(plan, false);
+    }
+  }
   return worlds;
 }
 

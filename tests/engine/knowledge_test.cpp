@@ -64,3 +64,29 @@ TEST_CASE("a side knows its own events: the client knows its response did not ar
   Cell c = cell_at(*p, "after_timeout", Side::Client, "response_arrived");
   CHECK(c.verdict() == "knows_false");
 }
+
+TEST_CASE("a crash wipes the client's memory: after a restart it knows only its durable rows") {
+  // send-first: the request leaves before the intent is stored and the client crashes
+  // right after sending. Before the crash the client saw itself send; after the restart
+  // its table is empty in this run and in the run where the request was lost, so it
+  // cannot know whether the effect exists.
+  auto p = prepared_lesson("send-first.json");
+  const Run& run = p->worlds[0].run;
+  int sent = -1, restarted = -1;
+  for (const Step& s : run.steps) {
+    if (s.event.side != Side::Client) continue;
+    if (s.event.kind == "send" && sent < 0) sent = s.i;
+    if (s.event.kind == "restart") restarted = s.i;
+  }
+  REQUIRE(sent >= 0);
+  REQUIRE(restarted > sent);
+  FactRef effect{"effect_exists", "effect_exists", first_intent(p->lesson.scenario)};
+  Cell after = p->knowledge->cell(Side::Client, restarted, effect);
+  CHECK(after.verdict() == "cannot_know");
+  // The doubt is a run where the request never reached the service.
+  REQUIRE(after.witness_world > 0);
+  CHECK(p->worlds[after.witness_world].plan.id().find("drop:request:") != std::string::npos);
+  // The service, which never crashed, knows the effect exists once it has committed.
+  CHECK(p->knowledge->cell(Side::Service, static_cast<int>(run.steps.size()) - 1, effect).verdict() ==
+        "knows_true");
+}
