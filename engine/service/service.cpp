@@ -57,10 +57,15 @@ bool Service::in_progress(const Message& m) const {
 }
 
 void Service::on_message(const Message& m) {
+  bool busy = in_progress(m);
+  std::int64_t processing = sim_.scenario().service.processing_ms;
+  bool process_later = m.kind == MessageKind::Request && !busy && processing > 0;
+  // Shown in progress from the step that receives it.
+  if (process_later) in_progress_.push_back({m.op_key, m.fingerprint, sim_.now() + processing});
   nlohmann::json local = {{"message", to_string(m.kind)}, {"op_key", m.op_key}};
   if (m.kind == MessageKind::Request) local["fingerprint"] = m.fingerprint;
   record("receive", m.intent, local, m.id);
-  if (in_progress(m)) {
+  if (busy) {
     // The draft's 409: the first request with this key may still take effect.
     record("in_progress", m.intent, {{"op_key", m.op_key}}, m.id);
     reply(m, m.kind == MessageKind::Request ? MessageKind::Response : MessageKind::LookupReply,
@@ -71,12 +76,10 @@ void Service::on_message(const Message& m) {
     lookup(m);
     return;
   }
-  std::int64_t processing = sim_.scenario().service.processing_ms;
-  if (processing == 0) {
+  if (!process_later) {
     submit(m);
     return;
   }
-  in_progress_.push_back({m.op_key, m.fingerprint, sim_.now() + processing});
   int epoch = epoch_;
   sim_.schedule(sim_.now() + processing, [this, m, epoch] {
     if (epoch != epoch_) return;  // the service crashed meanwhile: the request is forgotten
@@ -128,6 +131,10 @@ void Service::write_new(const Message& m) {
     // REPLACE: under dedup by fingerprint a key may come back with another payload.
     db_.query("INSERT OR REPLACE INTO idempotency_keys(op_key, fingerprint, receipt, created_at)"
               " VALUES (?1, ?2, ?3, ?4)", row);
+    if (contract.retention_ms) {
+      // Down at that time: the restart forgets what came due meanwhile.
+      sim_.schedule(sim_.now() + *contract.retention_ms, [this] { expire_due(); });
+    }
   };
   auto write_effect = [&] {
     db_.query("INSERT INTO deliveries(op_key, fingerprint, receipt, created_at) VALUES (?1, ?2, ?3, ?4)", row);
@@ -148,10 +155,6 @@ void Service::write_new(const Message& m) {
     if (sim_.crash_service_here(ServicePoint::BetweenWrites, m.intent, m.n)) return;
     key_first ? write_effect() : write_key();
     record(key_first ? "commit" : "register", m.intent, local, m.id);
-  }
-  if (contract.retention_ms) {
-    // Down at that time: the restart forgets what came due meanwhile.
-    sim_.schedule(sim_.now() + *contract.retention_ms, [this] { expire_due(); });
   }
   if (sim_.crash_service_here(ServicePoint::AfterCommit, m.intent, m.n)) return;
   reply(m, MessageKind::Response, "ok", receipt, "");
