@@ -105,11 +105,11 @@ const accepted = {
     l.scenario.faults.push({ crash_client: 'before_record', intent: 'weekly-report', attempt: 9, restart_after_ms: 70 });
     return l;
   },
-  'a service crash fault with its restart delay, and a moment at its crash': () => {
+  'a service crash fault with its restart delay, and a moment at a separate key write': () => {
     const l = base();
     l.scenario.service = { ordering: 'effect_first' };
-    l.scenario.faults.push({ crash_service: 'between_writes', intent: 'weekly-report', attempt: 1, restart_after_ms: 40 });
-    l.moments[0].at = { event: 'crash', side: 'service' };
+    l.scenario.faults.push({ crash_service: 'between_writes', intent: 'weekly-report', attempt: 9, restart_after_ms: 40 });
+    l.moments[0].at = { event: 'register', side: 'service' };
     return l;
   },
   'reconcile names its intent, and a moment matches on every field': () => {
