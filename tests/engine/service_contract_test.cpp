@@ -28,20 +28,23 @@ Scenario retrying(Ordering ordering) {
   return s;
 }
 
-Fault drop(MessageKind kind, int attempt = 1) {
+// A fault of that kind on attempt 1 of the intent.
+Fault fault(Fault::Kind kind) {
   Fault f;
-  f.kind = Fault::Kind::Drop;
-  f.message = kind;
+  f.kind = kind;
   f.intent = kIntent;
-  f.n = attempt;
+  return f;
+}
+
+Fault drop(MessageKind message) {
+  Fault f = fault(Fault::Kind::Drop);
+  f.message = message;
   return f;
 }
 
 Fault crash_service(ServicePoint point, std::int64_t restart_after_ms = 50) {
-  Fault f;
-  f.kind = Fault::Kind::CrashService;
+  Fault f = fault(Fault::Kind::CrashService);
   f.service_point = point;
-  f.intent = kIntent;
   f.restart_after_ms = restart_after_ms;
   return f;
 }
