@@ -251,13 +251,21 @@ void Client::on_message(const Message& m) {
     stop_waiting(m.intent);
     record_status(m.intent, status::kConflict, std::nullopt, m.reason);
   } else if (m.outcome == "not_found") {
-    // The service's lookup is authoritative: the original request never took effect,
-    // so sending it again under the same key is safe.
     if (budget_spent(m.intent)) {
       record_status(m.intent, status::kNeedsHuman, std::nullopt);
+    } else if (sim_.scenario().client.on_not_found == OnNotFound::RetryLookup) {
+      // The lookup may lag or have forgotten the key: ask again later.
+      after_unknown(m.intent);
     } else {
+      // Trusting the lookup: the request never took effect, so sending it again under
+      // the same key is safe (when the lookup is authoritative).
       send_attempt(m.intent, KeyChoice::ByPolicy);
     }
+  } else if (m.outcome == "in_progress" && !is_final(r->status)) {
+    // An indefinite error (the IETF draft's 409): the first request with this key may
+    // still take effect. The outcome stays unknown until reconciled.
+    if (r->status == status::kPending) record_status(m.intent, status::kUnknown, std::nullopt);
+    after_unknown(m.intent);
   }
 }
 

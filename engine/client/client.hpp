@@ -11,7 +11,9 @@
 // database; a restart reads it again and scans for UNKNOWN intents (and, with
 // RecoveryScan::UnknownAndStalePending, for PENDING ones a crash left behind before the
 // timeout could record UNKNOWN), which it reconciles by looking up the original key (or
-// resending, per ClientPolicy::recovery).
+// resending, per ClientPolicy::recovery). A lookup answered not found leads to a resend
+// or another lookup (ClientPolicy::on_not_found); an `in_progress` answer (the service is
+// still processing the key) is indefinite: the intent stays UNKNOWN.
 #include <optional>
 #include <string>
 #include <vector>

@@ -21,6 +21,15 @@ const char* to_string(ClientPoint p) {
   return "?";
 }
 
+const char* to_string(ServicePoint p) {
+  switch (p) {
+    case ServicePoint::BeforeCommit: return "before_commit";
+    case ServicePoint::BetweenWrites: return "between_writes";
+    case ServicePoint::AfterCommit: return "after_commit";
+  }
+  return "?";
+}
+
 bool parse(const std::string& s, MessageKind& out) {
   for (MessageKind k : {MessageKind::Request, MessageKind::Response, MessageKind::Lookup,
                         MessageKind::LookupReply}) {
@@ -36,11 +45,21 @@ bool parse(const std::string& s, ClientPoint& out) {
   return false;
 }
 
-std::string Fault::id() const {
-  if (kind == Kind::Drop) {
-    return std::string("drop:") + to_string(message) + ":" + intent + ":" + std::to_string(n);
+bool parse(const std::string& s, ServicePoint& out) {
+  for (ServicePoint p : {ServicePoint::BeforeCommit, ServicePoint::BetweenWrites, ServicePoint::AfterCommit}) {
+    if (s == to_string(p)) { out = p; return true; }
   }
-  return std::string("crash:client:") + to_string(point) + ":" + intent + ":" + std::to_string(n);
+  return false;
+}
+
+std::string Fault::id() const {
+  std::string where = ":" + intent + ":" + std::to_string(n);
+  switch (kind) {
+    case Kind::Drop: return std::string("drop:") + to_string(message) + where;
+    case Kind::CrashClient: return std::string("crash:client:") + to_string(point) + where;
+    case Kind::CrashService: return std::string("crash:service:") + to_string(service_point) + where;
+  }
+  return "?";
 }
 
 L10n Fault::describe() const {
@@ -55,6 +74,19 @@ L10n Fault::describe() const {
         return {"第 " + num + " 次对账查询丢失", "lookup " + num + " is lost"};
       case MessageKind::LookupReply:
         return {"第 " + num + " 次对账查询的答复丢失", "the reply to lookup " + num + " is lost"};
+    }
+  }
+  if (kind == Kind::CrashService) {
+    switch (service_point) {
+      case ServicePoint::BeforeCommit:
+        return {"服务端处理第 " + num + " 次请求、写入任何数据前崩溃",
+                "the service crashes handling the request of attempt " + num + ", before writing anything"};
+      case ServicePoint::BetweenWrites:
+        return {"服务端处理第 " + num + " 次请求、两次写入之间崩溃",
+                "the service crashes handling the request of attempt " + num + ", between its two writes"};
+      case ServicePoint::AfterCommit:
+        return {"服务端提交第 " + num + " 次请求后、回复前崩溃",
+                "the service crashes after committing the request of attempt " + num + ", before replying"};
     }
   }
   switch (point) {

@@ -14,6 +14,19 @@
 //                                  after_persist  (intent stored, request not sent)
 //                                  after_send     (request sent, no reply yet)
 //                                  before_record  (reply received, outcome not stored)
+//   crash:service:<point>:<intent>:<n>
+//                                  crash the service while it handles the request of
+//                                  attempt n of that intent (a new key only: a repeat
+//                                  writes nothing), and restart it `restart_after_ms`
+//                                  later; <point> one of
+//                                  before_commit  (nothing written yet)
+//                                  between_writes (the first of the two writes done:
+//                                                 the key under key_first, the effect
+//                                                 under effect_first; under atomic the
+//                                                 open transaction is rolled back)
+//                                  after_commit   (everything written, no reply sent)
+// A crashed process loses its memory and keeps its database; a message that reaches it
+// while it is down is lost.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -24,20 +37,24 @@ namespace idemlab {
 
 enum class MessageKind { Request, Response, Lookup, LookupReply };
 enum class ClientPoint { AfterPersist, AfterSend, BeforeRecord };
+enum class ServicePoint { BeforeCommit, BetweenWrites, AfterCommit };
 
 const char* to_string(MessageKind k);
 const char* to_string(ClientPoint p);
+const char* to_string(ServicePoint p);
 /// Parses a message kind / crash point name; returns false for an unknown name.
 bool parse(const std::string& s, MessageKind& out);
 bool parse(const std::string& s, ClientPoint& out);
+bool parse(const std::string& s, ServicePoint& out);
 
 struct Fault {
-  enum class Kind { Drop, CrashClient } kind = Kind::Drop;
+  enum class Kind { Drop, CrashClient, CrashService } kind = Kind::Drop;
   MessageKind message = MessageKind::Request;  ///< Drop only
   ClientPoint point = ClientPoint::AfterSend;  ///< CrashClient only
+  ServicePoint service_point = ServicePoint::AfterCommit;  ///< CrashService only
   std::string intent;
   int n = 1;
-  std::int64_t restart_after_ms = 50;  ///< CrashClient only
+  std::int64_t restart_after_ms = 50;  ///< CrashClient and CrashService
 
   /// The injection point id, as in the header comment.
   std::string id() const;
@@ -54,12 +71,13 @@ struct FaultPlan {
 };
 
 /// The runs a side must consider possible: the run with no fault and every run with one
-/// fault from the kinds named here ("any one message may be lost", "the client may crash
-/// at these points"), plus the lesson's own run.
+/// fault from the kinds named here ("any one message may be lost", "the client / the
+/// service may crash at these points"), plus the lesson's own run.
 struct FaultSpace {
   bool lose_any_one_message = true;
   std::vector<ClientPoint> client_crash_points;
-  std::int64_t restart_after_ms = 50;
+  std::vector<ServicePoint> service_crash_points;
+  std::int64_t restart_after_ms = 50;  ///< how long a crashed side stays down, virtual ms
 };
 
 }  // namespace idemlab

@@ -1,5 +1,7 @@
 #include "engine/knowledge/facts.hpp"
 
+#include "engine/service/service.hpp"
+
 namespace idemlab {
 namespace {
 
@@ -9,6 +11,52 @@ bool arrived(const Run& run, int step, MessageKind kind, const std::string& inte
         m.end_step >= 0 && m.end_step <= step) {
       return true;
     }
+  }
+  return false;
+}
+
+// The intent's current operation key at `step` (see facts.hpp); "" before it has one.
+std::string current_key(const Run& run, int step, const std::string& intent) {
+  for (const IntentRow& r : run.steps.at(step).snap.intents) {
+    if (r.intent == intent) return r.op_key;
+  }
+  std::string key;
+  for (int i = 0; i <= step; ++i) {
+    const Event& e = run.steps[i].event;
+    if (e.side == Side::Client && e.intent == intent && (e.kind == "decide" || e.kind == "send")) {
+      key = e.local.value("op_key", key);
+    }
+  }
+  return key;
+}
+
+const KeyRow* key_record(const Step& s, const std::string& op_key) {
+  for (const KeyRow& k : s.snap.keys) {
+    if (k.op_key == op_key) return &k;
+  }
+  return nullptr;
+}
+
+bool lookup_authoritative(const Run& run, int step, const std::string& intent) {
+  if (!run.lookup_offered) return false;
+  const Step& s = run.steps.at(step);
+  std::string key = current_key(run, step, intent);
+  const KeyRow* record = key_record(s, key);
+  bool found = record && Service::lookup_sees(record->created_at, s.t, run.lookup_lag_ms);
+  bool effects = false;
+  for (const DeliveryRow& d : s.snap.deliveries) {
+    auto owner = run.key_owner.find(d.op_key);
+    if (owner == run.key_owner.end() || owner->second != intent) continue;
+    effects = true;
+    if (d.op_key != key || !found) return false;  // an effect this lookup would miss
+  }
+  return found == effects;  // found with no effect: "done" for what never happened
+}
+
+bool retention_passed(const Run& run, int step, const std::string& intent) {
+  for (int i = 0; i <= step; ++i) {
+    const Event& e = run.steps[i].event;
+    if (e.kind == "expire" && e.intent == intent) return true;
   }
   return false;
 }
@@ -31,6 +79,9 @@ const std::vector<FactInfo>& fact_vocabulary() {
       {"request_arrived", true, true},
       {"response_arrived", true, true},
       {"client_has_receipt", true, false},
+      {"key_registered", true, false, false},
+      {"lookup_authoritative", true, false, false},
+      {"retention_passed", true, false, false},
   };
   return facts;
 }
@@ -58,6 +109,9 @@ nlohmann::json evaluate(const FactRef& fact, const Run& run, int step) {
     }
     return false;
   }
+  if (fact.name == "key_registered") return key_record(s, current_key(run, step, fact.intent)) != nullptr;
+  if (fact.name == "lookup_authoritative") return lookup_authoritative(run, step, fact.intent);
+  if (fact.name == "retention_passed") return retention_passed(run, step, fact.intent);
   return nullptr;
 }
 
@@ -68,6 +122,9 @@ L10n fact_label(const FactRef& fact) {
   if (fact.name == "request_arrived") return {"第 " + n + " 次请求已到达服务端", "request of attempt " + n + " arrived"};
   if (fact.name == "response_arrived") return {"第 " + n + " 次响应已到达客户端", "response to attempt " + n + " arrived"};
   if (fact.name == "client_has_receipt") return {"客户端持有回执", "client holds a receipt"};
+  if (fact.name == "key_registered") return {"服务端登记了操作标识", "service holds the key's dedup record"};
+  if (fact.name == "lookup_authoritative") return {"对账查询可信", "a lookup would tell the truth"};
+  if (fact.name == "retention_passed") return {"去重保留期已过", "retention window passed"};
   return {fact.name, fact.name};
 }
 
@@ -91,6 +148,19 @@ L10n fact_statement(const FactRef& fact, const nlohmann::json& value) {
   }
   if (fact.name == "client_has_receipt") {
     return yes ? L10n{"客户端持有回执", "the client holds a receipt"} : L10n{"客户端没有回执", "the client holds no receipt"};
+  }
+  if (fact.name == "key_registered") {
+    return yes ? L10n{"服务端有这个意图当前操作标识的去重记录", "the service holds a dedup record for the intent's current key"}
+               : L10n{"服务端没有这个意图当前操作标识的去重记录", "the service holds no dedup record for the intent's current key"};
+  }
+  if (fact.name == "lookup_authoritative") {
+    return yes ? L10n{"此刻用当前操作标识对账，答案与事实相符", "a lookup by the current key would now match the truth"}
+               : L10n{"此刻用当前操作标识对账会给出错误答案：漏掉已有的业务效果，或报告并不存在的效果",
+                      "a lookup by the current key would now mislead: it would miss an effect, or report one that does not exist"};
+  }
+  if (fact.name == "retention_passed") {
+    return yes ? L10n{"去重保留期已过，服务端已忘记这个意图的去重记录", "the retention window has passed: the service has forgotten the intent's dedup record"}
+               : L10n{"服务端还没有忘记这个意图的去重记录", "the service has not forgotten the intent's dedup record"};
   }
   return {fact.name, fact.name};
 }

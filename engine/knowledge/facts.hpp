@@ -7,6 +7,17 @@
 //   request_arrived      bool   the request of attempt N reached the service
 //   response_arrived     bool   the response to attempt N reached the client
 //   client_has_receipt   bool   the client's intent row holds a receipt
+//   key_registered       bool   the service holds a dedup record (an idempotency_keys
+//                               row) for the intent's current operation key
+//   lookup_authoritative bool   a lookup by the intent's current key now tells the truth:
+//                               lookup is offered, it finds a record exactly when the
+//                               intent has an effect, and every effect of the intent is
+//                               under that key and visible to it (no lookup lag hides it,
+//                               no retention window has removed its record)
+//   retention_passed     bool   the service has forgotten a dedup record of the intent
+//                               (an `expire` step): its retention window passed
+// The intent's current key is its client row's op_key; before the row exists (or with
+// none), the last key the client decided or sent for it.
 #include <string>
 #include <vector>
 
@@ -21,9 +32,11 @@ struct FactInfo {
   std::string name;
   bool boolean = true;       ///< false: a count
   bool uses_attempt = false; ///< takes "attempt" (from 1)
+  bool in_default_grid = true;  ///< in the grid of a lesson that lists no facts
 };
 
-/// Every fact name, in the order above.
+/// Every fact name, in the order above. The service-contract facts (key_registered,
+/// lookup_authoritative, retention_passed) are not in the default grid.
 const std::vector<FactInfo>& fact_vocabulary();
 /// nullptr when `name` is not in the vocabulary.
 const FactInfo* find_fact(const std::string& name);

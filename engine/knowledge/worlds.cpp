@@ -8,10 +8,18 @@
 namespace idemlab {
 namespace {
 
+template <typename Point>
+bool listed(const std::vector<Point>& points, Point p) {
+  return std::find(points.begin(), points.end(), p) != points.end();
+}
+
 bool in_space(const Fault& f, const FaultSpace& space) {
-  if (f.kind == Fault::Kind::Drop) return space.lose_any_one_message;
-  return std::find(space.client_crash_points.begin(), space.client_crash_points.end(), f.point) !=
-         space.client_crash_points.end();
+  switch (f.kind) {
+    case Fault::Kind::Drop: return space.lose_any_one_message;
+    case Fault::Kind::CrashClient: return listed(space.client_crash_points, f.point);
+    case Fault::Kind::CrashService: return listed(space.service_crash_points, f.service_point);
+  }
+  return false;
 }
 
 }  // namespace

@@ -155,6 +155,26 @@ ActionKind action_kind(const std::string& s) {
   return ActionKind::Deliver;
 }
 
+const std::vector<std::string> kClientPoints = {"after_persist", "after_send", "before_record"};
+const std::vector<std::string> kServicePoints = {"before_commit", "between_writes", "after_commit"};
+
+// A list of crash point names at path/key, each parsed into `out`.
+template <typename Point>
+void read_points(Reader& r, const json& j, const std::string& path, const std::string& key,
+                 const std::vector<std::string>& names, std::vector<Point>& out) {
+  const json* points = r.array(j, path, key, false);
+  if (!points) return;
+  for (std::size_t i = 0; i < points->size(); ++i) {
+    Point p;
+    const json& v = (*points)[i];
+    if (!v.is_string() || !parse(v.get<std::string>(), p)) {
+      r.problem(Reader::at(Reader::at(path, key), i), "unknown injection point; known: " + join(names));
+    } else {
+      out.push_back(p);
+    }
+  }
+}
+
 bool needs_intent(ActionKind k) { return k != ActionKind::CrashClient && k != ActionKind::RestartClient; }
 bool needs_payload(ActionKind k) { return k == ActionKind::Deliver || k == ActionKind::ResendChangedPayload; }
 
@@ -173,22 +193,26 @@ Action read_action(Reader& r, const json& a, const std::string& path, bool timed
 Fault read_fault(Reader& r, const json& f, const std::string& path, const std::string& default_intent) {
   Fault out;
   out.intent = default_intent;
-  if (!r.object(f, path, {"drop", "crash_client", "intent", "attempt", "restart_after_ms"})) return out;
-  bool drop = f.contains("drop"), crash = f.contains("crash_client");
-  if (drop == crash) {
-    r.problem(path, "a fault is either {\"drop\": message} or {\"crash_client\": point}");
+  if (!r.object(f, path, {"drop", "crash_client", "crash_service", "intent", "attempt", "restart_after_ms"})) return out;
+  bool drop = f.contains("drop"), crash = f.contains("crash_client"), crash_service = f.contains("crash_service");
+  if (drop + crash + crash_service != 1) {
+    r.problem(path, "a fault is one of {\"drop\": message}, {\"crash_client\": point} or {\"crash_service\": point}");
     return out;
   }
   if (drop) {
     out.kind = Fault::Kind::Drop;
     std::string m = r.choice(f, path, "drop", {"request", "response", "lookup", "lookup_reply"}, true, "request");
     parse(m, out.message);
-  } else {
+  } else if (crash) {
     out.kind = Fault::Kind::CrashClient;
-    std::string p = r.choice(f, path, "crash_client", {"after_persist", "after_send", "before_record"}, true, "after_send");
+    std::string p = r.choice(f, path, "crash_client", kClientPoints, true, "after_send");
     parse(p, out.point);
-    out.restart_after_ms = r.integer(f, path, "restart_after_ms", false, 50, 1, kMaxTimeMs);
+  } else {
+    out.kind = Fault::Kind::CrashService;
+    std::string p = r.choice(f, path, "crash_service", kServicePoints, true, "after_commit");
+    parse(p, out.service_point);
   }
+  if (!drop) out.restart_after_ms = r.integer(f, path, "restart_after_ms", false, 50, 1, kMaxTimeMs);
   out.intent = r.string(f, path, "intent", false, default_intent);
   out.n = static_cast<int>(r.integer(f, path, "attempt", false, 1, 1, 100));
   return out;
@@ -203,7 +227,7 @@ void read_scenario(Reader& r, const json& j, const std::string& path, Lesson& le
   if (const json* c = r.field(j, path, "client", false)) {
     std::string cp = Reader::at(path, "client");
     if (r.object(*c, cp, {"key_scope", "on_timeout", "recovery", "persist", "recovery_scan", "max_attempts",
-                          "retry_after_ms"})) {
+                          "retry_after_ms", "on_not_found"})) {
       sc.client.persist = r.choice(*c, cp, "persist", {"before_send", "after_send"}, false, "before_send") == "after_send"
                               ? PersistWhen::AfterSend : PersistWhen::BeforeSend;
       sc.client.recovery_scan = r.choice(*c, cp, "recovery_scan", {"unknown", "unknown_and_pending"}, false,
@@ -218,11 +242,24 @@ void read_scenario(Reader& r, const json& j, const std::string& path, Lesson& le
                                ? Recovery::Resend : Recovery::Lookup;
       sc.client.max_attempts = static_cast<int>(r.integer(*c, cp, "max_attempts", false, 3, 1, 20));
       if (c->contains("retry_after_ms")) sc.client.retry_after_ms = r.integer(*c, cp, "retry_after_ms", true, 100, 1, kMaxTimeMs);
+      sc.client.on_not_found = r.choice(*c, cp, "on_not_found", {"resend", "retry_lookup"}, false, "resend") == "retry_lookup"
+                                   ? OnNotFound::RetryLookup : OnNotFound::Resend;
     }
   }
   if (const json* s = r.field(j, path, "service", false)) {
     std::string sp = Reader::at(path, "service");
-    if (r.object(*s, sp, {"lookup"})) sc.service.lookup = r.boolean(*s, sp, "lookup", true);
+    if (r.object(*s, sp, {"lookup", "ordering", "dedup", "lookup_lag_ms", "retention_ms", "processing_ms"})) {
+      ServiceContract& svc = sc.service;
+      svc.lookup = r.boolean(*s, sp, "lookup", true);
+      std::string ordering = r.choice(*s, sp, "ordering", {"atomic", "key_first", "effect_first"}, false, "atomic");
+      svc.ordering = ordering == "key_first" ? Ordering::KeyFirst
+                     : ordering == "effect_first" ? Ordering::EffectFirst : Ordering::Atomic;
+      svc.dedup = r.choice(*s, sp, "dedup", {"key", "fingerprint"}, false, "key") == "fingerprint"
+                      ? Dedup::Fingerprint : Dedup::Key;
+      svc.lookup_lag_ms = r.integer(*s, sp, "lookup_lag_ms", false, 0, 0, kMaxTimeMs);
+      if (s->contains("retention_ms")) svc.retention_ms = r.integer(*s, sp, "retention_ms", true, 1, 1, kMaxTimeMs);
+      svc.processing_ms = r.integer(*s, sp, "processing_ms", false, 0, 0, kMaxTimeMs);
+    }
   }
   if (const json* t = r.field(j, path, "timing", false)) {
     std::string tp = Reader::at(path, "timing");
@@ -260,21 +297,12 @@ void read_scenario(Reader& r, const json& j, const std::string& path, Lesson& le
   }
   if (const json* space = r.field(j, path, "fault_space", false)) {
     std::string sp = Reader::at(path, "fault_space");
-    if (r.object(*space, sp, {"lose_any_one_message", "client_crash_points", "restart_after_ms"})) {
+    if (r.object(*space, sp, {"lose_any_one_message", "client_crash_points", "service_crash_points",
+                              "restart_after_ms"})) {
       sc.space.lose_any_one_message = r.boolean(*space, sp, "lose_any_one_message", true);
       sc.space.restart_after_ms = r.integer(*space, sp, "restart_after_ms", false, 50, 1, kMaxTimeMs);
-      if (const json* points = r.array(*space, sp, "client_crash_points", false)) {
-        for (std::size_t i = 0; i < points->size(); ++i) {
-          ClientPoint p;
-          const json& v = (*points)[i];
-          if (!v.is_string() || !parse(v.get<std::string>(), p)) {
-            r.problem(Reader::at(Reader::at(sp, "client_crash_points"), i),
-                      "unknown injection point; known: after_persist, after_send, before_record");
-          } else {
-            sc.space.client_crash_points.push_back(p);
-          }
-        }
-      }
+      read_points(r, *space, sp, "client_crash_points", kClientPoints, sc.space.client_crash_points);
+      read_points(r, *space, sp, "service_crash_points", kServicePoints, sc.space.service_crash_points);
     }
   }
 }
@@ -455,7 +483,9 @@ Lesson load_lesson(const std::string& file, const std::string& text) {
       lesson.facts.push_back(ref);
     }
   } else {
-    for (const FactInfo& info : fact_vocabulary()) lesson.facts.push_back({info.name, info.name, first, 1});
+    for (const FactInfo& info : fact_vocabulary()) {
+      if (info.in_default_grid) lesson.facts.push_back({info.name, info.name, first, 1});
+    }
   }
 
   std::set<std::string> moment_ids;

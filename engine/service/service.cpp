@@ -1,5 +1,7 @@
 #include "engine/service/service.hpp"
 
+#include <algorithm>
+
 #include "engine/net/network.hpp"
 #include "engine/sim/rng.hpp"
 #include "engine/sim/simulation.hpp"
@@ -7,85 +9,199 @@
 namespace idemlab {
 
 Service::Service(Simulation& sim) : sim_(sim), db_(Database::with_schema(
-      "CREATE TABLE deliveries(op_key TEXT PRIMARY KEY, fingerprint TEXT NOT NULL,"
+      "CREATE TABLE idempotency_keys(op_key TEXT PRIMARY KEY, fingerprint TEXT NOT NULL,"
+      " receipt TEXT NOT NULL, created_at INTEGER NOT NULL);"
+      "CREATE TABLE deliveries(id INTEGER PRIMARY KEY, op_key TEXT NOT NULL, fingerprint TEXT NOT NULL,"
       " receipt TEXT NOT NULL, created_at INTEGER NOT NULL)",
-      "DELETE FROM deliveries")) {}
+      "DELETE FROM idempotency_keys; DELETE FROM deliveries")) {}
+
+Rows<KeyRow> Service::keys() {
+  if (keys_read_at_ == db_.changes()) return keys_;
+  std::vector<KeyRow> rows;
+  for (const SqlRow& r : db_.query(
+           "SELECT op_key, fingerprint, receipt, created_at FROM idempotency_keys ORDER BY rowid")) {
+    rows.push_back({r[0].text, r[1].text, r[2].text, r[3].integer});
+  }
+  keys_ = Rows<KeyRow>(std::move(rows));
+  keys_read_at_ = db_.changes();
+  return keys_;
+}
 
 Rows<DeliveryRow> Service::rows() {
   if (rows_read_at_ == db_.changes()) return rows_;
   std::vector<DeliveryRow> rows;
   for (const SqlRow& r :
-       db_.query("SELECT op_key, fingerprint, receipt, created_at FROM deliveries ORDER BY rowid")) {
-    rows.push_back({r[0].text, r[1].text, r[2].text, r[3].integer});
+       db_.query("SELECT op_key, fingerprint, receipt, created_at, id FROM deliveries ORDER BY id")) {
+    rows.push_back({r[0].text, r[1].text, r[2].text, r[3].integer, r[4].integer});
   }
   rows_ = Rows<DeliveryRow>(std::move(rows));
   rows_read_at_ = db_.changes();
   return rows_;
 }
 
-void Service::on_message(const Message& m) {
+int Service::record(const std::string& kind, const std::string& intent, nlohmann::json local, int message) {
   Event ev;
-  ev.kind = "receive";
+  ev.kind = kind;
   ev.side = Side::Service;
-  ev.message = m.id;
-  ev.intent = m.intent;
-  ev.local = {{"message", to_string(m.kind)}, {"op_key", m.op_key}};
-  if (m.kind == MessageKind::Request) ev.local["fingerprint"] = m.fingerprint;
-  sim_.record(ev);
-  if (m.kind == MessageKind::Request) submit(m);
-  if (m.kind == MessageKind::Lookup) lookup(m);
+  ev.intent = intent;
+  ev.message = message;
+  ev.local = std::move(local);
+  return sim_.record(ev);
+}
+
+bool Service::in_progress(const Message& m) const {
+  bool by_fingerprint = m.kind == MessageKind::Request && sim_.scenario().service.dedup == Dedup::Fingerprint;
+  return std::any_of(in_progress_.begin(), in_progress_.end(), [&](const InProgress& p) {
+    return by_fingerprint ? p.fingerprint == m.fingerprint : p.op_key == m.op_key;
+  });
+}
+
+void Service::on_message(const Message& m) {
+  bool busy = in_progress(m);
+  std::int64_t processing = sim_.scenario().service.processing_ms;
+  bool process_later = m.kind == MessageKind::Request && !busy && processing > 0;
+  // Shown in progress from the step that receives it.
+  if (process_later) in_progress_.push_back({m.op_key, m.fingerprint, sim_.now() + processing});
+  nlohmann::json local = {{"message", to_string(m.kind)}, {"op_key", m.op_key}};
+  if (m.kind == MessageKind::Request) local["fingerprint"] = m.fingerprint;
+  record("receive", m.intent, local, m.id);
+  if (busy) {
+    // The draft's 409: the first request with this key may still take effect.
+    record("in_progress", m.intent, {{"op_key", m.op_key}}, m.id);
+    reply(m, m.kind == MessageKind::Request ? MessageKind::Response : MessageKind::LookupReply,
+          "in_progress", "", "");
+    return;
+  }
+  if (m.kind == MessageKind::Lookup) {
+    lookup(m);
+    return;
+  }
+  if (!process_later) {
+    submit(m);
+    return;
+  }
+  int epoch = epoch_;
+  sim_.schedule(sim_.now() + processing, [this, m, epoch] {
+    if (epoch != epoch_) return;  // the service crashed meanwhile: the request is forgotten
+    in_progress_.erase(std::find_if(in_progress_.begin(), in_progress_.end(), [&](const InProgress& p) {
+      return p.op_key == m.op_key && p.fingerprint == m.fingerprint;
+    }));
+    submit(m);
+  });
 }
 
 void Service::submit(const Message& m) {
-  Event ev;
-  ev.side = Side::Service;
-  ev.message = m.id;
-  ev.intent = m.intent;
-  db_.query("BEGIN IMMEDIATE");
-  auto found = db_.query("SELECT fingerprint, receipt FROM deliveries WHERE op_key = ?1",
-                         {SqlValue::of(m.op_key)});
-  if (!found.empty()) {
-    db_.query("COMMIT");
-    const std::string& receipt = found[0][1].text;
-    if (found[0][0].text == m.fingerprint) {
-      ev.kind = "replay";
-      ev.local = {{"op_key", m.op_key}, {"receipt", receipt}};
-      sim_.record(ev);
-      reply(m, MessageKind::Response, "ok", receipt, "");
-    } else {
-      ev.kind = "reject";
-      ev.local = {{"op_key", m.op_key}, {"reason", kSameKeyDifferentPayload}};
-      sim_.record(ev);
-      reply(m, MessageKind::Response, "rejected", "", kSameKeyDifferentPayload);
-    }
+  const ServiceContract& contract = sim_.scenario().service;
+  bool atomic = contract.ordering == Ordering::Atomic;
+  if (atomic) {
+    db_.query("BEGIN IMMEDIATE");
+    begun_at_ = db_.changes();
+  }
+  auto found = contract.dedup == Dedup::Fingerprint
+                   ? db_.query("SELECT fingerprint, receipt, op_key FROM idempotency_keys WHERE fingerprint = ?1"
+                               " ORDER BY rowid LIMIT 1", {SqlValue::of(m.fingerprint)})
+                   : db_.query("SELECT fingerprint, receipt, op_key FROM idempotency_keys WHERE op_key = ?1",
+                               {SqlValue::of(m.op_key)});
+  if (found.empty()) {
+    write_new(m);
     return;
   }
+  if (atomic) db_.query("COMMIT");
+  const std::string& receipt = found[0][1].text;
+  if (found[0][0].text == m.fingerprint) {
+    nlohmann::json local = {{"op_key", m.op_key}, {"receipt", receipt}};
+    if (found[0][2].text != m.op_key) local["matched_key"] = found[0][2].text;
+    record("replay", m.intent, local, m.id);
+    reply(m, MessageKind::Response, "ok", receipt, "");
+  } else {
+    record("reject", m.intent, {{"op_key", m.op_key}, {"reason", kSameKeyDifferentPayload}}, m.id);
+    reply(m, MessageKind::Response, "rejected", "", kSameKeyDifferentPayload);
+  }
+}
+
+void Service::write_new(const Message& m) {
+  const ServiceContract& contract = sim_.scenario().service;
+  if (sim_.crash_service_here(ServicePoint::BeforeCommit, m.intent, m.n)) return;
   std::string receipt =
       "rcpt-" + Rng::derive_hex(sim_.scenario().seed,
                                 "receipt/" + m.op_key + "/" + std::to_string(sim_.now()), 10);
-  db_.query("INSERT INTO deliveries(op_key, fingerprint, receipt, created_at) VALUES (?1, ?2, ?3, ?4)",
-            {SqlValue::of(m.op_key), SqlValue::of(m.fingerprint), SqlValue::of(receipt),
-             SqlValue::of(static_cast<long long>(sim_.now()))});
-  db_.query("COMMIT");
+  std::vector<SqlValue> row = {SqlValue::of(m.op_key), SqlValue::of(m.fingerprint), SqlValue::of(receipt),
+                               SqlValue::of(static_cast<long long>(sim_.now()))};
+  auto write_key = [&] {
+    // REPLACE: under dedup by fingerprint a key may come back with another payload.
+    db_.query("INSERT OR REPLACE INTO idempotency_keys(op_key, fingerprint, receipt, created_at)"
+              " VALUES (?1, ?2, ?3, ?4)", row);
+    if (contract.retention_ms) {
+      // Down at that time: the restart forgets what came due meanwhile.
+      sim_.schedule(sim_.now() + *contract.retention_ms, [this] { expire_due(); });
+    }
+  };
+  auto write_effect = [&] {
+    db_.query("INSERT INTO deliveries(op_key, fingerprint, receipt, created_at) VALUES (?1, ?2, ?3, ?4)", row);
+  };
+  nlohmann::json local = {{"op_key", m.op_key}, {"receipt", receipt}};
   sim_.own_key(m.op_key, m.intent);
-  ev.kind = "commit";
-  ev.local = {{"op_key", m.op_key}, {"receipt", receipt}};
-  sim_.record(ev);
+  if (contract.ordering == Ordering::Atomic) {
+    write_key();
+    if (sim_.crash_service_here(ServicePoint::BetweenWrites, m.intent, m.n)) return;  // rolled back
+    write_effect();
+    db_.query("COMMIT");
+    record("commit", m.intent, local, m.id);
+  } else {
+    bool key_first = contract.ordering == Ordering::KeyFirst;
+    local["ordering"] = key_first ? "key_first" : "effect_first";
+    key_first ? write_key() : write_effect();
+    record(key_first ? "register" : "commit", m.intent, local, m.id);
+    if (sim_.crash_service_here(ServicePoint::BetweenWrites, m.intent, m.n)) return;
+    key_first ? write_effect() : write_key();
+    record(key_first ? "commit" : "register", m.intent, local, m.id);
+  }
+  if (sim_.crash_service_here(ServicePoint::AfterCommit, m.intent, m.n)) return;
   reply(m, MessageKind::Response, "ok", receipt, "");
 }
 
 void Service::lookup(const Message& m) {
-  auto found = db_.query("SELECT receipt FROM deliveries WHERE op_key = ?1", {SqlValue::of(m.op_key)});
-  Event ev;
-  ev.side = Side::Service;
-  ev.message = m.id;
-  ev.intent = m.intent;
-  ev.kind = found.empty() ? "not_found" : "found";
-  ev.local = {{"op_key", m.op_key}};
-  if (!found.empty()) ev.local["receipt"] = found[0][0].text;
-  sim_.record(ev);
-  reply(m, MessageKind::LookupReply, found.empty() ? "not_found" : "found",
-        found.empty() ? "" : found[0][0].text, "");
+  auto found = db_.query("SELECT receipt, created_at FROM idempotency_keys WHERE op_key = ?1",
+                         {SqlValue::of(m.op_key)});
+  bool seen = !found.empty() &&
+              lookup_sees(found[0][1].integer, sim_.now(), sim_.scenario().service.lookup_lag_ms);
+  nlohmann::json local = {{"op_key", m.op_key}};
+  if (seen) local["receipt"] = found[0][0].text;
+  record(seen ? "found" : "not_found", m.intent, local, m.id);
+  reply(m, MessageKind::LookupReply, seen ? "found" : "not_found", seen ? found[0][0].text : "", "");
+}
+
+void Service::expire_due() {
+  const std::optional<std::int64_t>& retention = sim_.scenario().service.retention_ms;
+  if (!alive_ || !retention) return;
+  auto due = db_.query("SELECT op_key FROM idempotency_keys WHERE created_at <= ?1 ORDER BY rowid",
+                       {SqlValue::of(static_cast<long long>(sim_.now() - *retention))});
+  const std::map<std::string, std::string>& owner = sim_.out().key_owner;
+  for (const SqlRow& r : due) {
+    db_.query("DELETE FROM idempotency_keys WHERE op_key = ?1", {SqlValue::of(r[0].text)});
+    auto it = owner.find(r[0].text);
+    record("expire", it == owner.end() ? "" : it->second, {{"op_key", r[0].text}});
+  }
+}
+
+void Service::crash() {
+  if (!alive_) return;
+  bool open = db_.in_transaction();
+  bool rolled_back = open && db_.changes() != begun_at_;  // the transaction had written
+  if (open) db_.query("ROLLBACK");
+  alive_ = false;
+  ++epoch_;
+  in_progress_.clear();
+  nlohmann::json local = nlohmann::json::object();
+  if (rolled_back) local["rolled_back"] = true;
+  record("crash", "", local);
+}
+
+void Service::restart() {
+  if (alive_) return;
+  alive_ = true;
+  record("restart", "", nlohmann::json::object());
+  expire_due();
 }
 
 void Service::reply(const Message& to, MessageKind kind, const std::string& outcome,
@@ -101,13 +217,7 @@ void Service::reply(const Message& to, MessageKind kind, const std::string& outc
   r.receipt = receipt;
   r.reason = reason;
   int id = sim_.network().send(r);
-  Event ev;
-  ev.kind = "reply";
-  ev.side = Side::Service;
-  ev.message = id;
-  ev.intent = to.intent;
-  ev.local = {{"message", to_string(kind)}, {"op_key", to.op_key}, {"outcome", outcome}};
-  sim_.record(ev);
+  record("reply", to.intent, {{"message", to_string(kind)}, {"op_key", to.op_key}, {"outcome", outcome}}, id);
 }
 
 }  // namespace idemlab

@@ -32,7 +32,8 @@ enum class Side { None, Client, Service, Network };
 inline const std::vector<std::string>& event_kinds() {
   static const std::vector<std::string> kinds = {
       "start", "decide", "persist", "send", "lookup", "receive", "timeout", "record", "crash",
-      "restart", "recover", "commit", "replay", "reject", "found", "not_found", "reply", "drop"};
+      "restart", "recover", "commit", "replay", "reject", "found", "not_found", "reply", "drop",
+      "register", "in_progress", "expire"};
   return kinds;
 }
 const char* to_string(Side s);
@@ -46,7 +47,8 @@ struct Message {
   std::string op_key;
   std::string payload;      ///< request only
   std::string fingerprint;  ///< request only
-  /// Replies: "ok" (receipt), "rejected" (reason), "found" (receipt), "not_found".
+  /// Replies: "ok" (receipt), "rejected" (reason), "found" (receipt), "not_found",
+  /// "in_progress" (the key is still being processed: an indefinite error).
   std::string outcome;
   std::string receipt;
   std::string reason;
@@ -69,11 +71,26 @@ struct IntentRow {
   }
 };
 
-/// One row of the service's `deliveries` table: the effect and its receipt.
+/// One row of the service's `deliveries` table: one effect and its receipt. The same
+/// op_key appears twice when a broken ordering let a retry make a second effect.
+/// created_at in virtual ms.
 struct DeliveryRow {
   std::string op_key, fingerprint, receipt;
   long long created_at = 0;
+  long long id = 0;  ///< the row's INTEGER PRIMARY KEY (from 1, in insertion order)
   bool operator==(const DeliveryRow& o) const {
+    return id == o.id && op_key == o.op_key && fingerprint == o.fingerprint && receipt == o.receipt &&
+           created_at == o.created_at;
+  }
+};
+
+/// One row of the service's `idempotency_keys` table: the dedup record of an operation
+/// key (what a repeat of the key is answered from, and what lookup reads). created_at in
+/// virtual ms; the record is forgotten ServiceContract::retention_ms after it.
+struct KeyRow {
+  std::string op_key, fingerprint, receipt;
+  long long created_at = 0;
+  bool operator==(const KeyRow& o) const {
     return op_key == o.op_key && fingerprint == o.fingerprint && receipt == o.receipt &&
            created_at == o.created_at;
   }
@@ -109,19 +126,26 @@ struct Waiting {
   std::int64_t deadline = 0;
 };
 
+/// A request the service is still processing (volatile: lost when the service crashes).
+/// `until`: when it will commit (virtual ms).
+struct InProgress {
+  std::string op_key, fingerprint;
+  std::int64_t until = 0;
+};
+
 struct Snapshot {
   bool client_alive = true;
   bool service_alive = true;
   Rows<IntentRow> intents;             ///< durable, kept across a crash
   std::vector<Waiting> waiting;        ///< volatile
-  Rows<DeliveryRow> deliveries;        ///< durable
+  Rows<KeyRow> keys;                   ///< durable: the service's dedup records
+  Rows<DeliveryRow> deliveries;        ///< durable: the service's effects
+  std::vector<InProgress> in_progress; ///< volatile: the service's requests in progress
   std::vector<int> in_flight, delivered, dropped;  ///< message ids
 };
 
 struct Event {
-  std::string kind;  ///< start, decide, persist, send, lookup, receive, timeout, record,
-                     ///< crash, restart, recover, commit, replay, reject, found,
-                     ///< not_found, reply, drop, end
+  std::string kind;  ///< one of event_kinds()
   Side side = Side::None;
   int message = -1;  ///< the message sent, received or lost by this event
   std::string intent;
@@ -144,6 +168,9 @@ struct Run {
   std::vector<Fault> points;
   /// op_key -> intent, as the observer knows it (the service does not).
   std::map<std::string, std::string> key_owner;
+  /// The service's lookup as the scenario sets it (for the facts about lookup).
+  bool lookup_offered = true;
+  std::int64_t lookup_lag_ms = 0;
 };
 
 }  // namespace idemlab

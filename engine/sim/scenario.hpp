@@ -13,6 +13,9 @@
 //    leaves an effect the client has no record of).
 //  - recovery_scan: after a restart, reconcile UNKNOWN and stale PENDING intents (right:
 //    a crash before the timeout leaves PENDING) or UNKNOWN only (wrong).
+//  - on_not_found: after a lookup answers not found, resend under the same key (right
+//    only where lookup is authoritative) or look up again later (right where it may lag).
+// The service's knobs are in ServiceContract.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -27,6 +30,7 @@ enum class OnTimeout { RecordUnknown, MarkFailedAndResend };
 enum class Recovery { Lookup, Resend };
 enum class PersistWhen { BeforeSend, AfterSend };
 enum class RecoveryScan { UnknownAndStalePending, UnknownOnly };
+enum class OnNotFound { Resend, RetryLookup };
 
 struct ClientPolicy {
   KeyScope key_scope = KeyScope::PerIntent;
@@ -41,10 +45,44 @@ struct ClientPolicy {
   /// UNKNOWN; if not, it reconciles only in its recovery scan after a restart, or when
   /// the script says `reconcile`.
   std::optional<std::int64_t> retry_after_ms;
+  /// What a `not_found` lookup answer leads to: Resend (send the request again under the
+  /// same key: it never took effect, if the lookup is authoritative) or RetryLookup (look
+  /// up again retry_after_ms later; NEEDS_HUMAN when the budget is spent).
+  OnNotFound on_not_found = OnNotFound::Resend;
 };
 
+/// The order in which the service writes the dedup record (idempotency_keys) and the
+/// effect (deliveries) of a new operation key.
+enum class Ordering {
+  Atomic,      ///< both in one transaction (right: a crash leaves both or neither)
+  KeyFirst,    ///< key committed, then the effect: a crash between leaves a key whose
+               ///< repeat is answered "done" for an effect that never happened
+  EffectFirst  ///< effect committed, then the key: a crash between lets a retry make a
+               ///< second effect
+};
+/// What the service recognises a repeat by.
+enum class Dedup {
+  Key,         ///< the operation key (right)
+  Fingerprint  ///< the payload fingerprint (wrong: two intents with the same content
+               ///< are merged into one effect)
+};
+
+/// The mock service's contract (engine/service/service.hpp). Times in virtual ms.
 struct ServiceContract {
   bool lookup = true;  ///< lookup(op_key) is offered
+  Ordering ordering = Ordering::Atomic;
+  Dedup dedup = Dedup::Key;
+  /// Lookup reads a replica this far behind: a dedup record younger than this is not
+  /// found. 0: lookup reads the primary.
+  std::int64_t lookup_lag_ms = 0;
+  /// If set, a dedup record is forgotten this long after it was made (an `expire` step):
+  /// a repeat of its key then makes a new effect, and lookup answers not found.
+  std::optional<std::int64_t> retention_ms;
+  /// Time between receiving a request and committing it. During it the key is in
+  /// progress in the service's memory and a second request (or lookup) with it is
+  /// answered `in_progress` (IETF draft-ietf-httpapi-idempotency-key-header: 409 Conflict
+  /// for a request whose key is still being processed). 0: no window.
+  std::int64_t processing_ms = 0;
 };
 
 struct Timing {

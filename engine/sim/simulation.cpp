@@ -18,6 +18,8 @@ const char* to_string(Side s) {
 
 Simulation::Simulation(const Scenario& scenario, const FaultPlan& plan, std::vector<Action> extra)
     : scenario_(scenario), plan_(plan) {
+  run_.lookup_offered = scenario_.service.lookup;
+  run_.lookup_lag_ms = scenario_.service.lookup_lag_ms;
   client_ = std::make_unique<Client>(*this);
   service_ = std::make_unique<Service>(*this);
   network_ = std::make_unique<Network>(*this);
@@ -55,7 +57,9 @@ Snapshot Simulation::snapshot() {
   s.service_alive = service_->alive();
   s.intents = client_->rows();
   s.waiting = client_->waiting();
+  s.keys = service_->keys();
   s.deliveries = service_->rows();
+  s.in_progress = service_->in_progress();
   for (const Message& m : run_.messages) {
     if (m.fate == Message::Fate::InFlight) s.in_flight.push_back(m.id);
     if (m.fate == Message::Fate::Delivered) s.delivered.push_back(m.id);
@@ -83,36 +87,53 @@ int Simulation::record(Event event) {
   return index;
 }
 
+const Fault* Simulation::pass(Fault point) {
+  std::string id = point.id();
+  run_.points.push_back(std::move(point));
+  for (const Fault& f : plan_.faults) {
+    if (f.id() == id) return &f;
+  }
+  return nullptr;
+}
+
 bool Simulation::planned_drop(const Message& m) {
   Fault point;
   point.kind = Fault::Kind::Drop;
   point.message = m.kind;
   point.intent = m.intent;
   point.n = m.n;
-  run_.points.push_back(point);
-  std::string id = point.id();
-  for (const Fault& f : plan_.faults) {
-    if (f.id() == id) return true;
-  }
-  return false;
+  return pass(point) != nullptr;
 }
 
 bool Simulation::crash_here(ClientPoint where, const std::string& intent, int n) {
   Fault point;
   point.kind = Fault::Kind::CrashClient;
   point.point = where;
+  return crash_at(point, intent, n);
+}
+
+bool Simulation::crash_service_here(ServicePoint where, const std::string& intent, int n) {
+  Fault point;
+  point.kind = Fault::Kind::CrashService;
+  point.service_point = where;
+  return crash_at(point, intent, n);
+}
+
+bool Simulation::crash_at(Fault point, const std::string& intent, int n) {
   point.intent = intent;
   point.n = n;
   point.restart_after_ms = scenario_.space.restart_after_ms;
-  run_.points.push_back(point);
-  std::string id = point.id();
-  for (const Fault& f : plan_.faults) {
-    if (f.id() != id) continue;
+  bool service = point.kind == Fault::Kind::CrashService;
+  const Fault* f = pass(point);
+  if (!f) return false;
+  if (service) {
+    service_->crash();
+    schedule(now_ + f->restart_after_ms, [this] { service_->restart(); });
+  } else {
     client_->crash();
-    schedule(now_ + f.restart_after_ms, [this] { client_->restart(); });
-    return true;
+    schedule(now_ + f->restart_after_ms, [this] { client_->restart(); });
   }
-  return false;
+  return true;
 }
 
 Run Simulation::run() {

@@ -48,6 +48,8 @@ class Simulation {
   /// Records the crash point as passed; if the plan crashes the client here, crashes it,
   /// schedules its restart and returns true (the caller stops what it was doing).
   bool crash_here(ClientPoint point, const std::string& intent, int n);
+  /// The same for the service's crash points (the request of attempt n of `intent`).
+  bool crash_service_here(ServicePoint point, const std::string& intent, int n);
   /// op_key -> intent, for the observer's truth.
   void own_key(const std::string& op_key, const std::string& intent) { run_.key_owner[op_key] = intent; }
 
@@ -59,6 +61,11 @@ class Simulation {
  private:
   void perform(const Action& a);
   Snapshot snapshot();
+  /// Records `point` as an injection point passed; the planned fault there, or nullptr.
+  const Fault* pass(Fault point);
+  /// A crash point of either side passed: crashes that side and schedules its restart
+  /// when the plan says so.
+  bool crash_at(Fault point, const std::string& intent, int n);
 
   Scenario scenario_;
   FaultPlan plan_;

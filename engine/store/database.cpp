@@ -45,7 +45,7 @@ Database Database::with_schema(const std::string& schema, const std::string& res
     out.db_ = idle.back().db;
     out.statements_ = std::move(idle.back().statements);
     idle.pop_back();
-    out.query(reset);
+    out.exec(reset);
   } else {
     out.db_ = open_memory();
     out.exec(schema);
@@ -142,5 +142,7 @@ std::vector<SqlRow> Database::query(const std::string& sql, const std::vector<Sq
 }
 
 long long Database::changes() const { return sqlite3_total_changes64(db_); }
+
+bool Database::in_transaction() const { return db_ && !sqlite3_get_autocommit(db_); }
 
 }  // namespace idemlab

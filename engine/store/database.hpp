@@ -4,8 +4,9 @@
 // two cannot commit together).
 //
 // Databases live in memory and stand for the file on disk: a process crash loses the
-// process's memory, never its database (every write is a committed transaction within one
-// step, so no transaction is ever open at a crash).
+// process's memory, never its committed rows. A crash inside a transaction (the service's
+// `between_writes` point under the atomic ordering) rolls it back, as SQLite's journal
+// does when the process dies before COMMIT.
 //
 // Connections are pooled per schema and reused by later runs: a lesson runs every world
 // of its fault space, and opening a connection, reading its schema and preparing its
@@ -47,7 +48,7 @@ class DatabaseError : public std::runtime_error {
 class Database {
  public:
   /// A database holding `schema` and no rows: a pooled connection emptied with `reset`
-  /// (e.g. "DELETE FROM t"), or a new one on which `schema` is executed. Throws
+  /// (e.g. "DELETE FROM t; DELETE FROM u"), or a new one on which `schema` is executed. Throws
   /// DatabaseError if either statement fails. (The only way to get a Database: a member
   /// default-opened and then replaced would cost every run a throwaway connection.)
   static Database with_schema(const std::string& schema, const std::string& reset);
@@ -65,6 +66,8 @@ class Database {
   /// Rows written so far on this connection (sqlite3_total_changes64): readers use it to
   /// know whether a cached read is still current.
   long long changes() const;
+  /// Whether a transaction is open (BEGIN without COMMIT or ROLLBACK yet).
+  bool in_transaction() const;
 
  private:
   explicit Database(sqlite3* db) : db_(db) {}

@@ -44,6 +44,14 @@ L10n describe(const Step& s, const Run& run) {
     if (!reason.empty()) { extra_zh += "（" + reason + "）"; extra_en += " (" + reason + ")"; }
     return {"客户端记下“" + intent + "”：" + st + extra_zh, "the client records \"" + intent + "\": " + st + extra_en};
   }
+  if (k == "crash" && e.side == Side::Service) {
+    if (e.local.value("rolled_back", false)) {
+      return {"服务端崩溃：未提交的事务被回滚，什么也没写下；内存中的处理状态丢失，数据库保留",
+              "the service crashes: its open transaction is rolled back, so nothing of it is written; its memory (requests in progress) is lost, its database is kept"};
+    }
+    return {"服务端崩溃：内存中的处理状态丢失，数据库保留", "the service crashes: its memory (requests in progress) is lost, its database is kept"};
+  }
+  if (k == "restart" && e.side == Side::Service) return {"服务端重启，重新打开数据库", "the service restarts and reopens its database"};
   if (k == "crash") return {"客户端崩溃：内存状态丢失，数据库保留", "the client crashes: its memory is lost, its database is kept"};
   if (k == "restart") return {"客户端重启，重新打开数据库", "the client restarts and reopens its database"};
   if (k == "recover") {
@@ -57,11 +65,21 @@ L10n describe(const Step& s, const Run& run) {
     if (outcome == "ok") return {"客户端收到" + msg.zh + "：成功，回执 " + receipt, "the client receives " + msg.en + ": done, receipt " + receipt};
     if (outcome == "found") return {"客户端收到" + msg.zh + "：找到，回执 " + receipt, "the client receives " + msg.en + ": found, receipt " + receipt};
     if (outcome == "not_found") return {"客户端收到" + msg.zh + "：没有这个操作标识", "the client receives " + msg.en + ": not found"};
+    if (outcome == "in_progress") return {"客户端收到" + msg.zh + "：仍在处理中（409），结果未知", "the client receives " + msg.en + ": still in progress (409), the outcome is unknown"};
     std::string reason = str(e.local, "reason");
     return {"客户端收到" + msg.zh + "：被拒绝（" + reason + "）", "the client receives " + msg.en + ": rejected (" + reason + ")"};
   }
   if (k == "receive") return {"服务端收到" + msg.zh + "（操作标识 " + key + "）", "the service receives " + msg.en + " (key " + key + ")"};
-  if (k == "commit") return {"服务端在一个事务里写入业务效果和回执 " + receipt + "（操作标识 " + key + "）", "the service commits the effect and receipt " + receipt + " for key " + key + " in one transaction"};
+  std::string ordering = str(e.local, "ordering");
+  if (k == "commit" && ordering == "key_first") return {"服务端写入业务效果和回执 " + receipt + "（操作标识 " + key + "），去重记录已先行提交", "the service commits the effect and receipt " + receipt + " for key " + key + "; its dedup record was committed before"};
+  if (k == "commit" && ordering == "effect_first") return {"服务端先写入业务效果和回执 " + receipt + "（操作标识 " + key + "），去重记录还没写", "the service commits the effect and receipt " + receipt + " for key " + key + "; its dedup record is not written yet"};
+  if (k == "commit") return {"服务端在一个事务里写入去重记录、业务效果和回执 " + receipt + "（操作标识 " + key + "）", "the service commits the dedup record, the effect and receipt " + receipt + " for key " + key + " in one transaction"};
+  if (k == "register" && ordering == "key_first") return {"服务端先提交操作标识 " + key + " 的去重记录（回执 " + receipt + "），业务效果还没写", "the service commits the dedup record of key " + key + " (receipt " + receipt + "); the effect is not written yet"};
+  if (k == "register") return {"服务端补写操作标识 " + key + " 的去重记录（回执 " + receipt + "）", "the service commits the dedup record of key " + key + " (receipt " + receipt + ") after the effect"};
+  if (k == "in_progress") return {"服务端仍在处理操作标识 " + key + "：答复“处理中”（409）", "the service is still processing key " + key + ": it answers in progress (409)"};
+  if (k == "expire") return {"去重保留期已过：服务端删除操作标识 " + key + " 的去重记录（业务效果仍在）", "the retention window has passed: the service forgets the dedup record of key " + key + " (the effect stays)"};
+  std::string matched = str(e.local, "matched_key");
+  if (k == "replay" && !matched.empty()) return {"服务端按内容哈希找到操作标识 " + matched + " 的记录，把这次请求当成重复：重放回执 " + receipt + "，不写业务效果", "the service finds the record of key " + matched + " by the payload fingerprint and treats this request as a repeat: it replays receipt " + receipt + " and writes no effect"};
   if (k == "replay") return {"服务端已有操作标识 " + key + "，内容相同：重放原回执 " + receipt, "the service already has key " + key + " with the same payload: it replays receipt " + receipt};
   if (k == "reject") return {"服务端拒绝：操作标识 " + key + " 已用于不同内容（same_key_different_payload），什么也不写", "the service rejects key " + key + ": same key, different payload (same_key_different_payload); it writes nothing"};
   if (k == "found") return {"服务端查到操作标识 " + key + "：回执 " + receipt, "the service finds key " + key + ": receipt " + receipt};

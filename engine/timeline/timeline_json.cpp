@@ -68,7 +68,7 @@ json truth_json(const Run& run, const Step& s) {
   json effects = json::object(), by_intent = json::object();
   for (const IntentRow& r : s.snap.intents) by_intent[r.intent] = 0;
   for (const DeliveryRow& d : s.snap.deliveries) {
-    effects[d.op_key] = 1;
+    effects[d.op_key] = effects.value(d.op_key, 0) + 1;
     auto owner = run.key_owner.find(d.op_key);
     std::string intent = owner == run.key_owner.end() ? "?" : owner->second;
     by_intent[intent] = by_intent.value(intent, 0) + 1;
@@ -115,11 +115,21 @@ json step_json(const Run& run, int index) {
   for (const Waiting& w : s.snap.waiting) {
     waiting.push_back({{"intent", w.intent}, {"for", to_string(w.for_kind)}, {"attempt", w.n}, {"deadline", w.deadline}});
   }
+  json keys = json::array();
+  for (const KeyRow& k : s.snap.keys) {
+    bool changed = !prev || changed_row(prev->snap.keys, k, [&](const KeyRow& p) { return p.op_key == k.op_key; });
+    keys.push_back({{"op_key", k.op_key}, {"fingerprint", k.fingerprint}, {"receipt", k.receipt},
+                    {"created_at", k.created_at}, {"changed", changed}});
+  }
   json deliveries = json::array();
   for (const DeliveryRow& d : s.snap.deliveries) {
-    bool changed = !prev || changed_row(prev->snap.deliveries, d, [&](const DeliveryRow& p) { return p.op_key == d.op_key; });
-    deliveries.push_back({{"op_key", d.op_key}, {"fingerprint", d.fingerprint}, {"receipt", d.receipt},
+    bool changed = !prev || changed_row(prev->snap.deliveries, d, [&](const DeliveryRow& p) { return p.id == d.id; });
+    deliveries.push_back({{"id", d.id}, {"op_key", d.op_key}, {"fingerprint", d.fingerprint}, {"receipt", d.receipt},
                           {"created_at", d.created_at}, {"changed", changed}});
+  }
+  json in_progress = json::array();
+  for (const InProgress& p : s.snap.in_progress) {
+    in_progress.push_back({{"op_key", p.op_key}, {"fingerprint", p.fingerprint}, {"until", p.until}});
   }
   json truth = truth_json(run, s);
   return {
@@ -131,7 +141,8 @@ json step_json(const Run& run, int index) {
                  {"text", describe(s, run).to_json()}}},
       {"client", {{"alive", s.snap.client_alive}, {"status", status}, {"intents", intents},
                   {"volatile", {{"waiting", waiting}}}}},
-      {"service", {{"alive", s.snap.service_alive}, {"deliveries", deliveries}}},
+      {"service", {{"alive", s.snap.service_alive}, {"keys", keys}, {"deliveries", deliveries},
+                   {"volatile", {{"in_progress", in_progress}}}}},
       {"network", {{"in_flight", s.snap.in_flight}, {"delivered", s.snap.delivered}, {"dropped", s.snap.dropped}}},
       {"truth", truth},
       {"invariants", invariants_json(truth, s)},

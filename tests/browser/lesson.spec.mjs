@@ -44,6 +44,28 @@ test('after the lost response the client is UNKNOWN and cannot know whether the 
   await expect(page).toHaveURL(new RegExp(`#/lesson/${LESSON}/step/${step}$`));
 });
 
+test('the service panel shows its dedup record and its delivery, both new at the commit', async ({ page }) => {
+  await openLesson(page);
+  // The commit step, as the engine computes the run.
+  const commit = await page.evaluate((id) => {
+    const l = window.__idemlab.lesson(id);
+    const run = window.__idemlab.call('run', { file: l.file, text: l.text });
+    return run.steps.find((st) => st.event.kind === 'commit').i;
+  }, LESSON);
+  await openLesson(page, LESSON, commit);
+  expect(await currentStep(page)).toBe(commit);
+  const panel = page.getByTestId('panel-service');
+  const tables = panel.locator('table.rows-table');
+  await expect(tables).toHaveCount(2);
+  await expect(tables.nth(0).locator('caption')).toContainText('idempotency_keys');
+  await expect(tables.nth(1).locator('caption')).toContainText('deliveries');
+  for (const i of [0, 1]) {
+    await expect(tables.nth(i).locator('tbody tr')).toHaveCount(1);
+    await expect(tables.nth(i).locator('tbody tr')).toHaveAttribute('data-changed', 'true');
+  }
+  await expect(panel.locator('.volatile')).toContainText('not processing any request');
+});
+
 test('a question blocks the timeline until it is answered; wrong then right shows both verdicts', async ({ page }) => {
   await openLesson(page);
   let seen = false;

@@ -49,6 +49,63 @@ TEST_CASE("a broken lesson is refused with file, JSON path and reason") {
   CHECK(p["reason"].get<std::string>().find("used twice") != std::string::npos);
 }
 
+TEST_CASE("the service contract's knobs and crash points are checked with their JSON paths") {
+  json p = first_problem([](json& j) { j["scenario"]["service"]["ordering"] = "keys_first"; });
+  CHECK(p["path"] == "/scenario/service/ordering");
+  CHECK(p["reason"].get<std::string>().find("known: atomic, key_first, effect_first") != std::string::npos);
+
+  p = first_problem([](json& j) { j["scenario"]["service"]["dedup"] = "payload"; });
+  CHECK(p["path"] == "/scenario/service/dedup");
+
+  p = first_problem([](json& j) { j["scenario"]["service"]["lookup_lag_ms"] = -1; });
+  CHECK(p["path"] == "/scenario/service/lookup_lag_ms");
+
+  p = first_problem([](json& j) { j["scenario"]["service"]["retention_ms"] = 0; });
+  CHECK(p["path"] == "/scenario/service/retention_ms");
+
+  p = first_problem([](json& j) { j["scenario"]["service"]["processing_ms"] = "slow"; });
+  CHECK(p["path"] == "/scenario/service/processing_ms");
+
+  p = first_problem([](json& j) { j["scenario"]["service"]["retry_after_ms"] = 5; });
+  CHECK(p["path"] == "/scenario/service/retry_after_ms");
+
+  p = first_problem([](json& j) { j["scenario"]["client"]["on_not_found"] = "give_up"; });
+  CHECK(p["path"] == "/scenario/client/on_not_found");
+
+  p = first_problem([](json& j) { j["scenario"]["faults"][0] = {{"crash_service", "mid_write"}}; });
+  CHECK(p["path"] == "/scenario/faults/0/crash_service");
+
+  p = first_problem([](json& j) {
+    j["scenario"]["faults"][0] = {{"crash_service", "after_commit"}, {"crash_client", "after_send"}};
+  });
+  CHECK(p["path"] == "/scenario/faults/0");
+
+  p = first_problem([](json& j) { j["scenario"]["fault_space"]["service_crash_points"] = {"after_commit", "after_send"}; });
+  CHECK(p["path"] == "/scenario/fault_space/service_crash_points/1");
+  CHECK(p["reason"] == "unknown injection point; known: before_commit, between_writes, after_commit");
+}
+
+TEST_CASE("a lesson may set every service knob and crash the service") {
+  json j = json::parse(read_lesson_text("lost-receipt.json"));
+  j["scenario"]["service"] = {{"lookup", true}, {"ordering", "effect_first"}, {"dedup", "fingerprint"},
+                              {"lookup_lag_ms", 5}, {"retention_ms", 1000}, {"processing_ms", 20}};
+  j["scenario"]["client"]["on_not_found"] = "retry_lookup";
+  j["scenario"]["faults"].push_back({{"crash_service", "between_writes"}, {"attempt", 1}, {"restart_after_ms", 40}});
+  j["scenario"]["fault_space"]["service_crash_points"] = {"before_commit", "between_writes", "after_commit"};
+  idemlab::Lesson l = idemlab::load_lesson("lessons/x.json", j.dump());
+  const idemlab::ServiceContract& s = l.scenario.service;
+  CHECK(s.ordering == idemlab::Ordering::EffectFirst);
+  CHECK(s.dedup == idemlab::Dedup::Fingerprint);
+  CHECK(s.lookup_lag_ms == 5);
+  CHECK(s.retention_ms == 1000);
+  CHECK(s.processing_ms == 20);
+  CHECK(l.scenario.client.on_not_found == idemlab::OnNotFound::RetryLookup);
+  REQUIRE(l.scenario.faults.faults.size() == 2);
+  CHECK(l.scenario.faults.faults[1].id() == "crash:service:between_writes:weekly-report:1");
+  CHECK(l.scenario.faults.faults[1].restart_after_ms == 40);
+  CHECK(l.scenario.space.service_crash_points.size() == 3);
+}
+
 TEST_CASE("a question whose computed answer is not among its options is refused") {
   json p = first_problem([](json& j) {
     for (json& q : j["questions"]) {

@@ -50,6 +50,24 @@ for (const file of lessons) {
   });
 }
 
+test('every service knob, service crash runs and the service facts: WASM and native CLI give the same bytes', () => {
+  const lesson = JSON.parse(readFileSync(resolve(REPO, 'lessons/lost-receipt.json'), 'utf8'));
+  lesson.scenario.service = { lookup: true, ordering: 'key_first', dedup: 'fingerprint', lookup_lag_ms: 5, retention_ms: 300, processing_ms: 20 };
+  lesson.scenario.client.on_not_found = 'retry_lookup';
+  lesson.scenario.fault_space.service_crash_points = ['before_commit', 'between_writes', 'after_commit'];
+  lesson.facts = ['effect_exists', 'response_arrived', 'key_registered', 'lookup_authoritative', 'retention_passed'].map((fact) => ({ fact }));
+  const file = 'build/test-tmp/service-contract.json';
+  const text = JSON.stringify(lesson, null, 2);
+  mkdirSync(resolve(REPO, 'build/test-tmp'), { recursive: true });
+  writeFileSync(resolve(REPO, file), text);
+  const wasm = wasmRun(file, text);
+  const out = JSON.parse(wasm);
+  assert.equal(out.error, undefined, JSON.stringify(out.error || out.errors));
+  assert.ok(out.worlds.some((w) => w.faults.includes('crash:service:between_writes:weekly-report:1')));
+  assert.ok(out.steps.some((st) => st.event.kind === 'expire'));
+  assertSameBytes(wasm, cli('run', file, '--json'), file);
+});
+
 test('seed lab: WASM and native CLI give the same bytes', () => {
   const wasm = engine.call('seed_lab', '{}');
   assert.equal(JSON.parse(wasm).error, undefined, wasm);

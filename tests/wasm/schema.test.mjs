@@ -78,12 +78,17 @@ const accepted = {
     l.scenario.client.persist = 'before_send';
     l.scenario.client.recovery_scan = 'unknown_and_pending';
     l.scenario.client.max_attempts = 20;
-    l.scenario.service = { lookup: false };
+    l.scenario.client.on_not_found = 'retry_lookup';
+    l.scenario.service = { lookup: false, ordering: 'key_first', dedup: 'fingerprint', lookup_lag_ms: 0, retention_ms: 600000, processing_ms: 0 };
     l.scenario.timing = { latency_ms: 2, timeout_ms: 600000 };
     l.scenario.fault_space.client_crash_points = ['after_persist', 'before_record'];
+    l.scenario.fault_space.service_crash_points = ['before_commit', 'between_writes', 'after_commit'];
     l.scenario.fault_space.restart_after_ms = 1;
     l.facts = [
       { fact: 'effect_exists' },
+      { fact: 'key_registered' },
+      { id: 'honest', fact: 'lookup_authoritative', intent: 'note' },
+      { fact: 'retention_passed' },
       { id: 'arrived', fact: 'request_arrived', intent: 'note', attempt: 1 },
     ];
     l.questions[0].fact = 'arrived';
@@ -98,6 +103,13 @@ const accepted = {
   'a crash fault with its restart delay': () => {
     const l = base();
     l.scenario.faults.push({ crash_client: 'before_record', intent: 'weekly-report', attempt: 9, restart_after_ms: 70 });
+    return l;
+  },
+  'a service crash fault with its restart delay, and a moment at a separate key write': () => {
+    const l = base();
+    l.scenario.service = { ordering: 'effect_first' };
+    l.scenario.faults.push({ crash_service: 'between_writes', intent: 'weekly-report', attempt: 9, restart_after_ms: 40 });
+    l.moments[0].at = { event: 'register', side: 'service' };
     return l;
   },
   'reconcile names its intent, and a moment matches on every field': () => {
@@ -145,6 +157,18 @@ const refused = {
   'an unknown crash point': ['/scenario/fault_space/client_crash_points/0', (l) => { l.scenario.fault_space.client_crash_points = ['before_send']; }],
   'a fault that both drops and crashes': ['/scenario/faults/0', (l) => { l.scenario.faults[0].crash_client = 'after_send'; }],
   'an attempt on a fact that takes none': ['/facts/0/attempt', (l) => { l.facts = [{ fact: 'effect_exists', attempt: 1 }]; }],
+  'an attempt on a service-contract fact': ['/facts/0/attempt', (l) => { l.facts = [{ fact: 'key_registered', attempt: 1 }]; }],
+  'an unknown ordering': ['/scenario/service/ordering', (l) => { l.scenario.service.ordering = 'keys_first'; }],
+  'an unknown dedup': ['/scenario/service/dedup', (l) => { l.scenario.service.dedup = 'payload'; }],
+  'a negative lookup lag': ['/scenario/service/lookup_lag_ms', (l) => { l.scenario.service.lookup_lag_ms = -5; }],
+  'a retention window of zero': ['/scenario/service/retention_ms', (l) => { l.scenario.service.retention_ms = 0; }],
+  'a processing time given as a string': ['/scenario/service/processing_ms', (l) => { l.scenario.service.processing_ms = '20'; }],
+  'a client knob under service': ['/scenario/service/on_not_found', (l) => { l.scenario.service.on_not_found = 'resend'; }],
+  'an unknown on_not_found': ['/scenario/client/on_not_found', (l) => { l.scenario.client.on_not_found = 'give_up'; }],
+  'an unknown service crash point': ['/scenario/faults/0/crash_service', (l) => { l.scenario.faults[0] = { crash_service: 'after_send' }; }],
+  'a fault that crashes both sides': ['/scenario/faults/0', (l) => { l.scenario.faults[0] = { crash_client: 'after_send', crash_service: 'after_commit' }; }],
+  'a service crash that never restarts': ['/scenario/faults/0/restart_after_ms', (l) => { l.scenario.faults[0] = { crash_service: 'after_commit', restart_after_ms: 0 }; }],
+  'a client point among the service crash points': ['/scenario/fault_space/service_crash_points/0', (l) => { l.scenario.fault_space.service_crash_points = ['after_send']; }],
   'a top-level field misspelt': ['/self_checks', (l) => { l.self_checks = []; }],
 };
 

@@ -65,6 +65,12 @@ function eventMark(step, i) {
       return s('g', { class: 'ev ev-reject' }, s('rect', { x: x - 6, y: yy - 6, width: 12, height: 12, rx: 2 }), cross(x, yy, 3.5, 'reject-x'), label('diagram.reject', 'ev-label-crash'));
     case 'replay':
       return s('g', { class: 'ev ev-replay' }, s('rect', { x: x - 6, y: yy - 6, width: 12, height: 12, rx: 2 }), label('diagram.replay', 'ev-label-commit'));
+    case 'register':
+      return s('g', { class: 'ev ev-replay' }, s('rect', { x: x - 6, y: yy - 6, width: 12, height: 12, rx: 2 }), label('diagram.register', 'ev-label-commit'));
+    case 'in_progress':
+      return s('g', { class: 'ev ev-timeout' }, s('circle', { cx: x, cy: yy, r: 7 }), label('diagram.inProgress', 'ev-label-timeout'));
+    case 'expire':
+      return s('g', { class: 'ev ev-reject' }, s('rect', { x: x - 6, y: yy - 6, width: 12, height: 12, rx: 2 }), cross(x, yy, 3.5, 'reject-x'), label('diagram.expire', 'ev-label-crash'));
     case 'persist':
     case 'record':
       return s('g', { class: 'ev ev-persist' }, s('rect', { x: x - 5, y: yy - 5, width: 10, height: 10, rx: 1 }));

@@ -1,6 +1,6 @@
-// One panel per side: its durable rows (client intents, service deliveries),
-// changed rows highlighted, whether it is alive, the client's status per
-// intent and its volatile memory; plus a strip for the network.
+// One panel per side: its durable rows (client intents; service dedup records
+// and deliveries), changed rows highlighted, whether it is alive, the client's
+// status per intent and each side's volatile memory; plus a strip for the network.
 
 import { h } from '../dom.js';
 import { t, sideName } from '../i18n.js';
@@ -63,6 +63,26 @@ function changedMark(r) {
   return r.changed ? h('span', { class: 'changed-mark', title: t('panel.changed') }, h('span', { class: 'visually-hidden' }, ` (${t('panel.changed')})`), '●') : null;
 }
 
+// A side's memory, lost when it crashes: one line per item, or a note.
+function volatileBlock(items, line, down, emptyKey) {
+  return h(
+    'div',
+    { class: 'volatile' },
+    h('p', { class: 'db-caption' }, t('panel.volatile')),
+    items.length ? h('ul', null, items.map((x) => h('li', null, line(x)))) : h('p', { class: 'muted' }, down ? '—' : t(emptyKey)),
+  );
+}
+
+// The cells a dedup record and a delivery share: key, fingerprint, receipt, time.
+function recordCells(r, first) {
+  return [
+    h('td', { class: 'mono' }, first, r.op_key),
+    fingerprintCell(r.fingerprint),
+    valueCell(r.receipt),
+    valueCell(Number.isFinite(r.created_at) ? `t=${r.created_at}ms` : r.created_at),
+  ];
+}
+
 export function clientPanel(c) {
   const statuses = Object.entries((c && c.status) || {});
   const waiting = (c && c.volatile && c.volatile.waiting) || [];
@@ -85,19 +105,11 @@ export function clientPanel(c) {
       valueCell(r.receipt),
       valueCell(r.attempts),
     ]),
-    h(
-      'div',
-      { class: 'volatile' },
-      h('p', { class: 'db-caption' }, t('panel.volatile')),
-      waiting.length
-        ? h(
-            'ul',
-            null,
-            waiting.map((w) =>
-              h('li', null, t('panel.waiting', { intent: w.intent, attempt: w.attempt, deadline: w.deadline, what: t(`msg.${w.for === 'lookup_reply' ? 'lookup_reply' : 'response'}`) })),
-            ),
-          )
-        : h('p', { class: 'muted' }, c && c.alive === false ? '—' : t('panel.noWaiting')),
+    volatileBlock(
+      waiting,
+      (w) => t('panel.waiting', { intent: w.intent, attempt: w.attempt, deadline: w.deadline, what: t(`msg.${w.for === 'lookup_reply' ? 'lookup_reply' : 'response'}`) }),
+      c && c.alive === false,
+      'panel.noWaiting',
     ),
   );
 }
@@ -107,12 +119,17 @@ export function servicePanel(sv) {
     'section',
     { class: ['panel', 'panel-service', sv && sv.alive === false && 'is-down'], 'data-testid': 'panel-service', 'aria-labelledby': 'panel-service-h' },
     h('header', { class: 'panel-head' }, h('h3', { id: 'panel-service-h' }, sideName('service')), aliveBadge(!sv || sv.alive !== false)),
-    table(t('panel.deliveries'), ['op_key', 'fingerprint', 'receipt', 'created_at'], sv && sv.deliveries, (r) => [
-      h('td', { class: 'mono' }, changedMark(r), r.op_key),
-      fingerprintCell(r.fingerprint),
-      valueCell(r.receipt),
-      valueCell(Number.isFinite(r.created_at) ? `t=${r.created_at}ms` : r.created_at),
+    table(t('panel.keys'), ['op_key', 'fingerprint', 'receipt', 'created_at'], sv && sv.keys, (r) => recordCells(r, changedMark(r))),
+    table(t('panel.deliveries'), ['id', 'op_key', 'fingerprint', 'receipt', 'created_at'], sv && sv.deliveries, (r) => [
+      h('td', null, changedMark(r), r.id === undefined ? t('value.null') : String(r.id)),
+      ...recordCells(r, null),
     ]),
+    volatileBlock(
+      (sv && sv.volatile && sv.volatile.in_progress) || [],
+      (p) => t('panel.inProgress', { op_key: p.op_key, until: p.until }),
+      sv && sv.alive === false,
+      'panel.noInProgress',
+    ),
   );
 }
 

@@ -1,0 +1,319 @@
+// The service's contract knobs: each wrong setting shows its failure somewhere in the
+// fault space of a small scenario, and the right one prevents it in every run there.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+
+#include "engine/knowledge/facts.hpp"
+#include "engine/knowledge/worlds.hpp"
+#include "engine/sim/simulation.hpp"
+
+using namespace idemlab;
+
+namespace {
+
+constexpr const char* kIntent = "r";
+
+// One intent; the client waits 100 ms, then retries the same key 20 ms after recording
+// UNKNOWN. The fault space: any one message lost, the service crashing at any of its
+// points (and restarting 50 ms later).
+Scenario retrying(Ordering ordering) {
+  Scenario s;
+  s.service.ordering = ordering;
+  s.client.recovery = Recovery::Resend;
+  s.client.retry_after_ms = 20;
+  s.script.push_back({ActionKind::Deliver, 0, -1, kIntent, "payload-1"});
+  s.space.lose_any_one_message = true;
+  s.space.service_crash_points = {ServicePoint::BeforeCommit, ServicePoint::BetweenWrites, ServicePoint::AfterCommit};
+  return s;
+}
+
+// A fault of that kind on attempt 1 of the intent.
+Fault fault(Fault::Kind kind) {
+  Fault f;
+  f.kind = kind;
+  f.intent = kIntent;
+  return f;
+}
+
+Fault drop(MessageKind message) {
+  Fault f = fault(Fault::Kind::Drop);
+  f.message = message;
+  return f;
+}
+
+Fault crash_service(ServicePoint point, std::int64_t restart_after_ms = 50) {
+  Fault f = fault(Fault::Kind::CrashService);
+  f.service_point = point;
+  f.restart_after_ms = restart_after_ms;
+  return f;
+}
+
+Run run_with(const Scenario& s, std::vector<Fault> faults = {}) {
+  FaultPlan plan;
+  plan.faults = std::move(faults);
+  return Simulation(s, plan).run();
+}
+
+int last(const Run& run) { return static_cast<int>(run.steps.size()) - 1; }
+
+std::string final_status(const Run& run, const std::string& intent = kIntent) {
+  for (const IntentRow& r : run.steps.back().snap.intents) {
+    if (r.intent == intent) return r.status;
+  }
+  return "NONE";
+}
+
+// The client believed DELIVERED at some step where no effect of the intent existed.
+bool false_delivered(const Run& run, const std::string& intent = kIntent) {
+  for (const Step& s : run.steps) {
+    for (const IntentRow& r : s.snap.intents) {
+      if (r.intent == intent && r.status == status::kDelivered && effects_for(run, s.i, intent) == 0) return true;
+    }
+  }
+  return false;
+}
+
+const World* world(const std::vector<World>& worlds, const std::string& plan_id) {
+  auto it = std::find_if(worlds.begin(), worlds.end(), [&](const World& w) { return w.plan.id() == plan_id; });
+  return it == worlds.end() ? nullptr : &*it;
+}
+
+int count_events(const Run& run, const std::string& kind) {
+  return static_cast<int>(std::count_if(run.steps.begin(), run.steps.end(),
+                                        [&](const Step& s) { return s.event.kind == kind; }));
+}
+
+}  // namespace
+
+TEST_CASE("the fault space names the service's crash points") {
+  std::vector<World> worlds = build_worlds(retrying(Ordering::Atomic));
+  for (const char* id : {"crash:service:before_commit:r:1", "crash:service:between_writes:r:1",
+                         "crash:service:after_commit:r:1", "drop:request:r:1", "drop:response:r:1"}) {
+    CHECK_MESSAGE(world(worlds, id) != nullptr, id);
+  }
+}
+
+TEST_CASE("effect_first: a crash between the writes and a retry make a second effect") {
+  std::vector<World> worlds = build_worlds(retrying(Ordering::EffectFirst));
+  const World* w = world(worlds, "crash:service:between_writes:r:1");
+  REQUIRE(w != nullptr);
+  CHECK(effects_for(w->run, last(w->run), kIntent) == 2);
+  CHECK(w->run.steps.back().snap.deliveries.size() == 2);
+  CHECK(w->run.steps.back().snap.deliveries[0].op_key == w->run.steps.back().snap.deliveries[1].op_key);
+}
+
+TEST_CASE("key_first: a crash between the writes and a retry leave the client DELIVERED with no effect") {
+  std::vector<World> worlds = build_worlds(retrying(Ordering::KeyFirst));
+  const World* w = world(worlds, "crash:service:between_writes:r:1");
+  REQUIRE(w != nullptr);
+  CHECK(final_status(w->run) == status::kDelivered);
+  CHECK(effects_for(w->run, last(w->run), kIntent) == 0);
+  CHECK(false_delivered(w->run));
+  CHECK(count_events(w->run, "replay") == 1);
+}
+
+TEST_CASE("atomic: exactly one effect and no false DELIVERED in every run of the fault space") {
+  std::vector<World> worlds = build_worlds(retrying(Ordering::Atomic));
+  CHECK(worlds.size() >= 6);
+  for (const World& w : worlds) {
+    std::string plan = w.plan.id();
+    CHECK_MESSAGE(effects_for(w.run, last(w.run), kIntent) == 1, plan);
+    CHECK_MESSAGE(final_status(w.run) == status::kDelivered, plan);
+    CHECK_MESSAGE(!false_delivered(w.run), plan);
+  }
+  SUBCASE("a crash between the writes rolls the open transaction back") {
+    const World* w = world(worlds, "crash:service:between_writes:r:1");
+    REQUIRE(w != nullptr);
+    auto crash = std::find_if(w->run.steps.begin(), w->run.steps.end(),
+                              [](const Step& s) { return s.event.kind == "crash"; });
+    REQUIRE(crash != w->run.steps.end());
+    CHECK(crash->event.side == Side::Service);
+    CHECK(crash->event.local.value("rolled_back", false));
+    CHECK(!crash->snap.service_alive);
+    CHECK(crash->snap.keys.empty());
+    CHECK(crash->snap.deliveries.empty());
+  }
+}
+
+TEST_CASE("the broken orderings are fine as long as the service never crashes between its writes") {
+  for (Ordering o : {Ordering::KeyFirst, Ordering::EffectFirst}) {
+    for (const World& w : build_worlds(retrying(o))) {
+      if (w.plan.id() == "crash:service:between_writes:r:1") continue;
+      CHECK_MESSAGE(effects_for(w.run, last(w.run), kIntent) == 1, w.plan.id());
+      CHECK_MESSAGE(!false_delivered(w.run), w.plan.id());
+    }
+  }
+}
+
+TEST_CASE("a message reaching a crashed service is lost; the restarted service keeps its database") {
+  Scenario s = retrying(Ordering::Atomic);
+  // Down from t=10 until t=160: the first retry (sent at t=120) reaches a dead process,
+  // the second (t=240) the restarted one.
+  Run run = run_with(s, {crash_service(ServicePoint::AfterCommit, 150)});
+  bool lost_to_down = false;
+  for (const Step& step : run.steps) {
+    if (step.event.kind == "drop" && step.event.local.value("reason", "") == "receiver_down") {
+      lost_to_down = true;
+      CHECK(!step.snap.service_alive);
+    }
+  }
+  CHECK(lost_to_down);
+  CHECK(count_events(run, "restart") == 1);
+  CHECK(run.steps.back().snap.service_alive);
+  CHECK(effects_for(run, last(run), kIntent) == 1);
+  CHECK(final_status(run) == status::kDelivered);
+}
+
+TEST_CASE("retention: once the dedup record is forgotten, a retry with the same key makes a second effect") {
+  Scenario s = retrying(Ordering::Atomic);
+  s.service.retention_ms = 50;  // made at t=10, forgotten at t=60; the retry comes at t=130
+  Run run = run_with(s, {drop(MessageKind::Response)});
+  CHECK(count_events(run, "expire") >= 1);
+  CHECK(effects_for(run, last(run), kIntent) == 2);
+
+  FactRef passed{"retention_passed", "retention_passed", kIntent, 1};
+  CHECK(evaluate(passed, run, 1) == false);
+  CHECK(evaluate(passed, run, last(run)) == true);
+
+  s.service.retention_ms = 1000;  // longer than the client retries
+  Run kept = run_with(s, {drop(MessageKind::Response)});
+  CHECK(effects_for(kept, last(kept), kIntent) == 1);
+  CHECK(final_status(kept) == status::kDelivered);
+  for (const Step& st : kept.steps) {
+    if (st.t < 1010) CHECK(evaluate(passed, kept, st.i) == false);
+  }
+  CHECK(kept.steps.back().event.kind == "expire");  // the record is forgotten at t=1010
+}
+
+namespace {
+// Reconciles by lookup 20 ms after recording UNKNOWN; the response of attempt 1 is lost.
+Scenario reconciling(OnNotFound on_not_found) {
+  Scenario s;
+  s.client.recovery = Recovery::Lookup;
+  s.client.retry_after_ms = 20;
+  s.client.on_not_found = on_not_found;
+  s.script.push_back({ActionKind::Deliver, 0, -1, kIntent, "payload-1"});
+  s.faults.faults.push_back(drop(MessageKind::Response));
+  return s;
+}
+
+// The first lookup's service step and the number of effects then.
+const Step* first_lookup_answer(const Run& run) {
+  for (const Step& s : run.steps) {
+    if (s.event.kind == "found" || s.event.kind == "not_found") return &s;
+  }
+  return nullptr;
+}
+}  // namespace
+
+TEST_CASE("lookup lag: an existing delivery is not found") {
+  Scenario s = reconciling(OnNotFound::RetryLookup);
+  s.service.lookup_lag_ms = 150;  // the record, made at t=10, reaches the replica at t=160
+  Run run = Simulation(s, s.faults).run();
+  const Step* answer = first_lookup_answer(run);
+  REQUIRE(answer != nullptr);
+  CHECK(answer->event.kind == "not_found");
+  CHECK(effects_for(run, answer->i, kIntent) == 1);
+  FactRef authoritative{"lookup_authoritative", "lookup_authoritative", kIntent, 1};
+  FactRef registered{"key_registered", "key_registered", kIntent, 1};
+  CHECK(evaluate(authoritative, run, answer->i) == false);
+  CHECK(evaluate(registered, run, answer->i) == true);
+  // Asking again once the replica has caught up finds it: one effect, DELIVERED.
+  CHECK(count_events(run, "found") == 1);
+  CHECK(final_status(run) == status::kDelivered);
+  CHECK(effects_for(run, last(run), kIntent) == 1);
+  CHECK(evaluate(authoritative, run, last(run)) == true);
+
+  s.service.lookup_lag_ms = 0;
+  Run primary = Simulation(s, s.faults).run();
+  CHECK(first_lookup_answer(primary)->event.kind == "found");
+}
+
+TEST_CASE("on_not_found: resend trusts a lookup that has forgotten the key; retry_lookup does not") {
+  Scenario resend = reconciling(OnNotFound::Resend);
+  resend.service.retention_ms = 50;
+  Run run = Simulation(resend, resend.faults).run();
+  REQUIRE(first_lookup_answer(run) != nullptr);
+  CHECK(first_lookup_answer(run)->event.kind == "not_found");
+  CHECK(effects_for(run, last(run), kIntent) == 2);
+
+  Scenario ask_again = reconciling(OnNotFound::RetryLookup);
+  ask_again.service.retention_ms = 50;
+  Run careful = Simulation(ask_again, ask_again.faults).run();
+  CHECK(effects_for(careful, last(careful), kIntent) == 1);
+  CHECK(final_status(careful) == status::kNeedsHuman);
+  CHECK(count_events(careful, "not_found") == 2);
+}
+
+TEST_CASE("a concurrent request with a key still in progress is answered in_progress and stays UNKNOWN") {
+  Scenario s = retrying(Ordering::Atomic);
+  s.service.processing_ms = 150;  // attempt 1 commits at t=160, after the client's timeout
+  Run run = Simulation(s, s.faults).run();
+  auto answer = std::find_if(run.steps.begin(), run.steps.end(),
+                             [](const Step& st) { return st.event.kind == "in_progress"; });
+  REQUIRE(answer != run.steps.end());
+  CHECK(answer->event.side == Side::Service);
+  CHECK(run.messages[answer->event.message].n == 2);  // the retry
+  REQUIRE(answer->snap.in_progress.size() == 1);
+  CHECK(answer->snap.in_progress[0].op_key == run.messages[answer->event.message].op_key);
+  CHECK(answer->snap.in_progress[0].until == 160);
+  CHECK(effects_for(run, answer->i, kIntent) == 0);
+  // The client reads the answer as indefinite: UNKNOWN until the first request's receipt.
+  auto received = std::find_if(answer, run.steps.end(), [](const Step& st) {
+    return st.event.side == Side::Client && st.event.kind == "receive" &&
+           st.event.local.value("outcome", "") == "in_progress";
+  });
+  REQUIRE(received != run.steps.end());
+  for (auto st = received; st != run.steps.end(); ++st) {
+    std::string status = final_status(run);
+    for (const IntentRow& r : st->snap.intents) status = r.status;
+    if (status == status::kDelivered) break;
+    CHECK(status == status::kUnknown);
+  }
+  CHECK(final_status(run) == status::kDelivered);
+  CHECK(effects_for(run, last(run), kIntent) == 1);
+  CHECK(!false_delivered(run));
+}
+
+TEST_CASE("a crash forgets the requests in progress") {
+  Scenario s = retrying(Ordering::Atomic);
+  s.service.processing_ms = 30;
+  Run run = run_with(s, {crash_service(ServicePoint::BeforeCommit)});
+  auto crash = std::find_if(run.steps.begin(), run.steps.end(), [](const Step& st) { return st.event.kind == "crash"; });
+  REQUIRE(crash != run.steps.end());
+  CHECK(crash->t == 40);
+  CHECK(crash->snap.in_progress.empty());
+  CHECK(effects_for(run, last(run), kIntent) == 1);  // the retry after the restart
+}
+
+TEST_CASE("dedup by fingerprint merges two intents with the same content; by key keeps both") {
+  Scenario s;
+  s.script.push_back({ActionKind::Deliver, 0, -1, "a", "same content"});
+  s.script.push_back({ActionKind::Deliver, 50, -1, "b", "same content"});
+  s.service.dedup = Dedup::Fingerprint;
+  Run merged = Simulation(s, s.faults).run();
+  CHECK(merged.steps.back().snap.deliveries.size() == 1);
+  CHECK(effects_for(merged, last(merged), "b") == 0);
+  CHECK(final_status(merged, "b") == status::kDelivered);
+  CHECK(false_delivered(merged, "b"));
+
+  s.service.dedup = Dedup::Key;
+  Run kept = Simulation(s, s.faults).run();
+  CHECK(kept.steps.back().snap.deliveries.size() == 2);
+  CHECK(effects_for(kept, last(kept), "a") == 1);
+  CHECK(effects_for(kept, last(kept), "b") == 1);
+}
+
+TEST_CASE("key_registered follows the dedup record of the intent's current key") {
+  Scenario s = retrying(Ordering::KeyFirst);
+  Run run = run_with(s, {crash_service(ServicePoint::BetweenWrites)});
+  FactRef registered{"key_registered", "key_registered", kIntent, 1};
+  FactRef authoritative{"lookup_authoritative", "lookup_authoritative", kIntent, 1};
+  CHECK(evaluate(registered, run, 0) == false);
+  auto reg = std::find_if(run.steps.begin(), run.steps.end(), [](const Step& st) { return st.event.kind == "register"; });
+  REQUIRE(reg != run.steps.end());
+  CHECK(evaluate(registered, run, reg->i) == true);
+  // A key with no effect: a lookup would answer "found" for what never happened.
+  CHECK(evaluate(authoritative, run, reg->i) == false);
+}
