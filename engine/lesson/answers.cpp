@@ -27,10 +27,10 @@ L10n knowledge_explanation(const PreparedLesson& p, Side side, const FactRef& fa
   const World& w = p.worlds[c.witness_world];
   L10n there = fact_statement(fact, c.witness_value);
   L10n here = fact_statement(fact, c.value);
-  L10n plan = w.actual ? L10n{"同一时刻的稍早一步", "a moment earlier at the same instant"} : w.plan.describe();
-  return {who.zh + "无法知道：它分不清这次运行和“" + plan.zh + "”的运行。那里" + there.zh + "；这里" + here.zh +
+  L10n run = w.actual ? L10n{"同一时刻稍早一步的这次运行", "this same run a step earlier at the same instant"} : run_name(w);
+  return {who.zh + "无法知道：它分不清这次运行和" + run.zh + "。那里" + there.zh + "；这里" + here.zh +
               "。它看到的完全一样。",
-          "The " + who.en + " cannot know: it cannot tell this run from one where " + plan.en + ". There " +
+          "The " + who.en + " cannot know: it cannot tell this run from " + run.en + ". There " +
               there.en + "; here " + here.en + ". What it has seen is the same in both."};
 }
 
@@ -54,11 +54,10 @@ Expected predict(const PreparedLesson& p, const Question& q) {
   for (const auto& [w, value] : values) {
     if (value == e.answer) continue;
     same = false;
-    L10n plan = p.worlds[w].plan.describe();
+    L10n run = run_name(p.worlds[w]);
     std::string other = value.get<std::string>();
-    e.explanation.zh += "客户端事先无法确定：在“" + plan.zh + "”的运行里，结果会是 " + other + "。";
-    e.explanation.en += " The client could not have known beforehand: in a run where " + plan.en +
-                        ", it would be " + other + ".";
+    e.explanation.zh += "客户端事先无法确定：在" + run.zh + "里，结果会是 " + other + "。";
+    e.explanation.en += " The client could not have known beforehand: in " + run.en + ", it would be " + other + ".";
     break;
   }
   if (same && values.size() > 1) {
