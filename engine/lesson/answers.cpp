@@ -44,7 +44,7 @@ Expected predict(const PreparedLesson& p, const Question& q) {
   std::string intent = q.fork && !q.fork->intent.empty() ? q.fork->intent : first_intent(p.lesson.scenario);
   std::vector<std::pair<int, json>> values;  // world -> value
   for (const ForkedRun& f : fork_runs(p, p.question_step(q), q.fork)) {
-    values.emplace_back(f.world, predict_value(q, f.run, intent));
+    values.emplace_back(f.world, predict_value(q, *f.run, intent));
   }
   Expected e;
   e.answer = values.front().second;  // world 0 comes first: the lesson's own run

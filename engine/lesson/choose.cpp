@@ -74,9 +74,10 @@ std::vector<OptionJudgement> judge_options(const PreparedLesson& p, const Questi
     for (const ForkedRun& f : fork_runs(p, step, o.action)) {
       OptionRun r;
       r.world = f.world;
-      r.effects = effects_for(f.run, static_cast<int>(f.run.steps.size()) - 1, q.intent);
-      r.status = final_status(f.run, q.intent);
-      r.receipt = final_receipt(f.run, q.intent);
+      const Run& run = *f.run;
+      r.effects = effects_for(run, static_cast<int>(run.steps.size()) - 1, q.intent);
+      r.status = final_status(run, q.intent);
+      r.receipt = final_receipt(run, q.intent);
       r.problem = problem_of(r);
       if (!r.problem.empty() && j.witness < 0) j.witness = static_cast<int>(j.runs.size());
       j.runs.push_back(r);

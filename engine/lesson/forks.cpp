@@ -23,19 +23,22 @@ std::vector<ForkedRun> fork_runs(const PreparedLesson& p, int step, const std::o
   for (auto [w, j] : p.knowledge->possible(Side::Client, step)) {
     if (!done.insert(w).second) continue;  // the first matching step of each world
     const World& world = p.worlds[w];
-    ForkedRun f;
+    out.emplace_back();
+    ForkedRun& f = out.back();
     f.world = w;
+    f.run = &world.run;
     if (action) {
       Action a = *action;
       a.after_step = j;
-      f.run = Simulation(p.lesson.scenario, world.plan, {a}).run();
-    } else {
-      f.run = world.run;
+      f.forked = Simulation(p.lesson.scenario, world.plan, {a}).run();
     }
-    if (static_cast<int>(f.run.steps.size()) >= Simulation::kMaxSteps) {
+    if (static_cast<int>((action ? f.forked : world.run).steps.size()) >= Simulation::kMaxSteps) {
       throw std::invalid_argument("the run does not settle within " + std::to_string(Simulation::kMaxSteps) + " steps");
     }
-    out.push_back(std::move(f));
+  }
+  // Pointers last: `out` no longer grows.
+  for (ForkedRun& f : out) {
+    if (action) f.run = &f.forked;
   }
   return out;
 }

@@ -14,7 +14,8 @@ namespace idemlab {
 /// One run of the fault space, run on to its end from the question's moment.
 struct ForkedRun {
   int world = 0;  ///< index into PreparedLesson::worlds (its plan names the run)
-  Run run;
+  Run forked;     ///< the run with the action (empty without one)
+  const Run* run = nullptr;  ///< the run to judge: &forked, or the world's own run
 };
 
 /// For each world the client cannot tell apart from the lesson's own run at `step`
