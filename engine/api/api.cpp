@@ -46,7 +46,8 @@ json vocabulary() {
   }
   return {{"facts", facts},
           {"events", event_kinds()},
-          {"actions", {"deliver", "crash_client", "restart_client", "reconcile", "resend_new_key", "resend_changed_payload"}},
+          {"actions", {"deliver", "crash_client", "restart_client", "reconcile", "resend_new_key", "resend_changed_payload",
+                       "resend_same_key", "mark_failed"}},
           {"injection_points", {"drop:request:<intent>:<attempt>", "drop:response:<intent>:<attempt>",
                                 "drop:lookup:<intent>:<n>", "drop:lookup_reply:<intent>:<n>",
                                 "crash:client:after_persist:<intent>:1", "crash:client:after_send:<intent>:<attempt>",
@@ -70,8 +71,8 @@ json dispatch(const std::string& method, const std::string& input) {
   if (method == "simulate") return simulate(input);
   if (method == "seed_experiment") return seed_experiment();
   if (method == "vocabulary") return vocabulary();
-  if (method != "check" && method != "run" && method != "answer") {
-    return error("", "", "unknown method '" + method + "'; known: check, run, answer, seed_lab, seed_experiment, simulate, vocabulary");
+  if (method != "check" && method != "run" && method != "answer" && method != "answers") {
+    return error("", "", "unknown method '" + method + "'; known: check, run, answer, answers, seed_lab, seed_experiment, simulate, vocabulary");
   }
   json in = json::parse(input, nullptr, false);
   if (in.is_discarded() || !in.is_object()) return error("", "", "the input is not a JSON object");
@@ -86,12 +87,20 @@ json dispatch(const std::string& method, const std::string& input) {
   }
   if (method == "check") return {{"ok", true}, {"id", p->lesson.id}};
   if (method == "run") return timeline_json(*p);
+  if (method == "answers") {
+    try {
+      return all_answers(*p);
+    } catch (const std::invalid_argument& e) {
+      return error(file, "", e.what());
+    }
+  }
   std::string question = in.value("question", "");
   if (!in.contains("answer")) return error(file, "", "the input has no \"answer\"");
   try {
     Verdict v = check_answer(*p, question, in["answer"]);
     json out = {{"correct", v.correct}, {"expected", v.expected.answer}, {"explanation", v.expected.explanation.to_json()}};
     if (!v.cells.is_null()) out["cells"] = v.cells;
+    if (!v.options.is_null()) out["options"] = v.options;
     return out;
   } catch (const std::invalid_argument& e) {
     return error(file, "", e.what());

@@ -7,7 +7,9 @@
 //   idemlab check LESSON...          validates lessons; exit 1 naming file, JSON path and
 //                                    reason of the first problem of each bad file, and
 //                                    any lesson id that two files share
-//   idemlab answers LESSON           every question's computed answer, as JSON
+//   idemlab answers LESSON...        every question's computed answer and explanation (and
+//                                    a choose question's judgement of each option), as
+//                                    JSON keyed by file: the golden file's content
 //   idemlab bench [--runs N]         runs of the lost-response scenario per second (JSON)
 #include <chrono>
 #include <cstdlib>
@@ -28,7 +30,7 @@ using nlohmann::json;
 
 int usage() {
   std::cerr << "usage: idemlab seed-lab | seed-experiment | run LESSON [--json] [--lang en|zh-CN] |\n"
-               "               check LESSON... | answers LESSON | bench [--runs N]\n";
+               "               check LESSON... | answers LESSON... | bench [--runs N]\n";
   return 2;
 }
 
@@ -126,26 +128,22 @@ int cmd_run(const std::vector<std::string>& args) {
   return 0;
 }
 
-int cmd_answers(const std::string& file) {
-  std::string text;
-  if (!read_file(file, text)) {
-    std::cerr << file << ": /: cannot read the file\n";
-    return 1;
+// Every computed answer of every file, as the API's `answers` gives them, keyed by file
+// (the golden file tests/golden/answers.json is this output; scripts/golden writes it).
+int cmd_answers(const std::vector<std::string>& files) {
+  if (files.empty()) return usage();
+  json all = json::object();
+  for (const std::string& f : files) {
+    std::string text;
+    if (!read_file(f, text)) {
+      std::cerr << f << ": /: cannot read the file\n";
+      return 1;
+    }
+    json out = json::parse(idemlab::api::call("answers", lesson_input(f, text).dump()));
+    if (report_failure(out)) return 1;
+    all[f] = out;
   }
-  json in = lesson_input(file, text);
-  json run = json::parse(idemlab::api::call("run", in.dump()));
-  if (report_failure(run)) return 1;
-  json answers = json::object();
-  for (const json& q : run["lesson"]["questions"]) {
-    // Ask with a placeholder answer of the right shape; the verdict carries the expected one.
-    in["question"] = q["id"];
-    in["answer"] = q["kind"] == "table" ? json::object() : json("?");
-    if (q["kind"] == "knowledge") in["answer"] = "cannot_know";
-    json v = json::parse(idemlab::api::call("answer", in.dump()));
-    if (report_failure(v)) return 1;
-    answers[q["id"].get<std::string>()] = {{"kind", q["kind"]}, {"step", q["step"]}, {"expected", v["expected"]}};
-  }
-  std::cout << answers.dump(2) << "\n";
+  std::cout << all.dump(2) << "\n";
   return 0;
 }
 
@@ -188,7 +186,7 @@ int main(int argc, char** argv) {
     }
     if (cmd == "run") return cmd_run(args);
     if (cmd == "check") return cmd_check(args);
-    if (cmd == "answers" && args.size() == 1) return cmd_answers(args[0]);
+    if (cmd == "answers") return cmd_answers(args);
     if (cmd == "bench") return cmd_bench(args);
   } catch (const std::exception& e) {
     std::cerr << "idemlab: " << e.what() << "\n";

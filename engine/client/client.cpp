@@ -217,6 +217,17 @@ void Client::resend_changed_payload(const std::string& intent, const std::string
   send_attempt(intent, KeyChoice::Same);
 }
 
+void Client::resend_same_key(const std::string& intent) {
+  if (!alive_ || !row(intent)) return;
+  send_attempt(intent, KeyChoice::Same);
+}
+
+void Client::mark_failed(const std::string& intent) {
+  if (!alive_ || !row(intent)) return;
+  stop_waiting(intent);
+  record_status(intent, status::kFailed, std::nullopt);
+}
+
 void Client::record_status(const std::string& intent, const std::string& status,
                            const std::optional<std::string>& receipt, const std::string& reason) {
   db_.query("UPDATE intents SET status = ?1, receipt = COALESCE(?2, receipt) WHERE intent = ?3",

@@ -36,6 +36,12 @@ class Client {
   void reconcile(const std::string& intent);
   void resend_new_key(const std::string& intent);
   void resend_changed_payload(const std::string& intent, const std::string& payload);
+  /// Sends the intent again under the operation key its row holds (the retry the
+  /// Idempotency-Key draft makes safe: the service replays the original receipt).
+  void resend_same_key(const std::string& intent);
+  /// Records the intent FAILED and stops waiting for it: no timer or retry sends it again
+  /// (a reply that still arrives is recorded). Right only after a definite error.
+  void mark_failed(const std::string& intent);
 
   /// A reply that reached the (alive) client.
   void on_message(const Message& m);

@@ -2,7 +2,8 @@
 
 #include <set>
 
-#include "engine/sim/simulation.hpp"
+#include "engine/lesson/choose.hpp"
+#include "engine/lesson/forks.hpp"
 
 namespace idemlab {
 namespace {
@@ -26,46 +27,24 @@ L10n knowledge_explanation(const PreparedLesson& p, Side side, const FactRef& fa
   const World& w = p.worlds[c.witness_world];
   L10n there = fact_statement(fact, c.witness_value);
   L10n here = fact_statement(fact, c.value);
-  L10n plan = w.actual ? L10n{"同一时刻的稍早一步", "a moment earlier at the same instant"} : w.plan.describe();
-  return {who.zh + "无法知道：它分不清这次运行和“" + plan.zh + "”的运行。那里" + there.zh + "；这里" + here.zh +
+  L10n run = w.actual ? L10n{"同一时刻稍早一步的这次运行", "this same run a step earlier at the same instant"} : run_name(w);
+  return {who.zh + "无法知道：它分不清这次运行和" + run.zh + "。那里" + there.zh + "；这里" + here.zh +
               "。它看到的完全一样。",
-          "The " + who.en + " cannot know: it cannot tell this run from one where " + plan.en + ". There " +
+          "The " + who.en + " cannot know: it cannot tell this run from " + run.en + ". There " +
               there.en + "; here " + here.en + ". What it has seen is the same in both."};
 }
 
 json predict_value(const Question& q, const Run& run, const std::string& intent) {
-  const Step& last = run.steps.back();
-  if (q.ask == "deliveries") return std::to_string(last.snap.deliveries.size());
-  if (q.ask == "final_status") {
-    for (const IntentRow& r : last.snap.intents) {
-      if (r.intent == intent) return r.status;
-    }
-    return "NONE";
-  }
+  if (q.ask == "deliveries") return std::to_string(run.steps.back().snap.deliveries.size());
+  if (q.ask == "final_status") return final_status(run, intent);
   return std::to_string(effects_for(run, static_cast<int>(run.steps.size()) - 1, intent));
 }
 
 Expected predict(const PreparedLesson& p, const Question& q) {
-  int step = p.question_step(q);
   std::string intent = q.fork && !q.fork->intent.empty() ? q.fork->intent : first_intent(p.lesson.scenario);
-  // Fork every world the client cannot tell apart from this point, at its matching step.
   std::vector<std::pair<int, json>> values;  // world -> value
-  std::set<int> done;
-  for (auto [w, j] : p.knowledge->possible(Side::Client, step)) {
-    if (!done.insert(w).second) continue;
-    const World& world = p.worlds[w];
-    Run run;
-    if (q.fork) {
-      Action a = *q.fork;
-      a.after_step = j;
-      run = Simulation(p.lesson.scenario, world.plan, {a}).run();
-    } else {
-      run = world.run;
-    }
-    if (static_cast<int>(run.steps.size()) >= Simulation::kMaxSteps) {
-      throw std::invalid_argument("the run does not settle within " + std::to_string(Simulation::kMaxSteps) + " steps");
-    }
-    values.emplace_back(w, predict_value(q, run, intent));
+  for (const ForkedRun& f : fork_runs(p, p.question_step(q), q.fork)) {
+    values.emplace_back(f.world, predict_value(q, *f.run, intent));
   }
   Expected e;
   e.answer = values.front().second;  // world 0 comes first: the lesson's own run
@@ -75,17 +54,34 @@ Expected predict(const PreparedLesson& p, const Question& q) {
   for (const auto& [w, value] : values) {
     if (value == e.answer) continue;
     same = false;
-    L10n plan = p.worlds[w].plan.describe();
+    L10n run = run_name(p.worlds[w]);
     std::string other = value.get<std::string>();
-    e.explanation.zh += "客户端事先无法确定：在“" + plan.zh + "”的运行里，结果会是 " + other + "。";
-    e.explanation.en += " The client could not have known beforehand: in a run where " + plan.en +
-                        ", it would be " + other + ".";
+    e.explanation.zh += "客户端事先无法确定：在" + run.zh + "里，结果会是 " + other + "。";
+    e.explanation.en += " The client could not have known beforehand: in " + run.en + ", it would be " + other + ".";
     break;
   }
   if (same && values.size() > 1) {
     std::string n = std::to_string(values.size());
     e.explanation.zh += "在客户端分不清的 " + n + " 次运行里结果都一样。";
     e.explanation.en += " It is the same in all " + n + " runs the client cannot tell apart.";
+  }
+  return e;
+}
+
+// The one safe option is the answer; the explanation is its judgement, and every option's
+// judgement goes with it (check_answer puts the chosen unsafe one first).
+Expected choose(const PreparedLesson& p, const Question& q) {
+  std::vector<OptionJudgement> judged = judge_options(p, q);
+  std::string problem = safe_count_problem(judged);
+  if (!problem.empty()) throw std::invalid_argument(problem);
+  Expected e;
+  e.options = json::array();
+  for (const OptionJudgement& j : judged) {
+    if (j.safe) {
+      e.answer = j.id;
+      e.explanation = j.explanation;
+    }
+    e.options.push_back(j.to_json(p, q));
   }
   return e;
 }
@@ -111,6 +107,7 @@ Expected expected_answer(const PreparedLesson& p, const Question& q) {
     return e;
   }
   if (q.kind == "predict") return predict(p, q);
+  if (q.kind == "choose") return choose(p, q);
   // table
   e.answer = json::object();
   e.cells = json::object();
@@ -131,6 +128,19 @@ Expected expected_answer(const PreparedLesson& p, const Question& q) {
                    "Every cell is computed by the engine over the fault space: a side knows a fact when it "
                    "holds in every run that side cannot tell apart from this one."};
   return e;
+}
+
+json all_answers(const PreparedLesson& p) {
+  json questions = json::array();
+  for (const Question& q : p.lesson.questions) {
+    Expected e = expected_answer(p, q);
+    json a = {{"id", q.id}, {"kind", q.kind}, {"step", p.question_step(q)}, {"expected", e.answer},
+              {"explanation", e.explanation.to_json()}};
+    if (!e.cells.is_null()) a["cells"] = e.cells;
+    if (!e.options.is_null()) a["options"] = e.options;
+    questions.push_back(a);
+  }
+  return {{"id", p.lesson.id}, {"questions", questions}};
 }
 
 Verdict check_answer(const PreparedLesson& p, const std::string& question_id, const json& answer) {
@@ -158,6 +168,16 @@ Verdict check_answer(const PreparedLesson& p, const std::string& question_id, co
     }
   }
   v.correct = answer == v.expected.answer;
+  if (q->kind == "choose") {
+    v.options = v.expected.options;
+    for (const json& o : v.options) {
+      if (o["id"] == answer && !o["safe"].get<bool>()) {
+        // Feedback leads with the run where the chosen option duplicates or lies.
+        L10n why{o["explanation"]["zh-CN"].get<std::string>(), o["explanation"]["en"].get<std::string>()};
+        v.expected.explanation = L10n::join(why, v.expected.explanation, "", " ");
+      }
+    }
+  }
   return v;
 }
 

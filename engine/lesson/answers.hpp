@@ -4,7 +4,7 @@
 // carry a fixed answer.
 //
 // Answer shapes (engine/api/API.md): knowledge -> "knows_true" | "knows_false" |
-// "cannot_know"; predict and concept -> an option id; table -> an object keyed
+// "cannot_know"; predict, choose and concept -> an option id; table -> an object keyed
 // "<moment>/<side>/<fact>" with a knowledge answer per cell.
 #include <stdexcept>
 
@@ -18,22 +18,31 @@ struct Expected {
   nlohmann::json answer;      ///< as the learner would give it
   L10n explanation;           ///< why, from the engine's own computation
   nlohmann::json cells;       ///< tables: per cell {"expected": ...}
+  nlohmann::json options;     ///< choose: per option its judgement (OptionJudgement::to_json)
 };
 
 /// The engine's answer to `q`. Throws std::invalid_argument if the question cannot be
-/// computed (a fork that never settles).
+/// computed (a fork that never settles; a choose question without exactly one safe
+/// option, the message naming the safe ones).
 Expected expected_answer(const PreparedLesson& lesson, const Question& q);
 
 struct Verdict {
   bool correct = false;
   Expected expected;
   nlohmann::json cells;  ///< tables: per cell {"correct": bool, "expected": ...}
+  nlohmann::json options;  ///< choose: every option's judgement, shown after answering
 };
 
 /// Checks a learner's answer. Throws std::invalid_argument for an unknown question id or
 /// an answer of the wrong shape (the message says which).
 Verdict check_answer(const PreparedLesson& lesson, const std::string& question_id,
                      const nlohmann::json& answer);
+
+/// Every question's computed answer, in the lesson's order (the entries of the golden file
+/// tests/golden/answers.json): {"id": lesson id, "questions": [{"id", "kind", "step",
+/// "expected", "explanation": L10n, "cells"? (tables), "options"? (choose)}]}. Throws
+/// std::invalid_argument as expected_answer does.
+nlohmann::json all_answers(const PreparedLesson& lesson);
 
 /// "客户端" / "client"
 L10n side_name(Side side);

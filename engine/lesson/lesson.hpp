@@ -48,11 +48,16 @@ struct Moment {
 struct Option {
   std::string id;
   L10n label;
+  // choose only: the next action this option stands for, as the lesson names it ("do":
+  // reconcile, resend_same_key, resend_new_key, mark_failed, wait, or another script
+  // action), and the action itself (none for `wait`: the client does nothing).
+  std::string does;
+  std::optional<Action> action;
 };
 
 struct Question {
   std::string id;
-  std::string kind;    ///< knowledge | predict | table | concept
+  std::string kind;    ///< knowledge | predict | choose | table | concept
   std::string moment;  ///< where the card stands ("" = at the end)
   L10n prompt;
   // knowledge
@@ -61,7 +66,9 @@ struct Question {
   // predict
   std::optional<Action> fork;  ///< what the client does right after the moment
   std::string ask;             ///< effects | deliveries | final_status
-  std::vector<Option> options; ///< predict, concept
+  std::vector<Option> options; ///< predict, choose, concept
+  // choose
+  std::string intent;          ///< the intent the options act on and are judged about
   // concept
   std::string answer;
   L10n explanation;

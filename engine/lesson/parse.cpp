@@ -144,7 +144,19 @@ class Reader {
 constexpr long long kMaxTimeMs = 600000;
 
 const std::vector<std::string> kActions = {"deliver", "crash_client", "restart_client", "reconcile",
-                                           "resend_new_key", "resend_changed_payload"};
+                                           "resend_new_key", "resend_changed_payload", "resend_same_key",
+                                           "mark_failed"};
+
+// What a choose question's option may do next: every script action but `deliver` (the
+// intent is already delivered), and `wait` (do nothing: the intent keeps its status).
+std::vector<std::string> choice_actions() {
+  std::vector<std::string> out;
+  for (const std::string& a : kActions) {
+    if (a != "deliver") out.push_back(a);
+  }
+  out.push_back("wait");
+  return out;
+}
 
 ActionKind action_kind(const std::string& s) {
   if (s == "crash_client") return ActionKind::CrashClient;
@@ -152,6 +164,8 @@ ActionKind action_kind(const std::string& s) {
   if (s == "reconcile") return ActionKind::Reconcile;
   if (s == "resend_new_key") return ActionKind::ResendNewKey;
   if (s == "resend_changed_payload") return ActionKind::ResendChangedPayload;
+  if (s == "resend_same_key") return ActionKind::ResendSameKey;
+  if (s == "mark_failed") return ActionKind::MarkFailed;
   return ActionKind::Deliver;
 }
 
@@ -311,7 +325,10 @@ Side read_side(Reader& r, const json& j, const std::string& path, const std::str
   return r.choice(j, path, key, {"client", "service"}, true, "client") == "service" ? Side::Service : Side::Client;
 }
 
-std::vector<Option> read_options(Reader& r, const json& q, const std::string& path) {
+// Options of a predict or concept question ({id, label}), or of a choose question
+// ({id, label, do, payload?}: the action runs on `intent` right after the moment).
+std::vector<Option> read_options(Reader& r, const json& q, const std::string& path,
+                                 const std::string* choose_intent = nullptr) {
   std::vector<Option> out;
   const json* opts = r.array(q, path, "options", true);
   if (!opts) return out;
@@ -322,14 +339,34 @@ std::vector<Option> read_options(Reader& r, const json& q, const std::string& pa
     std::string p = Reader::at(op, i);
     const json& o = (*opts)[i];
     Option opt;
-    if (r.object(o, p, {"id", "label"})) {
+    std::vector<std::string> fields = {"id", "label"};
+    if (choose_intent) fields.insert(fields.end(), {"do", "payload"});
+    if (r.object(o, p, fields)) {
       opt.id = r.string(o, p, "id", true);
       opt.label = r.text(o, p, "label", true);
+      if (choose_intent) {
+        opt.does = r.choice(o, p, "do", choice_actions(), true, "wait");
+        if (opt.does != "wait") {
+          Action a;
+          a.kind = action_kind(opt.does);
+          if (needs_intent(a.kind)) a.intent = *choose_intent;
+          if (needs_payload(a.kind)) a.payload = r.string(o, p, "payload", true);
+          opt.action = a;
+        }
+      }
       if (!ids.insert(opt.id).second) r.problem(Reader::at(p, "id"), "option id '" + opt.id + "' is used twice");
     }
     out.push_back(opt);
   }
   return out;
+}
+
+// Whether the script delivers `intent`.
+bool delivers(const Scenario& sc, const std::string& intent) {
+  for (const Action& a : sc.script) {
+    if (a.kind == ActionKind::Deliver && a.intent == intent) return true;
+  }
+  return false;
 }
 
 template <typename T, typename F>
@@ -349,16 +386,17 @@ Question read_question(Reader& r, const json& q, const std::string& path, const 
     r.problem(path, "expected an object");
     return out;
   }
-  out.kind = r.choice(q, path, "kind", {"knowledge", "predict", "table", "concept"}, true, "concept");
+  out.kind = r.choice(q, path, "kind", {"knowledge", "predict", "choose", "table", "concept"}, true, "concept");
   std::vector<std::string> allowed = {"id", "kind", "moment", "prompt"};
   if (out.kind == "knowledge") allowed.insert(allowed.end(), {"side", "fact"});
   if (out.kind == "predict") allowed.insert(allowed.end(), {"if", "ask", "options"});
+  if (out.kind == "choose") allowed.insert(allowed.end(), {"intent", "options"});
   if (out.kind == "concept") allowed.insert(allowed.end(), {"options", "answer", "explanation"});
   if (out.kind == "table") allowed.insert(allowed.end(), {"moments", "sides", "facts"});
   r.object(q, path, allowed);
   out.id = r.string(q, path, "id", true);
   out.prompt = r.text(q, path, "prompt", true);
-  bool needs_moment = out.kind == "knowledge" || out.kind == "predict";
+  bool needs_moment = out.kind == "knowledge" || out.kind == "predict" || out.kind == "choose";
   out.moment = r.string(q, path, "moment", needs_moment);
   auto moment_name = [](const Moment& m) { return m.id; };
   auto fact_name = [](const FactRef& f) { return f.id; };
@@ -376,15 +414,19 @@ Question read_question(Reader& r, const json& q, const std::string& path, const 
   } else if (out.kind == "predict") {
     if (const json* fork = r.field(q, path, "if", false)) {
       Action a = read_action(r, *fork, Reader::at(path, "if"), false);
-      if (!a.intent.empty() && !lesson.scenario.script.empty()) {
-        bool known = false;
-        for (const Action& s : lesson.scenario.script) known = known || (s.kind == ActionKind::Deliver && s.intent == a.intent);
-        if (!known) r.problem(Reader::at(Reader::at(path, "if"), "intent"), "unknown intent '" + a.intent + "'");
+      if (!a.intent.empty() && !lesson.scenario.script.empty() && !delivers(lesson.scenario, a.intent)) {
+        r.problem(Reader::at(Reader::at(path, "if"), "intent"), "unknown intent '" + a.intent + "'");
       }
       out.fork = a;
     }
     out.ask = r.choice(q, path, "ask", {"effects", "deliveries", "final_status"}, true, "effects");
     out.options = read_options(r, q, path);
+  } else if (out.kind == "choose") {
+    out.intent = r.string(q, path, "intent", false, first_intent(lesson.scenario));
+    if (q.contains("intent") && !out.intent.empty() && !delivers(lesson.scenario, out.intent)) {
+      r.problem(Reader::at(path, "intent"), "unknown intent '" + out.intent + "'");
+    }
+    out.options = read_options(r, q, path, &out.intent);
   } else if (out.kind == "concept") {
     out.options = read_options(r, q, path);
     out.answer = r.string(q, path, "answer", true);

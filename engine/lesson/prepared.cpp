@@ -1,6 +1,7 @@
 #include "engine/lesson/prepared.hpp"
 
 #include "engine/lesson/answers.hpp"
+#include "engine/lesson/choose.hpp"
 
 namespace idemlab {
 
@@ -47,6 +48,11 @@ std::shared_ptr<const PreparedLesson> prepare_lesson(Lesson lesson) {
     const Question& q = l.questions[i];
     std::string path = "/questions/" + std::to_string(i);
     try {
+      if (q.kind == "choose") {
+        std::string problem = safe_count_problem(judge_options(*out, q));
+        if (!problem.empty()) problems.push_back({l.file, path + "/options", problem});
+        continue;
+      }
       Expected e = expected_answer(*out, q);
       if (q.kind == "predict") {
         bool listed = false;

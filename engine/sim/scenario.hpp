@@ -97,6 +97,10 @@ enum class ActionKind {
   Reconcile,            ///< the client reconciles an UNKNOWN/PENDING intent now
   ResendNewKey,         ///< the naive retry: resend the intent under a fresh key
   ResendChangedPayload, ///< reuse the intent's key with a different payload
+  ResendSameKey,        ///< send the intent again under its own operation key (a safe retry
+                        ///< when the service deduplicates by key)
+  MarkFailed,           ///< the client records FAILED and stops: no more sends for the intent
+                        ///< (wrong after an indefinite error: the effect may exist)
 };
 
 struct Action {

@@ -48,6 +48,8 @@ void Simulation::perform(const Action& a) {
     case ActionKind::Reconcile: client_->reconcile(a.intent); break;
     case ActionKind::ResendNewKey: client_->resend_new_key(a.intent); break;
     case ActionKind::ResendChangedPayload: client_->resend_changed_payload(a.intent, a.payload); break;
+    case ActionKind::ResendSameKey: client_->resend_same_key(a.intent); break;
+    case ActionKind::MarkFailed: client_->mark_failed(a.intent); break;
   }
 }
 

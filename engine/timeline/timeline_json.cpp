@@ -40,11 +40,16 @@ json lesson_view(const PreparedLesson& p) {
       v["fact"] = q.fact;
       v["fact_label"] = fact_label(*l.fact(q.fact)).to_json();
     }
-    if (q.kind == "predict" || q.kind == "concept") {
+    if (q.kind == "predict" || q.kind == "concept" || q.kind == "choose") {
       json options = json::array();
-      for (const Option& o : q.options) options.push_back({{"id", o.id}, {"label", o.label.to_json()}});
+      for (const Option& o : q.options) {
+        json option = {{"id", o.id}, {"label", o.label.to_json()}};
+        if (q.kind == "choose") option["do"] = o.does;
+        options.push_back(option);
+      }
       v["options"] = options;
     }
+    if (q.kind == "choose") v["intent"] = q.intent;
     if (q.kind == "table") {
       json ms = json::array(), sides = json::array(), fs = json::array();
       for (const std::string& m : q.moments) {

@@ -20,6 +20,8 @@ result = {
     "knowledge_ms_max": wasm.get("knowledge_ms_max"),
     "page_interactive_ms": page.get("page_interactive_ms"),
     "transfer_gzip_bytes": transfer,
+    # per lesson: the runs (worlds) of its fault space and its knowledge time (wasm)
+    "lessons": wasm.get("lessons") or [],
 }
 ratio = None
 if result["native_runs_per_s"] and result["seed_lab_runs_per_s"]:
@@ -66,5 +68,10 @@ for label, value, key in rows:
     print(f"{label:<44} {show(value):>12}  {verdict}")
 if wasm.get("knowledge_lesson"):
     print(f"slowest lesson: {wasm['knowledge_lesson']}")
+if result["lessons"]:
+    print()
+    print(f"{'lesson':<44} {'runs (worlds)':>13}  {'knowledge ms (wasm)':>19}")
+    for row in result["lessons"]:
+        print(f"{row['lesson']:<44} {row['worlds']:>13}  {show(row['knowledge_ms']):>19}")
 if page.get("console_errors"):
     print(f"note: the page logged {page['console_errors']} console error(s) while loading")

@@ -3,7 +3,10 @@
 // natively), and the slowest lesson's `run` from its text (knowledge_ms_max: every world of
 // the fault space run and every side's knowledge at every step computed; the file name
 // changes with each call so that the engine's cache of prepared lessons never answers).
-// usage: node wasm.mjs SECONDS  ->  {"wasm_runs_per_s": x, "knowledge_ms_max": y, "knowledge_lesson": f}
+// Per lesson it also reports the number of runs (worlds) in its fault space, beside that
+// lesson's time.
+// usage: node wasm.mjs SECONDS  ->  {"wasm_runs_per_s": x, "knowledge_ms_max": y, "knowledge_lesson": f,
+//                                    "lessons": [{"lesson": f, "worlds": n, "knowledge_ms": ms}]}
 import { readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -13,6 +16,7 @@ const seconds = Number(process.argv[2] || 2);
 const engine = await loadEngine();
 
 let calls = 0;
+const worlds = {};  // lesson file -> runs in its fault space
 function timeRun(name) {
   calls += 1;
   const text = JSON.stringify({ file: `lessons/${calls}/${name}`, text: readFileSync(resolve(REPO, 'lessons', name), 'utf8') });
@@ -20,6 +24,7 @@ function timeRun(name) {
   const out = engine.call('run', text);
   const ms = performance.now() - start;
   if (out.startsWith('{"error"') || out.startsWith('{"ok":false')) throw new Error(out.slice(0, 300));
+  worlds[name] = JSON.parse(out).worlds.length;
   return ms;
 }
 
@@ -37,14 +42,17 @@ const wasmRunsPerS = runs / ((performance.now() - start) / 1000);
 // Per lesson, the median of seven timed runs; the slowest lesson counts.
 let knowledgeMsMax = 0;
 let knowledgeLesson = null;
+const perLesson = [];
 const lessons = readdirSync(resolve(REPO, 'lessons'))
   .filter((f) => f.endsWith('.json') && !f.endsWith('.schema.json')).sort();
 // Warm up first: V8 runs new WASM code on its baseline compiler until it tiers up.
 for (let i = 0; i < 3; i += 1) lessons.forEach(timeRun);
 for (const name of lessons) {
   const times = Array.from({ length: 7 }, () => timeRun(name)).sort((a, b) => a - b);
+  perLesson.push({ lesson: name, worlds: worlds[name], knowledge_ms: times[3] });
   if (times[3] > knowledgeMsMax) [knowledgeMsMax, knowledgeLesson] = [times[3], name];
 }
 console.log(JSON.stringify({
   wasm_runs_per_s: wasmRunsPerS, knowledge_ms_max: knowledgeMsMax, knowledge_lesson: knowledgeLesson,
+  lessons: perLesson,
 }));

@@ -1,6 +1,6 @@
 // The knowledge grid never gives away an open question's answer: not on the way to
 // the question, not beside the asked cell, not in the truth before a prediction.
-// lost-receipt: knowledge questions at step 7 (client, service), predict at 9,
+// lost-receipt: knowledge questions at step 7 (client, service), predict and choose at 9,
 // knowledge (client), moment table and concept at 18.
 
 import { test, expect, LESSON, useEnglish, openLesson, currentStep, questionCard, answerRightly } from './helpers.mjs';
@@ -56,6 +56,9 @@ test('a prediction keeps the truth hidden from the previous question on; later q
   await expect.poll(() => currentStep(page)).toBe(9);
   await expect(page.getByTestId('truth-column')).toHaveCount(0);
   await answerRightly(page, questionCard(page, 'predict-new-key'));
+  // The choose card at the same step is about the future too: the truth waits for it.
+  await expect(page.getByTestId('truth-column')).toHaveCount(0);
+  await answerRightly(page, questionCard(page, 'next-step-after-timeout'));
   await expect(page.getByTestId('truth-column')).toBeVisible();
 
   // Steps 10..18 lead to the client question and the moment table: both columns hidden.

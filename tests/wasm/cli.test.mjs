@@ -2,7 +2,7 @@
 // refuses two files that share a lesson id; bad arguments get a message, not a crash.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import test from 'node:test';
@@ -35,4 +35,18 @@ test('bad arguments are named', () => {
   const runs = cli('bench', '--runs', 'abc');
   assert.equal(runs.status, 2);
   assert.match(runs.stderr, /--runs is a whole number/);
+});
+
+test('check and answers refuse a choose question with two safe options, naming file, path and the safe ones', () => {
+  const lesson = JSON.parse(readFileSync(resolve(REPO, 'lessons/lost-receipt.json'), 'utf8'));
+  const i = lesson.questions.findIndex((q) => q.kind === 'choose');
+  // Resending under the intent's own key is as safe as reconciling: the service deduplicates.
+  lesson.questions[i].options.push({ id: 'same-key', label: lesson.title, do: 'resend_same_key' });
+  const file = join(mkdtempSync(join(tmpdir(), 'idemlab-')), 'two-safe.json');
+  writeFileSync(file, JSON.stringify(lesson));
+  for (const cmd of ['check', 'answers']) {
+    const r = cli(cmd, file);
+    assert.equal(r.status, 1, `${cmd}: ${r.stdout}`);
+    assert.match(r.stderr, new RegExp(`two-safe\\.json: /questions/${i}/options: options '[^']+', 'same-key' are all safe, and exactly one must be`));
+  }
 });

@@ -68,6 +68,12 @@ test('the complete example in lessons/README.md validates against the schema', (
 const clone = (x) => structuredClone(x);
 const base = () => JSON.parse(read('lessons/lost-receipt.json'));
 const questionOf = (lesson, kind) => lesson.questions.find((q) => q.kind === kind);
+// lost-receipt's choose question, which the paths below expect at /questions/3.
+const chooseOf = (lesson) => {
+  const q = questionOf(lesson, 'choose');
+  assert.equal(lesson.questions.indexOf(q), 3);
+  return q;
+};
 
 // Optional fields and lenient spots of parse.cpp: the schema must not be stricter.
 const accepted = {
@@ -112,6 +118,21 @@ const accepted = {
     l.moments[0].at = { event: 'register', side: 'service' };
     return l;
   },
+  'a choose question naming its intent, with a payload where the action needs one': () => {
+    const l = base();
+    const q = chooseOf(l);
+    q.intent = 'weekly-report';
+    // Sending changed content under the same key is refused where the first request took
+    // effect (CONFLICT, one effect) and takes effect where it was lost: the one safe option.
+    q.options = q.options.filter((o) => o.do !== 'reconcile');
+    q.options.push({ id: 'changed', label: l.title, do: 'resend_changed_payload', payload: 'Weekly report, version 2' });
+    return l;
+  },
+  'the new actions in a script: resend under the same key, mark failed': () => {
+    const l = readmeExample();
+    l.scenario.script.push({ at: 400, do: 'resend_same_key', intent: 'note' }, { at: 500, do: 'mark_failed', intent: 'note' });
+    return l;
+  },
   'reconcile names its intent, and a moment matches on every field': () => {
     const l = base();
     l.scenario.script.push({ at: 400, do: 'reconcile', intent: 'weekly-report' });
@@ -145,6 +166,11 @@ const refused = {
     assert.equal(l.questions.indexOf(q), 2);
     q.options = q.options.slice(0, 1);
   }],
+  'a choose option without its action': ['/questions/3/options/0/do', (l) => { delete chooseOf(l).options[0].do; }],
+  'deliver as a next action (the intent is already delivered)': ['/questions/3/options/1/do', (l) => { chooseOf(l).options[1].do = 'deliver'; }],
+  'a changed payload resent with no payload': ['/questions/3/options/2/payload', (l) => { chooseOf(l).options[2].do = 'resend_changed_payload'; }],
+  'a choose question without its moment': ['/questions/3/moment', (l) => { delete chooseOf(l).moment; }],
+  'an action on a predict option': ['/questions/2/options/0/do', (l) => { questionOf(l, 'predict').options[0].do = 'wait'; }],
   'an unknown ask': ['/questions/2/ask', (l) => { questionOf(l, 'predict').ask = 'receipts'; }],
   'an extra field in a moment': ['/moments/0/note', (l) => { l.moments[0].note = 'remember to explain this'; }],
   'an unknown event kind in a moment': ['/moments/0/at/event', (l) => { l.moments[0].at.event = 'committed'; }],

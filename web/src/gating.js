@@ -38,7 +38,8 @@ function previousCardStep(questions, step) {
  *   cells tell the answer as well as the asked one does), and the truth at S;
  * - moment table: both columns are hidden at steps P+1..S and at its moments' steps,
  *   and the truth at S;
- * - predict: the truth is hidden from P+1 on, past S too (the answer is about the future);
+ * - predict and choose: the truth is hidden from P+1 on, past S too (the answer is about
+ *   the future: what happens next, which next action is safe);
  * - concept: nothing (no state is involved).
  * Returns { sides: Set of side names, truth: boolean }.
  */
@@ -53,7 +54,7 @@ export function hiddenAt(questions, isAnswered, step) {
       const atMoment = (q.moments || []).some((m) => m.step === step);
       if (onTheWay || atMoment) for (const side of q.sides || ['client', 'service']) sides.add(side);
     }
-    if (q.kind === 'predict' && step > previousCardStep(questions, q.step)) truth = true;
+    if ((q.kind === 'predict' || q.kind === 'choose') && step > previousCardStep(questions, q.step)) truth = true;
     if ((q.kind === 'knowledge' || q.kind === 'table') && step === q.step) truth = true;
   }
   return { sides, truth };

@@ -31,7 +31,7 @@ const isText = (v) => typeof v === 'string';
 const isTextOrNull = (v) => v === null || v === undefined || isText(v);
 const isL10nOrNull = (v) => isTextOrNull(v) || (isObject(v) && Object.values(v).every(isText));
 
-/** Why one try is not {answer, correct, expected, explanation, cells, at}, or null. */
+/** Why one try is not {answer, correct, expected, explanation, cells, options, at}, or null. */
 function tryProblem(tr) {
   if (!isObject(tr)) return 'is not an object';
   const answerOk = isText(tr.answer) || (isObject(tr.answer) && Object.values(tr.answer).every(isText));
@@ -42,6 +42,9 @@ function tryProblem(tr) {
   if (!isL10nOrNull(tr.explanation)) return '"explanation" is not text';
   if (tr.cells !== undefined && tr.cells !== null) {
     if (!isObject(tr.cells) || !Object.values(tr.cells).every((c) => isObject(c) && typeof c.correct === 'boolean')) return '"cells" is not a set of checked cells';
+  }
+  if (tr.options !== undefined && tr.options !== null) {
+    if (!Array.isArray(tr.options) || !tr.options.every((o) => isObject(o) && isText(o.id) && typeof o.safe === 'boolean')) return '"options" is not a list of judged options';
   }
   if (!isTextOrNull(tr.at)) return '"at" is not a time';
   return null;
@@ -184,6 +187,7 @@ export class Progress {
       expected: verdict.expected,
       explanation: verdict.explanation || null,
       cells: verdict.cells || null,
+      options: verdict.options || null,
       at: new Date().toISOString(),
     });
     if (verdict.correct) a.correct = true;

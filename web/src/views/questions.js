@@ -17,6 +17,53 @@ function cellKey(m, side, f) {
   return `${m.id}/${side}/${f.id}`;
 }
 
+/**
+ * A choose question's judgement of every option, as the engine gave it with the last
+ * verdict: safe or unsafe, why (the run where an unsafe one duplicates or lies), and,
+ * behind a disclosure, how each run the client cannot tell apart ends.
+ */
+function judgementsView(q, options) {
+  return h(
+    'div',
+    { class: 'judgements', 'data-testid': 'judgements' },
+    h('p', { class: 'judgements-head' }, h('strong', null, t('q.choose.heading'))),
+    h(
+      'ul',
+      { class: 'judgement-list' },
+      options.map((o) =>
+        h(
+          'li',
+          { class: ['judgement', o.safe ? 'is-safe' : 'is-unsafe'], 'data-testid': 'judgement', 'data-option': o.id, 'data-safe': String(!!o.safe) },
+          h('p', { class: 'judgement-head' },
+            h('span', { class: 'verdict-icon', 'aria-hidden': 'true' }, o.safe ? '✓' : '✕'),
+            h('strong', null, t(o.safe ? 'q.choose.safe' : 'q.choose.unsafe')),
+            ` · ${optionLabel(q, o.id)}`),
+          h('p', { class: 'judgement-why' }, l(o.explanation)),
+          Array.isArray(o.runs) && o.runs.length
+            ? h(
+                'details',
+                { class: 'judgement-runs' },
+                h('summary', null, t('q.choose.runs', { n: o.runs.length })),
+                h(
+                  'ul',
+                  null,
+                  o.runs.map((r) =>
+                    h(
+                      'li',
+                      { class: r.problem ? 'is-unsafe' : null, 'data-world': String(r.world) },
+                      t('q.choose.run', { run: l(r.run), effects: r.effects, status: r.status }),
+                      r.problem ? ` — ${t(`q.choose.problem.${r.problem}`)}` : '',
+                    ),
+                  ),
+                ),
+              )
+            : null,
+        ),
+      ),
+    ),
+  );
+}
+
 function verdictView(q, attempt, n) {
   const right = attempt.correct;
   const parts = [
@@ -46,6 +93,7 @@ export function questionCard(q, ctx) {
   const optionButtons = [];
   const selects = new Map();
   const cellMarks = new Map();
+  const judgements = h('div', { class: 'judgements-box' });
 
   function refresh(announceLast) {
     const rec = record();
@@ -68,6 +116,10 @@ export function questionCard(q, ctx) {
         const sel = selects.get(k);
         if (sel) sel.disabled = solved;
       }
+    }
+    if (q.kind === 'choose') {
+      const last = tries[tries.length - 1];
+      replaceChildren(judgements, last && Array.isArray(last.options) ? judgementsView(q, last.options) : null);
     }
     if (!announceLast) replaceChildren(verdicts, tries.map((a, i) => verdictView(q, a, i + 1)));
     else verdicts.appendChild(verdictView(q, tries[tries.length - 1], tries.length));
@@ -116,7 +168,7 @@ export function questionCard(q, ctx) {
   }
 
   let answersBox;
-  if (q.kind === 'knowledge' || q.kind === 'predict' || q.kind === 'concept') {
+  if (q.kind === 'knowledge' || q.kind === 'predict' || q.kind === 'choose' || q.kind === 'concept') {
     const ids = q.kind === 'knowledge' ? KNOWLEDGE_ANSWERS : (q.options || []).map((o) => o.id);
     answersBox = h(
       'div',
@@ -233,6 +285,7 @@ export function questionCard(q, ctx) {
     blocked,
     errorBox,
     verdicts,
+    judgements,
   );
   refresh(false);
   return card;

@@ -1,0 +1,39 @@
+#pragma once
+// Running on from a question's moment in every run the client cannot tell apart there
+// (DESIGN.md, "Lessons and answer checking"): the runs predict and choose questions are
+// answered over. At the moment the client has seen the same events in each of them, so
+// whatever it does next, it does in all of them.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/lesson/prepared.hpp"
+
+namespace idemlab {
+
+/// One run of the fault space, run on to its end from the question's moment.
+struct ForkedRun {
+  int world = 0;  ///< index into PreparedLesson::worlds (its plan names the run)
+  Run forked;     ///< the run with the action (empty without one)
+  const Run* run = nullptr;  ///< the run to judge: &forked, or the world's own run
+};
+
+/// For each world the client cannot tell apart from the lesson's own run at `step`
+/// (Knowledge::possible; world 0, the lesson's own run, first), the run on from the
+/// matching step: with `action` performed right after it, or as it goes on by itself when
+/// `action` is empty. Throws std::invalid_argument when a run does not settle within
+/// Simulation::kMaxSteps steps.
+std::vector<ForkedRun> fork_runs(const PreparedLesson& p, int step, const std::optional<Action>& action);
+
+/// The intent's status in the client's `intents` table at the run's last step, or "NONE"
+/// when the client has no row for it.
+std::string final_status(const Run& run, const std::string& intent);
+
+/// Whether the client's row for the intent holds a receipt at the run's last step.
+bool final_receipt(const Run& run, const std::string& intent);
+
+/// "the run where <plan>" / "“<plan>”的运行"; for world 0 "this run itself (<plan>)";
+/// for the plan without faults "the run with no fault".
+L10n run_name(const World& world);
+
+}  // namespace idemlab
