@@ -13,6 +13,9 @@
 //    leaves an effect the client has no record of).
 //  - recovery_scan: after a restart, reconcile UNKNOWN and stale PENDING intents (right:
 //    a crash before the timeout leaves PENDING) or UNKNOWN only (wrong).
+//  - retry budget: sends per intent (max_attempts, or retry_layers whose attempts
+//    multiply: right is one layer owning the retry, wrong is every layer retrying),
+//    deadline_ms and backoff_ms (engine/client/retry_budget.hpp).
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -28,6 +31,13 @@ enum class Recovery { Lookup, Resend };
 enum class PersistWhen { BeforeSend, AfterSend };
 enum class RecoveryScan { UnknownAndStalePending, UnknownOnly };
 
+/// One layer that retries a call (an SDK, the application, a job scheduler): it runs what
+/// is inside it up to `attempts` times. Layers nest, innermost first.
+struct RetryLayer {
+  std::string layer;  ///< its name, as the timeline shows it ("sdk")
+  int attempts = 1;   ///< 1..20
+};
+
 struct ClientPolicy {
   KeyScope key_scope = KeyScope::PerIntent;
   OnTimeout on_timeout = OnTimeout::RecordUnknown;
@@ -41,6 +51,16 @@ struct ClientPolicy {
   /// UNKNOWN; if not, it reconciles only in its recovery scan after a restart, or when
   /// the script says `reconcile`.
   std::optional<std::int64_t> retry_after_ms;
+  /// If set: no new send for an intent later than this many virtual ms after the client
+  /// decided it; an intent whose outcome is still unknown then becomes NEEDS_HUMAN.
+  std::optional<std::int64_t> deadline_ms;
+  /// If set: the wait before each automatic retry (after retry_after_ms, if any), doubling
+  /// from one retry to the next: backoff, 2 x backoff, 4 x backoff, ... (virtual ms).
+  std::optional<std::int64_t> backoff_ms;
+  /// If not empty: the layers that retry, innermost first. They replace max_attempts: the
+  /// budget is the product of their attempts, and every timeout is retried by resending
+  /// the call that timed out (request or lookup), as an SDK or a scheduler does.
+  std::vector<RetryLayer> retry_layers;
 };
 
 struct ServiceContract {
@@ -59,6 +79,7 @@ enum class ActionKind {
   Reconcile,            ///< the client reconciles an UNKNOWN/PENDING intent now
   ResendNewKey,         ///< the naive retry: resend the intent under a fresh key
   ResendChangedPayload, ///< reuse the intent's key with a different payload
+  Cancel,               ///< a new intent `<intent>-cancel` whose payload names the original key
 };
 
 struct Action {

@@ -46,6 +46,7 @@ void Simulation::perform(const Action& a) {
     case ActionKind::Reconcile: client_->reconcile(a.intent); break;
     case ActionKind::ResendNewKey: client_->resend_new_key(a.intent); break;
     case ActionKind::ResendChangedPayload: client_->resend_changed_payload(a.intent, a.payload); break;
+    case ActionKind::Cancel: client_->cancel(a.intent); break;
   }
 }
 
