@@ -31,6 +31,7 @@ const std::vector<FactInfo>& fact_vocabulary() {
       {"request_arrived", true, true},
       {"response_arrived", true, true},
       {"client_has_receipt", true, false},
+      {"intent_durable", true, false},
   };
   return facts;
 }
@@ -58,6 +59,12 @@ nlohmann::json evaluate(const FactRef& fact, const Run& run, int step) {
     }
     return false;
   }
+  if (fact.name == "intent_durable") {
+    for (const IntentRow& r : s.snap.intents) {
+      if (r.intent == fact.intent) return true;
+    }
+    return false;
+  }
   return nullptr;
 }
 
@@ -68,6 +75,7 @@ L10n fact_label(const FactRef& fact) {
   if (fact.name == "request_arrived") return {"第 " + n + " 次请求已到达服务端", "request of attempt " + n + " arrived"};
   if (fact.name == "response_arrived") return {"第 " + n + " 次响应已到达客户端", "response to attempt " + n + " arrived"};
   if (fact.name == "client_has_receipt") return {"客户端持有回执", "client holds a receipt"};
+  if (fact.name == "intent_durable") return {"客户端数据库里有这条意图", "the client's database holds the intent"};
   return {fact.name, fact.name};
 }
 
@@ -91,6 +99,10 @@ L10n fact_statement(const FactRef& fact, const nlohmann::json& value) {
   }
   if (fact.name == "client_has_receipt") {
     return yes ? L10n{"客户端持有回执", "the client holds a receipt"} : L10n{"客户端没有回执", "the client holds no receipt"};
+  }
+  if (fact.name == "intent_durable") {
+    return yes ? L10n{"客户端数据库里有这条意图的记录", "the client's database holds a row for the intent"}
+               : L10n{"客户端数据库里没有这条意图的记录", "the client's database holds no row for the intent"};
   }
   return {fact.name, fact.name};
 }

@@ -7,6 +7,9 @@
 //   request_arrived      bool   the request of attempt N reached the service
 //   response_arrived     bool   the response to attempt N reached the client
 //   client_has_receipt   bool   the client's intent row holds a receipt
+//   intent_durable       bool   the client's database holds a row for the intent (it
+//                               survives a crash; a client that sends before it persists
+//                               can lose the intent while its effect exists)
 #include <string>
 #include <vector>
 
