@@ -86,7 +86,7 @@ void Client::decide(const std::string& intent, const std::string& payload, const
   if (send_first) {
     // The mistake: the request leaves before the intent is stored. A crash here leaves
     // an effect at the service and no trace of the intent at the client.
-    launch_request(intent, key, payload, fp, 1, 1, 0);
+    launch_request(intent, key, payload, fp, 1, 0);
     if (sim_.crash_here(ClientPoint::AfterSend, intent, 1)) return;
   }
   db_.query(
@@ -111,13 +111,12 @@ void Client::send_attempt(const std::string& intent, KeyChoice choice, std::int6
   std::string status = r->status == status::kFailed ? status::kPending : r->status;
   db_.query("UPDATE intents SET op_key = ?1, attempts = ?2, status = ?3 WHERE intent = ?4",
             {SqlValue::of(key), SqlValue::of(attempt), SqlValue::of(status), SqlValue::of(intent)});
-  launch_request(intent, key, r->payload, r->fingerprint, static_cast<int>(attempt), sends(intent), waited);
+  launch_request(intent, key, r->payload, r->fingerprint, static_cast<int>(attempt), waited);
   sim_.crash_here(ClientPoint::AfterSend, intent, static_cast<int>(attempt));
 }
 
 void Client::launch_request(const std::string& intent, const std::string& key, const std::string& payload,
-                            const std::string& fingerprint, int attempt, long long send,
-                            std::int64_t waited) {
+                            const std::string& fingerprint, int attempt, std::int64_t waited) {
   Message m;
   m.kind = MessageKind::Request;
   m.from = Side::Client;
@@ -129,7 +128,7 @@ void Client::launch_request(const std::string& intent, const std::string& key, c
   m.fingerprint = fingerprint;
   sim_.own_key(key, intent);
   int id = sim_.network().send(m);
-  nlohmann::json local = send_view(send, waited);
+  nlohmann::json local = send_view(intent, waited);
   local["op_key"] = key;
   local["fingerprint"] = fingerprint;
   local["attempt"] = attempt;
@@ -137,11 +136,15 @@ void Client::launch_request(const std::string& intent, const std::string& key, c
   wait_for(intent, MessageKind::Response, attempt);
 }
 
-nlohmann::json Client::send_view(long long send, std::int64_t waited) const {
+// The send's place in the retry budget, for its local view; called when the send is
+// counted in the intent's row (or, sending before persisting, is the first).
+nlohmann::json Client::send_view(const std::string& intent, std::int64_t waited) {
   const ClientPolicy& policy = sim_.scenario().client;
   nlohmann::json view = nlohmann::json::object();
   if (waited > 0) view["backoff_ms"] = waited;
-  if (policy.retry_layers.empty() || send > send_budget(policy)) return view;
+  if (policy.retry_layers.empty()) return view;
+  long long send = std::max(1LL, sends(intent));
+  if (send > send_budget(policy)) return view;
   nlohmann::json layers = nlohmann::json::array();
   for (const LayerIteration& l : layer_iterations(policy, send)) {
     layers.push_back({{"layer", l.layer}, {"iteration", l.iteration}, {"attempts", l.attempts}});
@@ -166,7 +169,7 @@ void Client::send_lookup(const std::string& intent, std::int64_t waited) {
   m.n = sim_.network().next_lookup(intent);
   m.op_key = r->op_key;
   int id = sim_.network().send(m);
-  nlohmann::json local = send_view(sends(intent), waited);
+  nlohmann::json local = send_view(intent, waited);
   local["op_key"] = r->op_key;
   record("lookup", intent, std::move(local), id);
   wait_for(intent, MessageKind::LookupReply, m.n);

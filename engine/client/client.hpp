@@ -69,9 +69,9 @@ class Client {
   enum class KeyChoice { ByPolicy, Fresh, Same };
   void send_attempt(const std::string& intent, KeyChoice key, std::int64_t waited = 0);
   void launch_request(const std::string& intent, const std::string& key, const std::string& payload,
-                      const std::string& fingerprint, int attempt, long long send, std::int64_t waited);
+                      const std::string& fingerprint, int attempt, std::int64_t waited);
   void send_lookup(const std::string& intent, std::int64_t waited = 0);
-  nlohmann::json send_view(long long send, std::int64_t waited) const;
+  nlohmann::json send_view(const std::string& intent, std::int64_t waited);
   void on_timeout(const std::string& intent, MessageKind kind, int n, int epoch);
   void on_indefinite(const std::string& intent, MessageKind awaited);
   void retry(const std::string& intent, MessageKind call, bool escalate);
