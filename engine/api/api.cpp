@@ -47,7 +47,7 @@ json vocabulary() {
   return {{"facts", facts},
           {"events", event_kinds()},
           {"actions", {"deliver", "crash_client", "restart_client", "reconcile", "resend_new_key", "resend_changed_payload",
-                       "resend_same_key", "mark_failed"}},
+                       "resend_same_key", "mark_failed", "cancel"}},
           {"injection_points", {"drop:request:<intent>:<attempt>", "drop:response:<intent>:<attempt>",
                                 "drop:lookup:<intent>:<n>", "drop:lookup_reply:<intent>:<n>",
                                 "crash:client:after_persist:<intent>:1", "crash:client:after_send:<intent>:<attempt>",

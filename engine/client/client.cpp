@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "engine/client/retry_budget.hpp"
 #include "engine/fingerprint/sha256.hpp"
 #include "engine/net/network.hpp"
 #include "engine/service/service.hpp"
@@ -24,7 +25,8 @@ SqlValue text_or_null(const std::optional<std::string>& s) {
 Client::Client(Simulation& sim) : sim_(sim), db_(Database::with_schema(
       "CREATE TABLE intents(intent TEXT PRIMARY KEY, op_key TEXT NOT NULL,"
       " fingerprint TEXT NOT NULL, payload TEXT NOT NULL, status TEXT NOT NULL,"
-      " receipt TEXT, attempts INTEGER NOT NULL, lookups INTEGER NOT NULL)",
+      " receipt TEXT, attempts INTEGER NOT NULL, lookups INTEGER NOT NULL,"
+      " decided_at INTEGER NOT NULL)",
       "DELETE FROM intents")) {}
 
 std::string Client::make_key(const std::string& intent, long long k) const {
@@ -62,30 +64,43 @@ std::optional<IntentRow> Client::row(const std::string& intent) {
   return std::nullopt;
 }
 
-void Client::deliver(const std::string& intent, const std::string& payload) {
+void Client::deliver(const std::string& intent, const std::string& payload) { decide(intent, payload, ""); }
+
+void Client::cancel(const std::string& intent) {
+  if (!alive_) return;
+  std::optional<IntentRow> r = row(intent);
+  if (!r) return;
+  // A cancel is an operation of its own: it cannot take back an effect that already
+  // happened, and the original intent keeps its status until it is reconciled.
+  decide(intent + "-cancel", "cancel " + r->op_key, r->op_key);
+}
+
+void Client::decide(const std::string& intent, const std::string& payload, const std::string& cancels) {
   if (!alive_ || row(intent)) return;
   std::string fp = sha256_hex(payload);
   std::string key = make_key(intent, 1);
-  record("decide", intent, {{"op_key", key}, {"fingerprint", fp}});
+  nlohmann::json view = {{"op_key", key}, {"fingerprint", fp}};
+  if (!cancels.empty()) view["cancels"] = cancels;
+  record("decide", intent, view);
   bool send_first = sim_.scenario().client.persist == PersistWhen::AfterSend;
   if (send_first) {
     // The mistake: the request leaves before the intent is stored. A crash here leaves
     // an effect at the service and no trace of the intent at the client.
-    launch_request(intent, key, payload, fp, 1);
+    launch_request(intent, key, payload, fp, 1, 0);
     if (sim_.crash_here(ClientPoint::AfterSend, intent, 1)) return;
   }
   db_.query(
-      "INSERT INTO intents(intent, op_key, fingerprint, payload, status, receipt, attempts, lookups)"
-      " VALUES (?1, ?2, ?3, ?4, 'PENDING', NULL, ?5, 0)",
+      "INSERT INTO intents(intent, op_key, fingerprint, payload, status, receipt, attempts, lookups, decided_at)"
+      " VALUES (?1, ?2, ?3, ?4, 'PENDING', NULL, ?5, 0, ?6)",
       {SqlValue::of(intent), SqlValue::of(key), SqlValue::of(fp), SqlValue::of(payload),
-       SqlValue::of(send_first ? 1LL : 0LL)});
+       SqlValue::of(send_first ? 1LL : 0LL), SqlValue::of(static_cast<long long>(sim_.now()))});
   record("persist", intent, {{"op_key", key}, {"status", status::kPending}});
   if (send_first) return;
   if (sim_.crash_here(ClientPoint::AfterPersist, intent, 1)) return;
   send_attempt(intent, KeyChoice::ByPolicy);
 }
 
-void Client::send_attempt(const std::string& intent, KeyChoice choice) {
+void Client::send_attempt(const std::string& intent, KeyChoice choice, std::int64_t waited) {
   std::optional<IntentRow> r = row(intent);
   if (!r) return;
   long long attempt = r->attempts + 1;
@@ -96,12 +111,12 @@ void Client::send_attempt(const std::string& intent, KeyChoice choice) {
   std::string status = r->status == status::kFailed ? status::kPending : r->status;
   db_.query("UPDATE intents SET op_key = ?1, attempts = ?2, status = ?3 WHERE intent = ?4",
             {SqlValue::of(key), SqlValue::of(attempt), SqlValue::of(status), SqlValue::of(intent)});
-  launch_request(intent, key, r->payload, r->fingerprint, static_cast<int>(attempt));
+  launch_request(intent, key, r->payload, r->fingerprint, static_cast<int>(attempt), waited);
   sim_.crash_here(ClientPoint::AfterSend, intent, static_cast<int>(attempt));
 }
 
 void Client::launch_request(const std::string& intent, const std::string& key, const std::string& payload,
-                            const std::string& fingerprint, int attempt) {
+                            const std::string& fingerprint, int attempt, std::int64_t waited) {
   Message m;
   m.kind = MessageKind::Request;
   m.from = Side::Client;
@@ -113,11 +128,36 @@ void Client::launch_request(const std::string& intent, const std::string& key, c
   m.fingerprint = fingerprint;
   sim_.own_key(key, intent);
   int id = sim_.network().send(m);
-  record("send", intent, {{"op_key", key}, {"fingerprint", fingerprint}, {"attempt", attempt}}, id);
+  nlohmann::json local = send_view(intent, waited);
+  local["op_key"] = key;
+  local["fingerprint"] = fingerprint;
+  local["attempt"] = attempt;
+  record("send", intent, std::move(local), id);
   wait_for(intent, MessageKind::Response, attempt);
 }
 
-void Client::send_lookup(const std::string& intent) {
+// The send's place in the retry budget, for its local view; called when the send is
+// counted in the intent's row (or, sending before persisting, is the first).
+nlohmann::json Client::send_view(const std::string& intent, std::int64_t waited) {
+  const ClientPolicy& policy = sim_.scenario().client;
+  nlohmann::json view = nlohmann::json::object();
+  if (waited > 0) view["backoff_ms"] = waited;
+  if (policy.retry_layers.empty()) return view;
+  long long send = std::max(1LL, sends(intent));
+  if (send > send_budget(policy)) return view;
+  nlohmann::json layers = nlohmann::json::array();
+  for (const LayerIteration& l : layer_iterations(policy, send)) {
+    layers.push_back({{"layer", l.layer}, {"iteration", l.iteration}, {"attempts", l.attempts}});
+  }
+  view["layers"] = std::move(layers);
+  view["send"] = send;
+  view["budget"] = send_budget(policy);
+  std::string by = retried_by(policy, send);
+  if (!by.empty()) view["retried_by"] = by;
+  return view;
+}
+
+void Client::send_lookup(const std::string& intent, std::int64_t waited) {
   std::optional<IntentRow> r = row(intent);
   if (!r) return;
   db_.query("UPDATE intents SET lookups = lookups + 1 WHERE intent = ?1", {SqlValue::of(intent)});
@@ -129,7 +169,9 @@ void Client::send_lookup(const std::string& intent) {
   m.n = sim_.network().next_lookup(intent);
   m.op_key = r->op_key;
   int id = sim_.network().send(m);
-  record("lookup", intent, {{"op_key", r->op_key}}, id);
+  nlohmann::json local = send_view(intent, waited);
+  local["op_key"] = r->op_key;
+  record("lookup", intent, std::move(local), id);
   wait_for(intent, MessageKind::LookupReply, m.n);
 }
 
@@ -146,9 +188,38 @@ void Client::stop_waiting(const std::string& intent) {
                  waiting_.end());
 }
 
-bool Client::budget_spent(const std::string& intent) {
+bool Client::waiting_on(const std::string& intent) const {
+  return std::any_of(waiting_.begin(), waiting_.end(), [&](const Waiting& w) { return w.intent == intent; });
+}
+
+long long Client::sends(const std::string& intent) {
   auto r = db_.query("SELECT attempts + lookups FROM intents WHERE intent = ?1", {SqlValue::of(intent)});
-  return !r.empty() && r[0][0].integer >= sim_.scenario().client.max_attempts;
+  return r.empty() ? 0 : r[0][0].integer;
+}
+
+std::optional<std::int64_t> Client::deadline_at(const std::string& intent) {
+  const ClientPolicy& policy = sim_.scenario().client;
+  if (!policy.deadline_ms) return std::nullopt;
+  auto r = db_.query("SELECT decided_at FROM intents WHERE intent = ?1", {SqlValue::of(intent)});
+  if (r.empty()) return std::nullopt;
+  return r[0][0].integer + *policy.deadline_ms;
+}
+
+std::string Client::no_send_reason(const std::string& intent, std::int64_t at) {
+  if (sends(intent) >= send_budget(sim_.scenario().client)) return kBudgetSpent;
+  std::optional<std::int64_t> deadline = deadline_at(intent);
+  if (deadline && at > *deadline) return kDeadlinePassed;
+  return "";
+}
+
+void Client::escalate(const std::string& intent, const std::string& reason) {
+  nlohmann::json extra = nlohmann::json::object();
+  if (reason == kDeadlinePassed) {
+    extra["deadline_at"] = *deadline_at(intent);
+  } else {
+    extra["budget"] = send_budget(sim_.scenario().client);
+  }
+  record_status(intent, status::kNeedsHuman, std::nullopt, reason, error_kind::kIndefinite, std::move(extra));
 }
 
 void Client::on_timeout(const std::string& intent, MessageKind kind, int n, int epoch) {
@@ -159,47 +230,95 @@ void Client::on_timeout(const std::string& intent, MessageKind kind, int n, int 
   if (it == waiting_.end()) return;
   waiting_.erase(it);
   record("timeout", intent, {{"for", to_string(kind)}, {"n", n}});
+  on_indefinite(intent, kind);
+}
+
+// An indefinite error on the call whose reply of kind `awaited` the client waited for:
+// the call may or may not have taken effect.
+void Client::on_indefinite(const std::string& intent, MessageKind awaited) {
   std::optional<IntentRow> r = row(intent);
   if (!r || is_final(r->status)) return;
   const ClientPolicy& policy = sim_.scenario().client;
-  if (kind == MessageKind::Response && policy.on_timeout == OnTimeout::MarkFailedAndResend) {
-    record_status(intent, status::kFailed, std::nullopt);
-    if (!budget_spent(intent)) send_attempt(intent, KeyChoice::ByPolicy);
+  if (awaited == MessageKind::Response && policy.on_timeout == OnTimeout::MarkFailedAndResend) {
+    // The mistake: an indefinite error recorded as if it were a definite one.
+    record_status(intent, status::kFailed, std::nullopt, "", error_kind::kIndefinite);
+    retry(intent, MessageKind::Request, false);
     return;
   }
-  if (r->status != status::kUnknown) record_status(intent, status::kUnknown, std::nullopt);
-  after_unknown(intent);
+  if (r->status != status::kUnknown) {
+    record_status(intent, status::kUnknown, std::nullopt, "", error_kind::kIndefinite);
+  }
+  if (policy.retry_layers.empty()) {
+    after_unknown(intent);
+  } else {
+    retry(intent, awaited == MessageKind::Response ? MessageKind::Request : MessageKind::Lookup, true);
+  }
+}
+
+// A retry layer resends the call that failed (same key under key_scope intent), after
+// the backoff, within the budget and the deadline. When neither allows it and nothing
+// else is in flight, `escalate` makes the intent NEEDS_HUMAN (FAILED stays FAILED).
+void Client::retry(const std::string& intent, MessageKind call, bool escalate_when_spent) {
+  std::int64_t wait = backoff_before(sim_.scenario().client, sends(intent) + 1);
+  auto stop_at = [this, intent, escalate_when_spent](std::int64_t at) {
+    std::string stop = no_send_reason(intent, at);
+    if (!stop.empty() && escalate_when_spent && !waiting_on(intent)) escalate(intent, stop);
+    return !stop.empty();
+  };
+  // Known already: the retry would come past the budget or after the deadline.
+  if (stop_at(sim_.now() + wait)) return;
+  auto go = [this, intent, call, wait, stop_at] {
+    std::optional<IntentRow> r = row(intent);
+    if (!r || is_final(r->status)) return;  // a late reply settled it during the backoff
+    if (stop_at(sim_.now())) return;         // a scripted send spent the budget meanwhile
+    if (call == MessageKind::Lookup) {
+      send_lookup(intent, wait);
+    } else {
+      send_attempt(intent, KeyChoice::ByPolicy, wait);
+    }
+  };
+  if (wait == 0) {
+    go();
+    return;
+  }
+  int epoch = epoch_;
+  sim_.schedule(sim_.now() + wait, [this, go, epoch] {
+    if (alive_ && epoch == epoch_) go();
+  });
 }
 
 void Client::after_unknown(const std::string& intent) {
   const ClientPolicy& policy = sim_.scenario().client;
-  bool still_waiting = std::any_of(waiting_.begin(), waiting_.end(),
-                                   [&](const Waiting& w) { return w.intent == intent; });
-  if (still_waiting) return;
-  if (budget_spent(intent)) {
-    record_status(intent, status::kNeedsHuman, std::nullopt);
-    return;
+  if (waiting_on(intent)) return;
+  std::string stop = no_send_reason(intent, sim_.now());
+  if (stop.empty() && policy.retry_after_ms) {
+    std::int64_t wait = backoff_before(policy, sends(intent) + 1);
+    std::int64_t due = sim_.now() + *policy.retry_after_ms + wait;
+    stop = no_send_reason(intent, due);
+    if (stop.empty()) {
+      int epoch = epoch_;
+      sim_.schedule(due, [this, intent, epoch, wait] {
+        if (epoch == epoch_) reconcile(intent, wait);
+      });
+      return;
+    }
   }
-  if (policy.retry_after_ms) {
-    int epoch = epoch_;
-    sim_.schedule(sim_.now() + *policy.retry_after_ms, [this, intent, epoch] {
-      if (epoch == epoch_) reconcile(intent);
-    });
-  }
+  if (!stop.empty()) escalate(intent, stop);
 }
 
-void Client::reconcile(const std::string& intent) {
+void Client::reconcile(const std::string& intent, std::int64_t waited) {
   if (!alive_) return;
   std::optional<IntentRow> r = row(intent);
   if (!r || (r->status != status::kUnknown && r->status != status::kPending)) return;
-  if (budget_spent(intent)) {
-    record_status(intent, status::kNeedsHuman, std::nullopt);
+  std::string stop = no_send_reason(intent, sim_.now());
+  if (!stop.empty()) {
+    escalate(intent, stop);
     return;
   }
   if (sim_.scenario().client.recovery == Recovery::Lookup && sim_.scenario().service.lookup) {
-    send_lookup(intent);
+    send_lookup(intent, waited);
   } else {
-    send_attempt(intent, KeyChoice::ByPolicy);
+    send_attempt(intent, KeyChoice::ByPolicy, waited);
   }
 }
 
@@ -229,12 +348,15 @@ void Client::mark_failed(const std::string& intent) {
 }
 
 void Client::record_status(const std::string& intent, const std::string& status,
-                           const std::optional<std::string>& receipt, const std::string& reason) {
+                           const std::optional<std::string>& receipt, const std::string& reason,
+                           const char* error, nlohmann::json extra) {
   db_.query("UPDATE intents SET status = ?1, receipt = COALESCE(?2, receipt) WHERE intent = ?3",
             {SqlValue::of(status), text_or_null(receipt), SqlValue::of(intent)});
-  nlohmann::json local = {{"status", status}};
+  nlohmann::json local = std::move(extra);
+  local["status"] = status;
   if (receipt) local["receipt"] = *receipt;
   if (!reason.empty()) local["reason"] = reason;
+  if (error) local["error"] = error;
   record("record", intent, local);
 }
 
@@ -260,10 +382,11 @@ void Client::on_message(const Message& m) {
   } else if (m.outcome == "rejected") {
     // A definite error: the service refused before doing anything.
     stop_waiting(m.intent);
-    record_status(m.intent, status::kConflict, std::nullopt, m.reason);
+    record_status(m.intent, status::kConflict, std::nullopt, m.reason, error_kind::kDefinite);
   } else if (m.outcome == "not_found") {
-    if (budget_spent(m.intent)) {
-      record_status(m.intent, status::kNeedsHuman, std::nullopt);
+    std::string stop = no_send_reason(m.intent, sim_.now());
+    if (!stop.empty()) {
+      escalate(m.intent, stop);
     } else if (sim_.scenario().client.on_not_found == OnNotFound::RetryLookup) {
       // The lookup may lag or have forgotten the key: ask again later.
       after_unknown(m.intent);
@@ -272,11 +395,10 @@ void Client::on_message(const Message& m) {
       // the same key is safe (when the lookup is authoritative).
       send_attempt(m.intent, KeyChoice::ByPolicy);
     }
-  } else if (m.outcome == "in_progress" && !is_final(r->status)) {
-    // An indefinite error (the IETF draft's 409): the first request with this key may
-    // still take effect. The outcome stays unknown until reconciled.
-    if (r->status == status::kPending) record_status(m.intent, status::kUnknown, std::nullopt);
-    after_unknown(m.intent);
+  } else {
+    // Any other answer (the IETF draft's 409 for a key still in progress) leaves the
+    // outcome open: an indefinite error, handled as a timeout is.
+    on_indefinite(m.intent, m.kind);
   }
 }
 

@@ -14,6 +14,20 @@
 // resending, per ClientPolicy::recovery). A lookup answered not found leads to a resend
 // or another lookup (ClientPolicy::on_not_found); an `in_progress` answer (the service is
 // still processing the key) is indefinite: the intent stays UNKNOWN.
+//
+// Errors are definite or indefinite (DESIGN.md): a rejection (the service refused before
+// doing anything) is definite and ends the intent as CONFLICT; a timeout, or a reply
+// that leaves the outcome open, is indefinite and leaves it UNKNOWN. Every `record` step
+// after an error carries local.error = "definite" | "indefinite"; the wrong on_timeout
+// policy writes FAILED after an indefinite one, and its step says so.
+// The retry budget (engine/client/retry_budget.hpp) bounds the sends of an intent by
+// count (max_attempts or retry layers) and by time (deadline_ms from the decision); when
+// it is spent and the outcome is still unknown the intent becomes NEEDS_HUMAN, with
+// local.reason "budget_spent" or "deadline_passed". A send under retry layers records
+// local.layers (each layer's iteration), local.send, local.budget and local.retried_by.
+// A cancel is a new intent `<intent>-cancel` with its own operation key and the payload
+// "cancel <original key>": a new effect at the service, which undoes nothing there.
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -33,7 +47,7 @@ class Client {
   void deliver(const std::string& intent, const std::string& payload);
   void crash();
   void restart();
-  void reconcile(const std::string& intent);
+  void reconcile(const std::string& intent) { reconcile(intent, 0); }
   void resend_new_key(const std::string& intent);
   void resend_changed_payload(const std::string& intent, const std::string& payload);
   /// Sends the intent again under the operation key its row holds (the retry the
@@ -42,9 +56,15 @@ class Client {
   /// Records the intent FAILED and stops waiting for it: no timer or retry sends it again
   /// (a reply that still arrives is recorded). Right only after a definite error.
   void mark_failed(const std::string& intent);
+  /// Decides the intent `<intent>-cancel` (see above); a no-op without a row for `intent`.
+  void cancel(const std::string& intent);
 
   /// A reply that reached the (alive) client.
   void on_message(const Message& m);
+
+  /// local.reason of a NEEDS_HUMAN record: the sends are used up / the deadline passed.
+  static constexpr const char* kBudgetSpent = "budget_spent";
+  static constexpr const char* kDeadlinePassed = "deadline_passed";
 
   bool alive() const { return alive_; }
   /// Every row of `intents`, in insertion order (as last read while crashed).
@@ -53,16 +73,26 @@ class Client {
 
  private:
   std::optional<IntentRow> row(const std::string& intent);
+  void decide(const std::string& intent, const std::string& payload, const std::string& cancels);
   enum class KeyChoice { ByPolicy, Fresh, Same };
-  void send_attempt(const std::string& intent, KeyChoice key);
+  void send_attempt(const std::string& intent, KeyChoice key, std::int64_t waited = 0);
   void launch_request(const std::string& intent, const std::string& key, const std::string& payload,
-                      const std::string& fingerprint, int attempt);
-  void send_lookup(const std::string& intent);
+                      const std::string& fingerprint, int attempt, std::int64_t waited);
+  void send_lookup(const std::string& intent, std::int64_t waited = 0);
+  nlohmann::json send_view(const std::string& intent, std::int64_t waited);
   void on_timeout(const std::string& intent, MessageKind kind, int n, int epoch);
+  void on_indefinite(const std::string& intent, MessageKind awaited);
+  void retry(const std::string& intent, MessageKind call, bool escalate);
   void after_unknown(const std::string& intent);
-  bool budget_spent(const std::string& intent);
+  void reconcile(const std::string& intent, std::int64_t waited);
+  long long sends(const std::string& intent);
+  std::optional<std::int64_t> deadline_at(const std::string& intent);
+  std::string no_send_reason(const std::string& intent, std::int64_t at);
+  bool waiting_on(const std::string& intent) const;
+  void escalate(const std::string& intent, const std::string& reason);
   void record_status(const std::string& intent, const std::string& status,
-                     const std::optional<std::string>& receipt, const std::string& reason = "");
+                     const std::optional<std::string>& receipt, const std::string& reason = "",
+                     const char* error = nullptr, nlohmann::json extra = nlohmann::json::object());
   void wait_for(const std::string& intent, MessageKind kind, int n);
   void stop_waiting(const std::string& intent);
   std::string make_key(const std::string& intent, long long k) const;

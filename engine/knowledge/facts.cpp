@@ -82,6 +82,7 @@ const std::vector<FactInfo>& fact_vocabulary() {
       {"key_registered", true, false, false},
       {"lookup_authoritative", true, false, false},
       {"retention_passed", true, false, false},
+      {"intent_durable", true, false, false},
   };
   return facts;
 }
@@ -112,6 +113,12 @@ nlohmann::json evaluate(const FactRef& fact, const Run& run, int step) {
   if (fact.name == "key_registered") return key_record(s, current_key(run, step, fact.intent)) != nullptr;
   if (fact.name == "lookup_authoritative") return lookup_authoritative(run, step, fact.intent);
   if (fact.name == "retention_passed") return retention_passed(run, step, fact.intent);
+  if (fact.name == "intent_durable") {
+    for (const IntentRow& r : s.snap.intents) {
+      if (r.intent == fact.intent) return true;
+    }
+    return false;
+  }
   return nullptr;
 }
 
@@ -125,6 +132,7 @@ L10n fact_label(const FactRef& fact) {
   if (fact.name == "key_registered") return {"服务端登记了操作标识", "service holds the key's dedup record"};
   if (fact.name == "lookup_authoritative") return {"对账查询可信", "a lookup would tell the truth"};
   if (fact.name == "retention_passed") return {"去重保留期已过", "retention window passed"};
+  if (fact.name == "intent_durable") return {"客户端数据库里有这条意图", "the client's database holds the intent"};
   return {fact.name, fact.name};
 }
 
@@ -161,6 +169,10 @@ L10n fact_statement(const FactRef& fact, const nlohmann::json& value) {
   if (fact.name == "retention_passed") {
     return yes ? L10n{"去重保留期已过，服务端已忘记这个意图的去重记录", "the retention window has passed: the service has forgotten the intent's dedup record"}
                : L10n{"服务端还没有忘记这个意图的去重记录", "the service has not forgotten the intent's dedup record"};
+  }
+  if (fact.name == "intent_durable") {
+    return yes ? L10n{"客户端数据库里有这条意图的记录", "the client's database holds a row for the intent"}
+               : L10n{"客户端数据库里没有这条意图的记录", "the client's database holds no row for the intent"};
   }
   return {fact.name, fact.name};
 }

@@ -18,6 +18,9 @@
 //                               (an `expire` step): its retention window passed
 // The intent's current key is its client row's op_key; before the row exists (or with
 // none), the last key the client decided or sent for it.
+//   intent_durable       bool   the client's database holds a row for the intent (it
+//                               survives a crash; a client that sends before it persists
+//                               can lose the intent while its effect exists)
 #include <string>
 #include <vector>
 

@@ -145,7 +145,7 @@ constexpr long long kMaxTimeMs = 600000;
 
 const std::vector<std::string> kActions = {"deliver", "crash_client", "restart_client", "reconcile",
                                            "resend_new_key", "resend_changed_payload", "resend_same_key",
-                                           "mark_failed"};
+                                           "mark_failed", "cancel"};
 
 // What a choose question's option may do next: every script action but `deliver` (the
 // intent is already delivered), and `wait` (do nothing: the intent keeps its status).
@@ -166,6 +166,7 @@ ActionKind action_kind(const std::string& s) {
   if (s == "resend_changed_payload") return ActionKind::ResendChangedPayload;
   if (s == "resend_same_key") return ActionKind::ResendSameKey;
   if (s == "mark_failed") return ActionKind::MarkFailed;
+  if (s == "cancel") return ActionKind::Cancel;
   return ActionKind::Deliver;
 }
 
@@ -199,7 +200,8 @@ Action read_action(Reader& r, const json& a, const std::string& path, bool timed
   if (!r.object(a, path, allowed)) return out;
   out.kind = action_kind(r.choice(a, path, "do", kActions, true, "deliver"));
   if (timed) out.at = r.integer(a, path, "at", true, 0, 0, kMaxTimeMs);
-  if (needs_intent(out.kind)) out.intent = r.string(a, path, "intent", out.kind == ActionKind::Deliver);
+  bool intent_required = out.kind == ActionKind::Deliver || out.kind == ActionKind::Cancel;
+  if (needs_intent(out.kind)) out.intent = r.string(a, path, "intent", intent_required);
   if (needs_payload(out.kind)) out.payload = r.string(a, path, "payload", true);
   return out;
 }
@@ -232,6 +234,36 @@ Fault read_fault(Reader& r, const json& f, const std::string& path, const std::s
   return out;
 }
 
+// `retry_layers` (innermost first): they set the budget, so max_attempts and
+// retry_after_ms are refused beside them.
+void read_retry_layers(Reader& r, const json& c, const std::string& path, ClientPolicy& policy) {
+  const json* layers = r.array(c, path, "retry_layers", false);
+  if (!layers) return;
+  std::string lp = Reader::at(path, "retry_layers");
+  if (layers->empty() || layers->size() > 5) r.problem(lp, "expected 1 to 5 layers, innermost first");
+  std::set<std::string> names;
+  for (std::size_t i = 0; i < layers->size(); ++i) {
+    std::string p = Reader::at(lp, i);
+    const json& l = (*layers)[i];
+    if (!r.object(l, p, {"layer", "attempts"})) continue;
+    RetryLayer layer;
+    layer.layer = r.string(l, p, "layer", true);
+    layer.attempts = static_cast<int>(r.integer(l, p, "attempts", true, 1, 1, 20));
+    if (!layer.layer.empty() && !names.insert(layer.layer).second) {
+      r.problem(Reader::at(p, "layer"), "layer '" + layer.layer + "' is named twice");
+    }
+    policy.retry_layers.push_back(layer);
+  }
+  if (c.contains("max_attempts")) {
+    r.problem(Reader::at(path, "max_attempts"),
+              "retry_layers set the budget (the product of their attempts): give max_attempts or retry_layers, not both");
+  }
+  if (c.contains("retry_after_ms")) {
+    r.problem(Reader::at(path, "retry_after_ms"),
+              "with retry_layers each timeout is retried by its layer: give retry_after_ms or retry_layers, not both");
+  }
+}
+
 void read_scenario(Reader& r, const json& j, const std::string& path, Lesson& lesson,
                    std::set<std::string>& intents) {
   Scenario& sc = lesson.scenario;
@@ -241,7 +273,7 @@ void read_scenario(Reader& r, const json& j, const std::string& path, Lesson& le
   if (const json* c = r.field(j, path, "client", false)) {
     std::string cp = Reader::at(path, "client");
     if (r.object(*c, cp, {"key_scope", "on_timeout", "recovery", "persist", "recovery_scan", "max_attempts",
-                          "retry_after_ms", "on_not_found"})) {
+                          "retry_after_ms", "on_not_found", "deadline_ms", "backoff_ms", "retry_layers"})) {
       sc.client.persist = r.choice(*c, cp, "persist", {"before_send", "after_send"}, false, "before_send") == "after_send"
                               ? PersistWhen::AfterSend : PersistWhen::BeforeSend;
       sc.client.recovery_scan = r.choice(*c, cp, "recovery_scan", {"unknown", "unknown_and_pending"}, false,
@@ -258,6 +290,9 @@ void read_scenario(Reader& r, const json& j, const std::string& path, Lesson& le
       if (c->contains("retry_after_ms")) sc.client.retry_after_ms = r.integer(*c, cp, "retry_after_ms", true, 100, 1, kMaxTimeMs);
       sc.client.on_not_found = r.choice(*c, cp, "on_not_found", {"resend", "retry_lookup"}, false, "resend") == "retry_lookup"
                                    ? OnNotFound::RetryLookup : OnNotFound::Resend;
+      if (c->contains("deadline_ms")) sc.client.deadline_ms = r.integer(*c, cp, "deadline_ms", true, 1000, 1, kMaxTimeMs);
+      if (c->contains("backoff_ms")) sc.client.backoff_ms = r.integer(*c, cp, "backoff_ms", true, 100, 1, kMaxTimeMs);
+      read_retry_layers(r, *c, cp, sc.client);
     }
   }
   if (const json* s = r.field(j, path, "service", false)) {
@@ -292,13 +327,28 @@ void read_scenario(Reader& r, const json& j, const std::string& path, Lesson& le
       sc.script.push_back(a);
     }
     if (intents.empty()) r.problem(sp, "the script delivers nothing: add {\"do\": \"deliver\", ...}");
+    // A cancel of a delivered intent makes the intent `<intent>-cancel`, which the other
+    // actions, faults and facts may name.
+    std::set<std::string> known = intents;
     for (std::size_t i = 0; i < sc.script.size(); ++i) {
       const Action& a = sc.script[i];
-      if (!a.intent.empty() && !intents.count(a.intent)) {
+      if (a.kind != ActionKind::Cancel || !intents.count(a.intent)) continue;
+      std::string name = a.intent + "-cancel";
+      if (intents.count(name)) {
+        r.problem(Reader::at(Reader::at(sp, i), "intent"), "the cancel of '" + a.intent + "' is the intent '" + name +
+                                                               "', which the script also delivers; rename that one");
+      }
+      known.insert(name);
+    }
+    for (std::size_t i = 0; i < sc.script.size(); ++i) {
+      const Action& a = sc.script[i];
+      const std::set<std::string>& names = a.kind == ActionKind::Cancel ? intents : known;
+      if (!a.intent.empty() && !names.count(a.intent)) {
         r.problem(Reader::at(Reader::at(sp, i), "intent"), "unknown intent '" + a.intent + "'; delivered: " +
                                                                join({intents.begin(), intents.end()}));
       }
     }
+    intents = known;
   }
   std::string first = first_intent(sc);
   if (const json* faults = r.array(j, path, "faults", false)) {

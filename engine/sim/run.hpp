@@ -26,6 +26,14 @@ inline constexpr const char* kConflict = "CONFLICT";
 inline constexpr const char* kNeedsHuman = "NEEDS_HUMAN";
 }  // namespace status
 
+/// How a client's `record` step classifies the error behind it (its local.error).
+/// DESIGN.md: only a definite error may end an intent as failed; an indefinite one leaves
+/// it UNKNOWN until reconciled.
+namespace error_kind {
+inline constexpr const char* kDefinite = "definite";      ///< it certainly did not take effect (a rejection)
+inline constexpr const char* kIndefinite = "indefinite";  ///< it may have (a timeout, a reply that leaves it open)
+}  // namespace error_kind
+
 enum class Side { None, Client, Service, Network };
 
 /// Every event kind a step can have (moments match on these).

@@ -16,6 +16,9 @@
 //  - on_not_found: after a lookup answers not found, resend under the same key (right
 //    only where lookup is authoritative) or look up again later (right where it may lag).
 // The service's knobs are in ServiceContract.
+//  - retry budget: sends per intent (max_attempts, or retry_layers whose attempts
+//    multiply: right is one layer owning the retry, wrong is every layer retrying),
+//    deadline_ms and backoff_ms (engine/client/retry_budget.hpp).
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -31,6 +34,13 @@ enum class Recovery { Lookup, Resend };
 enum class PersistWhen { BeforeSend, AfterSend };
 enum class RecoveryScan { UnknownAndStalePending, UnknownOnly };
 enum class OnNotFound { Resend, RetryLookup };
+
+/// One layer that retries a call (an SDK, the application, a job scheduler): it runs what
+/// is inside it up to `attempts` times. Layers nest, innermost first.
+struct RetryLayer {
+  std::string layer;  ///< its name, as the timeline shows it ("sdk")
+  int attempts = 1;   ///< 1..20
+};
 
 struct ClientPolicy {
   KeyScope key_scope = KeyScope::PerIntent;
@@ -49,6 +59,16 @@ struct ClientPolicy {
   /// same key: it never took effect, if the lookup is authoritative) or RetryLookup (look
   /// up again retry_after_ms later; NEEDS_HUMAN when the budget is spent).
   OnNotFound on_not_found = OnNotFound::Resend;
+  /// If set: no new send for an intent later than this many virtual ms after the client
+  /// decided it; an intent whose outcome is still unknown then becomes NEEDS_HUMAN.
+  std::optional<std::int64_t> deadline_ms;
+  /// If set: the wait before each automatic retry (after retry_after_ms, if any), doubling
+  /// from one retry to the next: backoff, 2 x backoff, 4 x backoff, ... (virtual ms).
+  std::optional<std::int64_t> backoff_ms;
+  /// If not empty: the layers that retry, innermost first. They replace max_attempts: the
+  /// budget is the product of their attempts, and every timeout is retried by resending
+  /// the call that timed out (request or lookup), as an SDK or a scheduler does.
+  std::vector<RetryLayer> retry_layers;
 };
 
 /// The order in which the service writes the dedup record (idempotency_keys) and the
@@ -101,6 +121,7 @@ enum class ActionKind {
                         ///< when the service deduplicates by key)
   MarkFailed,           ///< the client records FAILED and stops: no more sends for the intent
                         ///< (wrong after an indefinite error: the effect may exist)
+  Cancel,               ///< a new intent `<intent>-cancel` whose payload names the original key
 };
 
 struct Action {

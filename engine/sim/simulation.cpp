@@ -50,6 +50,7 @@ void Simulation::perform(const Action& a) {
     case ActionKind::ResendChangedPayload: client_->resend_changed_payload(a.intent, a.payload); break;
     case ActionKind::ResendSameKey: client_->resend_same_key(a.intent); break;
     case ActionKind::MarkFailed: client_->mark_failed(a.intent); break;
+    case ActionKind::Cancel: client_->cancel(a.intent); break;
   }
 }
 

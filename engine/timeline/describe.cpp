@@ -1,5 +1,7 @@
 #include "engine/timeline/describe.hpp"
 
+#include "engine/client/client.hpp"
+
 namespace idemlab {
 namespace {
 
@@ -19,6 +21,63 @@ L10n message_name(const Message& m) {
   return {"?", "?"};
 }
 
+// What a send under the retry budget adds: the backoff it waited, and under retry layers
+// which iteration of each layer it is and which layer retried ("" / "" when neither).
+L10n send_note(const nlohmann::json& local) {
+  L10n out;
+  if (local.contains("backoff_ms")) {
+    std::string ms = std::to_string(local["backoff_ms"].get<long long>());
+    out = {"，此前退避等待 " + ms + " ms", " after a backoff of " + ms + " ms"};
+  }
+  if (!local.contains("layers")) return out;
+  std::string send = std::to_string(local["send"].get<long long>());
+  std::string budget = std::to_string(local["budget"].get<long long>());
+  L10n layers;
+  for (const auto& l : local["layers"]) {
+    std::string one = l["layer"].get<std::string>() + " " + std::to_string(l["iteration"].get<int>()) + "/" +
+                      std::to_string(l["attempts"].get<int>());
+    layers = layers.en.empty() ? L10n{one, one} : L10n::join(layers, {one, one}, "，", ", ");
+  }
+  out.zh += "——预算 " + budget + " 次中的第 " + send + " 次（" + layers.zh + "）";
+  out.en += " — send " + send + " of a budget of " + budget + " (" + layers.en + ")";
+  std::string by = str(local, "retried_by");
+  if (!by.empty()) {
+    out.zh += "，由 " + by + " 层重试";
+    out.en += ", a retry by the " + by + " layer";
+  }
+  return out;
+}
+
+// What a `record` step says about the error behind it (local.error) and, for
+// NEEDS_HUMAN, which limit was reached.
+L10n record_note(const nlohmann::json& local) {
+  std::string st = str(local, "status");
+  std::string error = str(local, "error");
+  std::string reason = str(local, "reason");
+  if (st == status::kNeedsHuman && reason == Client::kBudgetSpent) {
+    std::string n = std::to_string(local.value("budget", 0LL));
+    return {"——重试预算（" + n + " 次发送）已用完，结果仍然未知：需要人工对账",
+            " — the retry budget (" + n + " sends) is spent and the outcome is still unknown: a person must reconcile it"};
+  }
+  if (st == status::kNeedsHuman && reason == Client::kDeadlinePassed) {
+    std::string at = std::to_string(local.value("deadline_at", 0LL));
+    return {"——截止时间（" + at + " ms）前已来不及再发送，结果仍然未知：需要人工对账",
+            " — the deadline (" + at + " ms) leaves no time for another send and the outcome is still unknown: a person must reconcile it"};
+  }
+  if (st == status::kFailed && error == error_kind::kIndefinite) {
+    return {"——可这是不确定结果（没等到答复不等于被拒绝），却被当成了确定失败：请求可能已经生效",
+            " — yet the error was indefinite (no reply is not a refusal) and is treated as definite: the request may well have taken effect"};
+  }
+  if (st == status::kUnknown && error == error_kind::kIndefinite) {
+    return {"——不确定结果：请求可能生效了，也可能没有", " — an indefinite error: the request may or may not have taken effect"};
+  }
+  if (error == error_kind::kDefinite) {
+    return {"——确定失败：服务端什么都没做就拒绝了", " — a definite error: the service refused before doing anything"};
+  }
+  if (error == error_kind::kIndefinite) return {"——不确定结果", " — an indefinite error"};
+  return {};
+}
+
 }  // namespace
 
 L10n describe(const Step& s, const Run& run) {
@@ -31,18 +90,44 @@ L10n describe(const Step& s, const Run& run) {
   L10n msg = m ? message_name(*m) : L10n{"消息", "a message"};
 
   if (k == "start") return {"开始：客户端与服务端各有一个空数据库", "start: client and service each have an empty database"};
+  if (k == "decide" && e.local.contains("cancels")) {
+    std::string original = intent.substr(0, intent.size() - std::string("-cancel").size());
+    std::string cancels = str(e.local, "cancels");
+    return {"客户端决定撤销“" + original + "”：新建意图“" + intent + "”，有自己的操作标识 " + key + "，内容指向原操作标识 " +
+                cancels + "。撤销是一次新的操作，抹不掉已经发生的业务效果",
+            "the client decides to cancel \"" + original + "\": a new intent \"" + intent + "\" with its own operation key " +
+                key + ", whose payload names the original key " + cancels +
+                "; a cancel is a new operation and cannot erase an effect that already happened"};
+  }
   if (k == "decide") return {"客户端决定交付“" + intent + "”，生成操作标识 " + key, "the client decides to deliver \"" + intent + "\" and generates operation key " + key};
   if (k == "persist") return {"客户端把意图“" + intent + "”存为 PENDING（操作标识 " + key + "）", "the client stores intent \"" + intent + "\" as PENDING (key " + key + ")"};
-  if (k == "send") return {"客户端发出" + msg.zh + "（操作标识 " + key + "）", "the client sends " + msg.en + " (key " + key + ")"};
-  if (k == "lookup") return {"客户端对账：用原操作标识 " + key + " 查询服务端", "the client reconciles: it looks up the original key " + key};
-  if (k == "timeout") return {"客户端等" + msg.zh + "超时", "the client times out waiting for a reply"};
+  if (k == "send") {
+    return L10n::join({"客户端发出" + msg.zh + "（操作标识 " + key + "）", "the client sends " + msg.en + " (key " + key + ")"},
+                      send_note(e.local), "", "");
+  }
+  if (k == "lookup") {
+    return L10n::join({"客户端对账：用原操作标识 " + key + " 查询服务端", "the client reconciles: it looks up the original key " + key},
+                      send_note(e.local), "", "");
+  }
+  if (k == "timeout") {
+    // The reply it waited for: local.for names its kind, local.n its attempt or lookup.
+    Message awaited;
+    bool known = e.local.contains("n") && parse(str(e.local, "for"), awaited.kind);
+    if (!known) return {"客户端等答复超时", "the client times out waiting for a reply"};
+    awaited.n = e.local["n"].get<int>();
+    L10n what = message_name(awaited);
+    return {"客户端等" + what.zh + "超时", "the client times out waiting for " + what.en};
+  }
   if (k == "record") {
     std::string st = str(e.local, "status");
     std::string extra_zh = receipt.empty() ? "" : "，回执 " + receipt;
     std::string extra_en = receipt.empty() ? "" : ", receipt " + receipt;
     std::string reason = str(e.local, "reason");
-    if (!reason.empty()) { extra_zh += "（" + reason + "）"; extra_en += " (" + reason + ")"; }
-    return {"客户端记下“" + intent + "”：" + st + extra_zh, "the client records \"" + intent + "\": " + st + extra_en};
+    bool limit = reason == Client::kBudgetSpent || reason == Client::kDeadlinePassed;
+    if (!reason.empty() && !limit) { extra_zh += "（" + reason + "）"; extra_en += " (" + reason + ")"; }
+    L10n note = record_note(e.local);
+    return {"客户端记下“" + intent + "”：" + st + extra_zh + note.zh,
+            "the client records \"" + intent + "\": " + st + extra_en + note.en};
   }
   if (k == "crash" && e.side == Side::Service) {
     if (e.local.value("rolled_back", false)) {

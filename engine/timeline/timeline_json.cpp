@@ -102,6 +102,25 @@ bool changed_row(const Rows<Row>& before, const Row& row, SameKey same_key) {
   return true;
 }
 
+// The event's part of the client's record that a front end may draw on besides the
+// text: the error kind of a record, the retry budget of a send, the key a cancel names.
+json event_json(const Step& s, const Run& run) {
+  const Event& e = s.event;
+  json out = {{"kind", e.kind}, {"side", to_string(e.side)},
+              {"message", e.message >= 0 ? json(e.message) : json(nullptr)},
+              {"intent", e.intent.empty() ? json(nullptr) : json(e.intent)},
+              {"text", describe(s, run).to_json()}};
+  if (e.side != Side::Client) return out;
+  if (e.local.contains("error")) out["error"] = e.local["error"];
+  if (e.local.contains("cancels")) out["cancels"] = e.local["cancels"];
+  json retry = json::object();
+  for (const char* k : {"send", "budget", "layers", "retried_by", "backoff_ms"}) {
+    if (e.local.contains(k)) retry[k] = e.local[k];
+  }
+  if (!retry.empty()) out["retry"] = std::move(retry);
+  return out;
+}
+
 }  // namespace
 
 json step_json(const Run& run, int index) {
@@ -140,10 +159,7 @@ json step_json(const Run& run, int index) {
   return {
       {"i", s.i},
       {"t", s.t},
-      {"event", {{"kind", s.event.kind}, {"side", to_string(s.event.side)},
-                 {"message", s.event.message >= 0 ? json(s.event.message) : json(nullptr)},
-                 {"intent", s.event.intent.empty() ? json(nullptr) : json(s.event.intent)},
-                 {"text", describe(s, run).to_json()}}},
+      {"event", event_json(s, run)},
       {"client", {{"alive", s.snap.client_alive}, {"status", status}, {"intents", intents},
                   {"volatile", {{"waiting", waiting}}}}},
       {"service", {{"alive", s.snap.service_alive}, {"keys", keys}, {"deliveries", deliveries},

@@ -133,6 +133,19 @@ const accepted = {
     l.scenario.script.push({ at: 400, do: 'resend_same_key', intent: 'note' }, { at: 500, do: 'mark_failed', intent: 'note' });
     return l;
   },
+  'a layered retry budget with a deadline and backoff, a cancel, and the intent it makes': () => {
+    const l = base();
+    l.scenario.client = {
+      key_scope: 'intent', deadline_ms: 600000, backoff_ms: 1,
+      retry_layers: [{ layer: 'sdk', attempts: 3 }, { layer: 'app', attempts: 2 }, { layer: 'scheduler', attempts: 20 }],
+    };
+    l.scenario.script.push({ at: 400, do: 'cancel', intent: 'weekly-report' },
+      { at: 500, do: 'reconcile', intent: 'weekly-report-cancel' });
+    l.scenario.faults.push({ drop: 'request', intent: 'weekly-report-cancel' });
+    l.facts = [{ fact: 'effect_exists' }, { fact: 'response_arrived' }, { fact: 'intent_durable' },
+      { id: 'cancel_effect', fact: 'effect_exists', intent: 'weekly-report-cancel' }];
+    return l;
+  },
   'reconcile names its intent, and a moment matches on every field': () => {
     const l = base();
     l.scenario.script.push({ at: 400, do: 'reconcile', intent: 'weekly-report' });
@@ -196,6 +209,29 @@ const refused = {
   'a service crash that never restarts': ['/scenario/faults/0/restart_after_ms', (l) => { l.scenario.faults[0] = { crash_service: 'after_commit', restart_after_ms: 0 }; }],
   'a client point among the service crash points': ['/scenario/fault_space/service_crash_points/0', (l) => { l.scenario.fault_space.service_crash_points = ['after_send']; }],
   'a top-level field misspelt': ['/self_checks', (l) => { l.self_checks = []; }],
+  'max_attempts beside retry_layers': ['/scenario/client/max_attempts', (l) => {
+    l.scenario.client.retry_layers = [{ layer: 'sdk', attempts: 3 }];
+  }],
+  'retry_after_ms beside retry_layers': ['/scenario/client/retry_after_ms', (l) => {
+    delete l.scenario.client.max_attempts;
+    l.scenario.client.retry_after_ms = 50;
+    l.scenario.client.retry_layers = [{ layer: 'sdk', attempts: 3 }];
+  }],
+  'a retry layer that never runs': ['/scenario/client/retry_layers/0/attempts', (l) => {
+    delete l.scenario.client.max_attempts;
+    l.scenario.client.retry_layers = [{ layer: 'sdk', attempts: 0 }];
+  }],
+  'a retry layer without its name': ['/scenario/client/retry_layers/0/layer', (l) => {
+    delete l.scenario.client.max_attempts;
+    l.scenario.client.retry_layers = [{ attempts: 2 }];
+  }],
+  'no retry layer at all': ['/scenario/client/retry_layers', (l) => {
+    delete l.scenario.client.max_attempts;
+    l.scenario.client.retry_layers = [];
+  }],
+  'a deadline of zero': ['/scenario/client/deadline_ms', (l) => { l.scenario.client.deadline_ms = 0; }],
+  'a backoff given as a string': ['/scenario/client/backoff_ms', (l) => { l.scenario.client.backoff_ms = '100'; }],
+  'a cancel that names no intent': ['/scenario/script/1/intent', (l) => { l.scenario.script[1] = { at: 400, do: 'cancel' }; }],
 };
 
 for (const [name, [path, spoil, enginePath = path]] of Object.entries(refused)) {

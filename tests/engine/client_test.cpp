@@ -1,0 +1,293 @@
+// The client side of the fault model: the retry budget (layers that multiply, deadline,
+// backoff), NEEDS_HUMAN, cancel as a new intent, and definite / indefinite errors.
+#include <doctest/doctest.h>
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "engine/api/api.hpp"
+#include "engine/client/retry_budget.hpp"
+#include "engine/knowledge/facts.hpp"
+#include "engine/knowledge/worlds.hpp"
+#include "engine/sim/simulation.hpp"
+#include "lesson_file.hpp"
+
+using namespace idemlab;
+using nlohmann::json;
+
+namespace {
+
+Scenario one_intent() {
+  Scenario s;
+  s.script.push_back({ActionKind::Deliver, 0, -1, "r", "payload-1"});
+  return s;
+}
+
+// A service slower than the client's patience: a request arrives after 1000 ms, its
+// response 1000 ms later, while the client gives up on each call after 100 ms.
+Scenario slow_service(std::vector<RetryLayer> layers, KeyScope keys) {
+  Scenario s = one_intent();
+  s.timing.latency_ms = 1000;
+  s.timing.timeout_ms = 100;
+  s.client.key_scope = keys;
+  s.client.retry_layers = std::move(layers);
+  return s;
+}
+
+Fault drop(MessageKind kind, int n, const std::string& intent = "r") {
+  Fault f;
+  f.kind = Fault::Kind::Drop;
+  f.message = kind;
+  f.intent = intent;
+  f.n = n;
+  return f;
+}
+
+std::vector<const Step*> steps_where(const Run& run, const std::function<bool(const Step&)>& pick) {
+  std::vector<const Step*> out;
+  for (const Step& s : run.steps) {
+    if (pick(s)) out.push_back(&s);
+  }
+  return out;
+}
+
+std::vector<const Step*> sends(const Run& run, const std::string& intent = "r") {
+  return steps_where(run, [&](const Step& s) { return s.event.kind == "send" && s.event.intent == intent; });
+}
+
+const Step* first_record(const Run& run, const std::string& status) {
+  auto found = steps_where(run, [&](const Step& s) {
+    return s.event.kind == "record" && s.event.local.value("status", "") == status;
+  });
+  return found.empty() ? nullptr : found.front();
+}
+
+std::string final_status(const Run& run, const std::string& intent) {
+  for (const IntentRow& r : run.steps.back().snap.intents) {
+    if (r.intent == intent) return r.status;
+  }
+  return "NONE";
+}
+
+int final_effects(const Run& run, const std::string& intent) {
+  return effects_for(run, static_cast<int>(run.steps.size()) - 1, intent);
+}
+
+const std::vector<RetryLayer> kThreeLayers = {{"sdk", 3}, {"app", 2}, {"scheduler", 2}};
+
+}  // namespace
+
+TEST_CASE("retry layers multiply: 3 x 2 x 2 layers send 12 requests to a slow service, one owning layer sends 3") {
+  Scenario layered = slow_service(kThreeLayers, KeyScope::PerIntent);
+  Run run = Simulation(layered, layered.faults).run();
+  auto sent = sends(run);
+  CHECK(sent.size() == 12);
+  // Every send names its iteration of each layer and the layer that retried it.
+  CHECK(sent[0]->event.local["layers"] ==
+        json::parse(R"([{"layer":"sdk","iteration":1,"attempts":3},{"layer":"app","iteration":1,"attempts":2},)"
+                    R"({"layer":"scheduler","iteration":1,"attempts":2}])"));
+  CHECK_FALSE(sent[0]->event.local.contains("retried_by"));
+  CHECK(sent[1]->event.local["retried_by"] == "sdk");
+  CHECK(sent[3]->event.local["retried_by"] == "app");
+  CHECK(sent[6]->event.local["retried_by"] == "scheduler");
+  CHECK(sent[11]->event.local["send"] == 12);
+  CHECK(sent[11]->event.local["budget"] == 12);
+  // A layered timeout resends under the same operation key: the service replays.
+  for (const Step* s : sent) CHECK(s->event.local["op_key"] == sent[0]->event.local["op_key"]);
+  CHECK(final_effects(run, "r") == 1);
+
+  // Under a key per attempt each of the 12 is an effect of its own.
+  Scenario fresh = slow_service(kThreeLayers, KeyScope::PerAttempt);
+  CHECK(final_effects(Simulation(fresh, fresh.faults).run(), "r") == 12);
+
+  Scenario owned = slow_service({{"sdk", 1}, {"app", 3}, {"scheduler", 1}}, KeyScope::PerIntent);
+  CHECK(sends(Simulation(owned, owned.faults).run()).size() == 3);
+}
+
+TEST_CASE("NEEDS_HUMAN is reached while the effect exists: a slow service, and lost responses") {
+  Scenario slow = slow_service(kThreeLayers, KeyScope::PerIntent);
+  Run run = Simulation(slow, slow.faults).run();
+  const Step* human = first_record(run, status::kNeedsHuman);
+  REQUIRE(human != nullptr);
+  CHECK(human->event.local["reason"] == "budget_spent");
+  CHECK(human->event.local["error"] == error_kind::kIndefinite);
+  CHECK(effects_for(run, human->i, "r") == 1);  // the client gave up on an effect that happened
+  CHECK(first_record(run, status::kFailed) == nullptr);
+
+  Scenario lossy = one_intent();
+  lossy.client.retry_layers = {{"sdk", 2}};
+  lossy.faults.faults = {drop(MessageKind::Response, 1), drop(MessageKind::Response, 2)};
+  Run lost = Simulation(lossy, lossy.faults).run();
+  human = first_record(lost, status::kNeedsHuman);
+  REQUIRE(human != nullptr);
+  CHECK(effects_for(lost, human->i, "r") == 1);
+  CHECK(final_status(lost, "r") == status::kNeedsHuman);
+  CHECK(sends(lost).size() == 2);
+}
+
+TEST_CASE("a deadline stops sends: none leaves after it, and the intent needs a human") {
+  Scenario open = slow_service({{"sdk", 10}}, KeyScope::PerIntent);
+  CHECK(sends(Simulation(open, open.faults).run()).size() == 10);
+
+  Scenario bounded = open;
+  bounded.client.deadline_ms = 350;
+  Run run = Simulation(bounded, bounded.faults).run();
+  auto sent = sends(run);
+  CHECK(sent.size() == 4);  // at 0, 100, 200 and 300 ms
+  for (const Step* s : sent) CHECK(s->t <= 350);
+  const Step* human = first_record(run, status::kNeedsHuman);
+  REQUIRE(human != nullptr);
+  CHECK(human->event.local["reason"] == "deadline_passed");
+  CHECK(human->event.local["deadline_at"] == 350);
+}
+
+TEST_CASE("backoff doubles the wait before each retry") {
+  Scenario s = slow_service({{"sdk", 4}}, KeyScope::PerIntent);
+  s.client.backoff_ms = 50;
+  Run run = Simulation(s, s.faults).run();
+  auto sent = sends(run);
+  REQUIRE(sent.size() == 4);
+  std::vector<std::int64_t> waits;  // the gap between sends beyond the timeout
+  for (std::size_t i = 1; i < sent.size(); ++i) waits.push_back(sent[i]->t - sent[i - 1]->t - s.timing.timeout_ms);
+  CHECK(waits == std::vector<std::int64_t>{50, 100, 200});
+  CHECK(sent[3]->event.local["backoff_ms"] == 200);
+}
+
+TEST_CASE("a cancel is a new intent and a new effect: the original's effect stays, once") {
+  Scenario s = one_intent();
+  s.faults.faults = {drop(MessageKind::Response, 1)};
+  s.script.push_back({ActionKind::Cancel, 150, -1, "r", ""});
+  Run run = Simulation(s, s.faults).run();
+
+  CHECK(final_effects(run, "r") == 1);
+  CHECK(final_effects(run, "r-cancel") == 1);
+  CHECK(run.steps.back().snap.deliveries.size() == 2);
+  CHECK(final_status(run, "r") == status::kUnknown);  // unchanged until reconciled
+  CHECK(final_status(run, "r-cancel") == status::kDelivered);
+  const IntentRow* original = nullptr;
+  const IntentRow* cancel = nullptr;
+  for (const IntentRow& r : run.steps.back().snap.intents) (r.intent == "r" ? original : cancel) = &r;
+  REQUIRE(original != nullptr);
+  REQUIRE(cancel != nullptr);
+  CHECK(cancel->op_key != original->op_key);
+  CHECK(cancel->payload == "cancel " + original->op_key);
+  // The cancel travels as its own request, with its own key, to a delivery of its own.
+  auto cancel_sends = sends(run, "r-cancel");
+  REQUIRE(cancel_sends.size() == 1);
+  CHECK(cancel_sends[0]->event.local["op_key"] == cancel->op_key);
+
+  // In every run of the fault space the original has the effects it has without the
+  // cancel: a cancel takes nothing away and adds nothing to the original.
+  s.space.lose_any_one_message = true;
+  Scenario without = s;
+  without.script.pop_back();
+  int runs = 0;
+  for (const World& w : build_worlds(s)) {
+    Run plain = Simulation(without, w.plan).run();
+    CHECK_MESSAGE(final_effects(w.run, "r") == final_effects(plain, "r"), w.plan.id());
+    runs += 1;
+  }
+  CHECK(runs > 3);
+}
+
+TEST_CASE("errors are marked definite or indefinite; only a definite one ends an intent as CONFLICT") {
+  // The wrong policy: FAILED after a timeout, marked as the indefinite error it was.
+  Scenario wrong = one_intent();
+  wrong.client.key_scope = KeyScope::PerAttempt;
+  wrong.client.on_timeout = OnTimeout::MarkFailedAndResend;
+  wrong.faults.faults = {drop(MessageKind::Response, 1)};
+  wrong.script.push_back({ActionKind::ResendChangedPayload, 300, -1, "r", "payload-2"});
+  Run run = Simulation(wrong, wrong.faults).run();
+  const Step* failed = first_record(run, status::kFailed);
+  REQUIRE(failed != nullptr);
+  CHECK(failed->event.local["error"] == error_kind::kIndefinite);
+  const Step* conflict = first_record(run, status::kConflict);
+  REQUIRE(conflict != nullptr);
+  CHECK(conflict->event.local["error"] == error_kind::kDefinite);
+  CHECK(first_record(run, status::kDelivered)->event.local.contains("error") == false);
+
+  // Over every run of a fault space, under both on_timeout policies: a definite error is
+  // only ever a rejection, and the right policy ends no intent as FAILED.
+  for (OnTimeout policy : {OnTimeout::RecordUnknown, OnTimeout::MarkFailedAndResend}) {
+    Scenario s = wrong;
+    s.client.on_timeout = policy;
+    s.client.retry_after_ms = 20;
+    s.faults.faults.clear();
+    s.space.client_crash_points = {ClientPoint::AfterSend, ClientPoint::BeforeRecord};
+    for (const World& w : build_worlds(s)) {
+      for (const Step& st : w.run.steps) {
+        if (st.event.kind != "record") continue;
+        std::string status = st.event.local["status"];
+        std::string error = st.event.local.value("error", "");
+        if (status == status::kConflict) CHECK(error == error_kind::kDefinite);
+        if (error == error_kind::kDefinite) CHECK(status == status::kConflict);
+        if (status == status::kUnknown || status == status::kNeedsHuman || status == status::kFailed) {
+          CHECK(error == error_kind::kIndefinite);
+        }
+        if (policy == OnTimeout::RecordUnknown) CHECK(status != status::kFailed);
+      }
+    }
+  }
+}
+
+TEST_CASE("lessons name the new client fields; the engine refuses their mistakes by JSON path") {
+  auto edited = [](const std::function<void(json&)>& edit) {
+    json j = json::parse(read_lesson_text("lost-receipt.json"));
+    edit(j);
+    return j.dump();
+  };
+  auto check = [&](const std::function<void(json&)>& edit) {
+    return json::parse(api::call("check", json{{"file", "lessons/x.json"}, {"text", edited(edit)}}.dump()));
+  };
+  Lesson l = load_lesson("lessons/x.json", edited([](json& j) {
+    json& c = j["scenario"]["client"];
+    c.erase("max_attempts");
+    c["retry_layers"] = json::parse(R"([{"layer":"sdk","attempts":3},{"layer":"app","attempts":2}])");
+    c["deadline_ms"] = 5000;
+    c["backoff_ms"] = 20;
+    j["scenario"]["script"].push_back({{"at", 300}, {"do", "cancel"}, {"intent", "weekly-report"}});
+    j["facts"] = json::parse(R"([{"fact":"effect_exists"},{"fact":"response_arrived"},{"fact":"intent_durable"},
+      {"id":"cancelled","fact":"effect_exists","intent":"weekly-report-cancel"}])");
+  }));
+  CHECK(send_budget(l.scenario.client) == 6);
+  CHECK(l.scenario.client.deadline_ms == 5000);
+  CHECK(l.scenario.client.backoff_ms == 20);
+  CHECK(l.scenario.script.back().kind == ActionKind::Cancel);
+  CHECK(l.fact("cancelled")->intent == "weekly-report-cancel");
+
+  json both = check([](json& j) { j["scenario"]["client"]["retry_layers"] = json::parse(R"([{"layer":"sdk","attempts":3}])"); });
+  CHECK(both["errors"][0]["path"] == "/scenario/client/max_attempts");
+  json twice = check([](json& j) {
+    j["scenario"]["client"].erase("max_attempts");
+    j["scenario"]["client"]["retry_layers"] = json::parse(R"([{"layer":"sdk","attempts":3},{"layer":"sdk","attempts":2}])");
+  });
+  CHECK(twice["errors"][0]["path"] == "/scenario/client/retry_layers/1/layer");
+  json clash = check([](json& j) {
+    j["scenario"]["script"].push_back({{"at", 300}, {"do", "cancel"}, {"intent", "weekly-report"}});
+    j["scenario"]["script"].push_back({{"at", 400}, {"do", "deliver"}, {"intent", "weekly-report-cancel"}, {"payload", "x"}});
+  });
+  CHECK(clash["errors"][0]["path"] == "/scenario/script/3/intent");
+  json unnamed = check([](json& j) { j["scenario"]["script"].push_back({{"at", 300}, {"do", "cancel"}}); });
+  CHECK(unnamed["errors"][0]["path"] == "/scenario/script/3/intent");
+}
+
+TEST_CASE("intent_durable: the client's row survives its crash, and is missing when it sent first") {
+  FactRef durable{"intent_durable", "intent_durable", "r", 1};
+  Scenario s = one_intent();
+  s.client.persist = PersistWhen::AfterSend;
+  Fault crash;
+  crash.kind = Fault::Kind::CrashClient;
+  crash.point = ClientPoint::AfterSend;
+  crash.intent = "r";
+  s.faults.faults = {crash};
+  Run run = Simulation(s, s.faults).run();
+  int last = static_cast<int>(run.steps.size()) - 1;
+  CHECK(evaluate(durable, run, last) == false);
+  CHECK(effects_for(run, last, "r") == 1);
+
+  s.client.persist = PersistWhen::BeforeSend;
+  run = Simulation(s, s.faults).run();
+  const Step* crashed = steps_where(run, [](const Step& st) { return st.event.kind == "crash"; }).front();
+  CHECK(evaluate(durable, run, crashed->i) == true);
+}
