@@ -424,7 +424,7 @@ void Client::restart() {
                                    {SqlValue::of(pending_too ? 1LL : 0LL)})) {
     unknown.push_back(r[0].text);
   }
-  record("recover", "", {{"found", unknown}});
+  record("recover", "", {{"found", unknown}, {"scan", pending_too ? "unknown_and_pending" : "unknown"}});
   for (const std::string& intent : unknown) reconcile(intent);
 }
 

@@ -112,9 +112,9 @@ Cell Knowledge::cell(const std::vector<std::pair<int, int>>& points, const FactR
 nlohmann::json Knowledge::cell_json(const Cell& c, const FactRef& fact) const {
   if (c.known) return {{"status", "knows"}, {"value", c.value}};
   const World& w = worlds_[c.witness_world];
+  L10n name = run_name(w);
   L10n where = w.actual ? L10n{"在这次运行里稍早的同一时刻", "earlier at this same instant of this run"}
-                        : L10n::join({"在“", "in a run where "}, w.plan.describe(), "", "");
-  if (!w.actual) where.zh += "”的运行里";
+                        : L10n{"在" + name.zh + "里", "in " + name.en};
   L10n text = L10n::join(where, fact_statement(fact, c.witness_value), "，", ", ");
   return {{"status", "cannot_know"},
           {"values", c.values},

@@ -27,19 +27,32 @@ bool in_space(const Fault& f, const FaultSpace& space) {
 std::vector<World> build_worlds(const Scenario& scenario, const std::vector<Action>& extra) {
   std::vector<World> worlds;
   std::set<std::string> seen;
+  // Two plans are the same world when the same faults fire: a fault at a point the run
+  // never reaches (the response to a request that was lost) changes nothing.
   auto add = [&](const FaultPlan& plan, bool actual) {
-    if (!seen.insert(plan.id()).second) return;
+    if (!actual && seen.count(plan.id())) return;
     World w;
-    w.id = static_cast<int>(worlds.size());
-    w.plan = plan;
-    w.actual = actual;
     w.run = Simulation(scenario, plan, extra).run();
+    FaultPlan fired;
+    fired.faults = w.run.fired;
+    std::vector<std::string> ids;
+    for (const Fault& f : fired.faults) ids.push_back(f.id());
+    std::sort(ids.begin(), ids.end());
+    std::string key;
+    for (const std::string& id : ids) key += id + ",";
+    if (!seen.insert(key).second && !actual) return;
+    seen.insert(plan.id());
+    w.id = static_cast<int>(worlds.size());
+    w.plan = actual ? plan : fired;
+    w.actual = actual;
     worlds.push_back(std::move(w));
   };
+
   add(scenario.faults, true);
   add(FaultPlan{}, false);
+  // The run where nothing fails (world 0 itself when none of its faults fired).
   const World& fault_free = *std::find_if(worlds.begin(), worlds.end(),
-                                          [](const World& w) { return w.plan.faults.empty(); });
+                                          [](const World& w) { return w.run.fired.empty(); });
   std::vector<Fault> points = fault_free.run.points;
   for (const Fault& point : points) {
     if (!in_space(point, scenario.space)) continue;
@@ -54,6 +67,9 @@ std::vector<World> build_worlds(const Scenario& scenario, const std::vector<Acti
     std::vector<Fault> passed = worlds.front().run.points;
     for (const Fault& point : passed) {
       if (!in_space(point, scenario.space)) continue;
+      bool already = std::any_of(scenario.faults.faults.begin(), scenario.faults.faults.end(),
+                                 [&](const Fault& f) { return f.id() == point.id(); });
+      if (already) continue;
       FaultPlan plan = scenario.faults;
       plan.faults.push_back(point);
       plan.faults.back().restart_after_ms = scenario.space.restart_after_ms;
@@ -61,6 +77,16 @@ std::vector<World> build_worlds(const Scenario& scenario, const std::vector<Acti
     }
   }
   return worlds;
+}
+
+L10n run_name(const World& world) {
+  if (world.actual) {
+    L10n plan = world.plan.describe();
+    return {"这次运行本身（" + plan.zh + "）", "this run itself (" + plan.en + ")"};
+  }
+  if (world.plan.faults.empty()) return {"没有故障的运行", "the run with no fault"};
+  L10n plan = world.plan.describe();
+  return {"“" + plan.zh + "”的运行", "the run where " + plan.en};
 }
 
 }  // namespace idemlab

@@ -5,6 +5,7 @@
 
 #include "engine/sim/run.hpp"
 #include "engine/sim/scenario.hpp"
+#include "engine/text/l10n.hpp"
 
 namespace idemlab {
 
@@ -21,5 +22,9 @@ struct World {
 /// one fault of the space at a point its own run passes. Plans already run are not repeated.
 /// `extra` actions (a fork) are added to every world.
 std::vector<World> build_worlds(const Scenario& scenario, const std::vector<Action>& extra = {});
+
+/// "the run where <plan>" / "“<plan>”的运行"; for world 0 "this run itself (<plan>)";
+/// for the plan without faults "the run with no fault".
+L10n run_name(const World& world);
 
 }  // namespace idemlab

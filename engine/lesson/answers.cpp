@@ -22,7 +22,7 @@ L10n knowledge_explanation(const PreparedLesson& p, Side side, const FactRef& fa
     return {"在" + who.zh + "无法与这次运行区分开的所有运行里（故障空间中的 " + n + " 次运行），" + s.zh +
                 "：所以它知道。",
             "In every run the " + who.en + " cannot tell apart from this one (" + n +
-                " runs of the fault space), " + s.en + ": so it knows."};
+                (c.worlds_considered == 1 ? " run" : " runs") + " of the fault space), " + s.en + ": so it knows."};
   }
   const World& w = p.worlds[c.witness_world];
   L10n there = fact_statement(fact, c.witness_value);
@@ -34,9 +34,13 @@ L10n knowledge_explanation(const PreparedLesson& p, Side side, const FactRef& fa
               there.en + "; here " + here.en + ". What it has seen is the same in both."};
 }
 
-json predict_value(const Question& q, const Run& run, const std::string& intent) {
+json predict_value(const Question& q, const ForkedRun& f, const std::string& intent) {
+  const Run& run = *f.run;
   if (q.ask == "deliveries") return std::to_string(run.steps.back().snap.deliveries.size());
   if (q.ask == "final_status") return final_status(run, intent);
+  if (q.ask == "next_status") return next_status(run, f.from_step, intent);
+  if (q.ask == "keys_used") return std::to_string(keys_used(run, intent));
+  if (q.ask == "requests") return std::to_string(requests_sent(run, intent));
   return std::to_string(effects_for(run, static_cast<int>(run.steps.size()) - 1, intent));
 }
 
@@ -44,7 +48,7 @@ Expected predict(const PreparedLesson& p, const Question& q) {
   std::string intent = q.fork && !q.fork->intent.empty() ? q.fork->intent : first_intent(p.lesson.scenario);
   std::vector<std::pair<int, json>> values;  // world -> value
   for (const ForkedRun& f : fork_runs(p, p.question_step(q), q.fork)) {
-    values.emplace_back(f.world, predict_value(q, *f.run, intent));
+    values.emplace_back(f.world, predict_value(q, f, intent));
   }
   Expected e;
   e.answer = values.front().second;  // world 0 comes first: the lesson's own run

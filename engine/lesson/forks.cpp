@@ -27,6 +27,7 @@ std::vector<ForkedRun> fork_runs(const PreparedLesson& p, int step, const std::o
     ForkedRun& f = out.back();
     f.world = w;
     f.run = &world.run;
+    f.from_step = j;
     if (action) {
       Action a = *action;
       a.after_step = j;
@@ -43,6 +44,28 @@ std::vector<ForkedRun> fork_runs(const PreparedLesson& p, int step, const std::o
   return out;
 }
 
+std::string next_status(const Run& run, int from, const std::string& intent) {
+  for (std::size_t i = static_cast<std::size_t>(from) + 1; i < run.steps.size(); ++i) {
+    const Event& e = run.steps[i].event;
+    if (e.side == Side::Client && e.kind == "record" && e.intent == intent) return e.local.value("status", "NONE");
+  }
+  return "NONE";
+}
+
+int keys_used(const Run& run, const std::string& intent) {
+  std::set<std::string> keys;
+  for (const Message& m : run.messages) {
+    if (m.kind == MessageKind::Request && m.intent == intent) keys.insert(m.op_key);
+  }
+  return static_cast<int>(keys.size());
+}
+
+int requests_sent(const Run& run, const std::string& intent) {
+  int n = 0;
+  for (const Message& m : run.messages) n += m.kind == MessageKind::Request && m.intent == intent;
+  return n;
+}
+
 std::string final_status(const Run& run, const std::string& intent) {
   const IntentRow* r = final_row(run, intent);
   return r ? r->status : "NONE";
@@ -51,16 +74,6 @@ std::string final_status(const Run& run, const std::string& intent) {
 bool final_receipt(const Run& run, const std::string& intent) {
   const IntentRow* r = final_row(run, intent);
   return r && r->receipt.has_value();
-}
-
-L10n run_name(const World& world) {
-  if (world.actual) {
-    L10n plan = world.plan.describe();
-    return {"这次运行本身（" + plan.zh + "）", "this run itself (" + plan.en + ")"};
-  }
-  if (world.plan.faults.empty()) return {"没有故障的运行", "the run with no fault"};
-  L10n plan = world.plan.describe();
-  return {"“" + plan.zh + "”的运行", "the run where " + plan.en};
 }
 
 }  // namespace idemlab

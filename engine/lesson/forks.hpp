@@ -16,6 +16,7 @@ struct ForkedRun {
   int world = 0;  ///< index into PreparedLesson::worlds (its plan names the run)
   Run forked;     ///< the run with the action (empty without one)
   const Run* run = nullptr;  ///< the run to judge: &forked, or the world's own run
+  int from_step = 0;         ///< the step of `run` that matches the question's moment
 };
 
 /// For each world the client cannot tell apart from the lesson's own run at `step`
@@ -25,15 +26,21 @@ struct ForkedRun {
 /// Simulation::kMaxSteps steps.
 std::vector<ForkedRun> fork_runs(const PreparedLesson& p, int step, const std::optional<Action>& action);
 
+/// The first status the client records for the intent after step `from` of `run`
+/// ("NONE" if it records none): what a timeout, a reply or a lookup makes it write next.
+std::string next_status(const Run& run, int from, const std::string& intent);
+
+/// How many different operation keys the intent's requests carried over the whole run.
+int keys_used(const Run& run, const std::string& intent);
+
+/// How many requests (attempts, not lookups) the client sent for the intent in the run.
+int requests_sent(const Run& run, const std::string& intent);
+
 /// The intent's status in the client's `intents` table at the run's last step, or "NONE"
 /// when the client has no row for it.
 std::string final_status(const Run& run, const std::string& intent);
 
 /// Whether the client's row for the intent holds a receipt at the run's last step.
 bool final_receipt(const Run& run, const std::string& intent);
-
-/// "the run where <plan>" / "“<plan>”的运行"; for world 0 "this run itself (<plan>)";
-/// for the plan without faults "the run with no fault".
-L10n run_name(const World& world);
 
 }  // namespace idemlab

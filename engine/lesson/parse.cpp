@@ -469,7 +469,7 @@ Question read_question(Reader& r, const json& q, const std::string& path, const 
       }
       out.fork = a;
     }
-    out.ask = r.choice(q, path, "ask", {"effects", "deliveries", "final_status"}, true, "effects");
+    out.ask = r.choice(q, path, "ask", {"effects", "deliveries", "final_status", "next_status", "keys_used", "requests"}, true, "effects");
     out.options = read_options(r, q, path);
   } else if (out.kind == "choose") {
     out.intent = r.string(q, path, "intent", false, first_intent(lesson.scenario));

@@ -174,6 +174,9 @@ struct Run {
   std::vector<Message> messages;
   /// Injection points this run passed, as single faults (for enumerating the fault space).
   std::vector<Fault> points;
+  /// The faults of the plan that fired in this run, in the order they fired (a planned
+  /// fault at a point the run never reaches does not fire).
+  std::vector<Fault> fired;
   /// op_key -> intent, as the observer knows it (the service does not).
   std::map<std::string, std::string> key_owner;
   /// The service's lookup as the scenario sets it (for the facts about lookup).

@@ -94,7 +94,9 @@ const Fault* Simulation::pass(Fault point) {
   std::string id = point.id();
   run_.points.push_back(std::move(point));
   for (const Fault& f : plan_.faults) {
-    if (f.id() == id) return &f;
+    if (f.id() != id) continue;
+    run_.fired.push_back(f);
+    return &f;
   }
   return nullptr;
 }

@@ -142,8 +142,11 @@ L10n describe(const Step& s, const Run& run) {
   if (k == "recover") {
     std::string found;
     for (const auto& f : e.local.value("found", nlohmann::json::array())) found += (found.empty() ? "" : ", ") + f.get<std::string>();
-    if (found.empty()) return {"恢复扫描：没有 UNKNOWN 的意图", "recovery scan: no UNKNOWN intent"};
-    return {"恢复扫描：发现 UNKNOWN 的意图 " + found, "recovery scan: UNKNOWN intents found: " + found};
+    bool pending = str(e.local, "scan") == "unknown_and_pending";
+    L10n what = pending ? L10n{"UNKNOWN 或遗留 PENDING 的意图", "UNKNOWN or stale PENDING intent"}
+                        : L10n{"UNKNOWN 的意图", "UNKNOWN intent"};
+    if (found.empty()) return {"恢复扫描：没有" + what.zh, "recovery scan: no " + what.en};
+    return {"恢复扫描：发现" + what.zh + " " + found, "recovery scan: " + what.en + "s found: " + found};
   }
   if (k == "receive" && e.side == Side::Client) {
     std::string outcome = str(e.local, "outcome");
