@@ -8,6 +8,10 @@
 //                                    reason of the first problem of each bad file, and
 //                                    any lesson id that two files share
 //   idemlab answers LESSON           every question's computed answer, as JSON
+//   idemlab index LESSON...          the lesson index the page's list reads (JSON, one line):
+//                                    per file id, level, title, summary, question ids, or
+//                                    its problems (also printed to stderr); exit 0 either way
+//   idemlab compare LESSON           the lesson's side-by-side timelines (JSON)
 //   idemlab bench [--runs N]         runs of the lost-response scenario per second (JSON)
 #include <chrono>
 #include <cstdlib>
@@ -28,7 +32,8 @@ using nlohmann::json;
 
 int usage() {
   std::cerr << "usage: idemlab seed-lab | seed-experiment | run LESSON [--json] [--lang en|zh-CN] |\n"
-               "               check LESSON... | answers LESSON | bench [--runs N]\n";
+               "               check LESSON... | answers LESSON | index LESSON... | compare LESSON |\n"
+               "               bench [--runs N]\n";
   return 2;
 }
 
@@ -149,6 +154,36 @@ int cmd_answers(const std::string& file) {
   return 0;
 }
 
+int cmd_index(const std::vector<std::string>& files) {
+  json in = {{"lessons", json::array()}};
+  for (const std::string& f : files) {
+    std::string text;
+    json source = {{"file", f}};
+    if (read_file(f, text)) source["text"] = text;
+    in["lessons"].push_back(source);
+  }
+  std::string raw = idemlab::api::call("index", in.dump());
+  json out = json::parse(raw);
+  if (report_failure(out)) return 1;
+  for (const json& entry : out["lessons"]) {
+    if (entry["ok"].get<bool>()) continue;
+    for (const json& p : entry["errors"]) print_problem(p);
+  }
+  std::cout << raw << "\n";
+  return 0;
+}
+
+int cmd_compare(const std::string& file) {
+  std::string text;
+  if (!read_file(file, text)) {
+    std::cerr << file << ": /: cannot read the file\n";
+    return 1;
+  }
+  std::string raw = idemlab::api::call("compare", lesson_input(file, text).dump());
+  std::cout << raw << "\n";
+  return report_failure(json::parse(raw)) ? 1 : 0;
+}
+
 int cmd_bench(const std::vector<std::string>& args) {
   int runs = 2000;
   for (std::size_t i = 0; i + 1 < args.size(); ++i) {
@@ -189,6 +224,8 @@ int main(int argc, char** argv) {
     if (cmd == "run") return cmd_run(args);
     if (cmd == "check") return cmd_check(args);
     if (cmd == "answers" && args.size() == 1) return cmd_answers(args[0]);
+    if (cmd == "index") return cmd_index(args);
+    if (cmd == "compare" && args.size() == 1) return cmd_compare(args[0]);
     if (cmd == "bench") return cmd_bench(args);
   } catch (const std::exception& e) {
     std::cerr << "idemlab: " << e.what() << "\n";
