@@ -10,7 +10,8 @@ import { currentRoute, onRoute, listHash, replaceHash } from './router.js';
 import { isEmbedded } from './embed.js';
 import { renderList } from './views/list.js';
 import { LessonView } from './views/lesson.js';
-import { engineErrorCard, fatalCard } from './views/errors.js';
+import { CompareView } from './views/compare.js';
+import { engineErrorCard, fatalCard, lessonErrorCard } from './views/errors.js';
 
 const app = {
   engine: null,
@@ -127,7 +128,8 @@ async function route() {
     return;
   }
 
-  if (r.name === 'lesson' && app.view && app.view.id === r.id) {
+  const ofLesson = r.name === 'lesson' || r.name === 'compare';
+  if (ofLesson && app.view && app.view.kind === r.name && app.view.id === r.id) {
     app.view.followRoute(r.step);
     return;
   }
@@ -137,7 +139,7 @@ async function route() {
   }
   setReady(false);
 
-  if (r.name === 'lesson') {
+  if (ofLesson) {
     replaceChildren(mainEl, h('p', { class: 'loading', 'aria-busy': 'true' }, t('app.loading')));
     let rec;
     try {
@@ -152,6 +154,20 @@ async function route() {
       renderList(mainEl, { store: app.store, progress: app.progress, notify, isCurrent, message: t('err.unknownLesson', { id: r.id }) });
       return;
     }
+    if (rec.status === 'error') {
+      showLessonError(rec);
+      return;
+    }
+    if (r.name === 'compare') {
+      const got = app.store.compare(rec);
+      if (got.errors) {
+        showLessonError({ file: rec.file, errors: got.errors });
+        return;
+      }
+      app.view = new CompareView(mainEl, { rec, data: got.data, progress: app.progress, initialStep: r.step, focus: true });
+      setReady(true);
+      return;
+    }
     app.view = new LessonView(mainEl, { rec, store: app.store, progress: app.progress, initialStep: r.step, focus: true });
     setReady(true);
     return;
@@ -162,6 +178,15 @@ async function route() {
   if (r.unknown) replaceHash(listHash());
   renderList(mainEl, { store: app.store, progress: app.progress, notify, isCurrent, message });
   window.scrollTo(0, 0);
+}
+
+/** A lesson that failed when it was opened (fetched, run or compared): its error card. */
+function showLessonError(rec) {
+  document.title = `${t('err.lessonTitle')} · idemlab`;
+  replaceChildren(
+    mainEl,
+    h('section', { class: 'lesson-error-view' }, h('a', { class: 'back-link', href: listHash(), 'data-testid': 'back' }, t('nav.back')), lessonErrorCard(rec)),
+  );
 }
 
 function inFormField(el) {
@@ -198,7 +223,12 @@ async function start() {
   onLangChange(() => {
     const step = app.view ? app.view.step : null;
     renderShell(root);
-    if (app.view) {
+    if (app.view && app.view.kind !== 'lesson') {
+      // The side-by-side view is rebuilt from its address, which holds its position.
+      app.view.destroy();
+      app.view = null;
+      route();
+    } else if (app.view) {
       const view = app.view;
       app.view = new LessonView(mainEl, { rec: view.rec, store: app.store, progress: app.progress, initialStep: step, drafts: view.drafts });
       view.destroy();
