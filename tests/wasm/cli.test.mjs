@@ -2,7 +2,7 @@
 // refuses two files that share a lesson id; bad arguments get a message, not a crash.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import test from 'node:test';
@@ -26,6 +26,26 @@ test('check refuses a second file with a lesson id already used', () => {
   const r = cli('check', 'lessons/lost-receipt.json', copy);
   assert.equal(r.status, 1);
   assert.match(r.stderr, new RegExp(`${copy.replace(/[.]/g, '\\.')}: /id: lesson id 'lost-receipt' is used twice \\(also in lessons/lost-receipt\\.json\\)`));
+});
+
+test('index lists each lesson, names a broken file\'s problem and still writes the index', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'idemlab-'));
+  const broken = join(dir, 'broken.json');
+  const lesson = JSON.parse(readFileSync(resolve(REPO, 'lessons/lost-receipt.json'), 'utf8'));
+  lesson.id = 'broken';
+  delete lesson.summary['zh-CN'];
+  writeFileSync(broken, JSON.stringify(lesson));
+  const r = cli('index', 'lessons/lost-receipt.json', broken);
+  assert.equal(r.status, 0, r.stderr);
+  const index = JSON.parse(r.stdout);
+  assert.deepEqual(index.lessons.map((e) => [e.file, e.ok]), [['lessons/lost-receipt.json', true], [broken, false]]);
+  assert.match(r.stderr, new RegExp(`${broken.replace(/[.]/g, '\\.')}: /summary: missing language 'zh-CN'`));
+});
+
+test('compare names a lesson without a compare block', () => {
+  const r = cli('compare', 'lessons/lost-receipt.json');
+  assert.equal(r.status, 1);
+  assert.match(r.stderr, /lessons\/lost-receipt\.json: \/compare: /);
 });
 
 test('bad arguments are named', () => {

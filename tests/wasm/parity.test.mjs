@@ -50,6 +50,33 @@ for (const file of lessons) {
   });
 }
 
+const compared = lessons.filter((f) => 'compare' in JSON.parse(readFileSync(resolve(REPO, f), 'utf8')));
+
+test('a shipped lesson has a side-by-side (compare) block', () => {
+  assert.ok(compared.length > 0, 'no lesson has "compare"');
+});
+
+for (const file of compared) {
+  test(`compare ${file}: WASM and native CLI give the same bytes`, () => {
+    const text = readFileSync(resolve(REPO, file), 'utf8');
+    const wasm = engine.call('compare', JSON.stringify({ file, text }));
+    assertSameBytes(wasm, cli('compare', file), `compare ${file}`);
+    const out = JSON.parse(wasm);
+    assert.equal(out.error, undefined, `${file}: ${JSON.stringify(out.error)}`);
+    assert.equal(out.policies.length, 2);
+  });
+}
+
+test('the lesson index: WASM, the native CLI and the built dist/lessons/index.json give the same bytes', () => {
+  const wasm = engine.call('index', JSON.stringify({ lessons: lessons.map((file) => ({ file, text: readFileSync(resolve(REPO, file), 'utf8') })) }));
+  assertSameBytes(wasm, cli('index', ...lessons), 'index');
+  const built = readFileSync(resolve(REPO, 'dist/lessons/index.json'), 'utf8');
+  assertSameBytes(built, `${wasm}\n`, 'dist/lessons/index.json');
+  const out = JSON.parse(wasm);
+  assert.deepEqual(out.lessons.map((e) => e.file), lessons);
+  assert.ok(out.lessons.every((e) => e.ok), JSON.stringify(out.lessons.filter((e) => !e.ok)));
+});
+
 test('seed lab: WASM and native CLI give the same bytes', () => {
   const wasm = engine.call('seed_lab', '{}');
   assert.equal(JSON.parse(wasm).error, undefined, wasm);

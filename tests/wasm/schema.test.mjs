@@ -68,6 +68,11 @@ test('the complete example in lessons/README.md validates against the schema', (
 const clone = (x) => structuredClone(x);
 const base = () => JSON.parse(read('lessons/lost-receipt.json'));
 const questionOf = (lesson, kind) => lesson.questions.find((q) => q.kind === kind);
+// A side-by-side block (a shipped lesson's) added to a lesson; returns the block.
+const addCompare = (lesson) => {
+  lesson.compare = JSON.parse(read('lessons/retry-duplicates.json')).compare;
+  return lesson.compare;
+};
 
 // Optional fields and lenient spots of parse.cpp: the schema must not be stricter.
 const accepted = {
@@ -98,6 +103,14 @@ const accepted = {
   'a crash fault with its restart delay': () => {
     const l = base();
     l.scenario.faults.push({ crash_client: 'before_record', intent: 'weekly-report', attempt: 9, restart_after_ms: 70 });
+    return l;
+  },
+  'a compare block that replaces a service knob in one policy and a client knob in the other': () => {
+    const l = base();
+    const c = addCompare(l);
+    delete c.narration;
+    c.policies[0] = { id: 'no-lookup', label: l.title, service: { lookup: false } };
+    c.policies[1] = { id: 'resend', label: l.summary, client: { recovery: 'resend', max_attempts: 20 } };
     return l;
   },
   'reconcile names its intent, and a moment matches on every field': () => {
@@ -146,6 +159,13 @@ const refused = {
   'a fault that both drops and crashes': ['/scenario/faults/0', (l) => { l.scenario.faults[0].crash_client = 'after_send'; }],
   'an attempt on a fact that takes none': ['/facts/0/attempt', (l) => { l.facts = [{ fact: 'effect_exists', attempt: 1 }]; }],
   'a top-level field misspelt': ['/self_checks', (l) => { l.self_checks = []; }],
+  'an unknown knob in a compare policy': ['/compare/policies/1/client/key_scop', (l) => { addCompare(l).policies[1].client.key_scop = 'intent'; }],
+  'an unknown value of a compare policy\'s knob': ['/compare/policies/0/client/on_timeout', (l) => { addCompare(l).policies[0].client.on_timeout = 'retry'; }],
+  'a service knob of a compare policy given as a string': ['/compare/policies/1/service/lookup', (l) => { addCompare(l).policies[1].service = { lookup: 'yes' }; }],
+  'a compare block with one policy': ['/compare/policies', (l) => { addCompare(l).policies.pop(); }],
+  'a compare policy without its label': ['/compare/policies/0/label', (l) => { delete addCompare(l).policies[0].label; }],
+  'a compare policy label without "en"': ['/compare/policies/1/label/en', (l) => { delete addCompare(l).policies[1].label.en; }, '/compare/policies/1/label'],
+  'an unknown field in the compare block': ['/compare/colour', (l) => { addCompare(l).colour = 'red'; }],
 };
 
 for (const [name, [path, spoil, enginePath = path]] of Object.entries(refused)) {
