@@ -9,7 +9,6 @@
 #include "engine/experiments/seed_experiment.hpp"
 #include "engine/lesson/answers.hpp"
 #include "engine/lesson/compare.hpp"
-#include "engine/lesson/index.hpp"
 #include "engine/lesson/prepared.hpp"
 #include "engine/sim/simulation.hpp"
 #include "engine/timeline/timeline_json.hpp"
@@ -67,34 +66,13 @@ json simulate(const std::string& input) {
   return {{"runs", runs}, {"steps_per_run", steps / runs}};
 }
 
-// The lesson index (engine/lesson/index.hpp) of {"lessons": [{"file", "text"}, ...]}; an
-// entry without "text" is a file that could not be read.
-json index(const std::string& input) {
-  json in = json::parse(input, nullptr, false);
-  if (in.is_discarded() || !in.is_object() || !in.contains("lessons") || !in["lessons"].is_array()) {
-    return error("", "/lessons", "the input is not {\"lessons\": [{\"file\": ..., \"text\": ...}, ...]}");
-  }
-  std::vector<IndexSource> sources;
-  for (std::size_t i = 0; i < in["lessons"].size(); ++i) {
-    const json& l = in["lessons"][i];
-    if (!l.is_object() || !l.contains("file") || !l["file"].is_string()) {
-      return error("", "/lessons/" + std::to_string(i), "expected {\"file\": ..., \"text\": ...}");
-    }
-    IndexSource s{l["file"].get<std::string>(), std::nullopt};
-    if (l.contains("text") && l["text"].is_string()) s.text = l["text"].get<std::string>();
-    sources.push_back(std::move(s));
-  }
-  return lesson_index(sources);
-}
-
 json dispatch(const std::string& method, const std::string& input) {
   if (method == "seed_lab") return seed_lab();
   if (method == "simulate") return simulate(input);
   if (method == "seed_experiment") return seed_experiment();
   if (method == "vocabulary") return vocabulary();
-  if (method == "index") return index(input);
   if (method != "check" && method != "run" && method != "answer" && method != "compare") {
-    return error("", "", "unknown method '" + method + "'; known: check, run, answer, compare, index, seed_lab, seed_experiment, simulate, vocabulary");
+    return error("", "", "unknown method '" + method + "'; known: check, run, answer, compare, seed_lab, seed_experiment, simulate, vocabulary");
   }
   json in = json::parse(input, nullptr, false);
   if (in.is_discarded() || !in.is_object()) return error("", "", "the input is not a JSON object");

@@ -25,6 +25,7 @@
 #include <nlohmann/json.hpp>
 
 #include "engine/api/api.hpp"
+#include "engine/cli/lesson_index.hpp"
 
 namespace {
 
@@ -155,21 +156,17 @@ int cmd_answers(const std::string& file) {
 }
 
 int cmd_index(const std::vector<std::string>& files) {
-  json in = {{"lessons", json::array()}};
+  std::vector<idemlab::cli::IndexSource> sources;
   for (const std::string& f : files) {
     std::string text;
-    json source = {{"file", f}};
-    if (read_file(f, text)) source["text"] = text;
-    in["lessons"].push_back(source);
+    sources.push_back({f, read_file(f, text) ? std::optional<std::string>(text) : std::nullopt});
   }
-  std::string raw = idemlab::api::call("index", in.dump());
-  json out = json::parse(raw);
-  if (report_failure(out)) return 1;
+  json out = idemlab::cli::lesson_index(sources);
   for (const json& entry : out["lessons"]) {
     if (entry["ok"].get<bool>()) continue;
     for (const json& p : entry["errors"]) print_problem(p);
   }
-  std::cout << raw << "\n";
+  std::cout << out.dump() << "\n";
   return 0;
 }
 

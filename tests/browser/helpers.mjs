@@ -1,10 +1,12 @@
 // Shared helpers for the browser tests. Expected answers are never written
 // here: they are asked of the engine through the page (window.__idemlab).
 
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { test as base, expect } from '@playwright/test';
-import { loadEngine, REPO } from '../wasm/engine-node.mjs';
+import { REPO } from '../wasm/engine-node.mjs';
 
 export { expect };
 
@@ -200,12 +202,18 @@ export async function openEmbedded(page, hash, width = 420) {
   return { frame, ctx, f };
 }
 
-let nodeEngine = null;
-
-/** The lesson index the build writes for these files ([{file, text}]), computed by the engine (WASM, in node). */
-export async function engineIndex(files) {
-  nodeEngine ||= loadEngine();
-  return JSON.parse((await nodeEngine).call('index', JSON.stringify({ lessons: files })));
+/**
+ * The lesson index the build writes for these files ([{file, text}], file names in
+ * lessons/), computed as the build computes it: by the native CLI, `idemlab index`.
+ */
+export function engineIndex(files) {
+  const dir = mkdtempSync(join(tmpdir(), 'idemlab-index-'));
+  mkdirSync(join(dir, 'lessons'));
+  for (const { file, text } of files) writeFileSync(join(dir, file), text);
+  const r = spawnSync(resolve(REPO, 'build/native/idemlab'), ['index', ...files.map((f) => f.file)], { cwd: dir, encoding: 'utf8' });
+  rmSync(dir, { recursive: true, force: true });
+  if (r.status !== 0) throw new Error(`idemlab index: ${r.stderr}`);
+  return JSON.parse(r.stdout);
 }
 
 /** The built site's lesson files, in index order: [{file, text}]. */
@@ -226,7 +234,7 @@ export async function serveLessons(page, files) {
     if (known) known.text = text;
     else lessons.push({ file: `lessons/${name}`, text });
   }
-  const index = await engineIndex(lessons);
+  const index = engineIndex(lessons);
   await page.route('**/lessons/index.json', (route) => route.fulfill({ contentType: 'application/json', body: JSON.stringify(index) }));
   for (const [name, text] of Object.entries(files)) {
     await page.route(`**/lessons/${name}`, (route) => route.fulfill({ contentType: 'application/json', body: text }));

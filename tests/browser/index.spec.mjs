@@ -66,7 +66,7 @@ test('a broken lesson is an error card naming the file, path and reason the engi
 
 test('an index entry the page cannot use is named with its place in the index', async ({ page }) => {
   await useEnglish(page);
-  const index = await engineIndex(builtLessons());
+  const index = engineIndex(builtLessons());
   index.lessons.push({ ok: true, file: 'https://example.com/x.json', id: 'x' });
   await page.route('**/lessons/index.json', (route) => route.fulfill({ contentType: 'application/json', body: JSON.stringify(index) }));
   await page.goto('./');
@@ -83,9 +83,12 @@ async function engineCompare(page, id) {
   }, id);
 }
 
-/** Per policy, the step shown at virtual time `time`: the last one at or before it. */
+/** Per policy, what the engine says at virtual time `time` (its last step at or before it): effects of the intent and the client's status. */
 function shownAt(data, time) {
-  return data.policies.map((p) => p.steps.filter((s) => s.t <= time).pop());
+  return data.policies.map((p) => {
+    const s = p.steps.filter((x) => x.t <= time).pop();
+    return { effects: s ? s.truth.by_intent[data.intent] || 0 : 0, status: (s && s.client.status[data.intent]) || '' };
+  });
 }
 
 test('side by side: two timelines stepped together by virtual time, each with the engine\'s effect counter and client status', async ({ page }) => {
@@ -115,13 +118,13 @@ test('side by side: two timelines stepped together by virtual time, each with th
     const shown = shownAt(data, times[i]);
     for (let k = 0; k < 2; k++) {
       const col = timelines.nth(k);
-      await expect(col.getByTestId('effect-counter')).toHaveAttribute('data-effects', String(shown[k] ? shown[k].effects : 0));
-      await expect(col.getByTestId('client-status')).toHaveAttribute('data-status', (shown[k] && shown[k].status) || '');
+      await expect(col.getByTestId('effect-counter')).toHaveAttribute('data-effects', String(shown[k].effects));
+      await expect(col.getByTestId('client-status')).toHaveAttribute('data-status', shown[k].status);
       await expect(col.locator('li')).toHaveCount(data.policies[k].steps.filter((s) => s.t <= times[i]).length);
     }
   }
   // At the end the counters differ, as the engine computes them.
-  const finals = data.policies.map((p) => p.final.effects);
+  const finals = shownAt(data, times[times.length - 1]).map((x) => x.effects);
   expect(finals[0]).not.toBe(finals[1]);
   for (let k = 0; k < 2; k++) await expect(timelines.nth(k).getByTestId('effect-counter')).toHaveAttribute('data-effects', String(finals[k]));
   await page.keyboard.press('Home');

@@ -67,14 +67,22 @@ for (const file of compared) {
   });
 }
 
-test('the lesson index: WASM, the native CLI and the built dist/lessons/index.json give the same bytes', () => {
-  const wasm = engine.call('index', JSON.stringify({ lessons: lessons.map((file) => ({ file, text: readFileSync(resolve(REPO, file), 'utf8') })) }));
-  assertSameBytes(wasm, cli('index', ...lessons), 'index');
+test('the built lesson index is what the CLI computes, and each entry is what the WASM engine runs', () => {
   const built = readFileSync(resolve(REPO, 'dist/lessons/index.json'), 'utf8');
-  assertSameBytes(built, `${wasm}\n`, 'dist/lessons/index.json');
-  const out = JSON.parse(wasm);
-  assert.deepEqual(out.lessons.map((e) => e.file), lessons);
-  assert.ok(out.lessons.every((e) => e.ok), JSON.stringify(out.lessons.filter((e) => !e.ok)));
+  assertSameBytes(built, `${cli('index', ...lessons)}\n`, 'dist/lessons/index.json');
+  const index = JSON.parse(built);
+  assert.deepEqual(index.lessons.map((e) => e.file), lessons);
+  for (const entry of index.lessons) {
+    assert.ok(entry.ok, JSON.stringify(entry));
+    const input = JSON.stringify({ file: entry.file, text: readFileSync(resolve(REPO, entry.file), 'utf8') });
+    const { lesson } = JSON.parse(engine.call('run', input));
+    assert.deepEqual(
+      { id: entry.id, level: entry.level, title: entry.title, summary: entry.summary, question_ids: entry.question_ids },
+      { id: lesson.id, level: lesson.level, title: lesson.title, summary: lesson.summary, question_ids: lesson.questions.map((q) => q.id) },
+    );
+    assert.equal(entry.question_count, lesson.questions.length);
+    assert.equal(entry.compare, !JSON.parse(engine.call('compare', input)).error, `${entry.file}: compare`);
+  }
 });
 
 test('seed lab: WASM and native CLI give the same bytes', () => {
