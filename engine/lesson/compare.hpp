@@ -9,12 +9,11 @@
 
 namespace idemlab {
 
-/// Both timelines of `lesson`'s comparison, in the order the lesson lists the policies:
-/// per policy its id, label, overrides, every step (as `run` gives it, without knowledge)
-/// with the effects the service holds for the lesson's first intent and that intent's
-/// client status at the step, and the final count, status and invariants. Times are
-/// virtual ms. The counts are the observer's truth (effects_for: every operation key the
-/// intent used). Throws std::invalid_argument when the lesson has no `compare` block.
+/// Both timelines of `lesson`'s comparison, in the order the lesson lists the policies: per
+/// policy its id, label, overrides and every step as `run` gives it (without knowledge):
+/// virtual time in ms, the event, both sides' rows, and the observer's truth, whose
+/// `by_intent` counts the effects of the lesson's first intent under every operation key it
+/// used. Throws std::invalid_argument when the lesson has no `compare` block.
 nlohmann::json compare_json(const PreparedLesson& lesson);
 
 }  // namespace idemlab

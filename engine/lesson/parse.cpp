@@ -410,7 +410,7 @@ void read_compare(Reader& r, const json& c, const json* scenario, Lesson& lesson
     r.problem(pp, "side by side needs exactly two policies, not " + std::to_string(policies->size()));
   }
   std::set<std::string> ids;
-  std::vector<json> effective;  // per policy: {"client": ..., "service": ...} as run
+  std::vector<std::string> effective;  // per policy: the client and service it runs, as JSON text
   for (std::size_t i = 0; policies && i < policies->size(); ++i) {
     std::string p = Reader::at(pp, i);
     const json& v = (*policies)[i];
@@ -451,15 +451,15 @@ void read_compare(Reader& r, const json& c, const json* scenario, Lesson& lesson
         }
       }
     }
-    policy.scenario = run_as.scenario;
-    effective.push_back({{"client", merged.value("client", json::object())}, {"service", merged.value("service", json::object())}});
-    out.policies.push_back(policy);
+    policy.scenario = std::move(run_as.scenario);
+    effective.push_back(merged["client"].dump() + merged["service"].dump());
+    out.policies.push_back(std::move(policy));
   }
   if (effective.size() == 2 && effective[0] == effective[1]) {
     r.problem(Reader::at(pp, 1), "policy '" + out.policies[1].id + "' runs the same client and service as policy '" +
                                      out.policies[0].id + "': replace a knob in one of them");
   }
-  lesson.compare = out;
+  lesson.compare = std::move(out);
 }
 
 }  // namespace

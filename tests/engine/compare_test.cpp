@@ -1,4 +1,4 @@
-// The side-by-side view (`compare`) and the lesson index (`index`) of the engine API.
+// The side-by-side view of the engine API (`compare`).
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -37,6 +37,22 @@ const json* policy_with(const json& out, const std::string& key_scope) {
 
 }  // namespace
 
+// The effects the service holds for the lesson's intent at the end of a policy's run,
+// after checking on the way that the count never drops and time never goes back.
+int final_effects(const json& out, const json& policy) {
+  const std::string intent = out["intent"].get<std::string>();
+  int effects = 0;
+  std::int64_t t = 0;
+  for (const json& s : policy["steps"]) {
+    int now = s["truth"]["by_intent"].value(intent, 0);
+    CHECK(now >= effects);  // an effect, once there, stays
+    CHECK(s["t"].get<std::int64_t>() >= t);
+    effects = now;
+    t = s["t"].get<std::int64_t>();
+  }
+  return effects;
+}
+
 TEST_CASE("side by side: under one fault plan a new key per attempt duplicates the effect, one key per intent does not") {
   json out = call("compare", lesson_input(json::parse(read_lesson_text("retry-duplicates.json"))));
   REQUIRE_MESSAGE(out.contains("policies"), out.dump());
@@ -46,25 +62,15 @@ TEST_CASE("side by side: under one fault plan a new key per attempt duplicates t
   REQUIRE(per_attempt);
   REQUIRE(per_intent);
   CHECK(out["intent"] == "weekly-report");
-  CHECK((*per_attempt)["final"]["effects"].get<int>() > 1);
-  CHECK((*per_attempt)["final"]["duplicate_effect"] == true);
-  CHECK((*per_intent)["final"]["effects"] == 1);
-  CHECK((*per_intent)["final"]["duplicate_effect"] == false);
+  CHECK(final_effects(out, *per_attempt) > 1);
+  CHECK((*per_attempt)["steps"].back()["invariants"]["duplicate_effect"] == true);
+  CHECK(final_effects(out, *per_intent) == 1);
+  CHECK((*per_intent)["steps"].back()["invariants"]["duplicate_effect"] == false);
   for (const json& p : out["policies"]) {
     // The same fault plan: both runs lose the response to attempt 1.
     bool dropped = false;
-    int effects = 0;
-    std::int64_t t = 0;
-    for (const json& s : p["steps"]) {
-      dropped = dropped || s["event"]["kind"] == "drop";
-      CHECK(s["effects"].get<int>() >= effects);  // an effect, once there, stays
-      CHECK(s["t"].get<std::int64_t>() >= t);     // virtual time never goes back
-      CHECK(s["effects"] == s["truth"]["by_intent"].value("weekly-report", 0));
-      effects = s["effects"].get<int>();
-      t = s["t"].get<std::int64_t>();
-    }
+    for (const json& s : p["steps"]) dropped = dropped || s["event"]["kind"] == "drop";
     CHECK_MESSAGE(dropped, p["id"]);
-    CHECK(p["final"]["effects"] == effects);
   }
 }
 
@@ -117,48 +123,4 @@ TEST_CASE("side by side: a lesson without a compare block is an error at /compar
   REQUIRE(out.contains("error"));
   CHECK(out["error"]["file"] == "lessons/lost-receipt.json");
   CHECK(out["error"]["path"] == "/compare");
-}
-
-TEST_CASE("the lesson index: a summary per lesson, problems per broken file, a repeated id refused") {
-  json lost = json::parse(read_lesson_text("lost-receipt.json"));
-  json broken = lost;
-  broken["id"] = "broken";
-  broken["title"].erase("en");
-  json in = {{"lessons", json::array({
-      {{"file", "lessons/lost-receipt.json"}, {"text", lost.dump()}},
-      {{"file", "lessons/broken.json"}, {"text", broken.dump()}},
-      {{"file", "lessons/zz-copy.json"}, {"text", lost.dump()}},
-      {{"file", "lessons/gone.json"}},
-      {{"file", "lessons/retry-duplicates.json"}, {"text", read_lesson_text("retry-duplicates.json")}},
-  })}};
-  json out = call("index", in);
-  REQUIRE_MESSAGE(out.contains("lessons"), out.dump());
-  const json& l = out["lessons"];
-  REQUIRE(l.size() == 5);
-
-  CHECK(l[0]["ok"] == true);
-  CHECK(l[0]["file"] == "lessons/lost-receipt.json");
-  CHECK(l[0]["id"] == lost["id"]);
-  CHECK(l[0]["level"] == lost["level"]);
-  CHECK(l[0]["title"] == lost["title"]);
-  CHECK(l[0]["summary"] == lost["summary"]);
-  CHECK(l[0]["question_count"] == lost["questions"].size());
-  REQUIRE(l[0]["question_ids"].size() == lost["questions"].size());
-  for (std::size_t i = 0; i < lost["questions"].size(); ++i) CHECK(l[0]["question_ids"][i] == lost["questions"][i]["id"]);
-  CHECK(l[0]["compare"] == false);
-
-  CHECK(l[1]["ok"] == false);
-  CHECK(l[1]["errors"][0]["file"] == "lessons/broken.json");
-  CHECK(l[1]["errors"][0]["path"] == "/title");
-
-  CHECK(l[2]["ok"] == false);
-  CHECK(l[2]["errors"][0]["path"] == "/id");
-  CHECK(l[2]["errors"][0]["kind"] == "duplicate");
-  CHECK(l[2]["errors"][0]["other"] == "lessons/lost-receipt.json");
-
-  CHECK(l[3]["ok"] == false);
-  CHECK(l[3]["errors"][0]["reason"] == "cannot read the file");
-
-  CHECK(l[4]["ok"] == true);
-  CHECK(l[4]["compare"] == true);
 }

@@ -160,8 +160,9 @@ export class CompareView {
       const col = this.cols[k];
       const at = stepAt(p.steps, time);
       const st = at >= 0 ? p.steps[at] : null;
-      const effects = st ? st.effects : 0;
-      const status = st ? st.status : null;
+      // The engine's truth: effects of the intent under every operation key it used.
+      const effects = st ? st.truth.by_intent[this.data.intent] || 0 : 0;
+      const status = (st && st.client.status[this.data.intent]) || null;
       col.counter.textContent = String(effects);
       col.counterBox.dataset.effects = String(effects);
       col.counterBox.classList.toggle('is-duplicate', effects > 1);
