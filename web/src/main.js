@@ -16,6 +16,8 @@ import { engineErrorCard, fatalCard, lessonErrorCard } from './views/errors.js';
 const app = {
   engine: null,
   engineError: null,
+  engineReady: null, // settles when the engine has loaded or failed to
+
   store: null,
   progress: null,
   view: null, // the mounted LessonView, if any
@@ -140,7 +142,13 @@ async function route() {
   setReady(false);
 
   if (ofLesson) {
-    replaceChildren(mainEl, h('p', { class: 'loading', 'aria-busy': 'true' }, t('app.loading')));
+    replaceChildren(mainEl, h('p', { class: 'loading', 'aria-busy': 'true' }, t(app.engine ? 'app.loading' : 'app.loadingEngine')));
+    await app.engineReady;
+    if (!isCurrent()) return;
+    if (app.engineError) {
+      replaceChildren(mainEl, engineErrorCard(app.engineError));
+      return;
+    }
     let rec;
     try {
       rec = await app.store.find(r.id);
@@ -209,17 +217,22 @@ async function start() {
   // The network first: the engine and the lesson files load while the page sets up.
   app.store = new LessonStore(null);
   const first = currentRoute();
-  app.store.prefetch(first.name === 'lesson' ? first.id : null);
-  const engine = Engine.load();
-  engine.catch(() => {}); // handled below, once the shell is up
+  app.store.prefetch(first.name === 'lesson' || first.name === 'compare' ? first.id : null);
+  app.engineReady = Engine.load().then(
+    (e) => {
+      app.engine = e;
+      app.store.engine = e;
+    },
+    (e) => {
+      app.engineError = e instanceof EngineError ? e : new EngineError('engine/idemlab.js', e.message || String(e));
+    },
+  );
 
   const root = document.getElementById('app');
   if (isEmbedded()) document.documentElement.classList.add('is-embedded');
   app.progress = new Progress();
   for (const n of app.progress.notices) app.globalNotices.push(n);
   renderShell(root);
-  replaceChildren(mainEl, h('p', { class: 'loading', 'aria-busy': 'true' }, t('app.loadingEngine')));
-
   onLangChange(() => {
     const step = app.view ? app.view.step : null;
     renderShell(root);
@@ -242,12 +255,6 @@ async function start() {
   document.addEventListener('keydown', onKey);
   onRoute(() => route().catch(showFatal));
 
-  try {
-    app.engine = await engine;
-  } catch (e) {
-    app.engineError = e instanceof EngineError ? e : new EngineError('engine/idemlab.js', e.message || String(e));
-  }
-  app.store.engine = app.engine;
   // A debugging and test handle: the same engine calls the page makes.
   window.__idemlab = {
     call: (method, input) => app.engine.call(method, input),
@@ -258,7 +265,12 @@ async function start() {
       return null;
     },
   };
-  await route();
+  // The lesson list needs only the index: it shows while the engine is still loading.
+  const shown = route();
+  await app.engineReady;
+  // An engine that did not load is said on whatever page is shown.
+  if (app.engineError) await route();
+  await shown;
 }
 
 window.addEventListener('error', (ev) => {
