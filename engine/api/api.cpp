@@ -8,6 +8,7 @@
 
 #include "engine/experiments/seed_experiment.hpp"
 #include "engine/lesson/answers.hpp"
+#include "engine/lesson/compare.hpp"
 #include "engine/lesson/prepared.hpp"
 #include "engine/sim/simulation.hpp"
 #include "engine/timeline/timeline_json.hpp"
@@ -71,8 +72,8 @@ json dispatch(const std::string& method, const std::string& input) {
   if (method == "simulate") return simulate(input);
   if (method == "seed_experiment") return seed_experiment();
   if (method == "vocabulary") return vocabulary();
-  if (method != "check" && method != "run" && method != "answer" && method != "answers") {
-    return error("", "", "unknown method '" + method + "'; known: check, run, answer, answers, seed_lab, seed_experiment, simulate, vocabulary");
+  if (method != "check" && method != "run" && method != "answer" && method != "answers" && method != "compare") {
+    return error("", "", "unknown method '" + method + "'; known: check, run, answer, answers, compare, seed_lab, seed_experiment, simulate, vocabulary");
   }
   json in = json::parse(input, nullptr, false);
   if (in.is_discarded() || !in.is_object()) return error("", "", "the input is not a JSON object");
@@ -93,6 +94,10 @@ json dispatch(const std::string& method, const std::string& input) {
     } catch (const std::invalid_argument& e) {
       return error(file, "", e.what());
     }
+  }
+  if (method == "compare") {
+    if (!p->lesson.compare) return error(file, "/compare", "the lesson has no \"compare\" block (side by side)");
+    return compare_json(*p);
   }
   std::string question = in.value("question", "");
   if (!in.contains("answer")) return error(file, "", "the input has no \"answer\"");

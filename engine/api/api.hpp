@@ -6,7 +6,7 @@
 
 namespace idemlab::api {
 
-/// Runs `method` ("check", "run", "answer", "answers", "seed_lab", "seed_experiment",
+/// Runs `method` ("check", "run", "answer", "answers", "compare", "seed_lab", "seed_experiment",
 /// "simulate", "vocabulary")
 /// on `input` (JSON text). Always returns JSON text and never throws: a failure is
 /// {"error": {"file", "path", "reason"}}, an invalid lesson {"ok": false, "errors": [...]}.

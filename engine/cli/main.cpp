@@ -10,6 +10,10 @@
 //   idemlab answers LESSON...        every question's computed answer and explanation (and
 //                                    a choose question's judgement of each option), as
 //                                    JSON keyed by file: the golden file's content
+//   idemlab index LESSON...          the lesson index the page's list reads (JSON, one line):
+//                                    per file id, level, title, summary, question ids, or
+//                                    its problems (also printed to stderr); exit 0 either way
+//   idemlab compare LESSON           the lesson's side-by-side timelines (JSON)
 //   idemlab bench [--runs N]         runs of the lost-response scenario per second (JSON)
 #include <chrono>
 #include <cstdlib>
@@ -23,6 +27,7 @@
 #include <nlohmann/json.hpp>
 
 #include "engine/api/api.hpp"
+#include "engine/cli/lesson_index.hpp"
 
 namespace {
 
@@ -30,7 +35,8 @@ using nlohmann::json;
 
 int usage() {
   std::cerr << "usage: idemlab seed-lab | seed-experiment | run LESSON [--json] [--lang en|zh-CN] |\n"
-               "               check LESSON... | answers LESSON... | bench [--runs N]\n";
+               "               check LESSON... | answers LESSON... | index LESSON... | compare LESSON |\n"
+               "               bench [--runs N]\n";
   return 2;
 }
 
@@ -147,6 +153,32 @@ int cmd_answers(const std::vector<std::string>& files) {
   return 0;
 }
 
+int cmd_index(const std::vector<std::string>& files) {
+  std::vector<idemlab::cli::IndexSource> sources;
+  for (const std::string& f : files) {
+    std::string text;
+    sources.push_back({f, read_file(f, text) ? std::optional<std::string>(text) : std::nullopt});
+  }
+  json out = idemlab::cli::lesson_index(sources);
+  for (const json& entry : out["lessons"]) {
+    if (entry["ok"].get<bool>()) continue;
+    for (const json& p : entry["errors"]) print_problem(p);
+  }
+  std::cout << out.dump() << "\n";
+  return 0;
+}
+
+int cmd_compare(const std::string& file) {
+  std::string text;
+  if (!read_file(file, text)) {
+    std::cerr << file << ": /: cannot read the file\n";
+    return 1;
+  }
+  std::string raw = idemlab::api::call("compare", lesson_input(file, text).dump());
+  std::cout << raw << "\n";
+  return report_failure(json::parse(raw)) ? 1 : 0;
+}
+
 int cmd_bench(const std::vector<std::string>& args) {
   int runs = 2000;
   for (std::size_t i = 0; i + 1 < args.size(); ++i) {
@@ -187,6 +219,8 @@ int main(int argc, char** argv) {
     if (cmd == "run") return cmd_run(args);
     if (cmd == "check") return cmd_check(args);
     if (cmd == "answers") return cmd_answers(args);
+    if (cmd == "index") return cmd_index(args);
+    if (cmd == "compare" && args.size() == 1) return cmd_compare(args[0]);
     if (cmd == "bench") return cmd_bench(args);
   } catch (const std::exception& e) {
     std::cerr << "idemlab: " << e.what() << "\n";

@@ -78,6 +78,24 @@ struct Question {
   std::vector<std::string> facts;
 };
 
+/// One side of a lesson's side-by-side comparison (lessons/README.md, "Side by side"): the
+/// lesson's scenario with some client policy knobs (`scenario.client`) and service
+/// contract knobs (`scenario.service`) replaced. Script, timing, fault plan and fault
+/// space stay the lesson's own, so the two runs differ only by these knobs.
+struct ComparePolicy {
+  std::string id;
+  L10n label;
+  nlohmann::json client = nlohmann::json::object();   ///< the client overrides as written
+  nlohmann::json service = nlohmann::json::object();  ///< the service overrides as written
+  Scenario scenario;  ///< the lesson's scenario with the overrides applied
+};
+
+/// A lesson's `compare` block: exactly two policies run under the same fault plan.
+struct Comparison {
+  std::vector<ComparePolicy> policies;
+  std::optional<L10n> narration;  ///< what to watch for, shown with the two timelines
+};
+
 struct Lesson {
   std::string file;
   std::string id;
@@ -88,6 +106,7 @@ struct Lesson {
   std::vector<Moment> moments;
   std::vector<Question> questions;
   std::vector<L10n> self_check;
+  std::optional<Comparison> compare;  ///< the side-by-side view, if the lesson has one
 
   const FactRef* fact(const std::string& id) const;
   const Moment* moment(const std::string& id) const;

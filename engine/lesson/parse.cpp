@@ -513,6 +513,75 @@ Question read_question(Reader& r, const json& q, const std::string& path, const 
   return out;
 }
 
+// The `compare` block (lessons/README.md, "Side by side"): two policies, each the
+// lesson's scenario with some knobs of `client` and `service` replaced. A policy's
+// scenario is read by read_scenario itself, from the lesson's `scenario` with the
+// overrides written over it, so an override takes exactly the values the scenario's own
+// knobs take. Only problems of the overrides are reported, at the override's path; the
+// others are the scenario's own, already reported under /scenario.
+void read_compare(Reader& r, const json& c, const json* scenario, Lesson& lesson) {
+  const std::string path = "/compare";
+  Comparison out;
+  if (!r.object(c, path, {"policies", "narration"})) return;
+  if (c.contains("narration")) out.narration = r.text(c, path, "narration", true);
+  const json* policies = r.array(c, path, "policies", true);
+  std::string pp = Reader::at(path, "policies");
+  if (policies && policies->size() != 2) {
+    r.problem(pp, "side by side needs exactly two policies, not " + std::to_string(policies->size()));
+  }
+  std::set<std::string> ids;
+  std::vector<std::string> effective;  // per policy: the client and service it runs, as JSON text
+  for (std::size_t i = 0; policies && i < policies->size(); ++i) {
+    std::string p = Reader::at(pp, i);
+    const json& v = (*policies)[i];
+    ComparePolicy policy;
+    if (!r.object(v, p, {"id", "label", "client", "service"})) continue;
+    policy.id = r.string(v, p, "id", true);
+    if (!policy.id.empty() && !ids.insert(policy.id).second) r.problem(Reader::at(p, "id"), "policy id '" + policy.id + "' is used twice");
+    policy.label = r.text(v, p, "label", true);
+    if (!v.contains("client") && !v.contains("service")) {
+      r.problem(p, "a policy replaces at least one knob of \"client\" or \"service\"");
+    }
+    json merged = scenario && scenario->is_object() ? *scenario : json::object();
+    std::vector<std::string> overridden;  // JSON Pointers of the knobs this policy sets
+    for (const std::string part : {"client", "service"}) {
+      const json* o = r.field(v, p, part, false);
+      if (!o) continue;
+      if (!o->is_object()) {
+        r.problem(Reader::at(p, part), "expected an object");
+        continue;
+      }
+      json& target = merged[part];
+      if (!target.is_object()) target = json::object();
+      for (const auto& [key, value] : o->items()) {
+        target[key] = value;
+        overridden.push_back(Reader::at(Reader::at(p, part), key));
+      }
+      (part == "client" ? policy.client : policy.service) = *o;
+    }
+    Reader sub(lesson.file);
+    Lesson run_as;
+    std::set<std::string> intents;
+    read_scenario(sub, merged, p, run_as, intents);
+    for (const LessonProblem& q : sub.problems()) {
+      for (const std::string& o : overridden) {
+        if (q.path == o || q.path.rfind(o + "/", 0) == 0) {
+          r.problem(q.path, q.reason);
+          break;
+        }
+      }
+    }
+    policy.scenario = std::move(run_as.scenario);
+    effective.push_back(merged["client"].dump() + merged["service"].dump());
+    out.policies.push_back(std::move(policy));
+  }
+  if (effective.size() == 2 && effective[0] == effective[1]) {
+    r.problem(Reader::at(pp, 1), "policy '" + out.policies[1].id + "' runs the same client and service as policy '" +
+                                     out.policies[0].id + "': replace a knob in one of them");
+  }
+  lesson.compare = std::move(out);
+}
+
 }  // namespace
 
 const FactRef* Lesson::fact(const std::string& id) const {
@@ -538,7 +607,8 @@ Lesson load_lesson(const std::string& file, const std::string& text) {
   }
   Lesson lesson;
   lesson.file = file;
-  if (!r.object(j, "", {"$schema", "id", "level", "title", "summary", "scenario", "facts", "moments", "questions", "self_check"})) {
+  if (!r.object(j, "", {"$schema", "id", "level", "title", "summary", "scenario", "facts", "moments", "questions", "self_check",
+                        "compare"})) {
     throw LessonError(r.problems());
   }
   lesson.id = r.string(j, "", "id", true);
@@ -620,6 +690,7 @@ Lesson load_lesson(const std::string& file, const std::string& text) {
   if (const json* checks = r.array(j, "", "self_check", false)) {
     for (std::size_t i = 0; i < checks->size(); ++i) lesson.self_check.push_back(r.text_value((*checks)[i], Reader::at("/self_check", i)));
   }
+  if (const json* c = r.field(j, "", "compare", false)) read_compare(r, *c, r.field(j, "", "scenario", false), lesson);
   if (!r.problems().empty()) throw LessonError(r.problems());
   return lesson;
 }

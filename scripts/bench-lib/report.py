@@ -1,7 +1,9 @@
 """Puts the bench measurements together: a table, or with --json one JSON object.
 
-usage: python3 report.py [--json] NATIVE SEED WASM PAGE TRANSFER_BYTES
+usage: python3 report.py [--json] NATIVE SEED WASM PAGE TRANSFER_BYTES SITE_BYTES
 Each of NATIVE SEED WASM PAGE is the JSON one measurement printed ("{}" if it failed).
+TRANSFER_BYTES: what a visit fetches (the list, then a lesson), gzip -9; "" if unknown.
+SITE_BYTES: every file of the built site, gzip -9.
 """
 import json
 import sys
@@ -12,6 +14,7 @@ if as_json:
     args = args[1:]
 native, seed, wasm, page = (json.loads(a or "{}") for a in args[:4])
 transfer = int(args[4]) if args[4:] and args[4].isdigit() else None
+site = int(args[5]) if args[5:] and args[5].isdigit() else None
 
 result = {
     "native_runs_per_s": native.get("runs_per_s"),
@@ -19,9 +22,11 @@ result = {
     "wasm_runs_per_s": wasm.get("wasm_runs_per_s"),
     "knowledge_ms_max": wasm.get("knowledge_ms_max"),
     "page_interactive_ms": page.get("page_interactive_ms"),
+    "list_interactive_ms": page.get("list_interactive_ms"),
     "transfer_gzip_bytes": transfer,
     # per lesson: the runs (worlds) of its fault space and its knowledge time (wasm)
     "lessons": wasm.get("lessons") or [],
+    "site_gzip_bytes": site,
 }
 ratio = None
 if result["native_runs_per_s"] and result["seed_lab_runs_per_s"]:
@@ -57,7 +62,9 @@ rows = [
     ("wasm runs/s (node)", result["wasm_runs_per_s"], ""),
     ("knowledge ms, slowest lesson's run (wasm)", result["knowledge_ms_max"], "knowledge_ms_max"),
     ("page interactive ms (median)", result["page_interactive_ms"], "page_interactive_ms"),
-    ("transfer, gzip -9 bytes", transfer, "transfer_gzip_bytes"),
+    ("lesson list shown ms (median)", result["list_interactive_ms"], ""),
+    ("transfer of a visit, gzip -9 bytes", transfer, "transfer_gzip_bytes"),
+    ("whole site, gzip -9 bytes", site, ""),
 ]
 print(f"{'measure':<44} {'value':>12}  target")
 for label, value, key in rows:

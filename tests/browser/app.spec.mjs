@@ -1,7 +1,7 @@
 // The page around the lessons: the list and progress, languages, bad input of
 // every kind, the embedded mode and the narrow layout.
 
-import { test, expect, LESSON, useEnglish, openLesson, waitReady, walk, answerRightly, answerWrongly, openQuestions, questionCard, currentStep, lastStep, openEmbedded } from './helpers.mjs';
+import { test, expect, LESSON, useEnglish, openLesson, waitReady, walk, answerRightly, answerWrongly, openQuestions, questionCard, currentStep, lastStep, openEmbedded, serveLessons, addLessonCopy, builtLesson } from './helpers.mjs';
 
 test('the list shows each lesson with its progress, and progress survives a reload', async ({ page }) => {
   await useEnglish(page);
@@ -70,16 +70,6 @@ test('the interface starts in Chinese and switches to English, and remembers it'
   await expect(page.getByTestId('next')).toHaveAccessibleName('下一步');
 });
 
-async function addBrokenLesson(page, name, body) {
-  await page.route('**/lessons/index.json', async (route) => {
-    const res = await route.fetch();
-    const index = await res.json();
-    index.lessons.push(name);
-    await route.fulfill({ response: res, json: index });
-  });
-  await page.route(`**/lessons/${name}`, body);
-}
-
 /** The real lesson file with one language removed from its first bilingual text. */
 function dropOneLanguage(lesson) {
   let path = null;
@@ -98,12 +88,10 @@ function dropOneLanguage(lesson) {
 
 test('a lesson file that fails validation shows an error card; the other lesson still opens', async ({ page }) => {
   await useEnglish(page);
-  await addBrokenLesson(page, 'broken-copy.json', async (route) => {
-    const res = await route.fetch({ url: route.request().url().replace('broken-copy.json', `${LESSON}.json`) });
-    const lesson = await res.json();
+  await addLessonCopy(page, 'broken-copy.json', (lesson) => {
     lesson.id = 'broken-copy';
     expect(dropOneLanguage(lesson)).not.toBeNull();
-    await route.fulfill({ response: res, body: JSON.stringify(lesson) });
+    return lesson;
   });
   await page.goto('./');
   const err = page.locator('[data-testid="lesson-error"][data-file="lessons/broken-copy.json"]');
@@ -118,22 +106,22 @@ test('a lesson file that fails validation shows an error card; the other lesson 
   expect(await currentStep(page)).toBeGreaterThan(0);
 });
 
-test('a lesson file that is not JSON, or missing, shows an error card naming it', async ({ page, guard }) => {
+test('a lesson file that is not JSON is an error card; a listed file gone when opened is named with its status', async ({ page, guard }) => {
   guard.allowErrors(); // the browser logs the 404 itself
   await useEnglish(page);
-  await addBrokenLesson(page, 'not-json.json', (route) => route.fulfill({ contentType: 'application/json', body: '{"id": "oops", ' }));
-  await page.route('**/lessons/index.json', async (route) => {
-    const res = await route.fetch();
-    const index = await res.json();
-    index.lessons.push('not-json.json', 'missing.json');
-    await route.fulfill({ response: res, json: index });
-  });
-  await page.route('**/lessons/missing.json', (route) => route.fulfill({ status: 404, body: 'not found' }));
+  const gone = { ...builtLesson(), id: 'gone' };
+  await serveLessons(page, { 'not-json.json': '{"id": "oops", ', 'gone.json': JSON.stringify(gone) });
+  await page.route('**/lessons/gone.json', (route) => route.fulfill({ status: 404, body: 'not found' }));
   await page.goto('./');
   const bad = page.locator('[data-testid="lesson-error"][data-file="lessons/not-json.json"]');
   await expect(bad.getByTestId('error-reason')).toContainText('not valid JSON');
-  const missing = page.locator('[data-testid="lesson-error"][data-file="lessons/missing.json"]');
+  await expect(page.locator(`[data-testid="lesson-card"][data-lesson="${LESSON}"]`)).toBeVisible();
+
+  // The index was built when the file was there; it is gone by the time it is opened.
+  await page.locator('[data-testid="lesson-card"][data-lesson="gone"] [data-testid="lesson-open"]').click();
+  const missing = page.locator('[data-testid="lesson-error"][data-file="lessons/gone.json"]');
   await expect(missing.getByTestId('error-reason')).toContainText('404');
+  await page.getByTestId('back').click();
   await expect(page.locator(`[data-testid="lesson-card"][data-lesson="${LESSON}"]`)).toBeVisible();
 });
 

@@ -1,7 +1,12 @@
 // Shared helpers for the browser tests. Expected answers are never written
 // here: they are asked of the engine through the page (window.__idemlab).
 
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { test as base, expect } from '@playwright/test';
+import { REPO } from '../wasm/engine-node.mjs';
 
 export { expect };
 
@@ -197,17 +202,52 @@ export async function openEmbedded(page, hash, width = 420) {
   return { frame, ctx, f };
 }
 
-/** List an extra lesson file `name` last in the index, served as a copy of lesson `from` changed by `edit`. */
+/**
+ * The lesson index the build writes for these files ([{file, text}], file names in
+ * lessons/), computed as the build computes it: by the native CLI, `idemlab index`.
+ */
+export function engineIndex(files) {
+  const dir = mkdtempSync(join(tmpdir(), 'idemlab-index-'));
+  mkdirSync(join(dir, 'lessons'));
+  for (const { file, text } of files) writeFileSync(join(dir, file), text);
+  const r = spawnSync(resolve(REPO, 'build/native/idemlab'), ['index', ...files.map((f) => f.file)], { cwd: dir, encoding: 'utf8' });
+  rmSync(dir, { recursive: true, force: true });
+  if (r.status !== 0) throw new Error(`idemlab index: ${r.stderr}`);
+  return JSON.parse(r.stdout);
+}
+
+/** The built site's lesson files, in index order: [{file, text}]. */
+export function builtLessons() {
+  const index = JSON.parse(readFileSync(resolve(REPO, 'dist/lessons/index.json'), 'utf8'));
+  return index.lessons.map((e) => ({ file: e.file, text: readFileSync(resolve(REPO, 'dist', e.file), 'utf8') }));
+}
+
+/**
+ * Serve the site as if lessons/ held these files too: `files` maps a name in lessons/ to
+ * its text (a built lesson's name replaces it; a new name comes last). The index is the
+ * one the build would write for them, computed by the engine. Returns that index.
+ */
+export async function serveLessons(page, files) {
+  const lessons = builtLessons();
+  for (const [name, text] of Object.entries(files)) {
+    const known = lessons.find((x) => x.file === `lessons/${name}`);
+    if (known) known.text = text;
+    else lessons.push({ file: `lessons/${name}`, text });
+  }
+  const index = engineIndex(lessons);
+  await page.route('**/lessons/index.json', (route) => route.fulfill({ contentType: 'application/json', body: JSON.stringify(index) }));
+  for (const [name, text] of Object.entries(files)) {
+    await page.route(`**/lessons/${name}`, (route) => route.fulfill({ contentType: 'application/json', body: text }));
+  }
+  return index;
+}
+
+/** A built lesson's file, parsed. */
+export function builtLesson(id = LESSON) {
+  return JSON.parse(readFileSync(resolve(REPO, `dist/lessons/${id}.json`), 'utf8'));
+}
+
+/** Serve an extra lesson file `name`, last in the index: a copy of lesson `from` changed by `edit`. */
 export async function addLessonCopy(page, name, edit = (lesson) => lesson, from = LESSON) {
-  await page.route('**/lessons/index.json', async (route) => {
-    const res = await route.fetch();
-    const index = await res.json();
-    index.lessons.push(name);
-    await route.fulfill({ response: res, json: index });
-  });
-  await page.route(`**/lessons/${name}`, async (route) => {
-    const res = await route.fetch({ url: route.request().url().replace(name, `${from}.json`) });
-    const lesson = edit(await res.json());
-    await route.fulfill({ response: res, body: JSON.stringify(lesson) });
-  });
+  return serveLessons(page, { [name]: JSON.stringify(edit(builtLesson(from))) });
 }

@@ -1,7 +1,7 @@
 // Lesson text is data: it is always rendered as text, never parsed as HTML;
 // and every UI string exists in both languages.
 
-import { test, expect, LESSON, useEnglish, waitReady } from './helpers.mjs';
+import { test, expect, LESSON, useEnglish, waitReady, serveLessons, builtLesson } from './helpers.mjs';
 import { missingKeys } from '../../web/src/i18n.js';
 
 test('every UI string exists in zh-CN and en', () => {
@@ -11,12 +11,9 @@ test('every UI string exists in zh-CN and en', () => {
 test('markup in a lesson title is shown as text, not inserted as HTML', async ({ page }) => {
   await useEnglish(page);
   const markup = '<img src="x" data-injected="1"><b>bold</b>';
-  await page.route(`**/lessons/${LESSON}.json`, async (route) => {
-    const res = await route.fetch();
-    const lesson = await res.json();
-    lesson.title.en = markup + lesson.title.en;
-    await route.fulfill({ response: res, body: JSON.stringify(lesson) });
-  });
+  const lesson = builtLesson();
+  lesson.title.en = markup + lesson.title.en;
+  await serveLessons(page, { [`${LESSON}.json`]: JSON.stringify(lesson) });
   await page.goto('./');
   const card = page.locator(`[data-testid="lesson-card"][data-lesson="${LESSON}"]`);
   await expect(card.locator('h3')).toContainText(markup);

@@ -28,6 +28,46 @@ test('check refuses a second file with a lesson id already used', () => {
   assert.match(r.stderr, new RegExp(`${copy.replace(/[.]/g, '\\.')}: /id: lesson id 'lost-receipt' is used twice \\(also in lessons/lost-receipt\\.json\\)`));
 });
 
+test('index: a summary per lesson, the problems of a broken file, a repeated id and an unreadable file refused, and still an index', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'idemlab-'));
+  const lesson = JSON.parse(readFileSync(resolve(REPO, 'lessons/lost-receipt.json'), 'utf8'));
+  const broken = join(dir, 'broken.json');
+  writeFileSync(broken, JSON.stringify({ ...lesson, id: 'broken', summary: { en: lesson.summary.en } }));
+  const copy = join(dir, 'copy.json');
+  copyFileSync(resolve(REPO, 'lessons/lost-receipt.json'), copy);
+  const gone = join(dir, 'gone.json');
+  const r = cli('index', 'lessons/lost-receipt.json', broken, copy, gone, 'lessons/retry-duplicates.json');
+  assert.equal(r.status, 0, r.stderr);
+  const [ok, bad, dup, unread, compared] = JSON.parse(r.stdout).lessons;
+
+  assert.equal(ok.ok, true);
+  assert.equal(ok.file, 'lessons/lost-receipt.json');
+  assert.deepEqual([ok.id, ok.level, ok.title, ok.summary], [lesson.id, lesson.level, lesson.title, lesson.summary]);
+  assert.deepEqual(ok.question_ids, lesson.questions.map((q) => q.id));
+  assert.equal(ok.question_count, lesson.questions.length);
+  assert.equal(ok.compare, false);
+
+  assert.equal(bad.ok, false);
+  assert.deepEqual(bad.errors.map((e) => [e.file, e.path]), [[broken, '/summary']]);
+  const esc = (s) => s.replace(/[.]/g, '\\.');
+  assert.match(r.stderr, new RegExp(`${esc(broken)}: /summary: missing language 'zh-CN'`));
+
+  assert.equal(dup.ok, false);
+  assert.deepEqual(dup.errors[0], { file: copy, path: '/id', kind: 'duplicate', id: 'lost-receipt', other: 'lessons/lost-receipt.json',
+    reason: "lesson id 'lost-receipt' is used twice (also in lessons/lost-receipt.json)" });
+
+  assert.equal(unread.ok, false);
+  assert.equal(unread.errors[0].reason, 'cannot read the file');
+  assert.equal(compared.ok, true);
+  assert.equal(compared.compare, true);
+});
+
+test('compare names a lesson without a compare block', () => {
+  const r = cli('compare', 'lessons/lost-receipt.json');
+  assert.equal(r.status, 1);
+  assert.match(r.stderr, /lessons\/lost-receipt\.json: \/compare: /);
+});
+
 test('bad arguments are named', () => {
   const lang = cli('run', 'lessons/lost-receipt.json', '--lang', 'fr');
   assert.equal(lang.status, 2);

@@ -70,6 +70,41 @@ test('every service knob, service crash runs and the service facts: WASM and nat
   assertSameBytes(wasm, cli('run', file, '--json'), file);
 });
 
+const compared = lessons.filter((f) => 'compare' in JSON.parse(readFileSync(resolve(REPO, f), 'utf8')));
+
+test('a shipped lesson has a side-by-side (compare) block', () => {
+  assert.ok(compared.length > 0, 'no lesson has "compare"');
+});
+
+for (const file of compared) {
+  test(`compare ${file}: WASM and native CLI give the same bytes`, () => {
+    const text = readFileSync(resolve(REPO, file), 'utf8');
+    const wasm = engine.call('compare', JSON.stringify({ file, text }));
+    assertSameBytes(wasm, cli('compare', file), `compare ${file}`);
+    const out = JSON.parse(wasm);
+    assert.equal(out.error, undefined, `${file}: ${JSON.stringify(out.error)}`);
+    assert.equal(out.policies.length, 2);
+  });
+}
+
+test('the built lesson index is what the CLI computes, and each entry is what the WASM engine runs', () => {
+  const built = readFileSync(resolve(REPO, 'dist/lessons/index.json'), 'utf8');
+  assertSameBytes(built, `${cli('index', ...lessons)}\n`, 'dist/lessons/index.json');
+  const index = JSON.parse(built);
+  assert.deepEqual(index.lessons.map((e) => e.file), lessons);
+  for (const entry of index.lessons) {
+    assert.ok(entry.ok, JSON.stringify(entry));
+    const input = JSON.stringify({ file: entry.file, text: readFileSync(resolve(REPO, entry.file), 'utf8') });
+    const { lesson } = JSON.parse(engine.call('run', input));
+    assert.deepEqual(
+      { id: entry.id, level: entry.level, title: entry.title, summary: entry.summary, question_ids: entry.question_ids },
+      { id: lesson.id, level: lesson.level, title: lesson.title, summary: lesson.summary, question_ids: lesson.questions.map((q) => q.id) },
+    );
+    assert.equal(entry.question_count, lesson.questions.length);
+    assert.equal(entry.compare, !JSON.parse(engine.call('compare', input)).error, `${entry.file}: compare`);
+  }
+});
+
 test('seed lab: WASM and native CLI give the same bytes', () => {
   const wasm = engine.call('seed_lab', '{}');
   assert.equal(JSON.parse(wasm).error, undefined, wasm);

@@ -74,6 +74,11 @@ const chooseOf = (lesson) => {
   assert.equal(lesson.questions.indexOf(q), 3);
   return q;
 };
+// A side-by-side block (a shipped lesson's) added to a lesson; returns the block.
+const addCompare = (lesson) => {
+  lesson.compare = JSON.parse(read('lessons/retry-duplicates.json')).compare;
+  return lesson.compare;
+};
 
 // Optional fields and lenient spots of parse.cpp: the schema must not be stricter.
 const accepted = {
@@ -146,6 +151,14 @@ const accepted = {
       { id: 'cancel_effect', fact: 'effect_exists', intent: 'weekly-report-cancel' }];
     // The next-step question is about the lesson's own policy, not this one.
     l.questions = l.questions.filter((q) => q.kind !== 'choose');
+    return l;
+  },
+  'a compare block that replaces a service knob in one policy and a client knob in the other': () => {
+    const l = base();
+    const c = addCompare(l);
+    delete c.narration;
+    c.policies[0] = { id: 'no-lookup', label: l.title, service: { lookup: false } };
+    c.policies[1] = { id: 'resend', label: l.summary, client: { recovery: 'resend', max_attempts: 20 } };
     return l;
   },
   'reconcile names its intent, and a moment matches on every field': () => {
@@ -234,6 +247,13 @@ const refused = {
   'a deadline of zero': ['/scenario/client/deadline_ms', (l) => { l.scenario.client.deadline_ms = 0; }],
   'a backoff given as a string': ['/scenario/client/backoff_ms', (l) => { l.scenario.client.backoff_ms = '100'; }],
   'a cancel that names no intent': ['/scenario/script/1/intent', (l) => { l.scenario.script[1] = { at: 400, do: 'cancel' }; }],
+  'an unknown knob in a compare policy': ['/compare/policies/1/client/key_scop', (l) => { addCompare(l).policies[1].client.key_scop = 'intent'; }],
+  'an unknown value of a compare policy\'s knob': ['/compare/policies/0/client/on_timeout', (l) => { addCompare(l).policies[0].client.on_timeout = 'retry'; }],
+  'a service knob of a compare policy given as a string': ['/compare/policies/1/service/lookup', (l) => { addCompare(l).policies[1].service = { lookup: 'yes' }; }],
+  'a compare block with one policy': ['/compare/policies', (l) => { addCompare(l).policies.pop(); }],
+  'a compare policy without its label': ['/compare/policies/0/label', (l) => { delete addCompare(l).policies[0].label; }],
+  'a compare policy label without "en"': ['/compare/policies/1/label/en', (l) => { delete addCompare(l).policies[1].label.en; }, '/compare/policies/1/label'],
+  'an unknown field in the compare block': ['/compare/colour', (l) => { addCompare(l).colour = 'red'; }],
 };
 
 for (const [name, [path, spoil, enginePath = path]] of Object.entries(refused)) {

@@ -1,11 +1,16 @@
-// The lesson files: lessons/index.json names them; each one is fetched as
-// text and run by the engine (`run`, which validates it as `check` does). A lesson that
-// fails at any stage becomes an error record naming the file, the JSON path
-// and the reason, and the other lessons are unaffected.
+// The lessons: lessons/index.json (built by the engine, `idemlab index`) says what the
+// list shows of each lesson file (id, level, title, summary, question ids) or why the file
+// is broken (file, JSON path, reason). A lesson file itself is fetched and run by the
+// engine (`run`, which validates it as `check` does) only when it is opened. A lesson that
+// fails at any stage becomes an error record naming the file, the JSON path and the
+// reason, and the other lessons are unaffected.
 
 import { outputErrors, EngineError } from './engine.js';
 
-const DIR = 'lessons/';
+const INDEX = 'lessons/index.json';
+// Index entries name files in lessons/ only: the page fetches nothing else.
+const LESSON_FILE = /^lessons\/[A-Za-z0-9][A-Za-z0-9._-]*\.json$/;
+const LESSON_ID = /^[a-z0-9-]+$/;
 
 export class IndexError extends Error {
   constructor(file, reason) {
@@ -30,12 +35,51 @@ async function fetchText(url) {
   }
 }
 
+const isText = (v) => typeof v === 'string' && v.length > 0;
+const isL10n = (v) => !!v && typeof v === 'object' && isText(v['zh-CN']) && isText(v.en);
+
+function problem(p, file) {
+  const e = p && typeof p === 'object' ? p : {};
+  const out = { file: isText(e.file) ? e.file : file, path: typeof e.path === 'string' ? e.path : '', reason: isText(e.reason) ? e.reason : 'unknown error' };
+  if (e.kind === 'duplicate' && isText(e.id) && isText(e.other)) Object.assign(out, { kind: 'duplicate', id: e.id, other: e.other });
+  return out;
+}
+
+/**
+ * One entry of the index as the page uses it: {status: 'ok', file, id, level, title,
+ * summary, questionIds, compare} or {status: 'error', file, errors}. An entry the page
+ * cannot use is an error naming the index and the entry's JSON path.
+ */
+function readEntry(raw, i) {
+  const here = (reason) => ({ status: 'error', file: INDEX, errors: [{ file: INDEX, path: `/lessons/${i}`, reason }] });
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return here('expected an object');
+  if (typeof raw.file !== 'string' || !LESSON_FILE.test(raw.file)) return here('"file" is not a file in lessons/');
+  const file = raw.file;
+  if (raw.ok === false) {
+    const errors = Array.isArray(raw.errors) && raw.errors.length ? raw.errors : [{ reason: 'the lesson did not validate' }];
+    return { status: 'error', file, errors: errors.map((e) => problem(e, file)) };
+  }
+  const ids = raw.question_ids;
+  const fine =
+    raw.ok === true &&
+    typeof raw.id === 'string' &&
+    LESSON_ID.test(raw.id) &&
+    isText(raw.level) &&
+    isL10n(raw.title) &&
+    isL10n(raw.summary) &&
+    Array.isArray(ids) &&
+    ids.every(isText);
+  if (!fine) return here('expected {"ok": true, "id", "level", "title", "summary", "question_ids"} or {"ok": false, "errors"}');
+  return { status: 'ok', file, id: raw.id, level: raw.level, title: raw.title, summary: raw.summary, questionIds: ids, compare: raw.compare === true };
+}
+
 export class LessonStore {
   constructor(engine) {
     this.engine = engine;
-    this.files = null; // names from index.json, in order
-    this.records = new Map(); // name -> record
-    this.pending = new Map(); // name -> promise
+    this.entries = null; // the index, read: entries in order
+    this.index = null; // promise of the entries
+    this.records = new Map(); // file -> opened record
+    this.pending = new Map(); // file -> promise of the record
     this.texts = new Map(); // url -> promise of fetchText, so a prefetch is not repeated
   }
 
@@ -44,53 +88,67 @@ export class LessonStore {
     return this.texts.get(url);
   }
 
-  /** Start fetching the index and a lesson file while the engine is still loading. */
+  /** Start fetching the index, and the lesson `id` opens, while the engine is still loading. */
   prefetch(id) {
-    this._fetch(`${DIR}index.json`)
-      .then((got) => {
-        // Only a file the index names, so a mistyped id costs no failed request.
-        const names = got.text ? JSON.parse(got.text).lessons : null;
-        if (id && Array.isArray(names) && names.includes(`${id}.json`)) this._fetch(`${DIR}${id}.json`);
+    this.loadIndex()
+      .then((entries) => {
+        const entry = id ? entries.find((e) => e.status === 'ok' && e.id === id) : null;
+        if (entry) this._fetch(entry.file);
       })
       .catch(() => {});
   }
 
-  async loadIndex() {
-    const url = `${DIR}index.json`;
-    const got = await this._fetch(url);
-    this.texts.delete(url);
+  /** The index's entries (fetched once). Throws IndexError when there is no usable index. */
+  loadIndex() {
+    if (!this.index) this.index = this._loadIndex();
+    return this.index;
+  }
+
+  async _loadIndex() {
+    const got = await this._fetch(INDEX);
+    this.texts.delete(INDEX);
     if (got.error) {
-      throw new IndexError(url, got.error.kind === 'http' ? `HTTP ${got.error.status}` : got.error.reason);
+      throw new IndexError(INDEX, got.error.kind === 'http' ? `HTTP ${got.error.status}` : got.error.reason);
     }
     let data;
     try {
       data = JSON.parse(got.text);
     } catch (e) {
-      throw new IndexError(url, `not JSON (${e.message})`);
+      throw new IndexError(INDEX, `not JSON (${e.message})`);
     }
-    if (!data || !Array.isArray(data.lessons) || !data.lessons.every((f) => typeof f === 'string')) {
-      throw new IndexError(url, 'expected {"lessons": ["name.json", ...]}');
+    if (!data || !Array.isArray(data.lessons)) {
+      throw new IndexError(INDEX, 'expected {"lessons": [{"file": "lessons/….json", ...}, ...]}');
     }
-    this.files = data.lessons;
-    return this.files;
+    // The engine marks a lesson id used twice; an index edited by hand is held to it too.
+    const first = new Map();
+    this.entries = data.lessons.map(readEntry).map((e) => {
+      if (e.status !== 'ok') return e;
+      if (!first.has(e.id)) {
+        first.set(e.id, e.file);
+        return e;
+      }
+      return { status: 'error', file: e.file, errors: [{ file: e.file, path: '/id', reason: 'duplicate', kind: 'duplicate', id: e.id, other: first.get(e.id) }] };
+    });
+    return this.entries;
   }
 
-  /** Load one lesson file; always resolves to a record {name, file, status, ...}. */
-  load(name) {
-    if (this.records.has(name)) return Promise.resolve(this.records.get(name));
-    if (this.pending.has(name)) return this.pending.get(name);
-    const p = this._load(name).then((rec) => {
-      this.records.set(name, rec);
-      this.pending.delete(name);
+  /** Fetch and run the lesson of an index entry; always resolves to a record {file, status, ...}. */
+  open(entry) {
+    const { file } = entry;
+    if (this.records.has(file)) return Promise.resolve(this.records.get(file));
+    if (this.pending.has(file)) return this.pending.get(file);
+    const p = this._open(entry).then((rec) => {
+      this.records.set(file, rec);
+      this.pending.delete(file);
       return rec;
     });
-    this.pending.set(name, p);
+    this.pending.set(file, p);
     return p;
   }
 
-  async _load(name) {
-    const file = DIR + name;
-    const fail = (errors) => ({ name, file, status: 'error', errors });
+  async _open(entry) {
+    const { file } = entry;
+    const fail = (errors) => ({ file, status: 'error', errors });
     const got = await this._fetch(file);
     this.texts.delete(file);
     if (got.error) {
@@ -109,29 +167,21 @@ export class LessonStore {
       if (!run || !run.lesson || !Array.isArray(run.steps) || run.steps.length === 0) {
         return fail([{ file, path: '', reason: 'the engine returned a timeline without steps' }]);
       }
-      return { name, file, status: 'ok', id: run.lesson.id, text: got.text, run };
+      if (run.lesson.id !== entry.id) {
+        return fail([{ file, path: '/id', reason: `the file's lesson id is '${run.lesson.id}', the index says '${entry.id}' (rebuild the site)` }]);
+      }
+      return { file, status: 'ok', id: run.lesson.id, text: got.text, run, compare: entry.compare };
     } catch (e) {
       if (e instanceof EngineError) return fail([{ file, path: '', reason: e.reason }]);
       return fail([{ file, path: '', reason: e.message || String(e) }]);
     }
   }
 
-  async loadAll() {
-    if (!this.files) await this.loadIndex();
-    return Promise.all(this.files.map((f) => this.load(f)));
-  }
-
-  /** Find a lesson by id, loading the likely file first. Resolves to a record or null. */
+  /** The lesson `id`, opened: a record (ok or error), or null when the index has no such lesson. */
   async find(id) {
-    if (!this.files) await this.loadIndex();
-    for (const rec of this.records.values()) if (rec.status === 'ok' && rec.id === id) return rec;
-    const guess = `${id}.json`;
-    if (this.files.includes(guess)) {
-      const rec = await this.load(guess);
-      if (rec.status === 'ok' && rec.id === id) return rec;
-    }
-    const all = await this.loadAll();
-    return all.find((r) => r.status === 'ok' && r.id === id) || null;
+    const entries = await this.loadIndex();
+    const entry = entries.find((e) => e.status === 'ok' && e.id === id);
+    return entry ? this.open(entry) : null;
   }
 
   /** Ask the engine whether an answer is right. Throws EngineError, or returns the verdict. */
@@ -143,5 +193,23 @@ export class LessonStore {
       throw new EngineError(e.file, `${e.path ? e.path + ': ' : ''}${e.reason}`, 'answer');
     }
     return out;
+  }
+
+  /**
+   * The lesson's two side-by-side timelines from the engine (`compare`): {data} or
+   * {errors: [{file, path, reason}]}, e.g. for a lesson without a compare block.
+   */
+  compare(rec) {
+    try {
+      const data = this.engine.call('compare', { file: rec.file, text: rec.text });
+      const errors = outputErrors(data, rec.file);
+      if (errors) return { errors };
+      if (!Array.isArray(data.policies) || data.policies.length !== 2 || !data.policies.every((p) => Array.isArray(p.steps) && p.steps.length)) {
+        return { errors: [{ file: rec.file, path: '/compare', reason: 'the engine returned no two timelines' }] };
+      }
+      return { data };
+    } catch (e) {
+      return { errors: [{ file: rec.file, path: '', reason: e instanceof EngineError ? e.reason : e.message || String(e) }] };
+    }
   }
 }

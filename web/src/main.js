@@ -10,11 +10,14 @@ import { currentRoute, onRoute, listHash, replaceHash } from './router.js';
 import { isEmbedded } from './embed.js';
 import { renderList } from './views/list.js';
 import { LessonView } from './views/lesson.js';
-import { engineErrorCard, fatalCard } from './views/errors.js';
+import { CompareView } from './views/compare.js';
+import { engineErrorCard, fatalCard, lessonErrorCard } from './views/errors.js';
 
 const app = {
   engine: null,
   engineError: null,
+  engineReady: null, // settles when the engine has loaded or failed to
+
   store: null,
   progress: null,
   view: null, // the mounted LessonView, if any
@@ -127,7 +130,8 @@ async function route() {
     return;
   }
 
-  if (r.name === 'lesson' && app.view && app.view.id === r.id) {
+  const ofLesson = r.name === 'lesson' || r.name === 'compare';
+  if (ofLesson && app.view && app.view.kind === r.name && app.view.id === r.id) {
     app.view.followRoute(r.step);
     return;
   }
@@ -137,8 +141,14 @@ async function route() {
   }
   setReady(false);
 
-  if (r.name === 'lesson') {
-    replaceChildren(mainEl, h('p', { class: 'loading', 'aria-busy': 'true' }, t('app.loading')));
+  if (ofLesson) {
+    replaceChildren(mainEl, h('p', { class: 'loading', 'aria-busy': 'true' }, t(app.engine ? 'app.loading' : 'app.loadingEngine')));
+    await app.engineReady;
+    if (!isCurrent()) return;
+    if (app.engineError) {
+      replaceChildren(mainEl, engineErrorCard(app.engineError));
+      return;
+    }
     let rec;
     try {
       rec = await app.store.find(r.id);
@@ -152,6 +162,20 @@ async function route() {
       renderList(mainEl, { store: app.store, progress: app.progress, notify, isCurrent, message: t('err.unknownLesson', { id: r.id }) });
       return;
     }
+    if (rec.status === 'error') {
+      showLessonError(rec);
+      return;
+    }
+    if (r.name === 'compare') {
+      const got = app.store.compare(rec);
+      if (got.errors) {
+        showLessonError({ file: rec.file, errors: got.errors });
+        return;
+      }
+      app.view = new CompareView(mainEl, { rec, data: got.data, progress: app.progress, initialStep: r.step, focus: true });
+      setReady(true);
+      return;
+    }
     app.view = new LessonView(mainEl, { rec, store: app.store, progress: app.progress, initialStep: r.step, focus: true });
     setReady(true);
     return;
@@ -162,6 +186,15 @@ async function route() {
   if (r.unknown) replaceHash(listHash());
   renderList(mainEl, { store: app.store, progress: app.progress, notify, isCurrent, message });
   window.scrollTo(0, 0);
+}
+
+/** A lesson that failed when it was opened (fetched, run or compared): its error card. */
+function showLessonError(rec) {
+  document.title = `${t('err.lessonTitle')} · idemlab`;
+  replaceChildren(
+    mainEl,
+    h('section', { class: 'lesson-error-view' }, h('a', { class: 'back-link', href: listHash(), 'data-testid': 'back' }, t('nav.back')), lessonErrorCard(rec)),
+  );
 }
 
 function inFormField(el) {
@@ -184,21 +217,31 @@ async function start() {
   // The network first: the engine and the lesson files load while the page sets up.
   app.store = new LessonStore(null);
   const first = currentRoute();
-  app.store.prefetch(first.name === 'lesson' ? first.id : null);
-  const engine = Engine.load();
-  engine.catch(() => {}); // handled below, once the shell is up
+  app.store.prefetch(first.name === 'lesson' || first.name === 'compare' ? first.id : null);
+  app.engineReady = Engine.load().then(
+    (e) => {
+      app.engine = e;
+      app.store.engine = e;
+    },
+    (e) => {
+      app.engineError = e instanceof EngineError ? e : new EngineError('engine/idemlab.js', e.message || String(e));
+    },
+  );
 
   const root = document.getElementById('app');
   if (isEmbedded()) document.documentElement.classList.add('is-embedded');
   app.progress = new Progress();
   for (const n of app.progress.notices) app.globalNotices.push(n);
   renderShell(root);
-  replaceChildren(mainEl, h('p', { class: 'loading', 'aria-busy': 'true' }, t('app.loadingEngine')));
-
   onLangChange(() => {
     const step = app.view ? app.view.step : null;
     renderShell(root);
-    if (app.view) {
+    if (app.view && app.view.kind !== 'lesson') {
+      // The side-by-side view is rebuilt from its address, which holds its position.
+      app.view.destroy();
+      app.view = null;
+      route();
+    } else if (app.view) {
       const view = app.view;
       app.view = new LessonView(mainEl, { rec: view.rec, store: app.store, progress: app.progress, initialStep: step, drafts: view.drafts });
       view.destroy();
@@ -212,12 +255,6 @@ async function start() {
   document.addEventListener('keydown', onKey);
   onRoute(() => route().catch(showFatal));
 
-  try {
-    app.engine = await engine;
-  } catch (e) {
-    app.engineError = e instanceof EngineError ? e : new EngineError('engine/idemlab.js', e.message || String(e));
-  }
-  app.store.engine = app.engine;
   // A debugging and test handle: the same engine calls the page makes.
   window.__idemlab = {
     call: (method, input) => app.engine.call(method, input),
@@ -228,7 +265,12 @@ async function start() {
       return null;
     },
   };
-  await route();
+  // The lesson list needs only the index: it shows while the engine is still loading.
+  const shown = route();
+  await app.engineReady;
+  // An engine that did not load is said on whatever page is shown.
+  if (app.engineError) await route();
+  await shown;
 }
 
 window.addEventListener('error', (ev) => {

@@ -1,4 +1,6 @@
-// Hash routes: #/ (lesson list), #/lesson/ID, #/lesson/ID/step/N.
+// Hash routes: #/ (lesson list), #/lesson/ID, #/lesson/ID/step/N, and the lesson's
+// side-by-side view #/lesson/ID/compare, #/lesson/ID/compare/step/N (N: a virtual time's
+// position, counted from 0).
 // Following the current step uses replaceState, so stepping never fills the
 // browser history.
 
@@ -13,15 +15,22 @@ export function parse(hash) {
   });
   if (parts.length === 0) return { name: 'list' };
   if (parts[0] === 'lesson' && parts[1]) {
+    const name = parts[2] === 'compare' ? 'compare' : 'lesson';
+    const rest = name === 'compare' ? parts.slice(3) : parts.slice(2);
     let step = null;
-    if (parts[2] === 'step' && parts[3] !== undefined && /^\d+$/.test(parts[3])) step = Number(parts[3]);
-    return { name: 'lesson', id: parts[1], step };
+    if (rest[0] === 'step' && rest[1] !== undefined && /^\d+$/.test(rest[1])) step = Number(rest[1]);
+    return { name, id: parts[1], step };
   }
   return { name: 'list', unknown: raw };
 }
 
 export function lessonHash(id, step) {
   const base = `#/lesson/${encodeURIComponent(id)}`;
+  return step === null || step === undefined ? base : `${base}/step/${step}`;
+}
+
+export function compareHash(id, step) {
+  const base = `#/lesson/${encodeURIComponent(id)}/compare`;
   return step === null || step === undefined ? base : `${base}/step/${step}`;
 }
 

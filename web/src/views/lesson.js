@@ -2,7 +2,7 @@
 // knowledge grid, text timeline and self-check, all kept on one current step.
 // Everything shown comes from the engine's timeline and verdicts.
 
-import { h, replaceChildren, rebuildKeepingFocus, measureNextFrame } from '../dom.js';
+import { h, replaceChildren, rebuildKeepingFocus } from '../dom.js';
 import { t, l } from '../i18n.js';
 import { lessonHash, listHash, replaceHash } from '../router.js';
 import { clampStep, blockingStep, questionsAt, hiddenAt, momentAt } from '../gating.js';
@@ -14,11 +14,15 @@ import { questionCard } from './questions.js';
 import { renderTimeline, stepLine } from './timeline.js';
 import { selfCheck } from './selfcheck.js';
 import { icon } from '../icons.js';
+import { stepKeyTarget } from '../keys.js';
+import { stepButtons, controlButton, scrubber, focusWhenLaidOut } from './stepcontrols.js';
+import { lessonTabs } from './tabs.js';
 
 const PLAY_MS = 1100;
 
 export class LessonView {
   constructor(root, { rec, store, progress, initialStep, focus = false, drafts = null }) {
+    this.kind = 'lesson';
     this.root = root;
     this.rec = rec;
     this.run = rec.run;
@@ -53,15 +57,7 @@ export class LessonView {
     this.mount();
     this.go(allowed, { force: true, fromLink: true });
     document.title = `${l(this.lesson.title)} · idemlab`;
-    if (focus) {
-      // Focusing lays the page out; do it in the frame that lays it out anyway, unless
-      // something else took the focus in the meantime.
-      const title = this.root.querySelector('[data-testid="lesson-title"]');
-      measureNextFrame(title, () => () => {
-        const active = document.activeElement;
-        if (title.isConnected && (!active || active === document.body)) title.focus({ preventScroll: true });
-      });
-    }
+    if (focus) focusWhenLaidOut(this.root.querySelector('[data-testid="lesson-title"]'));
   }
 
   isAnswered(qid) {
@@ -74,26 +70,9 @@ export class LessonView {
 
   mount() {
     const lesson = this.lesson;
-    const btn = (key, label, onclick, extra = {}) =>
-      h('button', { type: 'button', class: ['btn', 'btn-ctl', extra.class], 'aria-label': t(key), title: t(key), 'data-testid': extra.testid, onclick }, label);
-    this.el = {};
-    this.el.prev = btn('lesson.prev', [icon('prev'), h('span', { class: 'ctl-text' }, t('lesson.prev'))], () => this.tryGo(this.step - 1), { testid: 'prev' });
-    this.el.next = btn('lesson.next', [h('span', { class: 'ctl-text' }, t('lesson.next')), icon('next')], () => this.tryGo(this.step + 1), { testid: 'next' });
-    this.el.first = btn('lesson.first', icon('first'), () => this.tryGo(0), { testid: 'first' });
-    this.el.last = btn('lesson.last', icon('last'), () => this.tryGo(this.last), { testid: 'last' });
-    this.el.play = btn('lesson.play', '', () => this.togglePlay(), { testid: 'play', class: 'btn-play' });
-    this.el.range = h('input', {
-      type: 'range',
-      min: '0',
-      max: String(this.last),
-      step: '1',
-      value: '0',
-      class: 'scrubber',
-      id: 'scrubber',
-      'data-testid': 'scrubber',
-      'aria-label': t('lesson.scrubber'),
-      oninput: (ev) => this.tryGo(Number(ev.target.value)),
-    });
+    this.el = stepButtons('lesson', { first: 'first', prev: 'prev', next: 'next', last: 'last' }, this, (n) => this.tryGo(n));
+    this.el.play = controlButton('lesson.play', '', () => this.togglePlay(), { testid: 'play', cls: 'btn-play' });
+    this.el.range = scrubber({ last: this.last, label: t('lesson.scrubber'), testid: 'scrubber', id: 'scrubber', go: (n) => this.tryGo(n) });
     this.el.stepLabel = h('p', { class: 'step-label', 'data-testid': 'step-label', 'aria-hidden': 'true' });
     this.el.gateMsg = h('p', { class: 'gate-msg', role: 'status', 'data-testid': 'gate-msg' });
     this.el.notices = h('div', { class: 'notices' });
@@ -145,6 +124,7 @@ export class LessonView {
             h('h2', { class: 'view-title', 'data-testid': 'lesson-title', tabindex: '-1' }, l(lesson.title)),
             h('span', { class: ['badge', `level-${lesson.level}`] }, t(`level.${lesson.level}`)),
           ),
+          this.rec.compare ? lessonTabs(this.id, 'lesson') : null,
           h('p', { class: 'lead' }, l(lesson.summary)),
         ),
         this.el.notices,
@@ -391,22 +371,10 @@ export class LessonView {
 
   /** Keyboard: ← → step, Home / End jump. Returns true when the key was used. */
   onKey(ev) {
-    switch (ev.key) {
-      case 'ArrowLeft':
-        this.tryGo(this.step - 1);
-        return true;
-      case 'ArrowRight':
-        this.tryGo(this.step + 1);
-        return true;
-      case 'Home':
-        this.tryGo(0);
-        return true;
-      case 'End':
-        this.tryGo(this.last);
-        return true;
-      default:
-        return false;
-    }
+    const n = stepKeyTarget(ev.key, this.step, this.last);
+    if (n === null) return false;
+    this.tryGo(n);
+    return true;
   }
 
   /** The URL changed to another step of this lesson (typed or pasted). */

@@ -1,21 +1,22 @@
-// The lesson list: one card per lesson file with the learner's progress, or an
-// error card for a file that did not load. Lessons appear as they load.
+// The lesson list: one card per entry of the lesson index with the learner's progress,
+// or an error card for a file that did not validate. It reads the index alone: no lesson
+// file is fetched or run until it is opened.
 
 import { h, replaceChildren } from '../dom.js';
 import { t, l } from '../i18n.js';
-import { lessonHash } from '../router.js';
+import { lessonHash, compareHash } from '../router.js';
 import { lessonErrorCard, indexErrorCard } from './errors.js';
 
-export function lessonStats(rec, progress) {
-  const qids = (rec.run.lesson.questions || []).map((q) => q.id);
-  const lp = progress.peek(rec.id);
-  const answered = qids.filter((qid) => progress.isAnswered(rec.id, qid)).length;
-  const { right, first_try_right: firstTry } = progress.stats(rec.id, qids);
+/** Progress on a lesson of the index ({id, questionIds}). */
+export function lessonStats(entry, progress) {
+  const qids = entry.questionIds;
+  const lp = progress.peek(entry.id);
+  const answered = qids.filter((qid) => progress.isAnswered(entry.id, qid)).length;
+  const { right, first_try_right: firstTry } = progress.stats(entry.id, qids);
   return { answered, correct: right, firstTry, total: qids.length, completed: !!(lp && lp.completed), started: !!lp };
 }
 
 function lessonCard(rec, progress) {
-  const lesson = rec.run.lesson;
   const st = lessonStats(rec, progress);
   const pct = st.total ? Math.round((100 * st.answered) / st.total) : st.completed ? 100 : 0;
   const action = st.completed ? t('list.review') : st.started ? t('list.continue') : t('list.open');
@@ -26,11 +27,11 @@ function lessonCard(rec, progress) {
     h(
       'div',
       { class: 'lesson-card-head' },
-      h('span', { class: ['badge', `level-${lesson.level}`] }, t(`level.${lesson.level}`) || lesson.level),
+      h('span', { class: ['badge', `level-${rec.level}`] }, t(`level.${rec.level}`) || rec.level),
       st.completed ? h('span', { class: 'badge badge-done', 'data-testid': 'lesson-completed' }, '✓ ', t('list.completed')) : null,
     ),
-    h('h3', { class: 'card-title', id: titleId }, l(lesson.title)),
-    h('p', { class: 'lesson-summary' }, l(lesson.summary)),
+    h('h3', { class: 'card-title', id: titleId }, l(rec.title)),
+    h('p', { class: 'lesson-summary' }, l(rec.summary)),
     h(
       'div',
       { class: 'lesson-progress' },
@@ -46,19 +47,20 @@ function lessonCard(rec, progress) {
         ? h('p', { class: 'lesson-first-try muted', 'data-testid': 'lesson-first-try' }, t('lesson.firstTry', { k: st.firstTry, n: st.total }))
         : null,
     ),
-    h('a', { class: 'btn btn-primary', href: lessonHash(rec.id), 'aria-describedby': titleId, 'data-testid': 'lesson-open' }, action),
+    h(
+      'div',
+      { class: 'btn-row' },
+      h('a', { class: 'btn btn-primary', href: lessonHash(rec.id), 'aria-describedby': titleId, 'data-testid': 'lesson-open' }, action),
+      rec.compare ? h('a', { class: 'btn', href: compareHash(rec.id), 'aria-describedby': titleId, 'data-testid': 'lesson-compare' }, t('compare.open')) : null,
+    ),
   );
-}
-
-function placeholder(name) {
-  return h('li', { class: 'card lesson-card is-loading', 'aria-busy': 'true' }, h('p', { class: 'muted' }, t('list.loadingLesson', { file: `lessons/${name}` })));
 }
 
 /** Per lesson: questions, answered right, right at the first try (for the exported file). */
 function exportSummary(store, progress) {
   const out = {};
-  for (const rec of store.records.values()) {
-    if (rec.status === 'ok' && !(rec.id in out)) out[rec.id] = progress.stats(rec.id, (rec.run.lesson.questions || []).map((q) => q.id));
+  for (const entry of store.entries || []) {
+    if (entry.status === 'ok' && !(entry.id in out)) out[entry.id] = progress.stats(entry.id, entry.questionIds);
   }
   return out;
 }
@@ -133,41 +135,20 @@ export function renderList(root, { store, progress, notify, message, isCurrent }
       progressTools(progress, notify, store),
     ),
   );
-  const slots = new Map();
-  const firstFileOf = new Map(); // lesson id -> the first file (in index order) that has it
-  const fill = (rec) => {
-    const slot = slots.get(rec.name);
-    if (!slot) return;
-    let shown = rec;
-    if (rec.status === 'ok') {
-      const first = firstFileOf.get(rec.id);
-      // Files are filled in index order: a later file with the same id is the error.
-      if (first) shown = { ...rec, status: 'error', errors: [{ file: rec.file, path: '/id', kind: 'duplicate', id: rec.id, other: first }] };
-      else firstFileOf.set(rec.id, rec.file);
-    }
-    const el = shown.status === 'ok' ? lessonCard(shown, progress) : h('li', { class: 'lesson-error-item' }, lessonErrorCard(shown));
-    slot.replaceWith(el);
-    slots.set(rec.name, el);
-  };
   (async () => {
-    let files;
+    let entries;
     try {
-      files = store.files || (await store.loadIndex());
+      entries = await store.loadIndex();
     } catch (e) {
       if (isCurrent()) replaceChildren(items, h('li', null, indexErrorCard(e)));
       return;
     }
     if (!isCurrent()) return;
-    if (files.length === 0) items.appendChild(h('li', { class: 'muted' }, t('list.empty')));
-    for (const name of files) {
-      const ph = placeholder(name);
-      slots.set(name, ph);
-      items.appendChild(ph);
-    }
-    for (const name of files) {
-      const rec = await store.load(name);
-      if (!isCurrent()) return;
-      fill(rec);
-    }
+    replaceChildren(
+      items,
+      entries.length === 0 ? h('li', { class: 'muted' }, t('list.empty')) : null,
+      entries.map((e) => (e.status === 'ok' ? lessonCard(e, progress) : h('li', { class: 'lesson-error-item' }, lessonErrorCard(e)))),
+    );
+    items.setAttribute('data-ready', 'true');
   })();
 }

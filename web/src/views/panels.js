@@ -15,7 +15,8 @@ function valueCell(v) {
   return h('td', null, String(v));
 }
 
-function statusPill(status) {
+/** A client status (PENDING, UNKNOWN, DELIVERED, ...) as a coloured pill; the text is the status itself. */
+export function statusPill(status) {
   return h('span', { class: ['status', `status-${String(status).toLowerCase()}`] }, status);
 }
 

@@ -1,0 +1,79 @@
+#include "engine/cli/lesson_index.hpp"
+
+#include <map>
+
+#include "engine/api/api.hpp"
+
+namespace idemlab::cli {
+namespace {
+
+using nlohmann::json;
+
+json failed(const std::string& file, json errors) {
+  json out = json::object();
+  out["ok"] = false;
+  out["file"] = file;
+  out["errors"] = std::move(errors);
+  return out;
+}
+
+json problem(const std::string& file, const std::string& path, const std::string& reason) {
+  return {{"file", file}, {"path", path}, {"reason", reason}};
+}
+
+// The problems of a failed API answer ({"error": ...} or {"ok": false, "errors": [...]}),
+// or null when it did not fail.
+json problems_of(const json& out) {
+  if (out.contains("error")) return json::array({out["error"]});
+  if (out.contains("ok") && out["ok"] == false) return out["errors"];
+  return nullptr;
+}
+
+}  // namespace
+
+json lesson_index(const std::vector<IndexSource>& sources) {
+  json lessons = json::array();
+  std::map<std::string, std::string> seen;  // lesson id -> the first file that has it
+  for (const IndexSource& s : sources) {
+    if (!s.text) {
+      lessons.push_back(failed(s.file, json::array({problem(s.file, "", "cannot read the file")})));
+      continue;
+    }
+    const std::string input = json{{"file", s.file}, {"text", *s.text}}.dump();
+    json run = json::parse(api::call("run", input));
+    json problems = problems_of(run);
+    if (!problems.is_null()) {
+      lessons.push_back(failed(s.file, std::move(problems)));
+      continue;
+    }
+    const json& lesson = run["lesson"];
+    const std::string id = lesson["id"].get<std::string>();
+    auto [it, fresh] = seen.emplace(id, s.file);
+    if (!fresh) {
+      json e = problem(s.file, "/id", "lesson id '" + id + "' is used twice (also in " + it->second + ")");
+      e["kind"] = "duplicate";
+      e["id"] = id;
+      e["other"] = it->second;
+      lessons.push_back(failed(s.file, json::array({e})));
+      continue;
+    }
+    json ids = json::array();
+    for (const json& q : lesson["questions"]) ids.push_back(q["id"]);
+    json entry = json::object();
+    entry["ok"] = true;
+    entry["file"] = s.file;
+    entry["id"] = id;
+    entry["level"] = lesson["level"];
+    entry["title"] = lesson["title"];
+    entry["summary"] = lesson["summary"];
+    entry["question_count"] = ids.size();
+    entry["question_ids"] = std::move(ids);
+    entry["compare"] = problems_of(json::parse(api::call("compare", input))).is_null();
+    lessons.push_back(std::move(entry));
+  }
+  json out = json::object();
+  out["lessons"] = std::move(lessons);
+  return out;
+}
+
+}  // namespace idemlab::cli

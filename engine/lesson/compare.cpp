@@ -1,0 +1,42 @@
+#include "engine/lesson/compare.hpp"
+
+#include <stdexcept>
+
+#include "engine/sim/simulation.hpp"
+#include "engine/timeline/timeline_json.hpp"
+
+namespace idemlab {
+namespace {
+
+using nlohmann::json;
+
+json policy_json(const ComparePolicy& policy) {
+  const Run run = Simulation(policy.scenario, policy.scenario.faults).run();
+  json steps = json::array();
+  for (std::size_t i = 0; i < run.steps.size(); ++i) steps.push_back(step_json(run, static_cast<int>(i)));
+  json out = json::object();
+  out["id"] = policy.id;
+  out["label"] = policy.label.to_json();
+  out["client"] = policy.client;
+  out["service"] = policy.service;
+  out["steps"] = std::move(steps);
+  return out;
+}
+
+}  // namespace
+
+json compare_json(const PreparedLesson& p) {
+  const Lesson& l = p.lesson;
+  if (!l.compare) throw std::invalid_argument("the lesson has no \"compare\" block");
+  json policies = json::array();
+  for (const ComparePolicy& policy : l.compare->policies) policies.push_back(policy_json(policy));
+  json out = json::object();
+  out["lesson"] = {{"id", l.id}, {"title", l.title.to_json()}};
+  out["intent"] = first_intent(l.scenario);
+  out["faults"] = l.scenario.faults.describe().to_json();
+  out["narration"] = l.compare->narration ? l.compare->narration->to_json() : json(nullptr);
+  out["policies"] = std::move(policies);
+  return out;
+}
+
+}  // namespace idemlab

@@ -1,0 +1,126 @@
+// The side-by-side view of the engine API (`compare`).
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <functional>
+
+#include "engine/api/api.hpp"
+#include "lesson_file.hpp"
+
+using nlohmann::json;
+
+namespace {
+
+json call(const std::string& method, const json& input) { return json::parse(idemlab::api::call(method, input.dump())); }
+
+json lesson_input(const json& lesson, const std::string& file = "lessons/test.json") {
+  return {{"file", file}, {"text", lesson.dump()}};
+}
+
+// The paths of every problem `check` finds in retry-duplicates changed by `breakit`.
+std::vector<std::string> problem_paths(const std::function<void(json&)>& breakit) {
+  json j = json::parse(read_lesson_text("retry-duplicates.json"));
+  breakit(j);
+  json out = call("check", lesson_input(j));
+  std::vector<std::string> paths;
+  if (out["ok"] == true) return paths;
+  for (const json& e : out["errors"]) paths.push_back(e["path"].get<std::string>());
+  return paths;
+}
+
+const json* policy_with(const json& out, const std::string& key_scope) {
+  for (const json& p : out["policies"]) {
+    if (p["client"].value("key_scope", "") == key_scope) return &p;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+// The effects the service holds for the lesson's intent at the end of a policy's run,
+// after checking on the way that the count never drops and time never goes back.
+int final_effects(const json& out, const json& policy) {
+  const std::string intent = out["intent"].get<std::string>();
+  int effects = 0;
+  std::int64_t t = 0;
+  for (const json& s : policy["steps"]) {
+    int now = s["truth"]["by_intent"].value(intent, 0);
+    CHECK(now >= effects);  // an effect, once there, stays
+    CHECK(s["t"].get<std::int64_t>() >= t);
+    effects = now;
+    t = s["t"].get<std::int64_t>();
+  }
+  return effects;
+}
+
+TEST_CASE("side by side: under one fault plan a new key per attempt duplicates the effect, one key per intent does not") {
+  json out = call("compare", lesson_input(json::parse(read_lesson_text("retry-duplicates.json"))));
+  REQUIRE_MESSAGE(out.contains("policies"), out.dump());
+  REQUIRE(out["policies"].size() == 2);
+  const json* per_attempt = policy_with(out, "attempt");
+  const json* per_intent = policy_with(out, "intent");
+  REQUIRE(per_attempt);
+  REQUIRE(per_intent);
+  CHECK(out["intent"] == "weekly-report");
+  CHECK(final_effects(out, *per_attempt) > 1);
+  CHECK((*per_attempt)["steps"].back()["invariants"]["duplicate_effect"] == true);
+  CHECK(final_effects(out, *per_intent) == 1);
+  CHECK((*per_intent)["steps"].back()["invariants"]["duplicate_effect"] == false);
+  for (const json& p : out["policies"]) {
+    // The same fault plan: both runs lose the response to attempt 1.
+    bool dropped = false;
+    for (const json& s : p["steps"]) dropped = dropped || s["event"]["kind"] == "drop";
+    CHECK_MESSAGE(dropped, p["id"]);
+  }
+}
+
+TEST_CASE("side by side: a service override runs the service differently under the same client") {
+  json j = json::parse(read_lesson_text("retry-duplicates.json"));
+  j["compare"]["policies"][0]["client"] = {{"key_scope", "intent"}, {"on_timeout", "record_unknown"}, {"recovery", "lookup"}, {"retry_after_ms", 20}};
+  j["compare"]["policies"][0]["service"] = {{"lookup", false}};
+  j["compare"]["policies"][1]["client"] = {{"key_scope", "intent"}, {"on_timeout", "record_unknown"}, {"recovery", "lookup"}, {"retry_after_ms", 20}};
+  j["compare"]["policies"][1].erase("service");
+  json out = call("compare", lesson_input(j));
+  REQUIRE_MESSAGE(out.contains("policies"), out.dump());
+  auto kinds = [](const json& p) {
+    std::vector<std::string> k;
+    for (const json& s : p["steps"]) k.push_back(s["event"]["kind"].get<std::string>());
+    return k;
+  };
+  CHECK(kinds(out["policies"][0]) != kinds(out["policies"][1]));
+}
+
+TEST_CASE("side by side: mistakes in the compare block are named at their JSON path") {
+  auto has = [](const std::vector<std::string>& paths, const std::string& p) {
+    return std::find(paths.begin(), paths.end(), p) != paths.end();
+  };
+  auto paths = problem_paths([](json& j) { j["compare"]["policies"][1]["client"]["key_scop"] = "intent"; });
+  CHECK(has(paths, "/compare/policies/1/client/key_scop"));
+  CHECK(paths.size() == 1);
+  paths = problem_paths([](json& j) { j["compare"]["policies"][0]["client"]["key_scope"] = "per_attempt"; });
+  CHECK(paths == std::vector<std::string>{"/compare/policies/0/client/key_scope"});
+  paths = problem_paths([](json& j) { j["compare"]["policies"][1]["service"]["lookup"] = "yes"; });
+  CHECK(paths == std::vector<std::string>{"/compare/policies/1/service/lookup"});
+  paths = problem_paths([](json& j) { j["compare"]["policies"].erase(1); });
+  CHECK(has(paths, "/compare/policies"));
+  paths = problem_paths([](json& j) { j["compare"]["policies"][1]["id"] = j["compare"]["policies"][0]["id"]; });
+  CHECK(has(paths, "/compare/policies/1/id"));
+  paths = problem_paths([](json& j) { j["compare"]["policies"][1] = j["compare"]["policies"][0]; j["compare"]["policies"][1]["id"] = "copy"; });
+  CHECK(paths == std::vector<std::string>{"/compare/policies/1"});
+  paths = problem_paths([](json& j) { j["compare"]["policies"][0]["label"].erase("en"); });
+  CHECK(has(paths, "/compare/policies/0/label"));
+  paths = problem_paths([](json& j) { j["compare"]["policies"][0].erase("client"); });
+  CHECK(has(paths, "/compare/policies/0"));
+  paths = problem_paths([](json& j) { j["compare"]["colour"] = "red"; });
+  CHECK(has(paths, "/compare/colour"));
+  // A mistake of the scenario itself is named once, at the scenario.
+  paths = problem_paths([](json& j) { j["scenario"]["client"]["max_attempts"] = 0; });
+  CHECK(paths == std::vector<std::string>{"/scenario/client/max_attempts"});
+}
+
+TEST_CASE("side by side: a lesson without a compare block is an error at /compare") {
+  json out = call("compare", lesson_input(json::parse(read_lesson_text("lost-receipt.json")), "lessons/lost-receipt.json"));
+  REQUIRE(out.contains("error"));
+  CHECK(out["error"]["file"] == "lessons/lost-receipt.json");
+  CHECK(out["error"]["path"] == "/compare");
+}

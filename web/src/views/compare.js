@@ -1,0 +1,214 @@
+// The side-by-side view of a lesson: the lesson's fault plan run under the two policies
+// of its `compare` block. Both timelines come from the engine (`compare`); they are
+// stepped together by virtual time, each with the effects the service holds for the
+// intent (the engine's truth) and the client's status for it. ← → step, Home / End jump;
+// on a narrow screen the two timelines stack.
+
+import { h, replaceChildren, measureNextFrame } from '../dom.js';
+import { t, l } from '../i18n.js';
+import { compareHash, listHash, replaceHash } from '../router.js';
+import { statusPill } from './panels.js';
+import { stepLine } from './timeline.js';
+import { lessonTabs } from './tabs.js';
+import { stepKeyTarget } from '../keys.js';
+import { stepButtons, scrubber, focusWhenLaidOut } from './stepcontrols.js';
+
+const NAMES = ['A', 'B'];
+
+/** The index of the last step of `steps` at or before virtual time `time` (-1: none yet). */
+function stepAt(steps, time) {
+  let k = -1;
+  while (k + 1 < steps.length && steps[k + 1].t <= time) k += 1;
+  return k;
+}
+
+function knobList(policy) {
+  const rows = [];
+  for (const side of ['client', 'service']) {
+    const knobs = Object.entries(policy[side] || {});
+    if (!knobs.length) continue;
+    rows.push(
+      h('dt', null, t(`side.${side}`)),
+      h('dd', null, knobs.map(([k, v]) => h('code', { class: 'chip' }, `${k}: ${typeof v === 'string' ? v : JSON.stringify(v)}`))),
+    );
+  }
+  return h('dl', { class: 'compare-knobs', 'data-testid': 'compare-knobs' }, rows);
+}
+
+export class CompareView {
+  constructor(root, { rec, data, progress, initialStep, focus = false }) {
+    this.kind = 'compare';
+    this.root = root;
+    this.rec = rec;
+    this.id = rec.id;
+    this.data = data;
+    this.progress = progress;
+    this.policies = data.policies;
+    const times = new Set();
+    for (const p of this.policies) for (const s of p.steps) times.add(s.t);
+    this.times = [...times].sort((a, b) => a - b);
+    this.last = this.times.length - 1;
+    this.step = -1;
+    this.mount();
+    this.go(initialStep === null || initialStep === undefined ? 0 : initialStep, { force: true });
+    document.title = `${t('compare.title')} · ${l(data.lesson.title)} · idemlab`;
+    if (focus) focusWhenLaidOut(this.root.querySelector('[data-testid="compare-title"]'));
+  }
+
+  /** Questions of the lesson not answered yet: this view shows how both runs end. */
+  openQuestions() {
+    const qs = (this.rec.run && this.rec.run.lesson.questions) || [];
+    return qs.filter((q) => !this.progress.isAnswered(this.id, q.id)).length;
+  }
+
+  mount() {
+    const data = this.data;
+    const ids = { first: 'compare-first', prev: 'compare-prev', next: 'compare-next', last: 'compare-last' };
+    this.el = stepButtons('compare', ids, this, (n) => this.go(n));
+    this.el.range = scrubber({ last: this.last, label: t('compare.scrubber'), testid: 'compare-scrubber', go: (n) => this.go(n) });
+    this.el.timeLabel = h('p', { class: 'step-label', 'data-testid': 'compare-time', 'aria-hidden': 'true' });
+    this.el.live = h('p', { class: 'visually-hidden', 'aria-live': 'polite', 'data-testid': 'compare-announce' });
+    this.cols = this.policies.map((p, i) => this.column(p, i));
+    const open = this.openQuestions();
+
+    replaceChildren(
+      this.root,
+      h(
+        'section',
+        { class: 'compare-view', 'data-testid': 'compare-view', 'data-lesson': this.id },
+        h(
+          'header',
+          { class: 'lesson-head' },
+          h('a', { class: 'back-link', href: listHash(), 'data-testid': 'back' }, t('nav.back')),
+          h('h2', { class: 'view-title', 'data-testid': 'compare-title', tabindex: '-1' }, l(data.lesson.title)),
+          lessonTabs(this.id, 'compare'),
+          h(
+            'div',
+            { class: 'compare-caption', 'data-testid': 'compare-caption' },
+            h('p', null, t('compare.caption', { faults: l(data.faults), intent: data.intent })),
+            h('ul', { class: 'compare-legend' }, this.policies.map((p, i) => h('li', null, h('span', { class: 'badge badge-side' }, NAMES[i]), ' ', l(p.label)))),
+            data.narration ? h('p', { class: 'compare-narration', 'data-testid': 'compare-narration' }, l(data.narration)) : null,
+          ),
+          open > 0 ? h('p', { class: 'notice notice-warn', 'data-testid': 'compare-spoiler' }, t('compare.spoiler', { n: open })) : null,
+        ),
+        h(
+          'div',
+          { class: 'controls', role: 'group', 'aria-label': t('compare.controls'), 'data-testid': 'compare-controls', tabindex: '-1' },
+          h('div', { class: 'btn-row' }, this.el.first, this.el.prev, this.el.next, this.el.last),
+          h('div', { class: 'scrub' }, h('div', { class: 'scrub-track' }, this.el.range), this.el.timeLabel),
+          h('p', { class: 'keys-hint muted' }, t('compare.keys')),
+        ),
+        h('div', { class: 'compare-cols' }, this.cols.map((c) => c.root)),
+        this.el.live,
+      ),
+    );
+  }
+
+  column(policy, i) {
+    const hid = `compare-h-${i}`;
+    const col = {
+      counter: h('span', { class: 'counter-n' }),
+      counterBox: null,
+      status: h('span', { class: 'compare-status', 'data-testid': 'client-status' }),
+      alerts: h('p', { class: 'compare-alerts' }),
+      list: h('ol', { class: 'timeline compare-events', 'aria-label': t('compare.events', { name: NAMES[i] }), 'data-testid': 'compare-events' }),
+      scroller: null,
+    };
+    col.counterBox = h(
+      'p',
+      { class: 'counter', 'data-testid': 'effect-counter' },
+      col.counter,
+      h('span', { class: 'counter-label' }, t('compare.effects', { intent: this.data.intent })),
+    );
+    col.scroller = h('div', { class: 'timeline-scroll' }, col.list);
+    col.root = h(
+      'section',
+      { class: 'card compare-col', 'aria-labelledby': hid, 'data-testid': 'compare-timeline', 'data-policy': policy.id },
+      h('h3', { id: hid, class: 'section-title' }, h('span', { class: 'badge badge-side' }, NAMES[i]), ' ', l(policy.label)),
+      knobList(policy),
+      h('div', { class: 'compare-counters' }, col.counterBox, h('p', { class: 'compare-status-row' }, t('compare.status'), ' ', col.status)),
+      col.alerts,
+      col.scroller,
+    );
+    return col;
+  }
+
+  go(n, { force = false } = {}) {
+    const target = Math.max(0, Math.min(this.last, Number.isInteger(n) ? n : 0));
+    if (target === this.step && !force) return;
+    this.step = target;
+    replaceHash(compareHash(this.id, this.step));
+    this.update();
+  }
+
+  update() {
+    const i = this.step;
+    const time = this.times[i];
+    this.root.firstChild.dataset.step = String(i);
+    this.root.firstChild.dataset.last = String(this.last);
+    this.el.range.value = String(i);
+    const where = t('compare.timeOf', { t: time, i: i + 1, n: this.last + 1 });
+    this.el.range.setAttribute('aria-valuetext', where);
+    this.el.timeLabel.textContent = where;
+    this.el.first.disabled = i <= 0;
+    this.el.prev.disabled = i <= 0;
+    this.el.next.disabled = i >= this.last;
+    this.el.last.disabled = i >= this.last;
+
+    const said = [];
+    this.policies.forEach((p, k) => {
+      const col = this.cols[k];
+      const at = stepAt(p.steps, time);
+      const st = at >= 0 ? p.steps[at] : null;
+      // The engine's truth: effects of the intent under every operation key it used.
+      const effects = st ? st.truth.by_intent[this.data.intent] || 0 : 0;
+      const status = (st && st.client.status[this.data.intent]) || null;
+      col.counter.textContent = String(effects);
+      col.counterBox.dataset.effects = String(effects);
+      col.counterBox.classList.toggle('is-duplicate', effects > 1);
+      col.status.dataset.status = status || '';
+      replaceChildren(col.status, status ? statusPill(status) : t('compare.noStatus'));
+      const inv = (st && st.invariants) || {};
+      replaceChildren(
+        col.alerts,
+        inv.duplicate_effect ? h('span', { class: 'badge badge-alert', 'data-testid': 'compare-duplicate' }, t('truth.duplicate')) : null,
+        inv.belief_contradicts_truth ? h('span', { class: 'badge badge-alert', 'data-testid': 'compare-contradicts' }, t('truth.contradicts')) : null,
+      );
+      replaceChildren(
+        col.list,
+        p.steps.slice(0, at + 1).map((s) =>
+          h(
+            'li',
+            { class: ['tl-line', `tl-${(s.event && s.event.side) || 'none'}`, s.t === time && 'is-current'], 'aria-current': s.t === time ? 'step' : null },
+            h('span', { class: 'tl-text' }, stepLine(s)),
+          ),
+        ),
+      );
+      measureNextFrame(col, () => {
+        if (!col.scroller.isConnected) return null;
+        const end = col.scroller.scrollHeight;
+        return () => {
+          col.scroller.scrollTop = end;
+        };
+      });
+      said.push(t('compare.sideSummary', { name: NAMES[k], n: effects, status: status || t('compare.noStatus') }));
+    });
+    this.el.live.textContent = `${where}. ${said.join(' ')}`;
+  }
+
+  /** Keyboard: ← → step, Home / End jump. Returns true when the key was used. */
+  onKey(ev) {
+    const n = stepKeyTarget(ev.key, this.step, this.last);
+    if (n === null) return false;
+    this.go(n);
+    return true;
+  }
+
+  /** The URL changed to another position of this view (typed or pasted). */
+  followRoute(step) {
+    if (step === null || step === undefined) replaceHash(compareHash(this.id, this.step));
+    else this.go(step, { force: true });
+  }
+
+  destroy() {}
+}

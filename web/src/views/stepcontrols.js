@@ -1,0 +1,54 @@
+// The step controls both timeline views share (the lesson, side by side): first, previous,
+// next and last buttons, the range input over positions 0..last, and moving the focus to
+// the view's title once the page is laid out.
+
+import { h, measureNextFrame } from '../dom.js';
+import { t } from '../i18n.js';
+import { icon } from '../icons.js';
+
+/** A control button named by the i18n key `key` (label and tooltip) showing `content`. */
+export function controlButton(key, content, onclick, { testid, cls } = {}) {
+  return h('button', { type: 'button', class: ['btn', 'btn-ctl', cls], 'aria-label': t(key), title: t(key), 'data-testid': testid, onclick }, content);
+}
+
+/**
+ * Buttons to the first, previous, next and last position of `view` ({step, last}), named
+ * by the i18n keys `${prefix}.first` ... `${prefix}.last`, with the test ids `ids`;
+ * each calls go(position).
+ */
+export function stepButtons(prefix, ids, view, go) {
+  const text = (key) => h('span', { class: 'ctl-text' }, t(key));
+  return {
+    first: controlButton(`${prefix}.first`, icon('first'), () => go(0), { testid: ids.first }),
+    prev: controlButton(`${prefix}.prev`, [icon('prev'), text(`${prefix}.prev`)], () => go(view.step - 1), { testid: ids.prev }),
+    next: controlButton(`${prefix}.next`, [text(`${prefix}.next`), icon('next')], () => go(view.step + 1), { testid: ids.next }),
+    last: controlButton(`${prefix}.last`, icon('last'), () => go(view.last), { testid: ids.last }),
+  };
+}
+
+/** The range input over positions 0..last, named `label`; moving it calls go(position). */
+export function scrubber({ last, label, testid, id = null, go }) {
+  return h('input', {
+    type: 'range',
+    min: '0',
+    max: String(last),
+    step: '1',
+    value: '0',
+    class: 'scrubber',
+    id,
+    'data-testid': testid,
+    'aria-label': label,
+    oninput: (ev) => go(Number(ev.target.value)),
+  });
+}
+
+/**
+ * Focus `title` in the frame that lays the page out anyway, unless something else took
+ * the focus in the meantime.
+ */
+export function focusWhenLaidOut(title) {
+  measureNextFrame(title, () => () => {
+    const active = document.activeElement;
+    if (title.isConnected && (!active || active === document.body)) title.focus({ preventScroll: true });
+  });
+}
