@@ -144,6 +144,9 @@ const accepted = {
     l.scenario.faults.push({ drop: 'request', intent: 'weekly-report-cancel' });
     l.facts = [{ fact: 'effect_exists' }, { fact: 'response_arrived' }, { fact: 'intent_durable' },
       { id: 'cancel_effect', fact: 'effect_exists', intent: 'weekly-report-cancel' }];
+    // Under this budget the base lesson's choose question has two safe options (check refuses
+    // it); this case is about the budget and the cancel, so it leaves the question out.
+    l.questions = l.questions.filter((q) => q.kind !== 'choose');
     return l;
   },
   'reconcile names its intent, and a moment matches on every field': () => {
