@@ -32,7 +32,7 @@ json compare_json(const PreparedLesson& p) {
   for (const ComparePolicy& policy : l.compare->policies) policies.push_back(policy_json(policy));
   json out = json::object();
   out["lesson"] = {{"id", l.id}, {"title", l.title.to_json()}};
-  out["intent"] = first_intent(l.scenario);
+  out["intent"] = l.compare->intent.empty() ? first_intent(l.scenario) : l.compare->intent;
   out["faults"] = l.scenario.faults.describe().to_json();
   out["narration"] = l.compare->narration ? l.compare->narration->to_json() : json(nullptr);
   out["policies"] = std::move(policies);

@@ -94,6 +94,7 @@ struct ComparePolicy {
 struct Comparison {
   std::vector<ComparePolicy> policies;
   std::optional<L10n> narration;  ///< what to watch for, shown with the two timelines
+  std::string intent;  ///< the intent whose effects are counted ("" = the first delivered)
 };
 
 struct Lesson {

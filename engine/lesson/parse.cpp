@@ -522,8 +522,16 @@ Question read_question(Reader& r, const json& q, const std::string& path, const 
 void read_compare(Reader& r, const json& c, const json* scenario, Lesson& lesson) {
   const std::string path = "/compare";
   Comparison out;
-  if (!r.object(c, path, {"policies", "narration"})) return;
+  if (!r.object(c, path, {"policies", "narration", "intent"})) return;
   if (c.contains("narration")) out.narration = r.text(c, path, "narration", true);
+  if (c.contains("intent")) {
+    out.intent = r.string(c, path, "intent", true);
+    bool delivered = false;
+    for (const Action& a : lesson.scenario.script) delivered = delivered || (a.kind == ActionKind::Deliver && a.intent == out.intent);
+    if (!out.intent.empty() && !delivered) {
+      r.problem(Reader::at(path, "intent"), "unknown intent '" + out.intent + "': the counter counts an intent the script delivers");
+    }
+  }
   const json* policies = r.array(c, path, "policies", true);
   std::string pp = Reader::at(path, "policies");
   if (policies && policies->size() != 2) {
