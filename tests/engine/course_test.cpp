@@ -1,0 +1,87 @@
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "engine/knowledge/facts.hpp"
+#include "engine/knowledge/worlds.hpp"
+#include "engine/lesson/forks.hpp"
+#include "lesson_file.hpp"
+
+using namespace idemlab;
+
+// The course's side-by-side lessons put the mistake first and the fix second. Over the
+// whole fault space of the lesson, the fix never ends in a failure a user would notice,
+// and the mistake shows its failure in the lesson's own run (DESIGN.md, "The model":
+// each knob has a right and a wrong setting).
+namespace {
+
+// The failures the course names, judged at the end of a run for the counted intent:
+// a duplicate effect, a belief the truth contradicts (DELIVERED or a receipt with no
+// effect, FAILED with one), and a forgotten intent (an effect exists while the client has
+// no row for it, or leaves it PENDING with nothing left to settle it).
+std::string failure(const Run& run, const std::string& intent) {
+  int last = static_cast<int>(run.steps.size()) - 1;
+  int effects = effects_for(run, last, intent);
+  std::string status = final_status(run, intent);
+  if (effects > 1) return "duplicate (" + std::to_string(effects) + " effects)";
+  if (effects == 0 && (status == status::kDelivered || final_receipt(run, intent))) return "DELIVERED with no effect";
+  if (effects > 0 && status == status::kFailed) return "FAILED with an effect";
+  if (effects > 0 && (status == "NONE" || status == status::kPending)) return "forgotten intent (" + status + ")";
+  return "";
+}
+
+std::vector<std::string> shipped_lessons() {
+  std::vector<std::string> out;
+  for (const auto& e : std::filesystem::directory_iterator(std::string(IDEMLAB_SOURCE_DIR) + "/lessons")) {
+    std::string name = e.path().filename().string();
+    if (e.path().extension() == ".json" && name.find(".schema.") == std::string::npos) out.push_back(name);
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("every side-by-side lesson: the mistake fails in the lesson's run, the fix never fails in its fault space") {
+  int compared = 0;
+  for (const std::string& name : shipped_lessons()) {
+    auto p = prepared_lesson(name);
+    if (!p->lesson.compare) continue;
+    ++compared;
+    const Comparison& c = *p->lesson.compare;
+    std::string intent = c.intent.empty() ? first_intent(p->lesson.scenario) : c.intent;
+    CAPTURE(name);
+    REQUIRE(c.policies.size() == 2);
+
+    std::vector<World> wrong = build_worlds(c.policies[0].scenario);
+    CHECK_MESSAGE(!failure(wrong[0].run, intent).empty(),
+                  name << ": policy '" << c.policies[0].id << "' shows no failure in the lesson's own run");
+
+    std::vector<World> right = build_worlds(c.policies[1].scenario);
+    CHECK(right.size() > 1);  // a fault space, not one run
+    for (const World& w : right) {
+      std::string f = failure(w.run, intent);
+      CHECK_MESSAGE(f.empty(), name << ": policy '" << c.policies[1].id << "' fails (" << f << ") in the run where "
+                                    << w.plan.describe().en);
+    }
+  }
+  CHECK(compared >= 2);
+}
+
+TEST_CASE("every shipped lesson asks at least three checked questions, one of them run over the fault space") {
+  for (const std::string& name : shipped_lessons()) {
+    auto p = prepared_lesson(name);
+    CAPTURE(name);
+    int checked = 0, over_space = 0;
+    for (const Question& q : p->lesson.questions) {
+      checked += q.kind != "concept";
+      over_space += q.kind == "predict" || q.kind == "choose";
+    }
+    CHECK(checked >= 3);
+    CHECK(over_space >= 1);
+    CHECK(!p->lesson.self_check.empty());
+    CHECK((p->lesson.level == "intro" || p->lesson.level == "advanced"));
+  }
+}
