@@ -47,6 +47,7 @@ test('a prediction keeps the truth hidden from the previous question on; later q
   await openLesson(page, LESSON, 7);
   await answerRightly(page, questionCard(page, 'client-knows-effect-after-loss'));
   await answerRightly(page, questionCard(page, 'service-knows-response'));
+  await answerRightly(page, questionCard(page, 'status-after-timeout'));
   await page.getByTestId('next').click();
   await expect.poll(() => currentStep(page)).toBe(8);
   await expect(page.getByTestId('truth-column')).toHaveCount(0);

@@ -68,12 +68,9 @@ test('the complete example in lessons/README.md validates against the schema', (
 const clone = (x) => structuredClone(x);
 const base = () => JSON.parse(read('lessons/lost-receipt.json'));
 const questionOf = (lesson, kind) => lesson.questions.find((q) => q.kind === kind);
-// lost-receipt's choose question, which the paths below expect at /questions/3.
-const chooseOf = (lesson) => {
-  const q = questionOf(lesson, 'choose');
-  assert.equal(lesson.questions.indexOf(q), 3);
-  return q;
-};
+// lost-receipt's choose question, and where it stands (the paths below name it).
+const chooseOf = (lesson) => questionOf(lesson, 'choose');
+const CQ = `/questions/${base().questions.findIndex((q) => q.kind === 'choose')}`;
 // A side-by-side block (a shipped lesson's) added to a lesson; returns the block.
 const addCompare = (lesson) => {
   lesson.compare = JSON.parse(read('lessons/retry-duplicates.json')).compare;
@@ -194,10 +191,10 @@ const refused = {
     assert.equal(l.questions.indexOf(q), 2);
     q.options = q.options.slice(0, 1);
   }],
-  'a choose option without its action': ['/questions/3/options/0/do', (l) => { delete chooseOf(l).options[0].do; }],
-  'deliver as a next action (the intent is already delivered)': ['/questions/3/options/1/do', (l) => { chooseOf(l).options[1].do = 'deliver'; }],
-  'a changed payload resent with no payload': ['/questions/3/options/2/payload', (l) => { chooseOf(l).options[2].do = 'resend_changed_payload'; }],
-  'a choose question without its moment': ['/questions/3/moment', (l) => { delete chooseOf(l).moment; }],
+  'a choose option without its action': [`${CQ}/options/0/do`, (l) => { delete chooseOf(l).options[0].do; }],
+  'deliver as a next action (the intent is already delivered)': [`${CQ}/options/1/do`, (l) => { chooseOf(l).options[1].do = 'deliver'; }],
+  'a changed payload resent with no payload': [`${CQ}/options/2/payload`, (l) => { chooseOf(l).options[2].do = 'resend_changed_payload'; }],
+  'a choose question without its moment': [`${CQ}/moment`, (l) => { delete chooseOf(l).moment; }],
   'an action on a predict option': ['/questions/2/options/0/do', (l) => { questionOf(l, 'predict').options[0].do = 'wait'; }],
   'an unknown ask': ['/questions/2/ask', (l) => { questionOf(l, 'predict').ask = 'receipts'; }],
   'an extra field in a moment': ['/moments/0/note', (l) => { l.moments[0].note = 'remember to explain this'; }],
