@@ -1,5 +1,7 @@
 #include "engine/knowledge/facts.hpp"
 
+#include <algorithm>
+
 #include "engine/service/service.hpp"
 
 namespace idemlab {
@@ -61,15 +63,23 @@ bool retention_passed(const Run& run, int step, const std::string& intent) {
   return false;
 }
 
+// Rows (each naming an op_key) that belong to `intent`, by the observer's key mapping.
+template <typename Row>
+int owned_by(const Run& run, const Rows<Row>& rows, const std::string& intent) {
+  return static_cast<int>(std::count_if(rows.begin(), rows.end(), [&](const Row& r) {
+    auto owner = run.key_owner.find(r.op_key);
+    return owner != run.key_owner.end() && owner->second == intent;
+  }));
+}
+
 }  // namespace
 
 int effects_for(const Run& run, int step, const std::string& intent) {
-  int n = 0;
-  for (const DeliveryRow& d : run.steps.at(step).snap.deliveries) {
-    auto owner = run.key_owner.find(d.op_key);
-    if (owner != run.key_owner.end() && owner->second == intent) ++n;
-  }
-  return n;
+  return owned_by(run, run.steps.at(step).snap.deliveries, intent);
+}
+
+int emails_for(const Run& run, int step, const std::string& intent) {
+  return owned_by(run, run.steps.at(step).snap.emails, intent);
 }
 
 const std::vector<FactInfo>& fact_vocabulary() {
@@ -82,6 +92,8 @@ const std::vector<FactInfo>& fact_vocabulary() {
       {"key_registered", true, false, false},
       {"lookup_authoritative", true, false, false},
       {"retention_passed", true, false, false},
+      {"email_sent", true, false, false},
+      {"email_count", false, false, false},
   };
   return facts;
 }
@@ -112,6 +124,8 @@ nlohmann::json evaluate(const FactRef& fact, const Run& run, int step) {
   if (fact.name == "key_registered") return key_record(s, current_key(run, step, fact.intent)) != nullptr;
   if (fact.name == "lookup_authoritative") return lookup_authoritative(run, step, fact.intent);
   if (fact.name == "retention_passed") return retention_passed(run, step, fact.intent);
+  if (fact.name == "email_sent") return emails_for(run, step, fact.intent) > 0;
+  if (fact.name == "email_count") return emails_for(run, step, fact.intent);
   return nullptr;
 }
 
@@ -125,6 +139,8 @@ L10n fact_label(const FactRef& fact) {
   if (fact.name == "key_registered") return {"服务端登记了操作标识", "service holds the key's dedup record"};
   if (fact.name == "lookup_authoritative") return {"对账查询可信", "a lookup would tell the truth"};
   if (fact.name == "retention_passed") return {"去重保留期已过", "retention window passed"};
+  if (fact.name == "email_sent") return {"通知邮件已送到邮件服务商", "notification email reached the provider"};
+  if (fact.name == "email_count") return {"邮件服务商收下的通知邮件数", "emails the provider holds"};
   return {fact.name, fact.name};
 }
 
@@ -161,6 +177,14 @@ L10n fact_statement(const FactRef& fact, const nlohmann::json& value) {
   if (fact.name == "retention_passed") {
     return yes ? L10n{"去重保留期已过，服务端已忘记这个意图的去重记录", "the retention window has passed: the service has forgotten the intent's dedup record"}
                : L10n{"服务端还没有忘记这个意图的去重记录", "the service has not forgotten the intent's dedup record"};
+  }
+  if (fact.name == "email_sent") {
+    return yes ? L10n{"邮件服务商已经收下了这次交付的通知邮件", "the mail provider holds the notification email of this delivery"}
+               : L10n{"邮件服务商还没有收到这次交付的通知邮件", "the mail provider holds no notification email of this delivery"};
+  }
+  if (fact.name == "email_count") {
+    std::string c = value.is_number() ? std::to_string(value.get<int>()) : "?";
+    return {"邮件服务商收下了 " + c + " 封通知邮件", "the mail provider holds " + c + (c == "1" ? " notification email" : " notification emails")};
   }
   return {fact.name, fact.name};
 }

@@ -36,6 +36,7 @@ L10n knowledge_explanation(const PreparedLesson& p, Side side, const FactRef& fa
 json predict_value(const Question& q, const Run& run, const std::string& intent) {
   const Step& last = run.steps.back();
   if (q.ask == "deliveries") return std::to_string(last.snap.deliveries.size());
+  if (q.ask == "emails") return std::to_string(emails_for(run, static_cast<int>(run.steps.size()) - 1, intent));
   if (q.ask == "final_status") {
     for (const IntentRow& r : last.snap.intents) {
       if (r.intent == intent) return r.status;

@@ -60,7 +60,7 @@ struct Question {
   std::string fact;
   // predict
   std::optional<Action> fork;  ///< what the client does right after the moment
-  std::string ask;             ///< effects | deliveries | final_status
+  std::string ask;             ///< effects | deliveries | final_status | emails
   std::vector<Option> options; ///< predict, concept
   // concept
   std::string answer;

@@ -82,7 +82,7 @@ TEST_CASE("the service contract's knobs and crash points are checked with their 
 
   p = first_problem([](json& j) { j["scenario"]["fault_space"]["service_crash_points"] = {"after_commit", "after_send"}; });
   CHECK(p["path"] == "/scenario/fault_space/service_crash_points/1");
-  CHECK(p["reason"] == "unknown injection point; known: before_commit, between_writes, after_commit");
+  CHECK(p["reason"] == "unknown injection point; known: before_commit, between_writes, after_commit, after_email_send");
 }
 
 TEST_CASE("a lesson may set every service knob and crash the service") {
