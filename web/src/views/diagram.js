@@ -120,8 +120,10 @@ function messageShape(m, cur, prefix, geo) {
   if (ended && m.fate === 'delivered') {
     const y2 = y(m.end_step);
     g.appendChild(s('line', { x1, y1, x2: x2 + (x2 > x1 ? -6 : 6), y2, stroke: color, class: 'msg-line', 'marker-end': `url(#${markerId})` }));
-    lx = (x1 + x2) / 2;
-    ly = (y1 + y2) / 2;
+    // An email's label sits nearer the provider, clear of the service lane's event labels.
+    const f = m.kind === 'email' ? 0.62 : m.kind === 'email_ack' ? 0.38 : 0.5;
+    lx = x1 + (x2 - x1) * f;
+    ly = y1 + (y2 - y1) * f;
   } else if (ended && m.fate === 'dropped') {
     const y2 = y(m.end_step);
     const xd = (x1 + x2) / 2; // the network lane, or midway to the mail provider
