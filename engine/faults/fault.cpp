@@ -8,6 +8,8 @@ const char* to_string(MessageKind k) {
     case MessageKind::Response: return "response";
     case MessageKind::Lookup: return "lookup";
     case MessageKind::LookupReply: return "lookup_reply";
+    case MessageKind::Email: return "email";
+    case MessageKind::EmailAck: return "email_ack";
   }
   return "?";
 }
@@ -26,13 +28,14 @@ const char* to_string(ServicePoint p) {
     case ServicePoint::BeforeCommit: return "before_commit";
     case ServicePoint::BetweenWrites: return "between_writes";
     case ServicePoint::AfterCommit: return "after_commit";
+    case ServicePoint::AfterEmailSend: return "after_email_send";
   }
   return "?";
 }
 
 bool parse(const std::string& s, MessageKind& out) {
   for (MessageKind k : {MessageKind::Request, MessageKind::Response, MessageKind::Lookup,
-                        MessageKind::LookupReply}) {
+                        MessageKind::LookupReply, MessageKind::Email, MessageKind::EmailAck}) {
     if (s == to_string(k)) { out = k; return true; }
   }
   return false;
@@ -46,7 +49,8 @@ bool parse(const std::string& s, ClientPoint& out) {
 }
 
 bool parse(const std::string& s, ServicePoint& out) {
-  for (ServicePoint p : {ServicePoint::BeforeCommit, ServicePoint::BetweenWrites, ServicePoint::AfterCommit}) {
+  for (ServicePoint p : {ServicePoint::BeforeCommit, ServicePoint::BetweenWrites, ServicePoint::AfterCommit,
+                         ServicePoint::AfterEmailSend}) {
     if (s == to_string(p)) { out = p; return true; }
   }
   return false;
@@ -74,6 +78,10 @@ L10n Fault::describe() const {
         return {"第 " + num + " 次对账查询丢失", "lookup " + num + " is lost"};
       case MessageKind::LookupReply:
         return {"第 " + num + " 次对账查询的答复丢失", "the reply to lookup " + num + " is lost"};
+      case MessageKind::Email:
+        return {"第 " + num + " 次发给邮件服务商的邮件丢失", "email send " + num + " to the mail provider is lost"};
+      case MessageKind::EmailAck:
+        return {"邮件服务商对第 " + num + " 次邮件的确认丢失", "the mail provider's ack of email send " + num + " is lost"};
     }
   }
   if (kind == Kind::CrashService) {
@@ -87,6 +95,9 @@ L10n Fault::describe() const {
       case ServicePoint::AfterCommit:
         return {"服务端提交第 " + num + " 次请求后、回复前崩溃",
                 "the service crashes after committing the request of attempt " + num + ", before replying"};
+      case ServicePoint::AfterEmailSend:
+        return {"服务端第 " + num + " 次把邮件发给邮件服务商后、做任何别的事之前崩溃",
+                "the service crashes right after email send " + num + " to the mail provider, before doing anything else"};
     }
   }
   switch (point) {

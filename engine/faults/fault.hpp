@@ -5,9 +5,12 @@
 //
 // Injection points (their ids):
 //   drop:<message>:<intent>:<n>    lose message n of that kind, <message> one of
-//                                  request | response | lookup | lookup_reply
+//                                  request | response | lookup | lookup_reply |
+//                                  email | email_ack
 //                                  (n = the attempt for request/response, the lookup count
-//                                  for lookup/lookup_reply, both from 1)
+//                                  for lookup/lookup_reply, the email send count for
+//                                  email/email_ack (the service's sends to the mail
+//                                  provider for that intent), all from 1)
 //   crash:client:<point>:<intent>:<n>
 //                                  crash the client at <point> of attempt n, and restart
 //                                  it `restart_after_ms` later; <point> one of
@@ -25,6 +28,11 @@
 //                                                 under effect_first; under atomic the
 //                                                 open transaction is rolled back)
 //                                  after_commit   (everything written, no reply sent)
+//                                  after_email_send (the email of send n went to the mail
+//                                                 provider, nothing else done yet: under
+//                                                 notify = outbox the relay has not
+//                                                 marked the outbox row sent; n counts
+//                                                 the intent's email sends)
 // A crashed process loses its memory and keeps its database; a message that reaches it
 // while it is down is lost.
 #include <cstdint>
@@ -35,9 +43,11 @@
 
 namespace idemlab {
 
-enum class MessageKind { Request, Response, Lookup, LookupReply };
+/// Email / EmailAck: the service's notification to the mail provider and the provider's
+/// acknowledgement (ServiceContract::notify).
+enum class MessageKind { Request, Response, Lookup, LookupReply, Email, EmailAck };
 enum class ClientPoint { AfterPersist, AfterSend, BeforeRecord };
-enum class ServicePoint { BeforeCommit, BetweenWrites, AfterCommit };
+enum class ServicePoint { BeforeCommit, BetweenWrites, AfterCommit, AfterEmailSend };
 
 const char* to_string(MessageKind k);
 const char* to_string(ClientPoint p);

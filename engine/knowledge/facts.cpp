@@ -1,5 +1,7 @@
 #include "engine/knowledge/facts.hpp"
 
+#include <algorithm>
+
 #include "engine/service/service.hpp"
 
 namespace idemlab {
@@ -61,15 +63,23 @@ bool retention_passed(const Run& run, int step, const std::string& intent) {
   return false;
 }
 
+// Rows (each naming an op_key) that belong to `intent`, by the observer's key mapping.
+template <typename Row>
+int owned_by(const Run& run, const Rows<Row>& rows, const std::string& intent) {
+  return static_cast<int>(std::count_if(rows.begin(), rows.end(), [&](const Row& r) {
+    auto owner = run.key_owner.find(r.op_key);
+    return owner != run.key_owner.end() && owner->second == intent;
+  }));
+}
+
 }  // namespace
 
 int effects_for(const Run& run, int step, const std::string& intent) {
-  int n = 0;
-  for (const DeliveryRow& d : run.steps.at(step).snap.deliveries) {
-    auto owner = run.key_owner.find(d.op_key);
-    if (owner != run.key_owner.end() && owner->second == intent) ++n;
-  }
-  return n;
+  return owned_by(run, run.steps.at(step).snap.deliveries, intent);
+}
+
+int emails_for(const Run& run, int step, const std::string& intent) {
+  return owned_by(run, run.steps.at(step).snap.emails, intent);
 }
 
 const std::vector<FactInfo>& fact_vocabulary() {
@@ -83,6 +93,8 @@ const std::vector<FactInfo>& fact_vocabulary() {
       {"lookup_authoritative", true, false, false},
       {"retention_passed", true, false, false},
       {"intent_durable", true, false, false},
+      {"email_sent", true, false, false},
+      {"email_count", false, false, false},
   };
   return facts;
 }
@@ -119,6 +131,8 @@ nlohmann::json evaluate(const FactRef& fact, const Run& run, int step) {
     }
     return false;
   }
+  if (fact.name == "email_sent") return emails_for(run, step, fact.intent) > 0;
+  if (fact.name == "email_count") return emails_for(run, step, fact.intent);
   return nullptr;
 }
 
@@ -133,6 +147,8 @@ L10n fact_label(const FactRef& fact) {
   if (fact.name == "lookup_authoritative") return {"对账查询可信", "a lookup would tell the truth"};
   if (fact.name == "retention_passed") return {"去重保留期已过", "retention window passed"};
   if (fact.name == "intent_durable") return {"客户端数据库里有这条意图", "the client's database holds the intent"};
+  if (fact.name == "email_sent") return {"通知邮件已送到邮件服务商", "notification email reached the provider"};
+  if (fact.name == "email_count") return {"邮件服务商收下的通知邮件数", "emails the provider holds"};
   return {fact.name, fact.name};
 }
 
@@ -173,6 +189,14 @@ L10n fact_statement(const FactRef& fact, const nlohmann::json& value) {
   if (fact.name == "intent_durable") {
     return yes ? L10n{"客户端数据库里有这条意图的记录", "the client's database holds a row for the intent"}
                : L10n{"客户端数据库里没有这条意图的记录", "the client's database holds no row for the intent"};
+  }
+  if (fact.name == "email_sent") {
+    return yes ? L10n{"邮件服务商已经收下了这次交付的通知邮件", "the mail provider holds the notification email of this delivery"}
+               : L10n{"邮件服务商还没有收到这次交付的通知邮件", "the mail provider holds no notification email of this delivery"};
+  }
+  if (fact.name == "email_count") {
+    std::string c = value.is_number() ? std::to_string(value.get<int>()) : "?";
+    return {"邮件服务商收下了 " + c + " 封通知邮件", "the mail provider holds " + c + (c == "1" ? " notification email" : " notification emails")};
   }
   return {fact.name, fact.name};
 }

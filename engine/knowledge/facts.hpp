@@ -16,6 +16,10 @@
 //                               no retention window has removed its record)
 //   retention_passed     bool   the service has forgotten a dedup record of the intent
 //                               (an `expire` step): its retention window passed
+//   email_sent           bool   the mail provider holds a notification email about an
+//                               effect of the intent (ServiceContract::notify)
+//   email_count          count  how many such emails the provider holds (two when it
+//                               delivered a resend of the same email again)
 // The intent's current key is its client row's op_key; before the row exists (or with
 // none), the last key the client decided or sent for it.
 //   intent_durable       bool   the client's database holds a row for the intent (it
@@ -39,7 +43,7 @@ struct FactInfo {
 };
 
 /// Every fact name, in the order above. The service-contract facts (key_registered,
-/// lookup_authoritative, retention_passed) are not in the default grid.
+/// lookup_authoritative, retention_passed) and the email facts are not in the default grid.
 const std::vector<FactInfo>& fact_vocabulary();
 /// nullptr when `name` is not in the vocabulary.
 const FactInfo* find_fact(const std::string& name);
@@ -55,6 +59,8 @@ struct FactRef {
 /// How many effects (deliveries rows) the service holds for `intent` at `step` of `run`,
 /// counting every operation key the intent used (the observer's mapping).
 int effects_for(const Run& run, int step, const std::string& intent);
+/// How many notification emails the mail provider holds about `intent`'s effects at `step`.
+int emails_for(const Run& run, int step, const std::string& intent);
 
 /// The fact's value at `step` of `run`: a JSON bool or integer.
 nlohmann::json evaluate(const FactRef& fact, const Run& run, int step);

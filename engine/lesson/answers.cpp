@@ -41,6 +41,7 @@ json predict_value(const Question& q, const ForkedRun& f, const std::string& int
   if (q.ask == "next_status") return next_status(run, f.from_step, intent);
   if (q.ask == "keys_used") return std::to_string(keys_used(run, intent));
   if (q.ask == "requests") return std::to_string(requests_sent(run, intent));
+  if (q.ask == "emails") return std::to_string(emails_for(run, static_cast<int>(run.steps.size()) - 1, intent));
   return std::to_string(effects_for(run, static_cast<int>(run.steps.size()) - 1, intent));
 }
 

@@ -65,7 +65,7 @@ struct Question {
   std::string fact;
   // predict
   std::optional<Action> fork;  ///< what the client does right after the moment
-  std::string ask;             ///< effects | deliveries | final_status | next_status | keys_used | requests
+  std::string ask;             ///< effects | deliveries | final_status | next_status | keys_used | requests | emails
   std::vector<Option> options; ///< predict, choose, concept
   // choose
   std::string intent;          ///< the intent the options act on and are judged about

@@ -171,7 +171,8 @@ ActionKind action_kind(const std::string& s) {
 }
 
 const std::vector<std::string> kClientPoints = {"after_persist", "after_send", "before_record"};
-const std::vector<std::string> kServicePoints = {"before_commit", "between_writes", "after_commit"};
+const std::vector<std::string> kServicePoints = {"before_commit", "between_writes", "after_commit", "after_email_send"};
+const std::vector<std::string> kMessages = {"request", "response", "lookup", "lookup_reply", "email", "email_ack"};
 
 // A list of crash point names at path/key, each parsed into `out`.
 template <typename Point>
@@ -217,7 +218,7 @@ Fault read_fault(Reader& r, const json& f, const std::string& path, const std::s
   }
   if (drop) {
     out.kind = Fault::Kind::Drop;
-    std::string m = r.choice(f, path, "drop", {"request", "response", "lookup", "lookup_reply"}, true, "request");
+    std::string m = r.choice(f, path, "drop", kMessages, true, "request");
     parse(m, out.message);
   } else if (crash) {
     out.kind = Fault::Kind::CrashClient;
@@ -267,7 +268,7 @@ void read_retry_layers(Reader& r, const json& c, const std::string& path, Client
 void read_scenario(Reader& r, const json& j, const std::string& path, Lesson& lesson,
                    std::set<std::string>& intents) {
   Scenario& sc = lesson.scenario;
-  if (!r.object(j, path, {"seed", "client", "service", "timing", "script", "faults", "fault_space"})) return;
+  if (!r.object(j, path, {"seed", "client", "service", "provider", "timing", "script", "faults", "fault_space"})) return;
   sc.seed = static_cast<std::uint64_t>(r.integer(j, path, "seed", false, 1, 0, 1LL << 53));
 
   if (const json* c = r.field(j, path, "client", false)) {
@@ -297,7 +298,7 @@ void read_scenario(Reader& r, const json& j, const std::string& path, Lesson& le
   }
   if (const json* s = r.field(j, path, "service", false)) {
     std::string sp = Reader::at(path, "service");
-    if (r.object(*s, sp, {"lookup", "ordering", "dedup", "lookup_lag_ms", "retention_ms", "processing_ms"})) {
+    if (r.object(*s, sp, {"lookup", "ordering", "dedup", "lookup_lag_ms", "retention_ms", "processing_ms", "notify"})) {
       ServiceContract& svc = sc.service;
       svc.lookup = r.boolean(*s, sp, "lookup", true);
       std::string ordering = r.choice(*s, sp, "ordering", {"atomic", "key_first", "effect_first"}, false, "atomic");
@@ -308,6 +309,14 @@ void read_scenario(Reader& r, const json& j, const std::string& path, Lesson& le
       svc.lookup_lag_ms = r.integer(*s, sp, "lookup_lag_ms", false, 0, 0, kMaxTimeMs);
       if (s->contains("retention_ms")) svc.retention_ms = r.integer(*s, sp, "retention_ms", true, 1, 1, kMaxTimeMs);
       svc.processing_ms = r.integer(*s, sp, "processing_ms", false, 0, 0, kMaxTimeMs);
+      std::string notify = r.choice(*s, sp, "notify", {"none", "direct", "outbox"}, false, "none");
+      svc.notify = notify == "direct" ? Notify::Direct : notify == "outbox" ? Notify::Outbox : Notify::None;
+    }
+  }
+  if (const json* p = r.field(j, path, "provider", false)) {
+    std::string pp = Reader::at(path, "provider");
+    if (r.object(*p, pp, {"dedup"})) {
+      sc.provider.dedup_by_key = r.choice(*p, pp, "dedup", {"key", "none"}, false, "key") == "key";
     }
   }
   if (const json* t = r.field(j, path, "timing", false)) {
@@ -469,7 +478,7 @@ Question read_question(Reader& r, const json& q, const std::string& path, const 
       }
       out.fork = a;
     }
-    out.ask = r.choice(q, path, "ask", {"effects", "deliveries", "final_status", "next_status", "keys_used", "requests"}, true, "effects");
+    out.ask = r.choice(q, path, "ask", {"effects", "deliveries", "final_status", "next_status", "keys_used", "requests", "emails"}, true, "effects");
     out.options = read_options(r, q, path);
   } else if (out.kind == "choose") {
     out.intent = r.string(q, path, "intent", false, first_intent(lesson.scenario));
@@ -673,8 +682,8 @@ Lesson load_lesson(const std::string& file, const std::string& text) {
         std::string ap = Reader::at(p, "at");
         if (r.object(*at, ap, {"event", "side", "message", "attempt", "status", "intent", "nth"})) {
           r.choice(*at, ap, "event", event_kinds(), true, "start");
-          if (at->contains("side")) r.choice(*at, ap, "side", {"client", "service", "network"}, true, "client");
-          if (at->contains("message")) r.choice(*at, ap, "message", {"request", "response", "lookup", "lookup_reply"}, true, "request");
+          if (at->contains("side")) r.choice(*at, ap, "side", {"client", "service", "network", "provider"}, true, "client");
+          if (at->contains("message")) r.choice(*at, ap, "message", kMessages, true, "request");
           if (at->contains("status")) r.choice(*at, ap, "status", {"PENDING", "UNKNOWN", "DELIVERED", "FAILED", "CONFLICT", "NEEDS_HUMAN"}, true, "PENDING");
           if (at->contains("attempt")) r.integer(*at, ap, "attempt", true, 1, 1, 100);
           if (at->contains("nth")) r.integer(*at, ap, "nth", true, 1, 1, 100);

@@ -1,6 +1,7 @@
 #include "engine/net/network.hpp"
 
 #include "engine/client/client.hpp"
+#include "engine/provider/provider.hpp"
 #include "engine/service/service.hpp"
 #include "engine/sim/simulation.hpp"
 
@@ -39,7 +40,10 @@ void Network::lose(int id, const char* reason) {
 
 void Network::arrive(int id) {
   Message m = sim_.out().messages[id];
-  bool alive = m.to == Side::Client ? sim_.client().alive() : sim_.service().alive();
+  // The mail provider never crashes.
+  bool alive = m.to == Side::Client    ? sim_.client().alive()
+               : m.to == Side::Service ? sim_.service().alive()
+                                       : true;
   if (!alive) {
     lose(id, "receiver_down");
     return;
@@ -49,8 +53,10 @@ void Network::arrive(int id) {
   stored.end_at = sim_.now();
   if (m.to == Side::Client) {
     sim_.client().on_message(m);
-  } else {
+  } else if (m.to == Side::Service) {
     sim_.service().on_message(m);
+  } else {
+    sim_.provider().on_message(m);
   }
 }
 

@@ -1,5 +1,6 @@
 #pragma once
-// The network between client and service: every message takes Timing::latency_ms one way;
+// The network between client and service (and between the service and the mail
+// provider it notifies): every message takes Timing::latency_ms one way;
 // the fault plan may lose any one of them (it is lost at the time it would have arrived, so
 // that no one can tell from the clock alone whether it arrived).
 // A message that reaches a crashed process is lost too.
@@ -20,6 +21,9 @@ class Network {
   /// The next lookup number for an intent (1, 2, ...): the network's numbering, so that a
   /// lookup's drop point has a stable name across runs.
   int next_lookup(const std::string& intent) { return ++lookups_[intent]; }
+  /// The next email send number for an intent (1, 2, ...), the same way: the service's
+  /// sends to the mail provider, by its direct call or its outbox relay.
+  int next_email(const std::string& intent) { return ++emails_[intent]; }
 
  private:
   void arrive(int id);
@@ -27,6 +31,7 @@ class Network {
 
   Simulation& sim_;
   std::map<std::string, int> lookups_;
+  std::map<std::string, int> emails_;
 };
 
 }  // namespace idemlab

@@ -12,8 +12,10 @@ Service::Service(Simulation& sim) : sim_(sim), db_(Database::with_schema(
       "CREATE TABLE idempotency_keys(op_key TEXT PRIMARY KEY, fingerprint TEXT NOT NULL,"
       " receipt TEXT NOT NULL, created_at INTEGER NOT NULL);"
       "CREATE TABLE deliveries(id INTEGER PRIMARY KEY, op_key TEXT NOT NULL, fingerprint TEXT NOT NULL,"
-      " receipt TEXT NOT NULL, created_at INTEGER NOT NULL)",
-      "DELETE FROM idempotency_keys; DELETE FROM deliveries")) {}
+      " receipt TEXT NOT NULL, created_at INTEGER NOT NULL);"
+      "CREATE TABLE outbox(id INTEGER PRIMARY KEY, email_key TEXT NOT NULL UNIQUE, op_key TEXT NOT NULL,"
+      " receipt TEXT NOT NULL, status TEXT NOT NULL, attempts INTEGER NOT NULL, created_at INTEGER NOT NULL)",
+      "DELETE FROM idempotency_keys; DELETE FROM deliveries; DELETE FROM outbox")) {}
 
 Rows<KeyRow> Service::keys() {
   if (keys_read_at_ == db_.changes()) return keys_;
@@ -39,6 +41,18 @@ Rows<DeliveryRow> Service::rows() {
   return rows_;
 }
 
+Rows<OutboxRow> Service::outbox() {
+  if (outbox_read_at_ == db_.changes()) return outbox_;
+  std::vector<OutboxRow> rows;
+  for (const SqlRow& r : db_.query("SELECT id, email_key, op_key, receipt, status, attempts, created_at"
+                                   " FROM outbox ORDER BY id")) {
+    rows.push_back({r[0].integer, r[1].text, r[2].text, r[3].text, r[4].text, r[5].integer, r[6].integer});
+  }
+  outbox_ = Rows<OutboxRow>(std::move(rows));
+  outbox_read_at_ = db_.changes();
+  return outbox_;
+}
+
 int Service::record(const std::string& kind, const std::string& intent, nlohmann::json local, int message) {
   Event ev;
   ev.kind = kind;
@@ -57,6 +71,10 @@ bool Service::in_progress(const Message& m) const {
 }
 
 void Service::on_message(const Message& m) {
+  if (m.kind == MessageKind::EmailAck) {
+    on_email_ack(m);
+    return;
+  }
   bool busy = in_progress(m);
   std::int64_t processing = sim_.scenario().service.processing_ms;
   bool process_later = m.kind == MessageKind::Request && !busy && processing > 0;
@@ -136,28 +154,125 @@ void Service::write_new(const Message& m) {
       sim_.schedule(sim_.now() + *contract.retention_ms, [this] { expire_due(); });
     }
   };
+  bool outbox = contract.notify == Notify::Outbox;
+  // The notification's own idempotency key, one per effect.
+  std::string email_key = "mail-" + Rng::derive_hex(sim_.scenario().seed, "email/" + receipt, 10);
   auto write_effect = [&] {
+    // The outbox row shares the effect's transaction: a crash leaves both or neither.
+    bool own_transaction = outbox && contract.ordering != Ordering::Atomic;
+    if (own_transaction) db_.query("BEGIN IMMEDIATE");
     db_.query("INSERT INTO deliveries(op_key, fingerprint, receipt, created_at) VALUES (?1, ?2, ?3, ?4)", row);
+    if (outbox) {
+      db_.query("INSERT INTO outbox(email_key, op_key, receipt, status, attempts, created_at)"
+                " VALUES (?1, ?2, ?3, 'pending', 0, ?4)",
+                {SqlValue::of(email_key), SqlValue::of(m.op_key), SqlValue::of(receipt),
+                 SqlValue::of(static_cast<long long>(sim_.now()))});
+    }
+    if (own_transaction) db_.query("COMMIT");
   };
   nlohmann::json local = {{"op_key", m.op_key}, {"receipt", receipt}};
+  nlohmann::json effect_local = local;
+  if (outbox) effect_local["email_key"] = email_key;
   sim_.own_key(m.op_key, m.intent);
   if (contract.ordering == Ordering::Atomic) {
     write_key();
     if (sim_.crash_service_here(ServicePoint::BetweenWrites, m.intent, m.n)) return;  // rolled back
     write_effect();
     db_.query("COMMIT");
-    record("commit", m.intent, local, m.id);
+    record("commit", m.intent, effect_local, m.id);
   } else {
     bool key_first = contract.ordering == Ordering::KeyFirst;
-    local["ordering"] = key_first ? "key_first" : "effect_first";
+    local["ordering"] = effect_local["ordering"] = key_first ? "key_first" : "effect_first";
     key_first ? write_key() : write_effect();
-    record(key_first ? "register" : "commit", m.intent, local, m.id);
+    record(key_first ? "register" : "commit", m.intent, key_first ? local : effect_local, m.id);
     if (sim_.crash_service_here(ServicePoint::BetweenWrites, m.intent, m.n)) return;
     key_first ? write_effect() : write_key();
-    record(key_first ? "commit" : "register", m.intent, local, m.id);
+    record(key_first ? "commit" : "register", m.intent, key_first ? effect_local : local, m.id);
   }
   if (sim_.crash_service_here(ServicePoint::AfterCommit, m.intent, m.n)) return;
+  if (contract.notify == Notify::Direct && !notify_directly(m.intent, m.op_key, email_key, receipt)) return;
   reply(m, MessageKind::Response, "ok", receipt, "");
+  if (outbox) {
+    // The relay's own step, after this request's: it finds the row this commit wrote.
+    int epoch = epoch_;
+    sim_.schedule(sim_.now(), [this, epoch] {
+      if (epoch == epoch_) relay();
+    });
+  }
+}
+
+std::string Service::intent_of(const std::string& op_key) const {
+  const std::map<std::string, std::string>& owner = sim_.out().key_owner;
+  auto it = owner.find(op_key);
+  return it == owner.end() ? "" : it->second;
+}
+
+int Service::send_email(const std::string& intent, const std::string& op_key, const std::string& email_key,
+                        const std::string& receipt) {
+  Message e;
+  e.kind = MessageKind::Email;
+  e.from = Side::Service;
+  e.to = Side::Provider;
+  e.intent = intent;
+  e.n = sim_.network().next_email(intent);
+  e.op_key = op_key;
+  e.email_key = email_key;
+  e.receipt = receipt;
+  return sim_.network().send(e);
+}
+
+bool Service::notify_directly(const std::string& intent, const std::string& op_key, const std::string& email_key,
+                              const std::string& receipt) {
+  int id = send_email(intent, op_key, email_key, receipt);
+  record("notify", intent, {{"op_key", op_key}, {"email_key", email_key}}, id);
+  return !sim_.crash_service_here(ServicePoint::AfterEmailSend, intent, sim_.out().messages[id].n);
+}
+
+void Service::relay() {
+  if (!alive_) return;
+  auto pending = db_.query("SELECT id, email_key, op_key, receipt, attempts FROM outbox"
+                           " WHERE status = 'pending' ORDER BY id");
+  for (const SqlRow& r : pending) {
+    const std::string& email_key = r[1].text;
+    bool waiting = std::any_of(relay_waiting_.begin(), relay_waiting_.end(),
+                               [&](const RelayWait& w) { return w.email_key == email_key; });
+    if (waiting || r[4].integer >= kRelayMaxAttempts) continue;
+    // The try is counted in the row before the email leaves.
+    db_.query("UPDATE outbox SET attempts = attempts + 1 WHERE id = ?1", {SqlValue::of(r[0].integer)});
+    std::string intent = intent_of(r[2].text);
+    int id = send_email(intent, r[2].text, email_key, r[3].text);
+    int n = sim_.out().messages[id].n;
+    std::int64_t deadline = sim_.now() + sim_.scenario().timing.timeout_ms;
+    relay_waiting_.push_back({email_key, intent, n, deadline});
+    record("relay", intent, {{"op_key", r[2].text}, {"email_key", email_key}, {"attempt", r[4].integer + 1}}, id);
+    int epoch = epoch_;
+    sim_.schedule(deadline, [this, email_key, n, epoch] { relay_timeout(email_key, n, epoch); });
+    if (sim_.crash_service_here(ServicePoint::AfterEmailSend, intent, n)) return;
+  }
+}
+
+void Service::relay_timeout(const std::string& email_key, int n, int epoch) {
+  if (epoch != epoch_ || !alive_) return;
+  auto it = std::find_if(relay_waiting_.begin(), relay_waiting_.end(),
+                         [&](const RelayWait& w) { return w.email_key == email_key && w.n == n; });
+  if (it == relay_waiting_.end()) return;
+  std::string intent = it->intent;
+  relay_waiting_.erase(it);
+  // An indefinite outcome: the email may be in the inbox, only its ack missing.
+  record("timeout", intent, {{"for", "email_ack"}, {"n", n}, {"email_key", email_key}});
+  relay();
+}
+
+void Service::on_email_ack(const Message& m) {
+  record("receive", m.intent, {{"message", to_string(m.kind)}, {"op_key", m.op_key}, {"email_key", m.email_key}}, m.id);
+  if (sim_.scenario().service.notify != Notify::Outbox) return;  // a direct call waits for nothing
+  relay_waiting_.erase(std::remove_if(relay_waiting_.begin(), relay_waiting_.end(),
+                                      [&](const RelayWait& w) { return w.email_key == m.email_key; }),
+                       relay_waiting_.end());
+  long long before = db_.changes();
+  db_.query("UPDATE outbox SET status = 'sent' WHERE email_key = ?1 AND status = 'pending'",
+            {SqlValue::of(m.email_key)});
+  if (db_.changes() != before) record("mark_sent", m.intent, {{"op_key", m.op_key}, {"email_key", m.email_key}});
 }
 
 void Service::lookup(const Message& m) {
@@ -176,11 +291,9 @@ void Service::expire_due() {
   if (!alive_ || !retention) return;
   auto due = db_.query("SELECT op_key FROM idempotency_keys WHERE created_at <= ?1 ORDER BY rowid",
                        {SqlValue::of(static_cast<long long>(sim_.now() - *retention))});
-  const std::map<std::string, std::string>& owner = sim_.out().key_owner;
   for (const SqlRow& r : due) {
     db_.query("DELETE FROM idempotency_keys WHERE op_key = ?1", {SqlValue::of(r[0].text)});
-    auto it = owner.find(r[0].text);
-    record("expire", it == owner.end() ? "" : it->second, {{"op_key", r[0].text}});
+    record("expire", intent_of(r[0].text), {{"op_key", r[0].text}});
   }
 }
 
@@ -192,6 +305,7 @@ void Service::crash() {
   alive_ = false;
   ++epoch_;
   in_progress_.clear();
+  relay_waiting_.clear();
   nlohmann::json local = nlohmann::json::object();
   if (rolled_back) local["rolled_back"] = true;
   record("crash", "", local);
@@ -202,6 +316,7 @@ void Service::restart() {
   alive_ = true;
   record("restart", "", nlohmann::json::object());
   expire_due();
+  if (sim_.scenario().service.notify == Notify::Outbox) relay();
 }
 
 void Service::reply(const Message& to, MessageKind kind, const std::string& outcome,

@@ -6,6 +6,11 @@
 //   deliveries(id INTEGER PRIMARY KEY, op_key, fingerprint, receipt, created_at)
 //     one row per effect (the same op_key appears twice when a broken ordering let a
 //     retry make a second effect).
+//   outbox(id INTEGER PRIMARY KEY, email_key UNIQUE, op_key, receipt, status, attempts,
+//          created_at)
+//     under notify = outbox, one row per notification email owed, written in the same
+//     transaction as the effect; status 'pending' until the relay has the provider's ack,
+//     then 'sent'.
 // Times are virtual ms. The contract's knobs are ServiceContract (engine/sim/scenario.hpp).
 //
 // submit(op_key, payload), the behaviour of the IETF Idempotency-Key HTTP header draft
@@ -23,8 +28,23 @@
 // lookup(op_key): found + receipt, not_found, or in_progress. It reads a replica that lags
 // lookup_lag_ms behind, and a record forgotten after retention_ms is not found.
 //
-// A crash (fault crash_service) loses the requests in progress and keeps the database; an
-// open transaction is rolled back. A message that reaches a crashed service is lost.
+// The notification email of each new effect (ServiceContract::notify), the course's "next
+// delivery boundary": a database row is not an email sent.
+//  - direct: after the commit (and the after_commit crash point) the service sends the
+//    email to the mail provider itself, then replies. Nothing durable says an email is
+//    owed: a crash before the call loses it for good, and a retry is replayed.
+//  - outbox (the transactional outbox pattern): the commit also writes an outbox row. A
+//    relay, part of the service process, runs after each commit, after a restart and when
+//    it times out waiting for an ack (Timing::timeout_ms): it sends every pending row's
+//    email under the row's email_key (counting the try in the row first) and, on the
+//    provider's ack, marks the row sent. A crash after the send and before the mark leaves
+//    the row pending, so the relay sends it again after the restart: the provider sees the
+//    same email twice and only its dedup on the key keeps the inbox at one. A row is tried
+//    at most kRelayMaxAttempts times, then left pending for a person.
+//
+// A crash (fault crash_service) loses the requests in progress and the relay's waits, and
+// keeps the database; an open transaction is rolled back. A message that reaches a crashed
+// service is lost.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -40,19 +60,26 @@ class Service {
  public:
   explicit Service(Simulation& sim);
   bool alive() const { return alive_; }
-  /// Handles a request or lookup that reached the (alive) service; records its steps and replies.
+  /// Handles a request or lookup that reached the (alive) service; records its steps and
+  /// replies. An email_ack from the mail provider is recorded, and under notify = outbox
+  /// marks its outbox row sent.
   void on_message(const Message& m);
   /// The process dies: requests in progress are forgotten, an open transaction is rolled
   /// back, the database is kept. Records a `crash` step.
   void crash();
   /// The process starts again on its database; records a `restart` step, then forgets the
-  /// dedup records whose retention window passed while it was down.
+  /// dedup records whose retention window passed while it was down, and (notify = outbox)
+  /// runs the relay over the rows still pending.
   void restart();
   /// Every row of `idempotency_keys` / `deliveries`, in insertion order.
   Rows<KeyRow> keys();
   Rows<DeliveryRow> rows();
+  /// Every row of `outbox`, by id.
+  Rows<OutboxRow> outbox();
   /// The requests in progress (volatile), in arrival order.
   const std::vector<InProgress>& in_progress() const { return in_progress_; }
+  /// The relay's sends awaiting the provider's ack (volatile), in send order.
+  const std::vector<RelayWait>& relay_waiting() const { return relay_waiting_; }
 
   /// Whether a lookup at `now` sees a dedup record made at `created_at`, on a replica
   /// `lag_ms` behind (virtual ms): only records at least that old are there.
@@ -61,6 +88,8 @@ class Service {
   }
 
   static constexpr const char* kSameKeyDifferentPayload = "same_key_different_payload";
+  /// Sends of one outbox row before the relay leaves it pending for a person.
+  static constexpr int kRelayMaxAttempts = 5;
 
  private:
   bool in_progress(const Message& m) const;
@@ -68,6 +97,17 @@ class Service {
   void write_new(const Message& m);
   void lookup(const Message& m);
   void expire_due();
+  /// Puts an email about `op_key`'s effect in flight to the mail provider; returns its
+  /// message id (its send number is the message's n).
+  int send_email(const std::string& intent, const std::string& op_key, const std::string& email_key,
+                 const std::string& receipt);
+  /// notify = direct: the call right after the commit. False if the service crashed after it.
+  bool notify_directly(const std::string& intent, const std::string& op_key, const std::string& email_key,
+                       const std::string& receipt);
+  void relay();
+  void relay_timeout(const std::string& email_key, int n, int epoch);
+  void on_email_ack(const Message& m);
+  std::string intent_of(const std::string& op_key) const;
   int record(const std::string& kind, const std::string& intent, nlohmann::json local, int message = -1);
   void reply(const Message& to, MessageKind kind, const std::string& outcome,
              const std::string& receipt, const std::string& reason);
@@ -77,11 +117,14 @@ class Service {
   bool alive_ = true;
   int epoch_ = 0;  // bumped by a crash: work scheduled in an earlier life does nothing
   std::vector<InProgress> in_progress_;
+  std::vector<RelayWait> relay_waiting_;
   long long begun_at_ = 0;         // db_.changes() when the open transaction began
   Rows<KeyRow> keys_;              // the last read of `idempotency_keys`
   long long keys_read_at_ = -1;    // db_.changes() when keys_ was read
   Rows<DeliveryRow> rows_;         // the last read of `deliveries`
   long long rows_read_at_ = -1;    // db_.changes() when rows_ was read
+  Rows<OutboxRow> outbox_;         // the last read of `outbox`
+  long long outbox_read_at_ = -1;  // db_.changes() when outbox_ was read
 };
 
 }  // namespace idemlab

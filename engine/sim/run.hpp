@@ -34,14 +34,18 @@ inline constexpr const char* kDefinite = "definite";      ///< it certainly did 
 inline constexpr const char* kIndefinite = "indefinite";  ///< it may have (a timeout, a reply that leaves it open)
 }  // namespace error_kind
 
-enum class Side { None, Client, Service, Network };
+/// Provider: the mail provider the service notifies (engine/provider/provider.hpp).
+enum class Side { None, Client, Service, Network, Provider };
 
 /// Every event kind a step can have (moments match on these).
 inline const std::vector<std::string>& event_kinds() {
   static const std::vector<std::string> kinds = {
       "start", "decide", "persist", "send", "lookup", "receive", "timeout", "record", "crash",
       "restart", "recover", "commit", "replay", "reject", "found", "not_found", "reply", "drop",
-      "register", "in_progress", "expire"};
+      "register", "in_progress", "expire",
+      // the notification email (ServiceContract::notify): the service's direct call, the
+      // outbox relay's send and its mark, the provider taking or deduplicating an email
+      "notify", "relay", "mark_sent", "accept_email", "dedup_email"};
   return kinds;
 }
 const char* to_string(Side s);
@@ -51,8 +55,11 @@ struct Message {
   MessageKind kind = MessageKind::Request;
   Side from = Side::Client, to = Side::Service;
   std::string intent;
-  int n = 1;  ///< attempt (request/response) or lookup count (lookup/lookup_reply)
-  std::string op_key;
+  /// attempt (request/response), lookup count (lookup/lookup_reply) or the intent's email
+  /// send count (email/email_ack)
+  int n = 1;
+  std::string op_key;  ///< email/email_ack: the operation key of the effect notified about
+  std::string email_key;  ///< email/email_ack only: the email's key (provider dedup)
   std::string payload;      ///< request only
   std::string fingerprint;  ///< request only
   /// Replies: "ok" (receipt), "rejected" (reason), "found" (receipt), "not_found",
@@ -104,6 +111,33 @@ struct KeyRow {
   }
 };
 
+/// One row of the service's `outbox` table (ServiceContract::notify = outbox): an email
+/// the service owes, written in the same transaction as the effect. status "pending" until
+/// the relay gets the provider's ack, then "sent"; attempts: the relay's sends of it.
+/// email_key is the email's idempotency key at the provider. created_at in virtual ms.
+struct OutboxRow {
+  long long id = 0;
+  std::string email_key, op_key, receipt, status;
+  long long attempts = 0;
+  long long created_at = 0;
+  bool operator==(const OutboxRow& o) const {
+    return id == o.id && email_key == o.email_key && op_key == o.op_key && receipt == o.receipt &&
+           status == o.status && attempts == o.attempts && created_at == o.created_at;
+  }
+};
+
+/// One email the mail provider holds (delivered to the recipient's inbox): the observer's
+/// truth about notifications. id from 1 in arrival order; received_at in virtual ms.
+struct EmailRow {
+  long long id = 0;
+  std::string email_key, op_key, receipt;
+  long long received_at = 0;
+  bool operator==(const EmailRow& o) const {
+    return id == o.id && email_key == o.email_key && op_key == o.op_key && receipt == o.receipt &&
+           received_at == o.received_at;
+  }
+};
+
 /// The rows of one table as of one step. Steps share the same rows until a write
 /// changes them, so a snapshot per step copies no row.
 template <typename Row>
@@ -141,6 +175,14 @@ struct InProgress {
   std::int64_t until = 0;
 };
 
+/// An email the outbox relay sent and awaits the provider's ack for (volatile: lost when
+/// the service crashes). n: the intent's email send count; deadline in virtual ms.
+struct RelayWait {
+  std::string email_key, intent;
+  int n = 1;
+  std::int64_t deadline = 0;
+};
+
 struct Snapshot {
   bool client_alive = true;
   bool service_alive = true;
@@ -149,6 +191,9 @@ struct Snapshot {
   Rows<KeyRow> keys;                   ///< durable: the service's dedup records
   Rows<DeliveryRow> deliveries;        ///< durable: the service's effects
   std::vector<InProgress> in_progress; ///< volatile: the service's requests in progress
+  Rows<OutboxRow> outbox;              ///< durable: the emails the service owes (notify = outbox)
+  std::vector<RelayWait> relay_waiting;///< volatile: the relay's sends awaiting an ack
+  Rows<EmailRow> emails;               ///< the mail provider's inbox (notify != none)
   std::vector<int> in_flight, delivered, dropped;  ///< message ids
 };
 
@@ -182,6 +227,10 @@ struct Run {
   /// The service's lookup as the scenario sets it (for the facts about lookup).
   bool lookup_offered = true;
   std::int64_t lookup_lag_ms = 0;
+  /// The service notifies a mail provider (notify != none) / through an outbox: the
+  /// timeline then shows the provider's inbox / the outbox table.
+  bool mail = false;
+  bool outbox = false;
 };
 
 }  // namespace idemlab

@@ -87,6 +87,19 @@ enum class Dedup {
                ///< are merged into one effect)
 };
 
+/// What the service does about the notification email each new effect owes (the next
+/// delivery boundary: a row in the service's database is not an email sent).
+enum class Notify {
+  None,    ///< no email (default)
+  Direct,  ///< after its commit the service calls the mail provider itself: a crash after
+           ///< the commit and before the call loses the email, and nothing durable records
+           ///< that one is owed (a retry is replayed and sends nothing)
+  Outbox   ///< the transactional outbox: the commit writes an `outbox` row in the same
+           ///< transaction as the effect; a relay sends pending rows to the provider and
+           ///< marks them sent on its ack. A crash after the send and before the mark makes
+           ///< the relay send again after the restart, under the row's email key
+};
+
 /// The mock service's contract (engine/service/service.hpp). Times in virtual ms.
 struct ServiceContract {
   bool lookup = true;  ///< lookup(op_key) is offered
@@ -103,6 +116,15 @@ struct ServiceContract {
   /// answered `in_progress` (IETF draft-ietf-httpapi-idempotency-key-header: 409 Conflict
   /// for a request whose key is still being processed). 0: no window.
   std::int64_t processing_ms = 0;
+  Notify notify = Notify::None;
+};
+
+/// The mail provider the service notifies (engine/provider/provider.hpp).
+struct MailProviderContract {
+  /// Whether an email whose key the provider already holds is acknowledged without being
+  /// delivered again (right: the outbox row's key is the email's idempotency key), or
+  /// delivered as one more email (wrong: every resend of the relay is a second email).
+  bool dedup_by_key = true;
 };
 
 struct Timing {
@@ -136,6 +158,7 @@ struct Scenario {
   std::uint64_t seed = 1;
   ClientPolicy client;
   ServiceContract service;
+  MailProviderContract provider;
   Timing timing;
   std::vector<Action> script;
   FaultPlan faults;  ///< the faults of the run the learner watches

@@ -2,6 +2,7 @@
 
 #include "engine/client/client.hpp"
 #include "engine/net/network.hpp"
+#include "engine/provider/provider.hpp"
 #include "engine/service/service.hpp"
 
 namespace idemlab {
@@ -12,6 +13,7 @@ const char* to_string(Side s) {
     case Side::Client: return "client";
     case Side::Service: return "service";
     case Side::Network: return "network";
+    case Side::Provider: return "provider";
   }
   return "?";
 }
@@ -20,9 +22,12 @@ Simulation::Simulation(const Scenario& scenario, const FaultPlan& plan, std::vec
     : scenario_(scenario), plan_(plan) {
   run_.lookup_offered = scenario_.service.lookup;
   run_.lookup_lag_ms = scenario_.service.lookup_lag_ms;
+  run_.mail = scenario_.service.notify != Notify::None;
+  run_.outbox = scenario_.service.notify == Notify::Outbox;
   client_ = std::make_unique<Client>(*this);
   service_ = std::make_unique<Service>(*this);
   network_ = std::make_unique<Network>(*this);
+  provider_ = std::make_unique<MailProvider>(*this);
   std::vector<Action> all = scenario_.script;
   all.insert(all.end(), extra.begin(), extra.end());
   for (const Action& a : all) {
@@ -63,6 +68,11 @@ Snapshot Simulation::snapshot() {
   s.keys = service_->keys();
   s.deliveries = service_->rows();
   s.in_progress = service_->in_progress();
+  if (run_.outbox) {
+    s.outbox = service_->outbox();
+    s.relay_waiting = service_->relay_waiting();
+  }
+  s.emails = provider_->emails();
   for (const Message& m : run_.messages) {
     if (m.fate == Message::Fate::InFlight) s.in_flight.push_back(m.id);
     if (m.fate == Message::Fate::Delivered) s.delivered.push_back(m.id);

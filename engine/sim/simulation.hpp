@@ -1,7 +1,7 @@
 #pragma once
 // The deterministic discrete-event simulation: a virtual clock in ms, an event queue
-// ordered by (time, priority, insertion), and the three parts (client, network, service)
-// that schedule work on it. Every event a part performs becomes one timeline Step with a
+// ordered by (time, priority, insertion), and the parts (client, network, service, and the
+// mail provider the service may notify) that schedule work on it. Every event a part performs becomes one timeline Step with a
 // snapshot of both sides (DESIGN.md, "The model").
 //
 // Determinism: no wall clock, no unordered containers, no floating point; the same
@@ -20,6 +20,7 @@ namespace idemlab {
 class Client;
 class Service;
 class Network;
+class MailProvider;
 
 class Simulation {
  public:
@@ -56,6 +57,7 @@ class Simulation {
   Client& client() { return *client_; }
   Service& service() { return *service_; }
   Network& network() { return *network_; }
+  MailProvider& provider() { return *provider_; }
   Run& out() { return run_; }
 
  private:
@@ -77,6 +79,7 @@ class Simulation {
   std::unique_ptr<Client> client_;
   std::unique_ptr<Service> service_;
   std::unique_ptr<Network> network_;
+  std::unique_ptr<MailProvider> provider_;
   bool ran_ = false;
 };
 

@@ -17,6 +17,8 @@ L10n message_name(const Message& m) {
     case MessageKind::Response: return {"第 " + n + " 次尝试的响应", "the response to attempt " + n};
     case MessageKind::Lookup: return {"第 " + n + " 次对账查询", "lookup " + n};
     case MessageKind::LookupReply: return {"第 " + n + " 次对账查询的答复", "the reply to lookup " + n};
+    case MessageKind::Email: return {"第 " + n + " 次发出的通知邮件", "email send " + n};
+    case MessageKind::EmailAck: return {"邮件服务商对第 " + n + " 次邮件的确认", "the provider's ack of email send " + n};
   }
   return {"?", "?"};
 }
@@ -109,6 +111,8 @@ L10n describe(const Step& s, const Run& run) {
     return L10n::join({"客户端对账：用原操作标识 " + key + " 查询服务端", "the client reconciles: it looks up the original key " + key},
                       send_note(e.local), "", "");
   }
+  std::string email = str(e.local, "email_key");
+  if (k == "timeout" && e.side == Side::Service) return {"转发器等邮件服务商的确认超时：邮件 " + email + " 送到没有，结果未知；这一行仍是 pending", "the relay times out waiting for the provider's ack: whether email " + email + " arrived is unknown; its row stays pending"};
   if (k == "timeout") {
     // The reply it waited for: local.for names its kind, local.n its attempt or lookup.
     Message awaited;
@@ -157,11 +161,26 @@ L10n describe(const Step& s, const Run& run) {
     std::string reason = str(e.local, "reason");
     return {"客户端收到" + msg.zh + "：被拒绝（" + reason + "）", "the client receives " + msg.en + ": rejected (" + reason + ")"};
   }
+  if (k == "receive" && e.side == Side::Provider) return {"邮件服务商收到" + msg.zh + "（邮件标识 " + email + "）", "the mail provider receives " + msg.en + " (email key " + email + ")"};
+  if (k == "receive" && m && m->kind == MessageKind::EmailAck) return {"服务端收到" + msg.zh + "（邮件标识 " + email + "）", "the service receives " + msg.en + " (email key " + email + ")"};
   if (k == "receive") return {"服务端收到" + msg.zh + "（操作标识 " + key + "）", "the service receives " + msg.en + " (key " + key + ")"};
+  if (k == "notify") return {"服务端提交之后亲自调用邮件服务商，发出通知邮件 " + email + "；没有任何持久的记录说它欠着这封邮件", "after its commit the service calls the mail provider itself and sends notification email " + email + "; nothing durable records that the email is owed"};
+  if (k == "relay") {
+    std::string attempt = e.local.contains("attempt") ? e.local["attempt"].dump() : "?";
+    return {"转发器取出 outbox 里 pending 的一行，记下第 " + attempt + " 次尝试，把通知邮件 " + email + " 发给邮件服务商", "the relay takes the pending outbox row, counts try " + attempt + " in it, and sends notification email " + email + " to the mail provider"};
+  }
+  if (k == "mark_sent") return {"转发器收到确认，把邮件 " + email + " 那一行 outbox 标为 sent", "the relay has the ack and marks the outbox row of email " + email + " sent"};
+  if (k == "accept_email" && e.local.value("repeat", false)) return {"邮件服务商不按邮件标识去重：把 " + email + " 又投递了一次，收件人收到第二封同样的邮件，并回复确认", "the mail provider does not deduplicate by key: it delivers " + email + " again, the recipient gets a second copy, and it acks"};
+  if (k == "accept_email") return {"邮件服务商把邮件 " + email + " 投进收件箱，并回复确认", "the mail provider puts email " + email + " in the inbox and acks it"};
+  if (k == "dedup_email") return {"邮件服务商已有邮件标识 " + email + "：不再投递，只再回复一次确认", "the mail provider already holds email key " + email + ": it delivers nothing new and acks again"};
   std::string ordering = str(e.local, "ordering");
-  if (k == "commit" && ordering == "key_first") return {"服务端写入业务效果和回执 " + receipt + "（操作标识 " + key + "），去重记录已先行提交", "the service commits the effect and receipt " + receipt + " for key " + key + "; its dedup record was committed before"};
-  if (k == "commit" && ordering == "effect_first") return {"服务端先写入业务效果和回执 " + receipt + "（操作标识 " + key + "），去重记录还没写", "the service commits the effect and receipt " + receipt + " for key " + key + "; its dedup record is not written yet"};
-  if (k == "commit") return {"服务端在一个事务里写入去重记录、业务效果和回执 " + receipt + "（操作标识 " + key + "）", "the service commits the dedup record, the effect and receipt " + receipt + " for key " + key + " in one transaction"};
+  // Under notify = outbox the effect's transaction also writes the email it owes.
+  L10n owed = email.empty() ? L10n{"", ""}
+                            : L10n{"；同一事务还写下一行 outbox：欠一封通知邮件（邮件标识 " + email + "）",
+                                   "; the same transaction writes an outbox row: one notification email owed (email key " + email + ")"};
+  if (k == "commit" && ordering == "key_first") return L10n::join({"服务端写入业务效果和回执 " + receipt + "（操作标识 " + key + "），去重记录已先行提交", "the service commits the effect and receipt " + receipt + " for key " + key + "; its dedup record was committed before"}, owed, "", "");
+  if (k == "commit" && ordering == "effect_first") return L10n::join({"服务端先写入业务效果和回执 " + receipt + "（操作标识 " + key + "），去重记录还没写", "the service commits the effect and receipt " + receipt + " for key " + key + "; its dedup record is not written yet"}, owed, "", "");
+  if (k == "commit") return L10n::join({"服务端在一个事务里写入去重记录、业务效果和回执 " + receipt + "（操作标识 " + key + "）", "the service commits the dedup record, the effect and receipt " + receipt + " for key " + key + " in one transaction"}, owed, "", "");
   if (k == "register" && ordering == "key_first") return {"服务端先提交操作标识 " + key + " 的去重记录（回执 " + receipt + "），业务效果还没写", "the service commits the dedup record of key " + key + " (receipt " + receipt + "); the effect is not written yet"};
   if (k == "register") return {"服务端补写操作标识 " + key + " 的去重记录（回执 " + receipt + "）", "the service commits the dedup record of key " + key + " (receipt " + receipt + ") after the effect"};
   if (k == "in_progress") return {"服务端仍在处理操作标识 " + key + "：答复“处理中”（409）", "the service is still processing key " + key + ": it answers in progress (409)"};

@@ -81,6 +81,18 @@ json truth_json(const Run& run, const Step& s) {
   return {{"effects", effects}, {"by_intent", by_intent}, {"total", s.snap.deliveries.size()}};
 }
 
+// The provider's inbox as the observer sees it, by intent (notify != none only).
+json emails_truth(const Run& run, const Step& s) {
+  json by_intent = json::object();
+  for (const IntentRow& r : s.snap.intents) by_intent[r.intent] = 0;
+  for (const EmailRow& e : s.snap.emails) {
+    auto owner = run.key_owner.find(e.op_key);
+    std::string intent = owner == run.key_owner.end() ? "?" : owner->second;
+    by_intent[intent] = by_intent.value(intent, 0) + 1;
+  }
+  return {{"by_intent", by_intent}, {"total", s.snap.emails.size()}};
+}
+
 json invariants_json(const json& truth, const Step& s) {
   bool duplicate = false;
   for (const auto& [intent, n] : truth["by_intent"].items()) duplicate = duplicate || n.get<int>() > 1;
@@ -156,7 +168,7 @@ json step_json(const Run& run, int index) {
     in_progress.push_back({{"op_key", p.op_key}, {"fingerprint", p.fingerprint}, {"until", p.until}});
   }
   json truth = truth_json(run, s);
-  return {
+  json out = {
       {"i", s.i},
       {"t", s.t},
       {"event", event_json(s, run)},
@@ -168,6 +180,35 @@ json step_json(const Run& run, int index) {
       {"truth", truth},
       {"invariants", invariants_json(truth, s)},
   };
+  if (run.outbox) {
+    json outbox = json::array();
+    for (const OutboxRow& o : s.snap.outbox) {
+      bool changed = !prev || changed_row(prev->snap.outbox, o, [&](const OutboxRow& p) { return p.id == o.id; });
+      outbox.push_back({{"id", o.id}, {"email_key", o.email_key}, {"op_key", o.op_key}, {"receipt", o.receipt},
+                        {"status", o.status}, {"attempts", o.attempts}, {"created_at", o.created_at},
+                        {"changed", changed}});
+    }
+    json waiting = json::array();
+    for (const RelayWait& w : s.snap.relay_waiting) {
+      waiting.push_back({{"email_key", w.email_key}, {"intent", w.intent}, {"send", w.n}, {"deadline", w.deadline}});
+    }
+    out["service"]["outbox"] = std::move(outbox);
+    out["service"]["volatile"]["relay_waiting"] = std::move(waiting);
+  }
+  if (run.mail) {
+    json emails = json::array();
+    for (const EmailRow& e : s.snap.emails) {
+      bool changed = !prev || changed_row(prev->snap.emails, e, [&](const EmailRow& p) { return p.id == e.id; });
+      emails.push_back({{"id", e.id}, {"email_key", e.email_key}, {"op_key", e.op_key}, {"receipt", e.receipt},
+                        {"received_at", e.received_at}, {"changed", changed}});
+    }
+    out["provider"] = {{"emails", std::move(emails)}};
+    out["truth"]["emails"] = emails_truth(run, s);
+    bool duplicate = false;
+    for (const auto& [intent, n] : out["truth"]["emails"]["by_intent"].items()) duplicate = duplicate || n.get<int>() > 1;
+    out["invariants"]["duplicate_email"] = duplicate;
+  }
+  return out;
 }
 
 json timeline_json(const PreparedLesson& p) {
@@ -186,6 +227,7 @@ json timeline_json(const PreparedLesson& p) {
                         {"fate", fate_name(m.fate)},
                         {"end_at", m.fate == Message::Fate::InFlight ? json(nullptr) : json(m.end_at)},
                         {"end_step", m.end_step >= 0 ? json(m.end_step) : json(nullptr)}});
+    if (!m.email_key.empty()) messages.back()["email_key"] = m.email_key;
   }
   json steps = json::array();
   for (std::size_t i = 0; i < run.steps.size(); ++i) {

@@ -82,7 +82,7 @@ TEST_CASE("the service contract's knobs and crash points are checked with their 
 
   p = first_problem([](json& j) { j["scenario"]["fault_space"]["service_crash_points"] = {"after_commit", "after_send"}; });
   CHECK(p["path"] == "/scenario/fault_space/service_crash_points/1");
-  CHECK(p["reason"] == "unknown injection point; known: before_commit, between_writes, after_commit");
+  CHECK(p["reason"] == "unknown injection point; known: before_commit, between_writes, after_commit, after_email_send");
 }
 
 TEST_CASE("a lesson may set every service knob and crash the service") {
@@ -125,4 +125,41 @@ TEST_CASE("text that is not JSON is refused, not thrown") {
   json out = json::parse(idemlab::api::call("check", json{{"file", "lessons/x.json"}, {"text", "{ nope"}}.dump()));
   CHECK(out["ok"] == false);
   CHECK(out["errors"][0]["reason"].get<std::string>().rfind("not valid JSON", 0) == 0);
+}
+
+TEST_CASE("the notification knobs, email messages and the relay's crash point are read and checked") {
+  json j = json::parse(read_lesson_text("lost-receipt.json"));
+  j["scenario"]["service"] = {{"notify", "outbox"}};
+  j["scenario"]["provider"] = {{"dedup", "none"}};
+  j["scenario"]["faults"].push_back({{"drop", "email_ack"}, {"attempt", 2}});
+  j["scenario"]["fault_space"]["service_crash_points"] = {"after_email_send"};
+  idemlab::Lesson l = idemlab::load_lesson("lessons/x.json", j.dump());
+  CHECK(l.scenario.service.notify == idemlab::Notify::Outbox);
+  CHECK(!l.scenario.provider.dedup_by_key);
+  CHECK(l.scenario.faults.faults.back().id() == "drop:email_ack:weekly-report:2");
+  CHECK(l.scenario.space.service_crash_points == std::vector<idemlab::ServicePoint>{idemlab::ServicePoint::AfterEmailSend});
+  j["scenario"]["service"]["notify"] = "direct";
+  j["scenario"].erase("provider");
+  l = idemlab::load_lesson("lessons/x.json", j.dump());
+  CHECK(l.scenario.service.notify == idemlab::Notify::Direct);
+  CHECK(l.scenario.provider.dedup_by_key);  // the default: the provider deduplicates by key
+
+  json p = first_problem([](json& j) { j["scenario"]["service"]["notify"] = "email"; });
+  CHECK(p["path"] == "/scenario/service/notify");
+  CHECK(p["reason"] == "unknown value 'email'; known: none, direct, outbox");
+
+  p = first_problem([](json& j) { j["scenario"]["provider"] = {{"dedup", "fingerprint"}}; });
+  CHECK(p["path"] == "/scenario/provider/dedup");
+  CHECK(p["reason"] == "unknown value 'fingerprint'; known: key, none");
+
+  p = first_problem([](json& j) { j["scenario"]["faults"][0] = {{"drop", "mail"}}; });
+  CHECK(p["path"] == "/scenario/faults/0/drop");
+  CHECK(p["reason"].get<std::string>().find("email, email_ack") != std::string::npos);
+
+  p = first_problem([](json& j) { j["moments"][0]["at"]["side"] = "mailer"; });
+  CHECK(p["path"] == "/moments/0/at/side");
+  CHECK(p["reason"] == "unknown value 'mailer'; known: client, service, network, provider");
+
+  p = first_problem([](json& j) { j["facts"] = {{{"fact", "email_sent"}, {"attempt", 1}}}; });
+  CHECK(p["path"] == "/facts/0/attempt");
 }

@@ -7,6 +7,7 @@
 #include "engine/knowledge/facts.hpp"
 #include "engine/knowledge/worlds.hpp"
 #include "engine/sim/simulation.hpp"
+#include "world_lookup.hpp"
 
 using namespace idemlab;
 
@@ -72,16 +73,6 @@ bool false_delivered(const Run& run, const std::string& intent = kIntent) {
     }
   }
   return false;
-}
-
-const World* world(const std::vector<World>& worlds, const std::string& plan_id) {
-  auto it = std::find_if(worlds.begin(), worlds.end(), [&](const World& w) { return w.plan.id() == plan_id; });
-  return it == worlds.end() ? nullptr : &*it;
-}
-
-int count_events(const Run& run, const std::string& kind) {
-  return static_cast<int>(std::count_if(run.steps.begin(), run.steps.end(),
-                                        [&](const Step& s) { return s.event.kind == kind; }));
 }
 
 }  // namespace

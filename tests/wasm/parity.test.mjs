@@ -106,6 +106,37 @@ test('the built lesson index is what the CLI computes, and each entry is what th
   }
 });
 
+test('the notification email, direct and without the provider\'s dedup: WASM and native CLI give the same bytes', () => {
+  const lesson = JSON.parse(readFileSync(resolve(REPO, 'lessons/outbox.json'), 'utf8'));
+  mkdirSync(resolve(REPO, 'build/test-tmp'), { recursive: true });
+  const variants = {
+    'no-dedup': (l) => {
+      l.scenario.provider = { dedup: 'none' };
+      l.moments = l.moments.filter((m) => m.id !== 'deduped');
+    },
+    direct: (l) => {
+      l.scenario.service.notify = 'direct';
+      l.scenario.faults = [{ crash_service: 'after_commit', attempt: 1 }];
+      l.moments = l.moments.filter((m) => m.id === 'committed');
+      l.questions = l.questions.filter((q) => q.kind === 'concept' || q.moment === 'committed');
+    },
+  };
+  for (const [name, change] of Object.entries(variants)) {
+    const variant = structuredClone(lesson);
+    change(variant);
+    const file = `build/test-tmp/outbox-${name}.json`;
+    const text = JSON.stringify(variant, null, 2);
+    writeFileSync(resolve(REPO, file), text);
+    const wasm = wasmRun(file, text);
+    const out = JSON.parse(wasm);
+    assert.equal(out.error ?? out.errors, undefined, JSON.stringify(out.error || out.errors));
+    const end = out.steps[out.steps.length - 1];
+    // Without dedup the relay's resend is a second email; a direct call lost to the crash, none.
+    assert.equal(end.provider.emails.length, name === 'direct' ? 0 : 2, name);
+    assertSameBytes(wasm, cli('run', file, '--json'), file);
+  }
+});
+
 test('seed lab: WASM and native CLI give the same bytes', () => {
   const wasm = engine.call('seed_lab', '{}');
   assert.equal(JSON.parse(wasm).error, undefined, wasm);

@@ -158,6 +158,30 @@ const accepted = {
     c.policies[1] = { id: 'resend', label: l.summary, client: { recovery: 'resend', max_attempts: 20 } };
     return l;
   },
+  'the notification email: notify, the provider, its messages, the relay crash point and the email facts': () => {
+    const l = base();
+    l.scenario.service = { lookup: true, notify: 'outbox' };
+    l.scenario.provider = { dedup: 'none' };
+    l.scenario.faults.push({ drop: 'email_ack', attempt: 1 });
+    l.scenario.fault_space.service_crash_points = ['after_commit', 'after_email_send'];
+    l.facts = ['effect_exists', 'effect_count', 'request_arrived', 'response_arrived', 'client_has_receipt', 'email_sent', 'email_count']
+      .map((fact) => ({ fact }));
+    l.moments.push({ id: 'accepted', at: { event: 'accept_email', side: 'provider', message: 'email_ack', attempt: 1 },
+      label: l.title, narration: l.summary });
+    const options = ['0', '1', '2', '3'].map((id) => ({ id, label: { 'zh-CN': id, en: id } }));
+    l.questions.push(
+      { id: 'emails', kind: 'predict', moment: 'after_timeout', ask: 'emails', options, prompt: l.title },
+      { id: 'mail-known', kind: 'knowledge', moment: 'accepted', side: 'service', fact: 'email_sent', prompt: l.title });
+    return l;
+  },
+  'a direct notification, and a crash right after an email is sent': () => {
+    const l = base();
+    l.scenario.service = { notify: 'direct' };
+    l.scenario.faults.push({ crash_service: 'after_email_send', attempt: 9, restart_after_ms: 30 });
+    l.scenario.fault_space.service_crash_points = ['after_email_send'];
+    l.moments.push({ id: 'notified', at: { event: 'notify', side: 'service', message: 'email' }, label: l.title, narration: l.summary });
+    return l;
+  },
   'reconcile names its intent, and a moment matches on every field': () => {
     const l = base();
     l.scenario.script.push({ at: 400, do: 'reconcile', intent: 'weekly-report' });
@@ -251,6 +275,15 @@ const refused = {
   'a compare policy without its label': ['/compare/policies/0/label', (l) => { delete addCompare(l).policies[0].label; }],
   'a compare policy label without "en"': ['/compare/policies/1/label/en', (l) => { delete addCompare(l).policies[1].label.en; }, '/compare/policies/1/label'],
   'an unknown field in the compare block': ['/compare/colour', (l) => { addCompare(l).colour = 'red'; }],
+  'an unknown notify': ['/scenario/service/notify', (l) => { l.scenario.service.notify = 'email'; }],
+  'a provider dedup by fingerprint': ['/scenario/provider/dedup', (l) => { l.scenario.provider = { dedup: 'fingerprint' }; }],
+  'a provider knob it does not have': ['/scenario/provider/retries', (l) => { l.scenario.provider = { retries: 2 }; }],
+  'notify under the client': ['/scenario/client/notify', (l) => { l.scenario.client.notify = 'outbox'; }],
+  'a relay crash point among the client crash points': ['/scenario/fault_space/client_crash_points/0', (l) => { l.scenario.fault_space.client_crash_points = ['after_email_send']; }],
+  'an email ack misspelt in a drop': ['/scenario/faults/0/drop', (l) => { l.scenario.faults[0].drop = 'email_reply'; }],
+  'an attempt on an email fact': ['/facts/0/attempt', (l) => { l.facts = [{ fact: 'email_count', attempt: 1 }]; }],
+  'an unknown ask about mail': ['/questions/2/ask', (l) => { questionOf(l, 'predict').ask = 'mails'; }],
+  'an unknown side in a moment': ['/moments/0/at/side', (l) => { l.moments[0].at.side = 'mailer'; }],
 };
 
 for (const [name, [path, spoil, enginePath = path]] of Object.entries(refused)) {

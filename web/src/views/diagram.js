@@ -1,18 +1,29 @@
-// The space-time diagram: lanes for client, network and service, time flowing
-// down, one row per step. Only steps up to the current one are drawn, so the
-// diagram never reveals what happens next.
+// The space-time diagram: lanes for client, network and service (and the mail
+// provider, when the service sends notification emails), time flowing down, one
+// row per step. Only steps up to the current one are drawn, so the diagram never
+// reveals what happens next.
 
 import { h, s, keyedChildren, measureNextFrame } from '../dom.js';
 import { t, sideName } from '../i18n.js';
 
-const W = 640;
-const LANE = { client: 180, network: 360, service: 540 };
+// Lane positions (x) and the drawing's width. A run whose steps carry `provider` (the
+// service notifies a mail provider) gets a fourth lane right of the service's.
+const THREE = { width: 640, lanes: { client: 180, network: 360, service: 540 } };
+const FOUR = { width: 760, lanes: { client: 170, network: 330, service: 490, provider: 650 } };
 const RH = 38; // row height per step
 const PAD = 22;
-const ARROW_COLORS = { request: 'var(--c-client)', lookup: 'var(--c-client)', response: 'var(--c-service)', lookup_reply: 'var(--c-service)' };
+const ARROW_COLORS = {
+  request: 'var(--c-client)',
+  lookup: 'var(--c-client)',
+  response: 'var(--c-service)',
+  lookup_reply: 'var(--c-service)',
+  email: 'var(--c-service)',
+  email_ack: 'var(--c-provider)',
+};
 
 const y = (i) => PAD + i * RH;
-const laneX = (side) => LANE[side] ?? LANE.network;
+const geometryOf = (run) => (run.steps.length && run.steps[0].provider ? FOUR : THREE);
+const laneX = (geo, side) => geo.lanes[side] ?? geo.lanes.network;
 
 function markerDefs(prefix) {
   const mk = (id, color) =>
@@ -21,11 +32,12 @@ function markerDefs(prefix) {
       { id: `${prefix}-${id}`, viewBox: '0 0 10 10', refX: '9', refY: '5', markerWidth: '7', markerHeight: '7', orient: 'auto-start-reverse' },
       s('path', { d: 'M0,0 L10,5 L0,10 z', fill: color }),
     );
-  return s('defs', null, mk('client', 'var(--c-client)'), mk('service', 'var(--c-service)'), mk('muted', 'var(--c-muted)'));
+  return s('defs', null, mk('client', 'var(--c-client)'), mk('service', 'var(--c-service)'), mk('provider', 'var(--c-provider)'), mk('muted', 'var(--c-muted)'));
 }
 
 function msgLabel(m) {
-  return `${t(`msg.${m.kind}`)} #${m.id}` + (m.attempt ? ` · ${t('msg.attempt', { n: m.attempt })}` : '');
+  const nth = m.kind === 'email' || m.kind === 'email_ack' ? 'msg.send' : 'msg.attempt';
+  return `${t(`msg.${m.kind}`)} #${m.id}` + (m.attempt ? ` · ${t(nth, { n: m.attempt })}` : '');
 }
 
 function cross(x, yy, size, cls) {
@@ -37,10 +49,10 @@ function cross(x, yy, size, cls) {
   );
 }
 
-function eventMark(step, i) {
+function eventMark(step, i, geo) {
   const side = step.event && step.event.side;
   if (!side || side === 'none') return null;
-  const x = laneX(side);
+  const x = laneX(geo, side);
   const yy = y(i);
   const kind = step.event.kind;
   const labelX = side === 'service' ? x + 14 : side === 'client' ? x - 14 : x + 12;
@@ -71,6 +83,16 @@ function eventMark(step, i) {
       return s('g', { class: 'ev ev-timeout' }, s('circle', { cx: x, cy: yy, r: 7 }), label('diagram.inProgress', 'ev-label-timeout'));
     case 'expire':
       return s('g', { class: 'ev ev-reject' }, s('rect', { x: x - 6, y: yy - 6, width: 12, height: 12, rx: 2 }), cross(x, yy, 3.5, 'reject-x'), label('diagram.expire', 'ev-label-crash'));
+    case 'notify':
+      return s('g', { class: 'ev ev-notify' }, s('circle', { cx: x, cy: yy, r: 5.5 }), label('diagram.notify', 'ev-label-commit'));
+    case 'relay':
+      return s('g', { class: 'ev ev-notify' }, s('circle', { cx: x, cy: yy, r: 5.5 }), label('diagram.relay', 'ev-label-commit'));
+    case 'mark_sent':
+      return s('g', { class: 'ev ev-replay' }, s('rect', { x: x - 6, y: yy - 6, width: 12, height: 12, rx: 2 }), label('diagram.markSent', 'ev-label-commit'));
+    case 'accept_email':
+      return s('g', { class: 'ev ev-accept' }, s('rect', { x: x - 7, y: yy - 7, width: 14, height: 14, rx: 2 }), label('diagram.acceptEmail', 'ev-label-provider'));
+    case 'dedup_email':
+      return s('g', { class: 'ev ev-dedup' }, s('rect', { x: x - 6, y: yy - 6, width: 12, height: 12, rx: 2 }), label('diagram.dedupEmail', 'ev-label-provider'));
     case 'persist':
     case 'record':
       return s('g', { class: 'ev ev-persist' }, s('rect', { x: x - 5, y: yy - 5, width: 10, height: 10, rx: 1 }));
@@ -81,13 +103,13 @@ function eventMark(step, i) {
   }
 }
 
-function messageShape(m, cur, prefix) {
+function messageShape(m, cur, prefix, geo) {
   if (!Number.isInteger(m.sent_step) || m.sent_step > cur) return null;
-  const x1 = laneX(m.from);
+  const x1 = laneX(geo, m.from);
   const y1 = y(m.sent_step);
-  const x2 = laneX(m.to);
+  const x2 = laneX(geo, m.to);
   const color = ARROW_COLORS[m.kind] || 'var(--c-muted)';
-  const markerId = m.from === 'service' ? `${prefix}-service` : `${prefix}-client`;
+  const markerId = `${prefix}-${m.from === 'service' || m.from === 'provider' ? m.from : 'client'}`;
   const ended = Number.isInteger(m.end_step) && m.end_step <= cur;
   const g = s('g', { class: ['msg', `msg-${m.kind}`], 'data-message': m.id });
   const when = Number.isFinite(m.end_at) && Number.isInteger(m.end_step) && m.end_step <= cur ? `t=${m.sent_at}→${m.end_at}ms` : `t=${m.sent_at}ms→`;
@@ -98,11 +120,13 @@ function messageShape(m, cur, prefix) {
   if (ended && m.fate === 'delivered') {
     const y2 = y(m.end_step);
     g.appendChild(s('line', { x1, y1, x2: x2 + (x2 > x1 ? -6 : 6), y2, stroke: color, class: 'msg-line', 'marker-end': `url(#${markerId})` }));
-    lx = (x1 + x2) / 2;
-    ly = (y1 + y2) / 2;
+    // An email's label sits nearer the provider, clear of the service lane's event labels.
+    const f = m.kind === 'email' ? 0.62 : m.kind === 'email_ack' ? 0.38 : 0.5;
+    lx = x1 + (x2 - x1) * f;
+    ly = y1 + (y2 - y1) * f;
   } else if (ended && m.fate === 'dropped') {
     const y2 = y(m.end_step);
-    const xd = LANE.network;
+    const xd = (x1 + x2) / 2; // the network lane, or midway to the mail provider
     g.appendChild(s('line', { x1, y1, x2: xd, y2, stroke: color, class: 'msg-line msg-dropped' }));
     g.appendChild(cross(xd, y2, 8, 'drop-x'));
     g.appendChild(s('text', { x: xd + 13, y: y2 + 4, class: 'ev-label ev-label-crash' }, t('diagram.lost')));
@@ -138,6 +162,9 @@ function messageKey(m, idx, cur) {
 function mountDiagram(container, run) {
   diagramCount += 1;
   const prefix = `dg${diagramCount}`;
+  const geo = geometryOf(run);
+  const W = geo.width;
+  const sides = Object.keys(geo.lanes);
   const last = run.steps.length - 1;
   const height = y(last) + PAD;
   const titleId = `${prefix}-title`;
@@ -146,10 +173,10 @@ function mountDiagram(container, run) {
   const header = s(
     'svg',
     { class: 'diagram-head', viewBox: `0 0 ${W} 34`, 'aria-hidden': 'true', preserveAspectRatio: 'xMidYMid meet' },
-    ['client', 'network', 'service'].map((side) =>
+    sides.map((side) =>
       s('g', { class: `lane-head lane-${side}` },
-        s('rect', { x: laneX(side) - 62, y: 4, width: 124, height: 26, rx: 13 }),
-        s('text', { x: laneX(side), y: 22, 'text-anchor': 'middle' }, sideName(side))),
+        s('rect', { x: laneX(geo, side) - 62, y: 4, width: 124, height: 26, rx: 13 }),
+        s('text', { x: laneX(geo, side), y: 22, 'text-anchor': 'middle' }, sideName(side))),
     ),
   );
   const svg = s('svg', { class: 'diagram-svg', viewBox: `0 0 ${W} ${height}`, role: 'img', 'aria-labelledby': `${titleId} ${descId}`, 'data-testid': 'diagram', 'data-step': 0, preserveAspectRatio: 'xMidYMin meet' });
@@ -158,6 +185,8 @@ function mountDiagram(container, run) {
 
   const view = {
     run,
+    geo,
+    sides,
     prefix,
     height,
     svg,
@@ -166,7 +195,7 @@ function mountDiagram(container, run) {
     onPick: null,
     fixed: {
       title: s('title', { id: titleId }, t('diagram.title')),
-      desc: s('desc', { id: descId }, t('diagram.desc')),
+      desc: s('desc', { id: descId }, t(geo === FOUR ? 'diagram.descMail' : 'diagram.desc')),
       defs: markerDefs(prefix),
       rows: s('g', { class: 'rows' }),
       times: s('g', { class: 'times' }),
@@ -202,7 +231,8 @@ export function renderDiagram(container, run, cur, onPick) {
   }
   view.onPick = onPick || null;
   view.cur = cur;
-  const { svg, fixed, prefix, height } = view;
+  const { svg, fixed, prefix, height, geo, sides } = view;
+  const W = geo.width;
   const steps = run.steps;
   svg.setAttribute('data-step', cur);
 
@@ -220,11 +250,11 @@ export function renderDiagram(container, run, cur, onPick) {
     ['defs', () => fixed.defs],
     ['rows', () => fixed.rows],
   ];
-  for (const side of ['client', 'network', 'service']) {
-    const x = laneX(side);
+  for (const side of sides) {
+    const x = laneX(geo, side);
     parts.push([`future-${side}`, () => s('line', { x1: x, y1: PAD - 12, x2: x, y2: height - 6, class: `lane lane-future lane-${side}` })]);
     parts.push([`past-${side}@${cur}`, () => s('line', { x1: x, y1: PAD - 12, x2: x, y2: y(cur), class: `lane lane-past lane-${side}` })]);
-    if (side !== 'network') {
+    if (side === 'client' || side === 'service') {
       for (let i = 0; i < cur; i++) {
         const st = steps[i][side];
         if (st && st.alive === false) parts.push([`down-${side}-${i}`, () => s('line', { x1: x, y1: y(i), x2: x, y2: y(i + 1), class: 'lane-down' })]);
@@ -246,7 +276,7 @@ export function renderDiagram(container, run, cur, onPick) {
   const msgItems = [];
   (run.messages || []).forEach((m, idx) => {
     const key = messageKey(m, idx, cur);
-    if (key) msgItems.push([key, () => messageShape(m, cur, prefix)]);
+    if (key) msgItems.push([key, () => messageShape(m, cur, prefix, geo)]);
   });
   view.messages = keyedChildren(fixed.messages, view.messages, msgItems);
 
@@ -254,7 +284,7 @@ export function renderDiagram(container, run, cur, onPick) {
   const evItems = [];
   for (let i = 0; i <= cur; i++) {
     const cached = view.events && view.events.get(`${i}`);
-    const mark = cached || eventMark(steps[i], i);
+    const mark = cached || eventMark(steps[i], i, geo);
     if (mark) {
       if (!cached) mark.setAttribute('data-step', i);
       evItems.push([`${i}`, () => mark]);
@@ -270,7 +300,7 @@ function keepRowInView(view) {
   const { svg, scroller } = view;
   if (!scroller.isConnected) return null;
   const cur = view.cur;
-  const scale = svg.getBoundingClientRect().width / W || 1;
+  const scale = svg.getBoundingClientRect().width / view.geo.width || 1;
   const top = (y(cur) - RH * 1.5) * scale;
   const bottom = (y(cur) + RH * 1.5) * scale;
   const scrollTop = scroller.scrollTop;

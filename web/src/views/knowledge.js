@@ -132,7 +132,12 @@ export function truthSummary(step) {
       { class: 'invariants' },
       h('li', { class: inv.duplicate_effect ? 'inv-broken' : 'inv-ok', 'data-testid': 'inv-duplicate' }, inv.duplicate_effect ? `⚠ ${t('truth.duplicate')}` : `✓ ${t('truth.noDuplicate')}`),
       h('li', { class: inv.belief_contradicts_truth ? 'inv-broken' : 'inv-ok' }, inv.belief_contradicts_truth ? `⚠ ${t('truth.contradicts')}` : `✓ ${t('truth.consistent')}`),
+      // Only when the service sends notification emails.
+      truth.emails
+        ? h('li', { class: inv.duplicate_email ? 'inv-broken' : 'inv-ok', 'data-testid': 'inv-duplicate-email' }, inv.duplicate_email ? `⚠ ${t('truth.duplicateEmail')}` : `✓ ${t('truth.noDuplicateEmail')}`)
+        : null,
     ),
+    truth.emails ? h('p', { class: 'truth-total', 'data-testid': 'truth-emails' }, t('truth.emails', { n: truth.emails.total })) : null,
   );
 }
 

@@ -8,7 +8,7 @@ import { lessonHash, listHash, replaceHash } from '../router.js';
 import { clampStep, blockingStep, questionsAt, hiddenAt, momentAt } from '../gating.js';
 import { postAnswerChecked, postLessonCompleted } from '../embed.js';
 import { renderDiagram } from './diagram.js';
-import { clientPanel, servicePanel, networkStrip } from './panels.js';
+import { clientPanel, servicePanel, networkStrip, providerPanel } from './panels.js';
 import { knowledgeGrid, truthSummary, worldList } from './knowledge.js';
 import { questionCard } from './questions.js';
 import { renderTimeline, stepLine } from './timeline.js';
@@ -272,7 +272,7 @@ export class LessonView {
     renderDiagram(this.el.diagram, this.run, i, (n) => this.tryGo(n));
 
     rebuildKeepingFocus(this.el.panels, () =>
-      replaceChildren(this.el.panels, clientPanel(st.client), networkStrip(st.network, this.run.messages), servicePanel(st.service)),
+      replaceChildren(this.el.panels, clientPanel(st.client), networkStrip(st.network, this.run.messages), servicePanel(st.service), st.provider ? providerPanel(st.provider) : null),
     );
 
     rebuildKeepingFocus(this.el.grid, () => replaceChildren(this.el.grid, knowledgeGrid(this.lesson, st, hidden, this.showTruth, this.run.worlds)));

@@ -1,6 +1,8 @@
-// One panel per side: its durable rows (client intents; service dedup records
-// and deliveries), changed rows highlighted, whether it is alive, the client's
-// status per intent and each side's volatile memory; plus a strip for the network.
+// One panel per side: its durable rows (client intents; service dedup records,
+// deliveries and, under an outbox, the emails it owes), changed rows highlighted,
+// whether it is alive, the client's status per intent and each side's volatile
+// memory; a strip for the network; and, when the service sends notification
+// emails, the mail provider's inbox.
 
 import { h } from '../dom.js';
 import { t, sideName } from '../i18n.js';
@@ -116,6 +118,8 @@ export function clientPanel(c) {
 }
 
 export function servicePanel(sv) {
+  const inProgress = ((sv && sv.volatile && sv.volatile.in_progress) || []).map((p) => t('panel.inProgress', { op_key: p.op_key, until: p.until }));
+  const relay = ((sv && sv.volatile && sv.volatile.relay_waiting) || []).map((w) => t('panel.relayWaiting', { email_key: w.email_key, send: w.send, deadline: w.deadline }));
   return h(
     'section',
     { class: ['panel', 'panel-service', sv && sv.alive === false && 'is-down'], 'data-testid': 'panel-service', 'aria-labelledby': 'panel-service-h' },
@@ -125,12 +129,34 @@ export function servicePanel(sv) {
       h('td', null, changedMark(r), r.id === undefined ? t('value.null') : String(r.id)),
       ...recordCells(r, null),
     ]),
-    volatileBlock(
-      (sv && sv.volatile && sv.volatile.in_progress) || [],
-      (p) => t('panel.inProgress', { op_key: p.op_key, until: p.until }),
-      sv && sv.alive === false,
-      'panel.noInProgress',
-    ),
+    // Only a service with a transactional outbox has this table.
+    sv && Array.isArray(sv.outbox)
+      ? table(t('panel.outbox'), ['id', 'email_key', 'op_key', 'status', 'attempts', 'created_at'], sv.outbox, (r) => [
+          h('td', null, changedMark(r), String(r.id)),
+          h('td', { class: 'mono' }, r.email_key),
+          h('td', { class: 'mono' }, r.op_key),
+          h('td', null, statusPill(r.status)),
+          valueCell(r.attempts),
+          valueCell(`t=${r.created_at}ms`),
+        ])
+      : null,
+    volatileBlock([...inProgress, ...relay], (line) => line, sv && sv.alive === false, 'panel.noInProgress'),
+  );
+}
+
+/** The mail provider's inbox: the emails it delivered (it never crashes). */
+export function providerPanel(pv) {
+  return h(
+    'section',
+    { class: 'panel panel-provider', 'data-testid': 'panel-provider', 'aria-labelledby': 'panel-provider-h' },
+    h('header', { class: 'panel-head' }, h('h3', { id: 'panel-provider-h' }, sideName('provider'))),
+    table(t('panel.emails'), ['id', 'email_key', 'op_key', 'receipt', 'received_at'], pv && pv.emails, (r) => [
+      h('td', null, changedMark(r), String(r.id)),
+      h('td', { class: 'mono' }, r.email_key),
+      h('td', { class: 'mono' }, r.op_key),
+      valueCell(r.receipt),
+      valueCell(`t=${r.received_at}ms`),
+    ]),
   );
 }
 
