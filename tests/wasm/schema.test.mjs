@@ -1,4 +1,4 @@
-// lessons/lesson.schema.json lets an editor flag a lesson's mistakes while it is typed.
+// lessons/schema/lesson.schema.json lets an editor flag a lesson's mistakes while it is typed.
 // It must agree with the engine's own structural checks (engine/lesson/parse.cpp):
 // whatever the engine accepts the schema accepts, and each author's mistake below is
 // refused by both, at the same JSON path. Run after scripts/build (it uses dist/engine).
@@ -14,7 +14,7 @@ const read = (file) => readFileSync(resolve(REPO, file), 'utf8');
 // strictTypes would want "type": "object" beside every if/then; the other strict checks
 // (unknown keywords, bad formats, ...) stay on.
 const ajv = new Ajv2020({ allErrors: true, strictTypes: false });
-const validate = ajv.compile(JSON.parse(read('lessons/lesson.schema.json')));
+const validate = ajv.compile(JSON.parse(read('lessons/schema/lesson.schema.json')));
 const engine = await loadEngine();
 
 // The schema's errors as JSON paths of the offending field: a missing or unknown field
@@ -53,7 +53,7 @@ test('there are lessons to validate', () => {
 for (const file of shipped) {
   test(`${file} validates against the schema`, () => {
     const lesson = JSON.parse(read(file));
-    assert.equal(lesson.$schema, './lesson.schema.json');
+    assert.equal(lesson.$schema, './schema/lesson.schema.json');
     assert.deepEqual(schemaErrors(lesson), []);
     assert.deepEqual(engineErrors(lesson, file), []);
   });
@@ -81,7 +81,7 @@ const addCompare = (lesson) => {
 const accepted = {
   'every optional field at once': () => {
     const l = readmeExample();
-    l.$schema = './lesson.schema.json';
+    l.$schema = './schema/lesson.schema.json';
     l.scenario.seed = 2 ** 53;
     l.scenario.client.persist = 'before_send';
     l.scenario.client.recovery_scan = 'unknown_and_pending';
