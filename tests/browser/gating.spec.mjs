@@ -62,8 +62,12 @@ test('a prediction keeps the truth hidden from the previous question on; later q
   await answerRightly(page, questionCard(page, 'next-step-after-timeout'));
   await expect(page.getByTestId('truth-column')).toBeVisible();
 
-  // Steps 10..18 lead to the client question and the moment table: both columns hidden.
-  for (const step of [10, 13, 18]) {
+  // Steps 10..13 lead to a prediction (how many keys the attempts carry): the truth waits.
+  await goTo(page, 13);
+  await expect(page.getByTestId('truth-column')).toHaveCount(0);
+  await answerRightly(page, questionCard(page, 'keys-across-attempts'));
+  // Steps 14..18 lead to the client question and the moment table: both columns hidden.
+  for (const step of [14, 16, 18]) {
     await goTo(page, step);
     expect((await column(page, 'client')).every((s) => s === 'hidden'), `client at ${step}`).toBe(true);
     expect((await column(page, 'service')).every((s) => s === 'hidden'), `service at ${step}`).toBe(true);
