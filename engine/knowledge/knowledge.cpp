@@ -1,6 +1,7 @@
 #include "engine/knowledge/knowledge.hpp"
 
 #include <algorithm>
+#include <map>
 
 namespace idemlab {
 namespace {
@@ -30,35 +31,31 @@ std::string Cell::verdict() const {
 }
 
 Knowledge::Knowledge(const std::vector<World>& worlds) : worlds_(worlds) {
+  std::map<std::pair<int, std::string>, int> client_trie, service_trie;
   for (const World& w : worlds_) {
     for (Side side : {Side::Client, Side::Service}) {
+      // Each distinct history since the last restart gets one node of a trie shared by
+      // every world: two points look the same to the side exactly when their nodes match.
+      std::map<std::pair<int, std::string>, int>& trie = side == Side::Client ? client_trie : service_trie;
       View v;
-      int count = 0;
-      int life = 0;
+      int node = 0;  // the root: nothing seen yet
       for (const Step& s : w.run.steps) {
         if (s.event.side == side) {
           std::string sig = std::to_string(s.t) + "|" + s.event.kind + "|" + s.event.local.dump();
           if (s.event.kind == "restart") {
-            life = count;
+            node = 0;  // memory is gone: what it reads back starts a new history
             sig += "|" + durable_rows(side, s.snap);
           }
-          v.events.push_back(std::move(sig));
-          ++count;
+          auto [it, added] = trie.emplace(std::make_pair(node, std::move(sig)), static_cast<int>(trie.size()) + 1);
+          node = it->second;
         }
-        v.count.push_back(count);
-        v.life.push_back(life);
+        v.node.push_back(node);
       }
       (side == Side::Client ? client_ : service_).push_back(std::move(v));
     }
   }
 }
 
-bool Knowledge::View::same_life(int step, const View& o, int other_step) const {
-  int from = life.at(step), to = count.at(step);
-  int o_from = o.life.at(other_step), o_to = o.count.at(other_step);
-  if (to - from != o_to - o_from) return false;
-  return std::equal(events.begin() + from, events.begin() + to, o.events.begin() + o_from);
-}
 
 const Knowledge::View& Knowledge::view(int world, Side side) const {
   return side == Side::Client ? client_[world] : service_[world];
@@ -76,7 +73,7 @@ std::vector<std::pair<int, int>> Knowledge::possible(Side side, int step) const 
       if (run.steps[j].t > t) break;
       bool holds_at_t = j + 1 == run.steps.size() || run.steps[j + 1].t >= t;
       bool actual_point = w == 0 && static_cast<int>(j) == step;
-      if (holds_at_t && !actual_point && here.same_life(step, v, static_cast<int>(j))) {
+      if (holds_at_t && !actual_point && here.node[step] == v.node[j]) {
         out.emplace_back(static_cast<int>(w), static_cast<int>(j));
       }
     }

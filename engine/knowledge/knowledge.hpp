@@ -53,12 +53,9 @@ class Knowledge {
 
  private:
   struct View {
-    std::vector<std::string> events;  // local event signatures, in order
-    std::vector<int> count;           // per step: local events up to and including it
-    std::vector<int> life;            // per step: index of its last restart event (0 if none)
-    /// Whether this view at `step` and `o` at `other_step` hold the same events since
-    /// their last restart (since the start when there was none).
-    bool same_life(int step, const View& o, int other_step) const;
+    /// Per step: the side's history so far (since its last restart, if any) as a node id;
+    /// equal ids mean equal histories, in any world.
+    std::vector<int> node;
   };
   const View& view(int world, Side side) const;
 

@@ -61,9 +61,13 @@ std::vector<World> build_worlds(const Scenario& scenario, const std::vector<Acti
     plan.faults.back().restart_after_ms = scenario.space.restart_after_ms;
     add(plan, false);
   }
-  // What happened in this run plus any one fault more: a client that crashed must also
-  // consider that, say, its request was lost before the crash.
-  if (!scenario.faults.faults.empty()) {
+  // When this run's own faults crash a process, what happened plus any one fault more: a
+  // client that crashed and forgot must also consider that, say, its request was lost
+  // before the crash. (A process that did not crash remembers what it saw, and the runs
+  // with one fault already hold what it must consider.)
+  bool crashes = std::any_of(scenario.faults.faults.begin(), scenario.faults.faults.end(),
+                             [](const Fault& f) { return f.kind != Fault::Kind::Drop; });
+  if (crashes) {
     std::vector<Fault> passed = worlds.front().run.points;
     for (const Fault& point : passed) {
       if (!in_space(point, scenario.space)) continue;

@@ -18,8 +18,9 @@ struct World {
 
 /// Runs `scenario` under its own fault plan (world 0), then with no fault, then with each
 /// single fault of `scenario.space` at an injection point the fault-free run passes
-/// (a message it sends, a crash point it reaches), then with the lesson's own faults plus
-/// one fault of the space at a point its own run passes. Plans already run are not repeated.
+/// (a message it sends, a crash point it reaches), then, when the lesson's own faults
+/// include a crash, with those faults plus one fault of the space at a point its own run
+/// passes (a restarted process has forgotten what it saw before the crash). Plans already run are not repeated.
 /// `extra` actions (a fork) are added to every world.
 std::vector<World> build_worlds(const Scenario& scenario, const std::vector<Action>& extra = {});
 
