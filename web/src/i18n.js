@@ -53,6 +53,7 @@ const STRINGS = {
     'notice.deepLinkGated': '链接指向第 {target} 步，但第 {step} 步有一道题还没作答。先回答它，再继续往后看。',
     'notice.corruptLessons': '部分课程（{lessons}）保存的进度无法读取，已连同全部进度另存到 {key}，没有删除。这些课程从头开始，其他课程的进度保留。',
     'notice.dismiss': '关闭提示',
+    'notice.noCompare': '这一课没有并排对比视图，下面是这一课本身。',
     'notice.imported': '已导入进度。',
     'notice.importFailed': '无法导入：{reason}',
 
@@ -294,6 +295,7 @@ const STRINGS = {
     'notice.deepLinkGated': 'The link points to step {target}, but a question at step {step} is not answered yet. Answer it first, then go on.',
     'notice.corruptLessons': 'The saved progress of some lessons ({lessons}) could not be read. All saved progress was set aside under {key}, not deleted. Those lessons start again; the others keep their progress.',
     'notice.dismiss': 'Dismiss notice',
+    'notice.noCompare': 'This lesson has no side-by-side view; here is the lesson itself.',
     'notice.imported': 'Progress imported.',
     'notice.importFailed': 'Could not import: {reason}',
 
