@@ -25,3 +25,17 @@ test('in Chinese, a progress file that cannot be imported says its reason is in 
   await page.getByTestId('import-input').setInputFiles({ name: 'progress.json', mimeType: 'application/json', buffer: Buffer.from('not json at all') });
   await expect(page.getByTestId('notice')).toContainText('无法导入这个文件（原因，英文）：not JSON');
 });
+
+test('in Chinese, the notice about unreadable saved progress marks its English reason as English', async ({ page }) => {
+  await page.addInitScript(() => {
+    if (!sessionStorage.getItem('seeded')) {
+      sessionStorage.setItem('seeded', '1');
+      localStorage.setItem('idemlab.lang', 'zh-CN');
+      localStorage.setItem('idemlab.progress.v1', 'garbage{');
+    }
+  });
+  await page.goto('./');
+  const reason = page.getByTestId('notice-reason');
+  await expect(reason).toContainText('原因，英文');
+  await expect(reason.locator('[lang="en"]')).toContainText('not JSON');
+});

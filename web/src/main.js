@@ -54,7 +54,13 @@ function renderNotices() {
       h(
         'div',
         { class: ['notice', n.kind === 'ok' ? 'notice-ok' : 'notice-warn'], role: n.kind === 'ok' ? 'status' : 'alert', 'data-testid': n.testid || 'notice' },
-        h('p', null, t(n.key, n.params), n.reason ? h('span', { class: 'muted' }, ` (${n.reason})`) : null),
+        h(
+          'p',
+          null,
+          t(n.key, n.params),
+          // The reason is the page's own, in English: introduced as such, marked as English.
+          n.reason ? h('span', { class: 'muted', 'data-testid': 'notice-reason' }, t('notice.reasonOpen'), h('span', { lang: 'en' }, n.reason), t('notice.reasonClose')) : null,
+        ),
         h(
           'button',
           {
