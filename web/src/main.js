@@ -6,7 +6,7 @@ import { t, getLang, setLang, onLangChange } from './i18n.js';
 import { Engine, EngineError } from './engine.js';
 import { LessonStore } from './lessons.js';
 import { Progress } from './progress.js';
-import { currentRoute, onRoute, listHash, replaceHash } from './router.js';
+import { currentRoute, onRoute, listHash, lessonHash, replaceHash } from './router.js';
 import { isEmbedded } from './embed.js';
 import { renderList } from './views/list.js';
 import { LessonView } from './views/lesson.js';
@@ -54,7 +54,13 @@ function renderNotices() {
       h(
         'div',
         { class: ['notice', n.kind === 'ok' ? 'notice-ok' : 'notice-warn'], role: n.kind === 'ok' ? 'status' : 'alert', 'data-testid': n.testid || 'notice' },
-        h('p', null, t(n.key, n.params), n.reason ? h('span', { class: 'muted' }, ` (${n.reason})`) : null),
+        h(
+          'p',
+          null,
+          t(n.key, n.params),
+          // The reason is the page's own, in English: introduced as such, marked as English.
+          n.reason ? h('span', { class: 'muted', 'data-testid': 'notice-reason' }, t('notice.reasonOpen'), h('span', { lang: 'en' }, n.reason), t('notice.reasonClose')) : null,
+        ),
         h(
           'button',
           {
@@ -164,6 +170,15 @@ async function route() {
     }
     if (rec.status === 'error') {
       showLessonError(rec);
+      return;
+    }
+    if (r.name === 'compare' && !rec.compare) {
+      // A side-by-side address for a lesson that has none (typed or from an old link):
+      // the lesson itself works, so show it and say why, instead of an error card.
+      replaceHash(lessonHash(rec.id));
+      const notices = [{ key: 'notice.noCompare', testid: 'notice-no-compare' }];
+      app.view = new LessonView(mainEl, { rec, store: app.store, progress: app.progress, initialStep: null, focus: true, notices });
+      setReady(true);
       return;
     }
     if (r.name === 'compare') {

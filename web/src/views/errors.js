@@ -8,6 +8,10 @@ function reasonText(e) {
   if (e.kind === 'http') return t('err.fetch', { reason: t('err.http', { status: e.status }) });
   if (e.kind === 'fetch') return t('err.fetch', { reason: e.reason });
   if (e.kind === 'json') return t('err.notJson', { reason: e.reason });
+  // The index is no lesson file: its reasons (made by the page, in English) get their own intro.
+  if (e.kind === 'index') {
+    return [h('span', { class: 'error-intro', 'data-testid': 'error-intro' }, t('err.indexReason', { file: e.file || '' })), h('span', { lang: 'en' }, e.reason)];
+  }
   if (e.kind === 'duplicate') return t('err.duplicateId', { id: e.id, file: e.file, other: e.other });
   // The engine's reasons are written for authors, in English: introduce them in the
   // learner's language, and keep the reason itself as it is (marked as English).
@@ -44,7 +48,7 @@ export function indexErrorCard(err) {
     'article',
     { class: 'card card-error', 'data-testid': 'index-error', role: 'alert' },
     h('h2', { class: 'card-title' }, t('err.indexTitle')),
-    detailList({ file: err.file, path: '', reason: err.reason }),
+    detailList({ kind: 'index', file: err.file, path: '', reason: err.reason }),
   );
 }
 

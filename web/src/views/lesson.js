@@ -21,7 +21,7 @@ import { lessonTabs } from './tabs.js';
 const PLAY_MS = 1100;
 
 export class LessonView {
-  constructor(root, { rec, store, progress, initialStep, focus = false, drafts = null }) {
+  constructor(root, { rec, store, progress, initialStep, focus = false, drafts = null, notices = [] }) {
     this.kind = 'lesson';
     this.root = root;
     this.rec = rec;
@@ -42,7 +42,7 @@ export class LessonView {
     this.step = -1;
     this.cardsStep = -1;
     this.showTruth = progress.getPref('showTruth', true);
-    this.notices = [];
+    this.notices = [...notices];
 
     const answered = (qid) => this.progress.isAnswered(this.id, qid);
     let start = initialStep;

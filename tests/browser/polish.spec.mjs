@@ -1,0 +1,41 @@
+// What a newcomer's tour of both languages turned up: reasons written in English are
+// introduced in the learner's language and never called something they are not.
+
+import { test, expect } from './helpers.mjs';
+
+for (const [lang, intro, notLesson] of [
+  ['en', 'The lesson index lessons/index.json could not be read', 'lesson file'],
+  ['zh-CN', '课程目录 lessons/index.json 读不出来', '课程文件'],
+]) {
+  test(`a broken lesson index is introduced as the index, not as a lesson file (${lang})`, async ({ page }) => {
+    await page.addInitScript((l) => localStorage.setItem('idemlab.lang', l), lang);
+    await page.route('**/lessons/index.json', (route) => route.fulfill({ contentType: 'application/json', body: '{"lessons": [' }));
+    await page.goto('./');
+    const reason = page.getByTestId('index-error').getByTestId('error-reason');
+    await expect(reason.getByTestId('error-intro')).toContainText(intro);
+    await expect(reason).not.toContainText(notLesson);
+    await expect(reason.locator('[lang="en"]')).toContainText('not JSON');
+  });
+}
+
+test('in Chinese, a progress file that cannot be imported says its reason is in English', async ({ page }) => {
+  await page.addInitScript(() => localStorage.setItem('idemlab.lang', 'zh-CN'));
+  await page.goto('./');
+  await page.locator('[data-testid="lesson-list"][data-ready="true"]').waitFor();
+  await page.getByTestId('import-input').setInputFiles({ name: 'progress.json', mimeType: 'application/json', buffer: Buffer.from('not json at all') });
+  await expect(page.getByTestId('notice')).toContainText('无法导入这个文件（原因，英文）：not JSON');
+});
+
+test('in Chinese, the notice about unreadable saved progress marks its English reason as English', async ({ page }) => {
+  await page.addInitScript(() => {
+    if (!sessionStorage.getItem('seeded')) {
+      sessionStorage.setItem('seeded', '1');
+      localStorage.setItem('idemlab.lang', 'zh-CN');
+      localStorage.setItem('idemlab.progress.v1', 'garbage{');
+    }
+  });
+  await page.goto('./');
+  const reason = page.getByTestId('notice-reason');
+  await expect(reason).toContainText('原因，英文');
+  await expect(reason.locator('[lang="en"]')).toContainText('not JSON');
+});
