@@ -111,7 +111,7 @@ const STRINGS = {
     'diagram.descMail': '四条泳道：客户端、网络、服务端、邮件服务商；时间向下流动。只显示到当前步为止发生的事。',
     'diagram.inFlight': '传输中',
     'msg.request': '请求',
-    'msg.response': '回复',
+    'msg.response': '响应',
     'msg.lookup': '查询',
     'msg.lookup_reply': '查询结果',
     'msg.email': '邮件',

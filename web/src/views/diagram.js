@@ -37,7 +37,7 @@ function markerDefs(prefix) {
 
 function msgLabel(m) {
   const nth = m.kind === 'email' || m.kind === 'email_ack' ? 'msg.send' : 'msg.attempt';
-  return `${t(`msg.${m.kind}`)} #${m.id}` + (m.attempt ? ` · ${t(nth, { n: m.attempt })}` : '');
+  return `${t(`msg.${m.kind}`)} #${m.id + 1}` + (m.attempt ? ` · ${t(nth, { n: m.attempt })}` : '');
 }
 
 function cross(x, yy, size, cls) {

@@ -166,7 +166,7 @@ export function networkStrip(net, messages) {
     (ids || []).length
       ? (ids || []).map((id) => {
           const m = byId.get(id);
-          return h('span', { class: 'chip' }, m ? `${t(`msg.${m.kind}`)} #${id}` : `#${id}`);
+          return h('span', { class: 'chip' }, m ? `${t(`msg.${m.kind}`)} #${id + 1}` : `#${id + 1}`);
         })
       : h('span', { class: 'muted' }, t('panel.none'));
   return h(
