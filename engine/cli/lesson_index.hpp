@@ -5,7 +5,7 @@
 // page loads does not carry it.
 //
 //   {"lessons": [
-//     {"ok": true, "file": "lessons/lost-receipt.json", "id": "lost-receipt",
+//     {"ok": true, "file": "lessons/01-lost-receipt.json", "id": "lost-receipt",
 //      "level": "intro" | "advanced", "title": L10n, "summary": L10n,
 //      "question_count": 6, "question_ids": ["q1", ...], "compare": false},
 //     {"ok": false, "file": "lessons/broken.json",

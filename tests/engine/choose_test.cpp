@@ -32,7 +32,7 @@ const OptionJudgement& judged(const std::vector<OptionJudgement>& all, const std
 
 // lost-receipt with its choose question's options replaced by `options` ({id, do}).
 json check_with_options(const std::vector<std::pair<std::string, std::string>>& options, std::size_t* index) {
-  json j = json::parse(read_lesson_text("lost-receipt.json"));
+  json j = json::parse(read_lesson_text("01-lost-receipt.json"));
   for (std::size_t i = 0; i < j["questions"].size(); ++i) {
     json& q = j["questions"][i];
     if (q["kind"] != "choose") continue;
@@ -48,7 +48,7 @@ json check_with_options(const std::vector<std::pair<std::string, std::string>>& 
 }  // namespace
 
 TEST_CASE("lost-receipt after the timeout: a new key duplicates, FAILED lies, reconciling is safe") {
-  auto p = prepared_lesson("lost-receipt.json");
+  auto p = prepared_lesson("01-lost-receipt.json");
   const Question& q = choose_question(*p);
   std::vector<OptionJudgement> all = judge_options(*p, q);
 

@@ -233,7 +233,7 @@ TEST_CASE("errors are marked definite or indefinite; only a definite one ends an
 
 TEST_CASE("lessons name the new client fields; the engine refuses their mistakes by JSON path") {
   auto edited = [](const std::function<void(json&)>& edit) {
-    json j = json::parse(read_lesson_text("lost-receipt.json"));
+    json j = json::parse(read_lesson_text("01-lost-receipt.json"));
     edit(j);
     return j.dump();
   };

@@ -19,7 +19,7 @@ json lesson_input(const json& lesson, const std::string& file = "lessons/test.js
 
 // The paths of every problem `check` finds in retry-duplicates changed by `breakit`.
 std::vector<std::string> problem_paths(const std::function<void(json&)>& breakit) {
-  json j = json::parse(read_lesson_text("retry-duplicates.json"));
+  json j = json::parse(read_lesson_text("02-retry-duplicates.json"));
   breakit(j);
   json out = call("check", lesson_input(j));
   std::vector<std::string> paths;
@@ -54,7 +54,7 @@ int final_effects(const json& out, const json& policy) {
 }
 
 TEST_CASE("side by side: under one fault plan a new key per attempt duplicates the effect, one key per intent does not") {
-  json out = call("compare", lesson_input(json::parse(read_lesson_text("retry-duplicates.json"))));
+  json out = call("compare", lesson_input(json::parse(read_lesson_text("02-retry-duplicates.json"))));
   REQUIRE_MESSAGE(out.contains("policies"), out.dump());
   REQUIRE(out["policies"].size() == 2);
   const json* per_attempt = policy_with(out, "attempt");
@@ -75,7 +75,7 @@ TEST_CASE("side by side: under one fault plan a new key per attempt duplicates t
 }
 
 TEST_CASE("side by side: a service override runs the service differently under the same client") {
-  json j = json::parse(read_lesson_text("retry-duplicates.json"));
+  json j = json::parse(read_lesson_text("02-retry-duplicates.json"));
   j["compare"]["policies"][0]["client"] = {{"key_scope", "intent"}, {"on_timeout", "record_unknown"}, {"recovery", "lookup"}, {"retry_after_ms", 20}};
   j["compare"]["policies"][0]["service"] = {{"lookup", false}};
   j["compare"]["policies"][1]["client"] = {{"key_scope", "intent"}, {"on_timeout", "record_unknown"}, {"recovery", "lookup"}, {"retry_after_ms", 20}};
@@ -119,8 +119,8 @@ TEST_CASE("side by side: mistakes in the compare block are named at their JSON p
 }
 
 TEST_CASE("side by side: a lesson without a compare block is an error at /compare") {
-  json out = call("compare", lesson_input(json::parse(read_lesson_text("lost-receipt.json")), "lessons/lost-receipt.json"));
+  json out = call("compare", lesson_input(json::parse(read_lesson_text("01-lost-receipt.json")), "lessons/01-lost-receipt.json"));
   REQUIRE(out.contains("error"));
-  CHECK(out["error"]["file"] == "lessons/lost-receipt.json");
+  CHECK(out["error"]["file"] == "lessons/01-lost-receipt.json");
   CHECK(out["error"]["path"] == "/compare");
 }

@@ -7,7 +7,7 @@
 using nlohmann::json;
 
 TEST_CASE("the same lesson gives the same timeline, byte for byte") {
-  for (const char* name : {"lost-receipt.json", "retry-duplicates.json"}) {
+  for (const char* name : {"01-lost-receipt.json", "02-retry-duplicates.json"}) {
     auto a = prepared_lesson(name);
     auto b = prepared_lesson(name);
     CHECK_MESSAGE(idemlab::timeline_json(*a).dump() == idemlab::timeline_json(*b).dump(), name);
@@ -15,10 +15,10 @@ TEST_CASE("the same lesson gives the same timeline, byte for byte") {
 }
 
 TEST_CASE("a different seed changes keys and receipts but not the story") {
-  std::string text = read_lesson_text("lost-receipt.json");
+  std::string text = read_lesson_text("01-lost-receipt.json");
   json j = json::parse(text);
   j["scenario"]["seed"] = 8;
-  auto a = prepared_lesson("lost-receipt.json");
+  auto a = prepared_lesson("01-lost-receipt.json");
   auto b = idemlab::prepare_lesson(idemlab::load_lesson("x.json", j.dump()));
   REQUIRE(a->run().steps.size() == b->run().steps.size());
   for (std::size_t i = 0; i < a->run().steps.size(); ++i) {
@@ -28,8 +28,8 @@ TEST_CASE("a different seed changes keys and receipts but not the story") {
 }
 
 TEST_CASE("the API answers run and answer from the same computation") {
-  std::string text = read_lesson_text("lost-receipt.json");
-  json in = {{"file", "lessons/lost-receipt.json"}, {"text", text}};
+  std::string text = read_lesson_text("01-lost-receipt.json");
+  json in = {{"file", "lessons/01-lost-receipt.json"}, {"text", text}};
   json run = json::parse(idemlab::api::call("run", in.dump()));
   REQUIRE(run.contains("steps"));
   // The knowledge question's expected answer equals the grid cell at its step.

@@ -14,7 +14,7 @@ Cell cell_at(const PreparedLesson& p, const std::string& moment, Side side, cons
 }  // namespace
 
 TEST_CASE("lost-receipt: what each side knows at the three moments") {
-  auto p = prepared_lesson("lost-receipt.json");
+  auto p = prepared_lesson("01-lost-receipt.json");
 
   SUBCASE("the service knows the effect exists from its commit on") {
     for (const char* m : {"service_commits", "response_lost", "client_retries"}) {
@@ -50,7 +50,7 @@ TEST_CASE("lost-receipt: what each side knows at the three moments") {
 }
 
 TEST_CASE("the actual run is world 0 and every world is a distinct fault plan") {
-  auto p = prepared_lesson("lost-receipt.json");
+  auto p = prepared_lesson("01-lost-receipt.json");
   CHECK(p->worlds[0].actual);
   CHECK(p->worlds[0].plan.id() == "drop:response:weekly-report:1");
   std::set<std::string> ids;
@@ -60,7 +60,7 @@ TEST_CASE("the actual run is world 0 and every world is a distinct fault plan") 
 }
 
 TEST_CASE("a side knows its own events: the client knows its response did not arrive") {
-  auto p = prepared_lesson("lost-receipt.json");
+  auto p = prepared_lesson("01-lost-receipt.json");
   Cell c = cell_at(*p, "after_timeout", Side::Client, "response_arrived");
   CHECK(c.verdict() == "knows_false");
 }
@@ -70,7 +70,7 @@ TEST_CASE("a crash wipes the client's memory: after a restart it knows only its 
   // right after sending. Before the crash the client saw itself send; after the restart
   // its table is empty in this run and in the run where the request was lost, so it
   // cannot know whether the effect exists.
-  auto p = prepared_lesson("send-first.json");
+  auto p = prepared_lesson("06-send-first.json");
   const Run& run = p->worlds[0].run;
   int sent = -1, restarted = -1;
   for (const Step& s : run.steps) {

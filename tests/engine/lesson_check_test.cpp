@@ -10,7 +10,7 @@ using nlohmann::json;
 namespace {
 // Checks a broken variant of lost-receipt and returns its first problem.
 json first_problem(const std::function<void(json&)>& breakit) {
-  json j = json::parse(read_lesson_text("lost-receipt.json"));
+  json j = json::parse(read_lesson_text("01-lost-receipt.json"));
   breakit(j);
   json out = json::parse(idemlab::api::call("check", json{{"file", "lessons/broken.json"}, {"text", j.dump()}}.dump()));
   REQUIRE(out["ok"] == false);
@@ -19,7 +19,7 @@ json first_problem(const std::function<void(json&)>& breakit) {
 }  // namespace
 
 TEST_CASE("the shipped lessons pass check") {
-  for (const char* name : {"lost-receipt.json", "retry-duplicates.json"}) {
+  for (const char* name : {"01-lost-receipt.json", "02-retry-duplicates.json"}) {
     json out = json::parse(idemlab::api::call("check", json{{"file", name}, {"text", read_lesson_text(name)}}.dump()));
     CHECK_MESSAGE(out["ok"] == true, name << ": " << out.dump());
   }
@@ -86,7 +86,7 @@ TEST_CASE("the service contract's knobs and crash points are checked with their 
 }
 
 TEST_CASE("a lesson may set every service knob and crash the service") {
-  json j = json::parse(read_lesson_text("lost-receipt.json"));
+  json j = json::parse(read_lesson_text("01-lost-receipt.json"));
   j["scenario"]["service"] = {{"lookup", true}, {"ordering", "effect_first"}, {"dedup", "fingerprint"},
                               {"lookup_lag_ms", 5}, {"retention_ms", 1000}, {"processing_ms", 20}};
   j["scenario"]["client"]["on_not_found"] = "retry_lookup";
@@ -128,7 +128,7 @@ TEST_CASE("text that is not JSON is refused, not thrown") {
 }
 
 TEST_CASE("the notification knobs, email messages and the relay's crash point are read and checked") {
-  json j = json::parse(read_lesson_text("lost-receipt.json"));
+  json j = json::parse(read_lesson_text("01-lost-receipt.json"));
   j["scenario"]["service"] = {{"notify", "outbox"}};
   j["scenario"]["provider"] = {{"dedup", "none"}};
   j["scenario"]["faults"].push_back({{"drop", "email_ack"}, {"attempt", 2}});

@@ -15,33 +15,33 @@ function cli(...args) {
 }
 
 test('check passes the shipped lessons together', () => {
-  const r = cli('check', 'lessons/lost-receipt.json', 'lessons/retry-duplicates.json');
+  const r = cli('check', 'lessons/01-lost-receipt.json', 'lessons/02-retry-duplicates.json');
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stdout, /lessons\/lost-receipt\.json: ok \(lost-receipt\)/);
 });
 
 test('check refuses a second file with a lesson id already used', () => {
   const copy = join(mkdtempSync(join(tmpdir(), 'idemlab-')), 'copy.json');
-  copyFileSync(resolve(REPO, 'lessons/lost-receipt.json'), copy);
-  const r = cli('check', 'lessons/lost-receipt.json', copy);
+  copyFileSync(resolve(REPO, 'lessons/01-lost-receipt.json'), copy);
+  const r = cli('check', 'lessons/01-lost-receipt.json', copy);
   assert.equal(r.status, 1);
   assert.match(r.stderr, new RegExp(`${copy.replace(/[.]/g, '\\.')}: /id: lesson id 'lost-receipt' is used twice \\(also in lessons/lost-receipt\\.json\\)`));
 });
 
 test('index: a summary per lesson, the problems of a broken file, a repeated id and an unreadable file refused, and still an index', () => {
   const dir = mkdtempSync(join(tmpdir(), 'idemlab-'));
-  const lesson = JSON.parse(readFileSync(resolve(REPO, 'lessons/lost-receipt.json'), 'utf8'));
+  const lesson = JSON.parse(readFileSync(resolve(REPO, 'lessons/01-lost-receipt.json'), 'utf8'));
   const broken = join(dir, 'broken.json');
   writeFileSync(broken, JSON.stringify({ ...lesson, id: 'broken', summary: { en: lesson.summary.en } }));
   const copy = join(dir, 'copy.json');
-  copyFileSync(resolve(REPO, 'lessons/lost-receipt.json'), copy);
+  copyFileSync(resolve(REPO, 'lessons/01-lost-receipt.json'), copy);
   const gone = join(dir, 'gone.json');
-  const r = cli('index', 'lessons/lost-receipt.json', broken, copy, gone, 'lessons/retry-duplicates.json');
+  const r = cli('index', 'lessons/01-lost-receipt.json', broken, copy, gone, 'lessons/02-retry-duplicates.json');
   assert.equal(r.status, 0, r.stderr);
   const [ok, bad, dup, unread, compared] = JSON.parse(r.stdout).lessons;
 
   assert.equal(ok.ok, true);
-  assert.equal(ok.file, 'lessons/lost-receipt.json');
+  assert.equal(ok.file, 'lessons/01-lost-receipt.json');
   assert.deepEqual([ok.id, ok.level, ok.title, ok.summary], [lesson.id, lesson.level, lesson.title, lesson.summary]);
   assert.deepEqual(ok.question_ids, lesson.questions.map((q) => q.id));
   assert.equal(ok.question_count, lesson.questions.length);
@@ -53,8 +53,8 @@ test('index: a summary per lesson, the problems of a broken file, a repeated id 
   assert.match(r.stderr, new RegExp(`${esc(broken)}: /summary: missing language 'zh-CN'`));
 
   assert.equal(dup.ok, false);
-  assert.deepEqual(dup.errors[0], { file: copy, path: '/id', kind: 'duplicate', id: 'lost-receipt', other: 'lessons/lost-receipt.json',
-    reason: "lesson id 'lost-receipt' is used twice (also in lessons/lost-receipt.json)" });
+  assert.deepEqual(dup.errors[0], { file: copy, path: '/id', kind: 'duplicate', id: 'lost-receipt', other: 'lessons/01-lost-receipt.json',
+    reason: "lesson id 'lost-receipt' is used twice (also in lessons/01-lost-receipt.json)" });
 
   assert.equal(unread.ok, false);
   assert.equal(unread.errors[0].reason, 'cannot read the file');
@@ -63,13 +63,13 @@ test('index: a summary per lesson, the problems of a broken file, a repeated id 
 });
 
 test('compare names a lesson without a compare block', () => {
-  const r = cli('compare', 'lessons/lost-receipt.json');
+  const r = cli('compare', 'lessons/01-lost-receipt.json');
   assert.equal(r.status, 1);
   assert.match(r.stderr, /lessons\/lost-receipt\.json: \/compare: /);
 });
 
 test('bad arguments are named', () => {
-  const lang = cli('run', 'lessons/lost-receipt.json', '--lang', 'fr');
+  const lang = cli('run', 'lessons/01-lost-receipt.json', '--lang', 'fr');
   assert.equal(lang.status, 2);
   assert.match(lang.stderr, /--lang is en or zh-CN, not 'fr'/);
   const runs = cli('bench', '--runs', 'abc');
@@ -78,7 +78,7 @@ test('bad arguments are named', () => {
 });
 
 test('check and answers refuse a choose question with two safe options, naming file, path and the safe ones', () => {
-  const lesson = JSON.parse(readFileSync(resolve(REPO, 'lessons/lost-receipt.json'), 'utf8'));
+  const lesson = JSON.parse(readFileSync(resolve(REPO, 'lessons/01-lost-receipt.json'), 'utf8'));
   const i = lesson.questions.findIndex((q) => q.kind === 'choose');
   // Resending under the intent's own key is as safe as reconciling: the service deduplicates.
   lesson.questions[i].options.push({ id: 'same-key', label: lesson.title, do: 'resend_same_key' });

@@ -64,7 +64,7 @@ test('the WASM engine computes the answers of the golden file', async () => {
 
 test('a changed answer is reported with its JSON path and both values', () => {
   const changed = structuredClone(golden);
-  const q = changed['lessons/lost-receipt.json'].questions.find((x) => x.kind === 'choose');
+  const q = changed['lessons/01-lost-receipt.json'].questions.find((x) => x.kind === 'choose');
   q.expected = 'something-else';
   const diff = differences(golden, changed);
   assert.equal(diff.length, 1);

@@ -51,7 +51,7 @@ for (const file of lessons) {
 }
 
 test('every service knob, service crash runs and the service facts: WASM and native CLI give the same bytes', () => {
-  const lesson = JSON.parse(readFileSync(resolve(REPO, 'lessons/lost-receipt.json'), 'utf8'));
+  const lesson = JSON.parse(readFileSync(resolve(REPO, 'lessons/01-lost-receipt.json'), 'utf8'));
   lesson.scenario.service = { lookup: true, ordering: 'key_first', dedup: 'fingerprint', lookup_lag_ms: 5, retention_ms: 300, processing_ms: 20 };
   lesson.scenario.client.on_not_found = 'retry_lookup';
   lesson.scenario.fault_space.service_crash_points = ['before_commit', 'between_writes', 'after_commit'];
@@ -107,7 +107,7 @@ test('the built lesson index is what the CLI computes, and each entry is what th
 });
 
 test('the notification email, direct and without the provider\'s dedup: WASM and native CLI give the same bytes', () => {
-  const lesson = JSON.parse(readFileSync(resolve(REPO, 'lessons/outbox.json'), 'utf8'));
+  const lesson = JSON.parse(readFileSync(resolve(REPO, 'lessons/11-outbox.json'), 'utf8'));
   mkdirSync(resolve(REPO, 'build/test-tmp'), { recursive: true });
   const variants = {
     'no-dedup': (l) => {
@@ -144,7 +144,7 @@ test('seed lab: WASM and native CLI give the same bytes', () => {
 });
 
 test('a lesson missing a language is refused with its file and JSON path, not thrown', () => {
-  const file = 'lessons/lost-receipt.json';
+  const file = 'lessons/01-lost-receipt.json';
   const lesson = JSON.parse(readFileSync(resolve(REPO, file), 'utf8'));
   delete lesson.title.en;
   const out = JSON.parse(engine.call('check', JSON.stringify({ file, text: JSON.stringify(lesson) })));
@@ -154,7 +154,7 @@ test('a lesson missing a language is refused with its file and JSON path, not th
 });
 
 test('a question naming an unknown fact is refused at its path, natively and in WASM alike', () => {
-  const lesson = JSON.parse(readFileSync(resolve(REPO, 'lessons/lost-receipt.json'), 'utf8'));
+  const lesson = JSON.parse(readFileSync(resolve(REPO, 'lessons/01-lost-receipt.json'), 'utf8'));
   const i = lesson.questions.findIndex((q) => typeof q.fact === 'string');
   assert.ok(i >= 0, 'lost-receipt has no question with a fact');
   lesson.questions[i].fact = 'no_such_fact';

@@ -66,14 +66,14 @@ test('the complete example in lessons/README.md validates against the schema', (
 });
 
 const clone = (x) => structuredClone(x);
-const base = () => JSON.parse(read('lessons/lost-receipt.json'));
+const base = () => JSON.parse(read('lessons/01-lost-receipt.json'));
 const questionOf = (lesson, kind) => lesson.questions.find((q) => q.kind === kind);
 // lost-receipt's choose question, and where it stands (the paths below name it).
 const chooseOf = (lesson) => questionOf(lesson, 'choose');
 const CQ = `/questions/${base().questions.findIndex((q) => q.kind === 'choose')}`;
 // A side-by-side block (a shipped lesson's) added to a lesson; returns the block.
 const addCompare = (lesson) => {
-  lesson.compare = JSON.parse(read('lessons/retry-duplicates.json')).compare;
+  lesson.compare = JSON.parse(read('lessons/02-retry-duplicates.json')).compare;
   return lesson.compare;
 };
 
