@@ -242,9 +242,17 @@ export async function serveLessons(page, files) {
   return index;
 }
 
-/** A built lesson's file, parsed. */
+/** The file of the built lesson with this id, from the built index: "lessons/01-lost-receipt.json". */
+export function lessonFile(id = LESSON) {
+  const index = JSON.parse(readFileSync(resolve(REPO, 'dist/lessons/index.json'), 'utf8'));
+  const entry = index.lessons.find((e) => e.id === id);
+  if (!entry) throw new Error(`no built lesson with id ${id}`);
+  return entry.file;
+}
+
+/** A built lesson's file, found by its id, parsed. */
 export function builtLesson(id = LESSON) {
-  return JSON.parse(readFileSync(resolve(REPO, `dist/lessons/${id}.json`), 'utf8'));
+  return JSON.parse(readFileSync(resolve(REPO, 'dist', lessonFile(id)), 'utf8'));
 }
 
 /** Serve an extra lesson file `name`, last in the index: a copy of lesson `from` changed by `edit`. */

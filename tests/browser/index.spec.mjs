@@ -2,7 +2,7 @@
 // opened), a broken lesson is an error card from the index, and the side-by-side view
 // shows a lesson's fault plan under two policies with the engine's effect counters.
 
-import { test, expect, LESSON, useEnglish, waitReady, serveLessons, builtLesson, builtLessons, engineIndex } from './helpers.mjs';
+import { test, expect, LESSON, useEnglish, waitReady, serveLessons, builtLesson, builtLessons, engineIndex, lessonFile } from './helpers.mjs';
 
 const COMPARE = 'retry-duplicates';
 
@@ -39,7 +39,7 @@ test('the list shows every lesson of the index without fetching a lesson file', 
   // Opening a lesson fetches that one file, once.
   await page.locator(`[data-testid="lesson-card"][data-lesson="${LESSON}"] [data-testid="lesson-open"]`).click();
   await waitReady(page, LESSON);
-  expect(seen).toEqual([`/lessons/${LESSON}.json`]);
+  expect(seen).toEqual([`/${lessonFile()}`]);
 });
 
 test('a broken lesson is an error card naming the file, path and reason the engine gives; the list fetches it not', async ({ page }) => {

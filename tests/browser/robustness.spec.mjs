@@ -2,7 +2,7 @@
 // first-try counts for teachers, play and the scrubber, keyboard focus, duplicate
 // lesson ids, a missing wasm file, odd deep links and engine reasons in Chinese.
 
-import { test, expect, LESSON, useEnglish, openLesson, waitReady, currentStep, lastStep, questionCard, answerRightly, answerWrongly, engineExpected, walk, openQuestions, openEmbedded, addLessonCopy } from './helpers.mjs';
+import { test, expect, LESSON, useEnglish, openLesson, waitReady, currentStep, lastStep, questionCard, answerRightly, answerWrongly, engineExpected, walk, openQuestions, openEmbedded, addLessonCopy, lessonFile } from './helpers.mjs';
 
 const KEY = 'idemlab.progress.v1';
 const Q7 = 'client-knows-effect-after-loss';
@@ -155,7 +155,7 @@ test('a second file with the same lesson id is an error card naming both files a
   await page.goto('./');
   const err = page.locator('[data-testid="lesson-error"][data-file="lessons/zz-copy.json"]');
   await expect(err.getByTestId('error-reason')).toContainText(`“${LESSON}”`);
-  await expect(err.getByTestId('error-reason')).toContainText(`lessons/${LESSON}.json`);
+  await expect(err.getByTestId('error-reason')).toContainText(lessonFile());
   await expect(err.getByTestId('error-reason')).toContainText('lessons/zz-copy.json');
   await expect(page.locator(`[data-testid="lesson-card"][data-lesson="${LESSON}"]`)).toHaveCount(1);
 });

@@ -1,7 +1,7 @@
 // Lesson text is data: it is always rendered as text, never parsed as HTML;
 // and every UI string exists in both languages.
 
-import { test, expect, LESSON, useEnglish, waitReady, serveLessons, builtLesson } from './helpers.mjs';
+import { test, expect, LESSON, useEnglish, waitReady, serveLessons, builtLesson, lessonFile } from './helpers.mjs';
 import { missingKeys } from '../../web/src/i18n.js';
 
 test('every UI string exists in zh-CN and en', () => {
@@ -13,7 +13,7 @@ test('markup in a lesson title is shown as text, not inserted as HTML', async ({
   const markup = '<img src="x" data-injected="1"><b>bold</b>';
   const lesson = builtLesson();
   lesson.title.en = markup + lesson.title.en;
-  await serveLessons(page, { [`${LESSON}.json`]: JSON.stringify(lesson) });
+  await serveLessons(page, { [lessonFile().replace('lessons/', '')]: JSON.stringify(lesson) });
   await page.goto('./');
   const card = page.locator(`[data-testid="lesson-card"][data-lesson="${LESSON}"]`);
   await expect(card.locator('h3')).toContainText(markup);

@@ -17,7 +17,7 @@ function cli(...args) {
 test('check passes the shipped lessons together', () => {
   const r = cli('check', 'lessons/01-lost-receipt.json', 'lessons/02-retry-duplicates.json');
   assert.equal(r.status, 0, r.stderr);
-  assert.match(r.stdout, /lessons\/lost-receipt\.json: ok \(lost-receipt\)/);
+  assert.match(r.stdout, /lessons\/01-lost-receipt\.json: ok \(lost-receipt\)/);
 });
 
 test('check refuses a second file with a lesson id already used', () => {
@@ -25,7 +25,7 @@ test('check refuses a second file with a lesson id already used', () => {
   copyFileSync(resolve(REPO, 'lessons/01-lost-receipt.json'), copy);
   const r = cli('check', 'lessons/01-lost-receipt.json', copy);
   assert.equal(r.status, 1);
-  assert.match(r.stderr, new RegExp(`${copy.replace(/[.]/g, '\\.')}: /id: lesson id 'lost-receipt' is used twice \\(also in lessons/lost-receipt\\.json\\)`));
+  assert.match(r.stderr, new RegExp(`${copy.replace(/[.]/g, '\\.')}: /id: lesson id 'lost-receipt' is used twice \\(also in lessons/01-lost-receipt\\.json\\)`));
 });
 
 test('index: a summary per lesson, the problems of a broken file, a repeated id and an unreadable file refused, and still an index', () => {
@@ -65,7 +65,7 @@ test('index: a summary per lesson, the problems of a broken file, a repeated id 
 test('compare names a lesson without a compare block', () => {
   const r = cli('compare', 'lessons/01-lost-receipt.json');
   assert.equal(r.status, 1);
-  assert.match(r.stderr, /lessons\/lost-receipt\.json: \/compare: /);
+  assert.match(r.stderr, /lessons\/01-lost-receipt\.json: \/compare: /);
 });
 
 test('bad arguments are named', () => {

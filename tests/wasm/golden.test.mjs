@@ -68,5 +68,5 @@ test('a changed answer is reported with its JSON path and both values', () => {
   q.expected = 'something-else';
   const diff = differences(golden, changed);
   assert.equal(diff.length, 1);
-  assert.match(diff[0], /^\/lessons\/lost-receipt\.json\/questions\/\d+\/expected\n {4}golden: {3}"[^"]+"\n {4}computed: "something-else"$/);
+  assert.match(diff[0], /^\/lessons\/01-lost-receipt\.json\/questions\/\d+\/expected\n {4}golden: {3}"[^"]+"\n {4}computed: "something-else"$/);
 });
