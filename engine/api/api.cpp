@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "engine/experiments/seed_experiment.hpp"
+#include "engine/json/fields.hpp"
 #include "engine/lesson/answers.hpp"
 #include "engine/lesson/compare.hpp"
 #include "engine/lesson/prepared.hpp"
@@ -19,13 +20,21 @@ namespace {
 using nlohmann::json;
 
 json error(const std::string& file, const std::string& path, const std::string& reason) {
-  return {{"error", {{"file", file}, {"path", path}, {"reason", reason}}}};
+  json e = json::object(), out = json::object();
+  put(e, "file", file);
+  put(e, "path", path);
+  put(e, "reason", reason);
+  put(out, "error", std::move(e));
+  return out;
 }
 
 json problems_json(const LessonError& e) {
   json errors = json::array();
   for (const LessonProblem& p : e.problems()) errors.push_back(p.to_json());
-  return {{"ok", false}, {"errors", errors}};
+  json out = json::object();
+  put(out, "ok", false);
+  put(out, "errors", std::move(errors));
+  return out;
 }
 
 std::shared_ptr<const PreparedLesson> prepared(const std::string& file, const std::string& text) {
@@ -43,16 +52,29 @@ std::shared_ptr<const PreparedLesson> prepared(const std::string& file, const st
 json vocabulary() {
   json facts = json::array();
   for (const FactInfo& f : fact_vocabulary()) {
-    facts.push_back({{"name", f.name}, {"kind", f.boolean ? "bool" : "count"}, {"uses_attempt", f.uses_attempt}});
+    json fact = json::object();
+    put(fact, "name", f.name);
+    put(fact, "kind", f.boolean ? "bool" : "count");
+    put(fact, "uses_attempt", f.uses_attempt);
+    facts.push_back(std::move(fact));
   }
-  return {{"facts", facts},
-          {"events", event_kinds()},
-          {"actions", {"deliver", "crash_client", "restart_client", "reconcile", "resend_new_key", "resend_changed_payload",
-                       "resend_same_key", "mark_failed", "cancel"}},
-          {"injection_points", {"drop:request:<intent>:<attempt>", "drop:response:<intent>:<attempt>",
-                                "drop:lookup:<intent>:<n>", "drop:lookup_reply:<intent>:<n>",
-                                "crash:client:after_persist:<intent>:1", "crash:client:after_send:<intent>:<attempt>",
-                                "crash:client:before_record:<intent>:<attempt>"}}};
+  json actions = json::array(), points = json::array();
+  for (const char* a : {"deliver", "crash_client", "restart_client", "reconcile", "resend_new_key",
+                        "resend_changed_payload", "resend_same_key", "mark_failed", "cancel"}) {
+    actions.push_back(a);
+  }
+  for (const char* p : {"drop:request:<intent>:<attempt>", "drop:response:<intent>:<attempt>",
+                        "drop:lookup:<intent>:<n>", "drop:lookup_reply:<intent>:<n>",
+                        "crash:client:after_persist:<intent>:1", "crash:client:after_send:<intent>:<attempt>",
+                        "crash:client:before_record:<intent>:<attempt>"}) {
+    points.push_back(p);
+  }
+  json out = json::object();
+  put(out, "facts", std::move(facts));
+  put(out, "events", event_kinds());
+  put(out, "actions", std::move(actions));
+  put(out, "injection_points", std::move(points));
+  return out;
 }
 
 // Runs the lost-response scenario `runs` times (a full timeline over both databases each
@@ -64,7 +86,10 @@ json simulate(const std::string& input) {
   Scenario s = lost_response_reconcile_scenario();
   std::size_t steps = 0;
   for (long long i = 0; i < runs; ++i) steps += Simulation(s, s.faults).run().steps.size();
-  return {{"runs", runs}, {"steps_per_run", steps / runs}};
+  json out = json::object();
+  put(out, "runs", runs);
+  put(out, "steps_per_run", steps / runs);
+  return out;
 }
 
 json dispatch(const std::string& method, const std::string& input) {
@@ -86,7 +111,12 @@ json dispatch(const std::string& method, const std::string& input) {
   } catch (const LessonError& e) {
     return problems_json(e);
   }
-  if (method == "check") return {{"ok", true}, {"id", p->lesson.id}};
+  if (method == "check") {
+    json out = json::object();
+    put(out, "ok", true);
+    put(out, "id", p->lesson.id);
+    return out;
+  }
   if (method == "run") return timeline_json(*p);
   if (method == "answers") {
     try {
@@ -103,9 +133,12 @@ json dispatch(const std::string& method, const std::string& input) {
   if (!in.contains("answer")) return error(file, "", "the input has no \"answer\"");
   try {
     Verdict v = check_answer(*p, question, in["answer"]);
-    json out = {{"correct", v.correct}, {"expected", v.expected.answer}, {"explanation", v.expected.explanation.to_json()}};
-    if (!v.cells.is_null()) out["cells"] = v.cells;
-    if (!v.options.is_null()) out["options"] = v.options;
+    json out = json::object();
+    put(out, "correct", v.correct);
+    put(out, "expected", v.expected.answer);
+    put(out, "explanation", v.expected.explanation.to_json());
+    if (!v.cells.is_null()) put(out, "cells", v.cells);
+    if (!v.options.is_null()) put(out, "options", v.options);
     return out;
   } catch (const std::invalid_argument& e) {
     return error(file, "", e.what());

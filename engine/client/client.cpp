@@ -4,6 +4,7 @@
 
 #include "engine/client/retry_budget.hpp"
 #include "engine/fingerprint/sha256.hpp"
+#include "engine/json/fields.hpp"
 #include "engine/net/network.hpp"
 #include "engine/service/service.hpp"
 #include "engine/sim/rng.hpp"
@@ -79,9 +80,11 @@ void Client::decide(const std::string& intent, const std::string& payload, const
   if (!alive_ || row(intent)) return;
   std::string fp = sha256_hex(payload);
   std::string key = make_key(intent, 1);
-  nlohmann::json view = {{"op_key", key}, {"fingerprint", fp}};
-  if (!cancels.empty()) view["cancels"] = cancels;
-  record("decide", intent, view);
+  nlohmann::json view = nlohmann::json::object();
+  put(view, "op_key", key);
+  put(view, "fingerprint", fp);
+  if (!cancels.empty()) put(view, "cancels", cancels);
+  record("decide", intent, std::move(view));
   bool send_first = sim_.scenario().client.persist == PersistWhen::AfterSend;
   if (send_first) {
     // The mistake: the request leaves before the intent is stored. A crash here leaves
@@ -94,7 +97,10 @@ void Client::decide(const std::string& intent, const std::string& payload, const
       " VALUES (?1, ?2, ?3, ?4, 'PENDING', NULL, ?5, 0, ?6)",
       {SqlValue::of(intent), SqlValue::of(key), SqlValue::of(fp), SqlValue::of(payload),
        SqlValue::of(send_first ? 1LL : 0LL), SqlValue::of(static_cast<long long>(sim_.now()))});
-  record("persist", intent, {{"op_key", key}, {"status", status::kPending}});
+  nlohmann::json persisted = nlohmann::json::object();
+  put(persisted, "op_key", key);
+  put(persisted, "status", status::kPending);
+  record("persist", intent, std::move(persisted));
   if (send_first) return;
   if (sim_.crash_here(ClientPoint::AfterPersist, intent, 1)) return;
   send_attempt(intent, KeyChoice::ByPolicy);
@@ -129,9 +135,9 @@ void Client::launch_request(const std::string& intent, const std::string& key, c
   sim_.own_key(key, intent);
   int id = sim_.network().send(m);
   nlohmann::json local = send_view(intent, waited);
-  local["op_key"] = key;
-  local["fingerprint"] = fingerprint;
-  local["attempt"] = attempt;
+  put(local, "op_key", key);
+  put(local, "fingerprint", fingerprint);
+  put(local, "attempt", attempt);
   record("send", intent, std::move(local), id);
   wait_for(intent, MessageKind::Response, attempt);
 }
@@ -141,19 +147,23 @@ void Client::launch_request(const std::string& intent, const std::string& key, c
 nlohmann::json Client::send_view(const std::string& intent, std::int64_t waited) {
   const ClientPolicy& policy = sim_.scenario().client;
   nlohmann::json view = nlohmann::json::object();
-  if (waited > 0) view["backoff_ms"] = waited;
+  if (waited > 0) put(view, "backoff_ms", waited);
   if (policy.retry_layers.empty()) return view;
   long long send = std::max(1LL, sends(intent));
   if (send > send_budget(policy)) return view;
   nlohmann::json layers = nlohmann::json::array();
   for (const LayerIteration& l : layer_iterations(policy, send)) {
-    layers.push_back({{"layer", l.layer}, {"iteration", l.iteration}, {"attempts", l.attempts}});
+    nlohmann::json layer = nlohmann::json::object();
+    put(layer, "layer", l.layer);
+    put(layer, "iteration", l.iteration);
+    put(layer, "attempts", l.attempts);
+    layers.push_back(std::move(layer));
   }
-  view["layers"] = std::move(layers);
-  view["send"] = send;
-  view["budget"] = send_budget(policy);
+  put(view, "layers", std::move(layers));
+  put(view, "send", send);
+  put(view, "budget", send_budget(policy));
   std::string by = retried_by(policy, send);
-  if (!by.empty()) view["retried_by"] = by;
+  if (!by.empty()) put(view, "retried_by", by);
   return view;
 }
 
@@ -170,7 +180,7 @@ void Client::send_lookup(const std::string& intent, std::int64_t waited) {
   m.op_key = r->op_key;
   int id = sim_.network().send(m);
   nlohmann::json local = send_view(intent, waited);
-  local["op_key"] = r->op_key;
+  put(local, "op_key", r->op_key);
   record("lookup", intent, std::move(local), id);
   wait_for(intent, MessageKind::LookupReply, m.n);
 }
@@ -215,9 +225,9 @@ std::string Client::no_send_reason(const std::string& intent, std::int64_t at) {
 void Client::escalate(const std::string& intent, const std::string& reason) {
   nlohmann::json extra = nlohmann::json::object();
   if (reason == kDeadlinePassed) {
-    extra["deadline_at"] = *deadline_at(intent);
+    put(extra, "deadline_at", *deadline_at(intent));
   } else {
-    extra["budget"] = send_budget(sim_.scenario().client);
+    put(extra, "budget", send_budget(sim_.scenario().client));
   }
   record_status(intent, status::kNeedsHuman, std::nullopt, reason, error_kind::kIndefinite, std::move(extra));
 }
@@ -229,7 +239,10 @@ void Client::on_timeout(const std::string& intent, MessageKind kind, int n, int 
   });
   if (it == waiting_.end()) return;
   waiting_.erase(it);
-  record("timeout", intent, {{"for", to_string(kind)}, {"n", n}});
+  nlohmann::json local = nlohmann::json::object();
+  put(local, "for", to_string(kind));
+  put(local, "n", n);
+  record("timeout", intent, std::move(local));
   on_indefinite(intent, kind);
 }
 
@@ -353,18 +366,21 @@ void Client::record_status(const std::string& intent, const std::string& status,
   db_.query("UPDATE intents SET status = ?1, receipt = COALESCE(?2, receipt) WHERE intent = ?3",
             {SqlValue::of(status), text_or_null(receipt), SqlValue::of(intent)});
   nlohmann::json local = std::move(extra);
-  local["status"] = status;
-  if (receipt) local["receipt"] = *receipt;
-  if (!reason.empty()) local["reason"] = reason;
-  if (error) local["error"] = error;
-  record("record", intent, local);
+  put(local, "status", status);
+  if (receipt) put(local, "receipt", *receipt);
+  if (!reason.empty()) put(local, "reason", reason);
+  if (error) put(local, "error", error);
+  record("record", intent, std::move(local));
 }
 
 void Client::on_message(const Message& m) {
-  nlohmann::json local = {{"message", to_string(m.kind)}, {"op_key", m.op_key}, {"outcome", m.outcome}};
-  if (!m.receipt.empty()) local["receipt"] = m.receipt;
-  if (!m.reason.empty()) local["reason"] = m.reason;
-  record("receive", m.intent, local, m.id);
+  nlohmann::json local = nlohmann::json::object();
+  put(local, "message", to_string(m.kind));
+  put(local, "op_key", m.op_key);
+  put(local, "outcome", m.outcome);
+  if (!m.receipt.empty()) put(local, "receipt", m.receipt);
+  if (!m.reason.empty()) put(local, "reason", m.reason);
+  record("receive", m.intent, std::move(local), m.id);
   waiting_.erase(std::remove_if(waiting_.begin(), waiting_.end(),
                                 [&](const Waiting& w) {
                                   return w.intent == m.intent && w.n == m.n &&
@@ -424,7 +440,10 @@ void Client::restart() {
                                    {SqlValue::of(pending_too ? 1LL : 0LL)})) {
     unknown.push_back(r[0].text);
   }
-  record("recover", "", {{"found", unknown}, {"scan", pending_too ? "unknown_and_pending" : "unknown"}});
+  nlohmann::json local = nlohmann::json::object();
+  put(local, "found", unknown);
+  put(local, "scan", pending_too ? "unknown_and_pending" : "unknown");
+  record("recover", "", std::move(local));
   for (const std::string& intent : unknown) reconcile(intent);
 }
 

@@ -1,5 +1,6 @@
 #include "engine/experiments/seed_experiment.hpp"
 
+#include "engine/json/fields.hpp"
 #include "engine/knowledge/facts.hpp"
 #include "engine/sim/simulation.hpp"
 
@@ -54,12 +55,14 @@ json error_of(const Run& run) {
 json row(const std::string& name, const Run& run) {
   const Step& last = run.steps.back();
   int effects = effects_for(run, static_cast<int>(run.steps.size()) - 1, kIntent);
-  return {{"case", name},
-          {"service_deliveries", last.snap.deliveries.size()},
-          {"client_status_after_timeout", first_status_after_timeout(run)},
-          {"client_final_status", status_of(last)},
-          {"duplicate", effects > 1},
-          {"error", error_of(run)}};
+  json out = json::object();
+  put(out, "case", name);
+  put(out, "service_deliveries", last.snap.deliveries.size());
+  put(out, "client_status_after_timeout", first_status_after_timeout(run));
+  put(out, "client_final_status", status_of(last));
+  put(out, "duplicate", effects > 1);
+  put(out, "error", error_of(run));
+  return out;
 }
 
 }  // namespace
@@ -91,10 +94,12 @@ json seed_lab() {
   for (const IntentRow& r : last.snap.intents) {
     if (r.intent == kIntent && r.receipt) final_receipt = *r.receipt;
   }
-  return {{"caller_before_recovery", before},
-          {"same_receipt", !first_receipt.is_null() && first_receipt == final_receipt},
-          {"provider_effects", last.snap.deliveries.size()},
-          {"caller_after_recovery", status_of(last)}};
+  json out = json::object();
+  put(out, "caller_before_recovery", std::move(before));
+  put(out, "same_receipt", !first_receipt.is_null() && first_receipt == final_receipt);
+  put(out, "provider_effects", last.snap.deliveries.size());
+  put(out, "caller_after_recovery", status_of(last));
+  return out;
 }
 
 json seed_experiment() {

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <map>
 
+#include "engine/json/fields.hpp"
+
 namespace idemlab {
 namespace {
 
@@ -108,19 +110,26 @@ Cell Knowledge::cell(const std::vector<std::pair<int, int>>& points, const FactR
 }
 
 nlohmann::json Knowledge::cell_json(const Cell& c, const FactRef& fact) const {
-  if (c.known) return {{"status", "knows"}, {"value", c.value}};
+  nlohmann::json out = nlohmann::json::object();
+  if (c.known) {
+    put(out, "status", "knows");
+    put(out, "value", c.value);
+    return out;
+  }
   const World& w = worlds_[c.witness_world];
   L10n name = run_name(w);
   L10n where = w.actual ? L10n{"在这次运行里稍早的同一时刻", "earlier at this same instant of this run"}
                         : L10n{"在" + name.zh + "里", "in " + name.en};
   L10n text = L10n::join(where, fact_statement(fact, c.witness_value), "，", ", ");
-  return {{"status", "cannot_know"},
-          {"values", c.values},
-          {"witness",
-           {{"world", c.witness_world},
-            {"step", c.witness_step},
-            {"value", c.witness_value},
-            {"text", text.to_json()}}}};
+  nlohmann::json witness = nlohmann::json::object();
+  put(witness, "world", c.witness_world);
+  put(witness, "step", c.witness_step);
+  put(witness, "value", c.witness_value);
+  put(witness, "text", text.to_json());
+  put(out, "status", "cannot_know");
+  put(out, "values", c.values);
+  put(out, "witness", std::move(witness));
+  return out;
 }
 
 }  // namespace idemlab

@@ -2,6 +2,7 @@
 
 #include <set>
 
+#include "engine/json/fields.hpp"
 #include "engine/lesson/choose.hpp"
 #include "engine/lesson/forks.hpp"
 
@@ -124,8 +125,9 @@ Expected expected_answer(const PreparedLesson& p, const Question& q) {
         Cell c = p.knowledge->cell(side, step, fact);
         std::string key = cell_key(m, side, f);
         e.answer[key] = c.verdict();
-        e.cells[key] = {{"expected", c.verdict()},
-                        {"explanation", knowledge_explanation(p, side, fact, c).to_json()}};
+        json& cell = e.cells[key] = json::object();
+        put(cell, "expected", c.verdict());
+        put(cell, "explanation", knowledge_explanation(p, side, fact, c).to_json());
       }
     }
   }
@@ -139,13 +141,20 @@ json all_answers(const PreparedLesson& p) {
   json questions = json::array();
   for (const Question& q : p.lesson.questions) {
     Expected e = expected_answer(p, q);
-    json a = {{"id", q.id}, {"kind", q.kind}, {"step", p.question_step(q)}, {"expected", e.answer},
-              {"explanation", e.explanation.to_json()}};
-    if (!e.cells.is_null()) a["cells"] = e.cells;
-    if (!e.options.is_null()) a["options"] = e.options;
-    questions.push_back(a);
+    json a = json::object();
+    put(a, "id", q.id);
+    put(a, "kind", q.kind);
+    put(a, "step", p.question_step(q));
+    put(a, "expected", std::move(e.answer));
+    put(a, "explanation", e.explanation.to_json());
+    if (!e.cells.is_null()) put(a, "cells", std::move(e.cells));
+    if (!e.options.is_null()) put(a, "options", std::move(e.options));
+    questions.push_back(std::move(a));
   }
-  return {{"id", p.lesson.id}, {"questions", questions}};
+  json out = json::object();
+  put(out, "id", p.lesson.id);
+  put(out, "questions", std::move(questions));
+  return out;
 }
 
 Verdict check_answer(const PreparedLesson& p, const std::string& question_id, const json& answer) {
@@ -160,8 +169,10 @@ Verdict check_answer(const PreparedLesson& p, const std::string& question_id, co
     for (const auto& [key, expected] : v.expected.answer.items()) {
       bool right = answer.contains(key) && answer[key] == expected;
       v.correct = v.correct && right;
-      v.cells[key] = {{"correct", right}, {"expected", expected},
-                      {"explanation", v.expected.cells[key]["explanation"]}};
+      json& cell = v.cells[key] = json::object();
+      put(cell, "correct", right);
+      put(cell, "expected", expected);
+      put(cell, "explanation", v.expected.cells[key]["explanation"]);
     }
     return v;
   }

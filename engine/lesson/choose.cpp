@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "engine/json/fields.hpp"
 #include "engine/lesson/forks.hpp"
 
 namespace idemlab {
@@ -104,23 +105,27 @@ std::string safe_count_problem(const std::vector<OptionJudgement>& judged) {
 nlohmann::json OptionJudgement::to_json(const PreparedLesson& p, const Question& q) const {
   nlohmann::json rs = nlohmann::json::array();
   for (const OptionRun& r : runs) {
-    rs.push_back({{"world", r.world},
-                  {"run", run_name(p.worlds[r.world]).to_json()},
-                  {"effects", r.effects},
-                  {"status", r.status},
-                  {"receipt", r.receipt},
-                  {"problem", r.problem.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.problem)}});
+    nlohmann::json run = nlohmann::json::object();
+    put(run, "world", r.world);
+    put(run, "run", run_name(p.worlds[r.world]).to_json());
+    put(run, "effects", r.effects);
+    put(run, "status", r.status);
+    put(run, "receipt", r.receipt);
+    put(run, "problem", r.problem.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.problem));
+    rs.push_back(std::move(run));
   }
   std::string does;
   for (const Option& o : q.options) {
     if (o.id == id) does = o.does;
   }
-  return {{"id", id},
-          {"do", does},
-          {"safe", safe},
-          {"explanation", explanation.to_json()},
-          {"witness", witness < 0 ? nlohmann::json(nullptr) : nlohmann::json(runs[witness].world)},
-          {"runs", rs}};
+  nlohmann::json out = nlohmann::json::object();
+  put(out, "id", id);
+  put(out, "do", does);
+  put(out, "safe", safe);
+  put(out, "explanation", explanation.to_json());
+  put(out, "witness", witness < 0 ? nlohmann::json(nullptr) : nlohmann::json(runs[witness].world));
+  put(out, "runs", std::move(rs));
+  return out;
 }
 
 }  // namespace idemlab

@@ -2,6 +2,7 @@
 
 #include <stdexcept>
 
+#include "engine/json/fields.hpp"
 #include "engine/sim/simulation.hpp"
 #include "engine/timeline/timeline_json.hpp"
 
@@ -15,11 +16,11 @@ json policy_json(const ComparePolicy& policy) {
   json steps = json::array();
   for (std::size_t i = 0; i < run.steps.size(); ++i) steps.push_back(step_json(run, static_cast<int>(i)));
   json out = json::object();
-  out["id"] = policy.id;
-  out["label"] = policy.label.to_json();
-  out["client"] = policy.client;
-  out["service"] = policy.service;
-  out["steps"] = std::move(steps);
+  put(out, "id", policy.id);
+  put(out, "label", policy.label.to_json());
+  put(out, "client", policy.client);
+  put(out, "service", policy.service);
+  put(out, "steps", std::move(steps));
   return out;
 }
 
@@ -31,11 +32,14 @@ json compare_json(const PreparedLesson& p) {
   json policies = json::array();
   for (const ComparePolicy& policy : l.compare->policies) policies.push_back(policy_json(policy));
   json out = json::object();
-  out["lesson"] = {{"id", l.id}, {"title", l.title.to_json()}};
-  out["intent"] = l.compare->intent.empty() ? first_intent(l.scenario) : l.compare->intent;
-  out["faults"] = l.scenario.faults.describe().to_json();
-  out["narration"] = l.compare->narration ? l.compare->narration->to_json() : json(nullptr);
-  out["policies"] = std::move(policies);
+  json lesson = json::object();
+  put(lesson, "id", l.id);
+  put(lesson, "title", l.title.to_json());
+  put(out, "lesson", std::move(lesson));
+  put(out, "intent", l.compare->intent.empty() ? first_intent(l.scenario) : l.compare->intent);
+  put(out, "faults", l.scenario.faults.describe().to_json());
+  put(out, "narration", l.compare->narration ? l.compare->narration->to_json() : json(nullptr));
+  put(out, "policies", std::move(policies));
   return out;
 }
 

@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "engine/json/fields.hpp"
 #include "engine/knowledge/facts.hpp"
 #include "engine/sim/scenario.hpp"
 #include "engine/text/l10n.hpp"
@@ -21,7 +22,13 @@ struct LessonProblem {
   std::string file;
   std::string path;
   std::string reason;
-  nlohmann::json to_json() const { return {{"file", file}, {"path", path}, {"reason", reason}}; }
+  nlohmann::json to_json() const {
+    nlohmann::json out = nlohmann::json::object();
+    put(out, "file", file);
+    put(out, "path", path);
+    put(out, "reason", reason);
+    return out;
+  }
 };
 
 /// Thrown by load_lesson / prepare_lesson with every problem found (at least one).

@@ -2,6 +2,7 @@
 
 #include "engine/client/client.hpp"
 #include "engine/provider/provider.hpp"
+#include "engine/json/fields.hpp"
 #include "engine/service/service.hpp"
 #include "engine/sim/simulation.hpp"
 
@@ -34,7 +35,7 @@ void Network::lose(int id, const char* reason) {
   ev.side = Side::Network;
   ev.message = id;
   ev.intent = m.intent;
-  ev.local = {{"reason", reason}};
+  put(ev.local, "reason", reason);
   sim_.record(ev);
 }
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "engine/json/fields.hpp"
 #include "engine/net/network.hpp"
 #include "engine/sim/rng.hpp"
 #include "engine/sim/simulation.hpp"
@@ -80,12 +81,16 @@ void Service::on_message(const Message& m) {
   bool process_later = m.kind == MessageKind::Request && !busy && processing > 0;
   // Shown in progress from the step that receives it.
   if (process_later) in_progress_.push_back({m.op_key, m.fingerprint, sim_.now() + processing});
-  nlohmann::json local = {{"message", to_string(m.kind)}, {"op_key", m.op_key}};
-  if (m.kind == MessageKind::Request) local["fingerprint"] = m.fingerprint;
-  record("receive", m.intent, local, m.id);
+  nlohmann::json local = nlohmann::json::object();
+  put(local, "message", to_string(m.kind));
+  put(local, "op_key", m.op_key);
+  if (m.kind == MessageKind::Request) put(local, "fingerprint", m.fingerprint);
+  record("receive", m.intent, std::move(local), m.id);
   if (busy) {
     // The draft's 409: the first request with this key may still take effect.
-    record("in_progress", m.intent, {{"op_key", m.op_key}}, m.id);
+    nlohmann::json key = nlohmann::json::object();
+    put(key, "op_key", m.op_key);
+    record("in_progress", m.intent, std::move(key), m.id);
     reply(m, m.kind == MessageKind::Request ? MessageKind::Response : MessageKind::LookupReply,
           "in_progress", "", "");
     return;
@@ -127,12 +132,17 @@ void Service::submit(const Message& m) {
   if (atomic) db_.query("COMMIT");
   const std::string& receipt = found[0][1].text;
   if (found[0][0].text == m.fingerprint) {
-    nlohmann::json local = {{"op_key", m.op_key}, {"receipt", receipt}};
-    if (found[0][2].text != m.op_key) local["matched_key"] = found[0][2].text;
-    record("replay", m.intent, local, m.id);
+    nlohmann::json local = nlohmann::json::object();
+    put(local, "op_key", m.op_key);
+    put(local, "receipt", receipt);
+    if (found[0][2].text != m.op_key) put(local, "matched_key", found[0][2].text);
+    record("replay", m.intent, std::move(local), m.id);
     reply(m, MessageKind::Response, "ok", receipt, "");
   } else {
-    record("reject", m.intent, {{"op_key", m.op_key}, {"reason", kSameKeyDifferentPayload}}, m.id);
+    nlohmann::json local = nlohmann::json::object();
+    put(local, "op_key", m.op_key);
+    put(local, "reason", kSameKeyDifferentPayload);
+    record("reject", m.intent, std::move(local), m.id);
     reply(m, MessageKind::Response, "rejected", "", kSameKeyDifferentPayload);
   }
 }
@@ -280,9 +290,10 @@ void Service::lookup(const Message& m) {
                          {SqlValue::of(m.op_key)});
   bool seen = !found.empty() &&
               lookup_sees(found[0][1].integer, sim_.now(), sim_.scenario().service.lookup_lag_ms);
-  nlohmann::json local = {{"op_key", m.op_key}};
-  if (seen) local["receipt"] = found[0][0].text;
-  record(seen ? "found" : "not_found", m.intent, local, m.id);
+  nlohmann::json local = nlohmann::json::object();
+  put(local, "op_key", m.op_key);
+  if (seen) put(local, "receipt", found[0][0].text);
+  record(seen ? "found" : "not_found", m.intent, std::move(local), m.id);
   reply(m, MessageKind::LookupReply, seen ? "found" : "not_found", seen ? found[0][0].text : "", "");
 }
 
@@ -307,8 +318,8 @@ void Service::crash() {
   in_progress_.clear();
   relay_waiting_.clear();
   nlohmann::json local = nlohmann::json::object();
-  if (rolled_back) local["rolled_back"] = true;
-  record("crash", "", local);
+  if (rolled_back) put(local, "rolled_back", true);
+  record("crash", "", std::move(local));
 }
 
 void Service::restart() {
@@ -332,7 +343,11 @@ void Service::reply(const Message& to, MessageKind kind, const std::string& outc
   r.receipt = receipt;
   r.reason = reason;
   int id = sim_.network().send(r);
-  record("reply", to.intent, {{"message", to_string(kind)}, {"op_key", to.op_key}, {"outcome", outcome}}, id);
+  nlohmann::json local = nlohmann::json::object();
+  put(local, "message", to_string(kind));
+  put(local, "op_key", to.op_key);
+  put(local, "outcome", outcome);
+  record("reply", to.intent, std::move(local), id);
 }
 
 }  // namespace idemlab

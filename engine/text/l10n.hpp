@@ -4,6 +4,8 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "engine/json/fields.hpp"
+
 namespace idemlab {
 
 struct L10n {
@@ -11,7 +13,12 @@ struct L10n {
   std::string en;  ///< en
 
   /// {"zh-CN": zh, "en": en}
-  nlohmann::json to_json() const { return {{"zh-CN", zh}, {"en", en}}; }
+  nlohmann::json to_json() const {
+    nlohmann::json out = nlohmann::json::object();
+    put(out, "zh-CN", zh);
+    put(out, "en", en);
+    return out;
+  }
   /// Joins two texts language by language: a + sep + b.
   static L10n join(const L10n& a, const L10n& b, const std::string& sep_zh = "",
                    const std::string& sep_en = " ") {

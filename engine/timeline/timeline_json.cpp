@@ -1,5 +1,6 @@
 #include "engine/timeline/timeline_json.hpp"
 
+#include "engine/json/fields.hpp"
 #include "engine/lesson/answers.hpp"
 #include "engine/timeline/describe.hpp"
 
@@ -23,50 +24,80 @@ json lesson_view(const PreparedLesson& p) {
   const Lesson& l = p.lesson;
   json moments = json::array();
   for (const Moment& m : l.moments) {
-    moments.push_back({{"id", m.id}, {"step", p.moment_step.at(m.id)}, {"label", m.label.to_json()},
-                       {"narration", m.narration.to_json()}});
+    json o = json::object();
+    put(o, "id", m.id);
+    put(o, "step", p.moment_step.at(m.id));
+    put(o, "label", m.label.to_json());
+    put(o, "narration", m.narration.to_json());
+    moments.push_back(std::move(o));
   }
   json facts = json::array();
   for (const FactRef& f : l.facts) {
-    facts.push_back({{"id", f.id}, {"label", fact_label(f).to_json()},
-                     {"kind", find_fact(f.name)->boolean ? "bool" : "count"}});
+    json o = json::object();
+    put(o, "id", f.id);
+    put(o, "label", fact_label(f).to_json());
+    put(o, "kind", find_fact(f.name)->boolean ? "bool" : "count");
+    facts.push_back(std::move(o));
   }
   json questions = json::array();
   for (const Question& q : l.questions) {
-    json v = {{"id", q.id}, {"kind", q.kind}, {"moment", q.moment}, {"step", p.question_step(q)},
-              {"prompt", q.prompt.to_json()}};
+    json v = json::object();
+    put(v, "id", q.id);
+    put(v, "kind", q.kind);
+    put(v, "moment", q.moment);
+    put(v, "step", p.question_step(q));
+    put(v, "prompt", q.prompt.to_json());
     if (q.kind == "knowledge") {
-      v["side"] = to_string(q.side);
-      v["fact"] = q.fact;
-      v["fact_label"] = fact_label(*l.fact(q.fact)).to_json();
+      put(v, "side", to_string(q.side));
+      put(v, "fact", q.fact);
+      put(v, "fact_label", fact_label(*l.fact(q.fact)).to_json());
     }
     if (q.kind == "predict" || q.kind == "concept" || q.kind == "choose") {
       json options = json::array();
       for (const Option& o : q.options) {
-        json option = {{"id", o.id}, {"label", o.label.to_json()}};
-        if (q.kind == "choose") option["do"] = o.does;
-        options.push_back(option);
+        json option = json::object();
+        put(option, "id", o.id);
+        put(option, "label", o.label.to_json());
+        if (q.kind == "choose") put(option, "do", o.does);
+        options.push_back(std::move(option));
       }
-      v["options"] = options;
+      put(v, "options", std::move(options));
     }
-    if (q.kind == "choose") v["intent"] = q.intent;
+    if (q.kind == "choose") put(v, "intent", q.intent);
     if (q.kind == "table") {
       json ms = json::array(), sides = json::array(), fs = json::array();
       for (const std::string& m : q.moments) {
-        ms.push_back({{"id", m}, {"step", p.moment_step.at(m)}, {"label", l.moment(m)->label.to_json()}});
+        json o = json::object();
+        put(o, "id", m);
+        put(o, "step", p.moment_step.at(m));
+        put(o, "label", l.moment(m)->label.to_json());
+        ms.push_back(std::move(o));
       }
       for (Side s : q.sides) sides.push_back(to_string(s));
-      for (const std::string& f : q.facts) fs.push_back({{"id", f}, {"label", fact_label(*l.fact(f)).to_json()}});
-      v["moments"] = ms;
-      v["sides"] = sides;
-      v["facts"] = fs;
+      for (const std::string& f : q.facts) {
+        json o = json::object();
+        put(o, "id", f);
+        put(o, "label", fact_label(*l.fact(f)).to_json());
+        fs.push_back(std::move(o));
+      }
+      put(v, "moments", std::move(ms));
+      put(v, "sides", std::move(sides));
+      put(v, "facts", std::move(fs));
     }
-    questions.push_back(v);
+    questions.push_back(std::move(v));
   }
   json checks = json::array();
   for (const L10n& c : l.self_check) checks.push_back(c.to_json());
-  return {{"id", l.id}, {"level", l.level}, {"title", l.title.to_json()}, {"summary", l.summary.to_json()},
-          {"moments", moments}, {"questions", questions}, {"self_check", checks}, {"facts", facts}};
+  json out = json::object();
+  put(out, "id", l.id);
+  put(out, "level", l.level);
+  put(out, "title", l.title.to_json());
+  put(out, "summary", l.summary.to_json());
+  put(out, "moments", std::move(moments));
+  put(out, "questions", std::move(questions));
+  put(out, "self_check", std::move(checks));
+  put(out, "facts", std::move(facts));
+  return out;
 }
 
 json truth_json(const Run& run, const Step& s) {
@@ -78,7 +109,11 @@ json truth_json(const Run& run, const Step& s) {
     std::string intent = owner == run.key_owner.end() ? "?" : owner->second;
     by_intent[intent] = by_intent.value(intent, 0) + 1;
   }
-  return {{"effects", effects}, {"by_intent", by_intent}, {"total", s.snap.deliveries.size()}};
+  json out = json::object();
+  put(out, "effects", std::move(effects));
+  put(out, "by_intent", std::move(by_intent));
+  put(out, "total", s.snap.deliveries.size());
+  return out;
 }
 
 // The provider's inbox as the observer sees it, by intent (notify != none only).
@@ -102,7 +137,32 @@ json invariants_json(const json& truth, const Step& s) {
     if (r.status == status::kDelivered && effects == 0) contradicts = true;
     if (r.status == status::kFailed && effects > 0) contradicts = true;
   }
-  return {{"duplicate_effect", duplicate}, {"belief_contradicts_truth", contradicts}};
+  json out = json::object();
+  put(out, "duplicate_effect", duplicate);
+  put(out, "belief_contradicts_truth", contradicts);
+  return out;
+}
+
+// The fields a row of either service table (KeyRow, DeliveryRow) has.
+template <typename Row>
+json service_row(const Row& r, bool changed) {
+  json o = json::object();
+  put(o, "op_key", r.op_key);
+  put(o, "fingerprint", r.fingerprint);
+  put(o, "receipt", r.receipt);
+  put(o, "created_at", r.created_at);
+  put(o, "changed", changed);
+  return o;
+}
+
+// A side's part of a step, before its tables: whether it is up, and what it holds only
+// in memory (lost in a crash) under "volatile".
+json side_json(bool alive, const char* memory_key, json memory) {
+  json in_memory = json::object(), o = json::object();
+  put(in_memory, memory_key, std::move(memory));
+  put(o, "alive", alive);
+  put(o, "volatile", std::move(in_memory));
+  return o;
 }
 
 // A row is changed when the previous step had no row with its key, or a different one.
@@ -118,18 +178,20 @@ bool changed_row(const Rows<Row>& before, const Row& row, SameKey same_key) {
 // text: the error kind of a record, the retry budget of a send, the key a cancel names.
 json event_json(const Step& s, const Run& run) {
   const Event& e = s.event;
-  json out = {{"kind", e.kind}, {"side", to_string(e.side)},
-              {"message", e.message >= 0 ? json(e.message) : json(nullptr)},
-              {"intent", e.intent.empty() ? json(nullptr) : json(e.intent)},
-              {"text", describe(s, run).to_json()}};
+  json out = json::object();
+  put(out, "kind", e.kind);
+  put(out, "side", to_string(e.side));
+  put(out, "message", e.message >= 0 ? json(e.message) : json(nullptr));
+  put(out, "intent", e.intent.empty() ? json(nullptr) : json(e.intent));
+  put(out, "text", describe(s, run).to_json());
   if (e.side != Side::Client) return out;
-  if (e.local.contains("error")) out["error"] = e.local["error"];
-  if (e.local.contains("cancels")) out["cancels"] = e.local["cancels"];
+  if (e.local.contains("error")) put(out, "error", e.local["error"]);
+  if (e.local.contains("cancels")) put(out, "cancels", e.local["cancels"]);
   json retry = json::object();
   for (const char* k : {"send", "budget", "layers", "retried_by", "backoff_ms"}) {
     if (e.local.contains(k)) retry[k] = e.local[k];
   }
-  if (!retry.empty()) out["retry"] = std::move(retry);
+  if (!retry.empty()) put(out, "retry", std::move(retry));
   return out;
 }
 
@@ -142,30 +204,45 @@ json step_json(const Run& run, int index) {
   json status = json::object();
   for (const IntentRow& r : s.snap.intents) {
     bool changed = !prev || changed_row(prev->snap.intents, r, [&](const IntentRow& p) { return p.intent == r.intent; });
-    intents.push_back({{"intent", r.intent}, {"op_key", r.op_key}, {"fingerprint", r.fingerprint},
-                       {"status", r.status}, {"receipt", opt(r.receipt)}, {"attempts", r.attempts},
-                       {"changed", changed}});
+    json o = json::object();
+    put(o, "intent", r.intent);
+    put(o, "op_key", r.op_key);
+    put(o, "fingerprint", r.fingerprint);
+    put(o, "status", r.status);
+    put(o, "receipt", opt(r.receipt));
+    put(o, "attempts", r.attempts);
+    put(o, "changed", changed);
+    intents.push_back(std::move(o));
     status[r.intent] = r.status;
   }
   json waiting = json::array();
   for (const Waiting& w : s.snap.waiting) {
-    waiting.push_back({{"intent", w.intent}, {"for", to_string(w.for_kind)}, {"attempt", w.n}, {"deadline", w.deadline}});
+    json o = json::object();
+    put(o, "intent", w.intent);
+    put(o, "for", to_string(w.for_kind));
+    put(o, "attempt", w.n);
+    put(o, "deadline", w.deadline);
+    waiting.push_back(std::move(o));
   }
   json keys = json::array();
   for (const KeyRow& k : s.snap.keys) {
     bool changed = !prev || changed_row(prev->snap.keys, k, [&](const KeyRow& p) { return p.op_key == k.op_key; });
-    keys.push_back({{"op_key", k.op_key}, {"fingerprint", k.fingerprint}, {"receipt", k.receipt},
-                    {"created_at", k.created_at}, {"changed", changed}});
+    keys.push_back(service_row(k, changed));
   }
   json deliveries = json::array();
   for (const DeliveryRow& d : s.snap.deliveries) {
     bool changed = !prev || changed_row(prev->snap.deliveries, d, [&](const DeliveryRow& p) { return p.id == d.id; });
-    deliveries.push_back({{"id", d.id}, {"op_key", d.op_key}, {"fingerprint", d.fingerprint}, {"receipt", d.receipt},
-                          {"created_at", d.created_at}, {"changed", changed}});
+    json o = service_row(d, changed);
+    put(o, "id", d.id);
+    deliveries.push_back(std::move(o));
   }
   json in_progress = json::array();
   for (const InProgress& p : s.snap.in_progress) {
-    in_progress.push_back({{"op_key", p.op_key}, {"fingerprint", p.fingerprint}, {"until", p.until}});
+    json o = json::object();
+    put(o, "op_key", p.op_key);
+    put(o, "fingerprint", p.fingerprint);
+    put(o, "until", p.until);
+    in_progress.push_back(std::move(o));
   }
   json truth = truth_json(run, s);
   json out = {
@@ -217,7 +294,12 @@ json timeline_json(const PreparedLesson& p) {
   for (const World& w : p.worlds) {
     json faults = json::array();
     for (const Fault& f : w.plan.faults) faults.push_back(f.id());
-    worlds.push_back({{"id", w.id}, {"actual", w.actual}, {"faults", faults}, {"text", w.plan.describe().to_json()}});
+    json o = json::object();
+    put(o, "id", w.id);
+    put(o, "actual", w.actual);
+    put(o, "faults", std::move(faults));
+    put(o, "text", w.plan.describe().to_json());
+    worlds.push_back(std::move(o));
   }
   json messages = json::array();
   for (const Message& m : run.messages) {
@@ -232,7 +314,8 @@ json timeline_json(const PreparedLesson& p) {
   json steps = json::array();
   for (std::size_t i = 0; i < run.steps.size(); ++i) {
     json step = step_json(run, static_cast<int>(i));
-    json knowledge = {{"client", json::object()}, {"service", json::object()}, {"observer", json::object()}};
+    json knowledge = json::object();
+    for (const char* side : {"client", "service", "observer"}) put(knowledge, side, json::object());
     for (Side side : {Side::Client, Side::Service}) {
       auto points = p.knowledge->possible(side, static_cast<int>(i));
       json& cells = knowledge[to_string(side)];
@@ -241,15 +324,14 @@ json timeline_json(const PreparedLesson& p) {
       }
     }
     for (const FactRef& f : p.lesson.facts) knowledge["observer"][f.id] = evaluate(f, run, static_cast<int>(i));
-    step["knowledge"] = std::move(knowledge);
+    put(step, "knowledge", std::move(knowledge));
     steps.push_back(std::move(step));
   }
-  // Assigned, not brace-initialised: nlohmann copies every element of an initializer list.
   json out = json::object();
-  out["lesson"] = lesson_view(p);
-  out["worlds"] = std::move(worlds);
-  out["messages"] = std::move(messages);
-  out["steps"] = std::move(steps);
+  put(out, "lesson", lesson_view(p));
+  put(out, "worlds", std::move(worlds));
+  put(out, "messages", std::move(messages));
+  put(out, "steps", std::move(steps));
   return out;
 }
 
