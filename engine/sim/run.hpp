@@ -214,8 +214,13 @@ struct Step {
   Snapshot snap;
 };
 
+/// Why a run stopped: nothing left to happen (settled), Simulation::kMaxSteps steps
+/// recorded (step_limit), or the next event lay past Simulation::kHorizonMs (horizon).
+enum class StopReason { Settled, StepLimit, Horizon };
+
 struct Run {
   std::vector<Step> steps;
+  StopReason stop = StopReason::Settled;
   std::vector<Message> messages;
   /// Injection points this run passed, as single faults (for enumerating the fault space).
   std::vector<Fault> points;

@@ -158,10 +158,18 @@ Run Simulation::run() {
   Event start;
   start.kind = "start";
   record(start);
-  while (!queue_.empty() && static_cast<int>(run_.steps.size()) < kMaxSteps) {
+  run_.stop = StopReason::Settled;
+  while (!queue_.empty()) {
+    if (static_cast<int>(run_.steps.size()) >= kMaxSteps) {
+      run_.stop = StopReason::StepLimit;
+      break;
+    }
     auto it = queue_.begin();
     std::int64_t at = std::get<0>(it->first);
-    if (at > kHorizonMs) break;
+    if (at > kHorizonMs) {
+      run_.stop = StopReason::Horizon;
+      break;
+    }
     std::function<void()> fn = std::move(it->second);
     queue_.erase(it);
     now_ = at;

@@ -1,0 +1,92 @@
+#pragma once
+// Safety, defined once (docs/design.md, "Safety"). Every judgement of "safe" or "wrong" —
+// the timeline's flags, a choose question's verdicts, the side-by-side counters, the
+// course tests, the explorer's counterexamples and the fuzzer — reads this module, and
+// nothing else decides safety.
+//
+// An invariant is judged per intent, on the observer's truth of one Run: the service's
+// `deliveries` rows (an effect belongs to the intent whose request carried its op_key,
+// Run::key_owner), the client's `intents` rows, and the mail provider's inbox.
+//  - Always-invariants must hold at every step; a violation's step is the first step
+//    where it fails:
+//      duplicate_effect       more than one effect for one intent;
+//      false_success          the client's row says DELIVERED or holds a receipt while no
+//                             effect of that intent exists, or none of the row's own
+//                             content (its payload fingerprint);
+//      duplicate_notification more than one email in the provider's inbox for one intent
+//                             (only where the service notifies).
+//  - End-invariants must hold when the run has settled (Run::stop == Settled: nothing is
+//    left to come); a violation's step is the first step of the streak in which it held
+//    until the end:
+//      false_failure          the row ends FAILED or CONFLICT while an effect of the very
+//                             content it sent exists (a refusal of changed content, with
+//                             the old content's effect in place, is not one);
+//      forgotten_intent       an effect exists whose intent the client has no row for, or
+//                             whose row is still PENDING;
+//      lost_notification      an effect exists and the inbox holds no email for its
+//                             intent (only where the service notifies).
+// A run that stopped at a limit (step limit, virtual-time horizon) is judged on its
+// always-invariants only, and says why it stopped.
+#include <string>
+#include <vector>
+
+#include "engine/sim/run.hpp"
+#include "engine/text/l10n.hpp"
+
+namespace idemlab {
+
+enum class Invariant {
+  DuplicateEffect,
+  FalseSuccess,
+  FalseFailure,
+  ForgottenIntent,
+  LostNotification,
+  DuplicateNotification,
+};
+
+/// Must hold at every step, or when the run has settled.
+enum class InvariantScope { Always, AtEnd };
+
+struct InvariantInfo {
+  Invariant id;
+  const char* name;  ///< "duplicate_effect", ... (the JSON name)
+  InvariantScope scope;
+  L10n meaning;      ///< one line: what it forbids
+};
+
+/// Every invariant, in the order above (the order verdicts are listed in).
+const std::vector<InvariantInfo>& invariant_table();
+const InvariantInfo& info(Invariant i);
+const char* to_string(Invariant i);
+
+/// One invariant broken for one intent.
+struct Violation {
+  Invariant invariant = Invariant::DuplicateEffect;
+  std::string intent;
+  int step = 0;  ///< where it first holds (see above)
+  L10n reason;   ///< "duplicate effect: 2 effects for weekly-report", in both languages
+  /// {"invariant": name, "intent": s, "step": n, "reason": L10n}
+  nlohmann::json to_json() const;
+};
+
+/// The invariants' judgement of one whole run.
+struct RunVerdict {
+  std::vector<Violation> violations;  ///< by step, then table order, then intent
+  StopReason stop = StopReason::Settled;
+  bool safe() const { return violations.empty(); }
+  /// Only the violations about `intent`.
+  std::vector<Violation> about(const std::string& intent) const;
+  /// The violations shown at `step`: always-invariants broken there (from their first
+  /// step on, while they still fail), and at the last step the end-invariants too.
+  std::vector<Violation> at_step(const Run& run, int step) const;
+};
+
+/// Checks every step of `run` (linear in its steps and rows).
+RunVerdict check_invariants(const Run& run);
+
+/// "settled" | "step_limit" | "horizon"
+const char* to_string(StopReason s);
+/// Why the run stopped, for a learner ("the run settled: nothing was left to happen", ...).
+L10n describe(StopReason s);
+
+}  // namespace idemlab
