@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/sim/scenario.hpp"
+#include "engine/scenario/scenario.hpp"
 
 namespace idemlab {
 

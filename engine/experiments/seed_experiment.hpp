@@ -6,7 +6,7 @@
 // off a simulated run.
 #include <nlohmann/json.hpp>
 
-#include "engine/sim/scenario.hpp"
+#include "engine/scenario/scenario.hpp"
 
 namespace idemlab {
 

@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "engine/sim/run.hpp"
-#include "engine/sim/scenario.hpp"
+#include "engine/scenario/scenario.hpp"
 #include "engine/text/l10n.hpp"
 
 namespace idemlab {

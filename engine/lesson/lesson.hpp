@@ -12,24 +12,14 @@
 
 #include "engine/json/fields.hpp"
 #include "engine/knowledge/facts.hpp"
-#include "engine/sim/scenario.hpp"
+#include "engine/scenario/reader.hpp"
+#include "engine/scenario/scenario.hpp"
 #include "engine/text/l10n.hpp"
 
 namespace idemlab {
 
 /// A problem in a lesson file: the file, a JSON Pointer into it, and why.
-struct LessonProblem {
-  std::string file;
-  std::string path;
-  std::string reason;
-  nlohmann::json to_json() const {
-    nlohmann::json out = nlohmann::json::object();
-    put(out, "file", file);
-    put(out, "path", path);
-    put(out, "reason", reason);
-    return out;
-  }
-};
+using LessonProblem = InputProblem;
 
 /// Thrown by load_lesson / prepare_lesson with every problem found (at least one).
 class LessonError : public std::runtime_error {

@@ -13,7 +13,8 @@
 #include <tuple>
 
 #include "engine/sim/run.hpp"
-#include "engine/sim/scenario.hpp"
+#include "engine/scenario/limits.hpp"
+#include "engine/scenario/scenario.hpp"
 
 namespace idemlab {
 
@@ -34,7 +35,7 @@ class Simulation {
   Run run();
 
   static constexpr int kMaxSteps = 400;
-  static constexpr std::int64_t kHorizonMs = 600000;
+  static constexpr std::int64_t kHorizonMs = limits::kMaxVirtualMs;
 
   // --- used by the parts ---
   std::int64_t now() const { return now_; }

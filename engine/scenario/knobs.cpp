@@ -1,0 +1,406 @@
+#include "engine/scenario/knobs.hpp"
+
+#include <stdexcept>
+
+#include "engine/json/fields.hpp"
+#include "engine/scenario/limits.hpp"
+
+namespace idemlab {
+namespace {
+
+using nlohmann::json;
+
+json opt_ms(const std::optional<std::int64_t>& v) { return v ? json(*v) : json(nullptr); }
+std::optional<std::int64_t> to_opt_ms(const json& v) {
+  return v.is_null() ? std::nullopt : std::optional<std::int64_t>(v.get<std::int64_t>());
+}
+
+// A Choice knob over an enum: values in order, each with the enum value it stands for.
+template <typename E>
+Knob choice(std::string group, std::string name, L10n meaning, std::vector<std::pair<E, KnobValue>> values,
+            std::function<E&(Scenario&)> field) {
+  Knob k;
+  k.group = std::move(group);
+  k.name = std::move(name);
+  k.type = KnobType::Choice;
+  k.meaning = std::move(meaning);
+  std::vector<std::pair<E, std::string>> names;
+  for (auto& [e, v] : values) {
+    names.emplace_back(e, v.name);
+    k.values.push_back(std::move(v));
+  }
+  k.default_value = k.values.front().name;  // the first value is the default (and right)
+  k.get = [names, field](const Scenario& s) {
+    E e = field(const_cast<Scenario&>(s));
+    for (const auto& [v, n] : names) {
+      if (v == e) return json(n);
+    }
+    return json(nullptr);
+  };
+  k.set = [names, field](Scenario& s, const json& v) {
+    for (const auto& [e, n] : names) {
+      if (n == v.get<std::string>()) field(s) = e;
+    }
+  };
+  return k;
+}
+
+Knob integer(std::string group, std::string name, L10n meaning, long long min, long long max, long long typical_min,
+             long long typical_max, json default_value, std::function<json(const Scenario&)> get,
+             std::function<void(Scenario&, const json&)> set,
+             std::function<Setting(const json&)> judge = [](const json&) { return Setting::Neutral; }) {
+  Knob k;
+  k.group = std::move(group);
+  k.name = std::move(name);
+  k.type = KnobType::Integer;
+  k.meaning = std::move(meaning);
+  k.min = min;
+  k.max = max;
+  k.typical_min = typical_min;
+  k.typical_max = typical_max;
+  k.optional = default_value.is_null();
+  k.default_value = std::move(default_value);
+  k.get = std::move(get);
+  k.set = std::move(set);
+  k.judge = std::move(judge);
+  return k;
+}
+
+std::vector<Knob> build_table() {
+  using limits::kMaxVirtualMs;
+  std::vector<Knob> t;
+  // --- the client's policy (engine/client/client.hpp) ---
+  t.push_back(choice<KeyScope>(
+      "client", "key_scope", {"操作标识的范围：每个意图一个，还是每次尝试一个", "how far one operation key reaches: one intent, or one attempt"},
+      {{KeyScope::PerIntent, {"intent", Setting::Right, {"每个意图一个操作标识，每次重试都带着它", "one key per intent, carried by every retry"}}},
+       {KeyScope::PerAttempt, {"attempt", Setting::Wrong, {"每次尝试换一个新标识：服务端分不清重试和新操作", "a new key per attempt: the service cannot tell a retry from a new operation"}}}},
+      [](Scenario& s) -> KeyScope& { return s.client.key_scope; }));
+  t.push_back(choice<PersistWhen>(
+      "client", "persist", {"先把意图存进数据库，还是先发请求", "whether the intent is stored before or after the request leaves"},
+      {{PersistWhen::BeforeSend, {"before_send", Setting::Right, {"先存意图再发送：崩溃后还能找到它", "store the intent, then send: a crash cannot hide it"}}},
+       {PersistWhen::AfterSend, {"after_send", Setting::Wrong, {"先发送再存：中间崩溃会留下客户端毫无记录的业务效果", "send, then store: a crash in between leaves an effect the client has no record of"}}}},
+      [](Scenario& s) -> PersistWhen& { return s.client.persist; }));
+  t.push_back(choice<OnTimeout>(
+      "client", "on_timeout", {"超时后客户端记下什么", "what the client records when a reply does not come in time"},
+      {{OnTimeout::RecordUnknown, {"record_unknown", Setting::Right, {"记为 UNKNOWN：超时是不确定结果，不是失败", "record UNKNOWN: a timeout is an indefinite error, not a failure"}}},
+       {OnTimeout::MarkFailedAndResend, {"mark_failed_and_resend", Setting::Wrong, {"记为 FAILED 再重发：业务效果可能已经发生", "record FAILED and send again: the effect may already exist"}}}},
+      [](Scenario& s) -> OnTimeout& { return s.client.on_timeout; }));
+  t.push_back(choice<Recovery>(
+      "client", "recovery", {"对账的方式", "how the client settles an unknown outcome"},
+      {{Recovery::Lookup, {"lookup", Setting::Right, {"用原操作标识查询服务端", "look the outcome up by the operation key"}}},
+       {Recovery::Resend, {"resend", Setting::Neutral, {"用同一个操作标识再发一次请求：服务端去重时安全", "send the request again under the same key: safe while the service deduplicates it"}}}},
+      [](Scenario& s) -> Recovery& { return s.client.recovery; }));
+  t.push_back(choice<RecoveryScan>(
+      "client", "recovery_scan", {"重启后恢复扫描要对账哪些意图", "which intents the client reconciles after a restart"},
+      {{RecoveryScan::UnknownAndStalePending, {"unknown_and_pending", Setting::Right, {"UNKNOWN 和崩溃前遗留的 PENDING 都对账", "UNKNOWN ones and the PENDING ones a crash left behind"}}},
+       {RecoveryScan::UnknownOnly, {"unknown", Setting::Wrong, {"只对账 UNKNOWN：超时前崩溃留下的 PENDING 被遗忘", "UNKNOWN only: a PENDING intent left by a crash before the timeout is forgotten"}}}},
+      [](Scenario& s) -> RecoveryScan& { return s.client.recovery_scan; }));
+  t.push_back(choice<OnNotFound>(
+      "client", "on_not_found", {"对账查询答“查不到”之后怎么办", "what a lookup answered \"not found\" leads to"},
+      {{OnNotFound::Resend, {"resend", Setting::Neutral, {"用同一个操作标识重发：只在查询权威、去重记录仍在时才对", "resend under the same key: right only while lookup is authoritative and the dedup record is kept"}}},
+       {OnNotFound::RetryLookup, {"retry_lookup", Setting::Neutral, {"过一会儿再查：查询可能滞后", "look up again later: the lookup may lag"}}}},
+      [](Scenario& s) -> OnNotFound& { return s.client.on_not_found; }));
+  t.push_back(integer(
+      "client", "max_attempts", {"每个意图最多发送几次（请求和查询都算）；用完仍不知道结果就转人工", "sends per intent, requests and lookups alike; spent with the outcome unknown, a person takes over"},
+      1, limits::kMaxAttempts, 1, 5, 3, [](const Scenario& s) { return json(s.client.max_attempts); },
+      [](Scenario& s, const json& v) { s.client.max_attempts = v.get<int>(); }));
+  t.push_back(integer(
+      "client", "retry_after_ms", {"记下 UNKNOWN 多久之后自己去对账（虚拟毫秒）；不设则只在重启后或脚本要求时对账", "how long after recording UNKNOWN the client reconciles by itself (virtual ms); unset: only after a restart or when the script says so"},
+      1, kMaxVirtualMs, 20, 300, nullptr, [](const Scenario& s) { return opt_ms(s.client.retry_after_ms); },
+      [](Scenario& s, const json& v) { s.client.retry_after_ms = to_opt_ms(v); }));
+  t.push_back(integer(
+      "client", "deadline_ms", {"决定之后多久不再发送（虚拟毫秒）；不设则没有期限", "how long after deciding the client stops sending (virtual ms); unset: no deadline"},
+      1, kMaxVirtualMs, 100, 2000, nullptr, [](const Scenario& s) { return opt_ms(s.client.deadline_ms); },
+      [](Scenario& s, const json& v) { s.client.deadline_ms = to_opt_ms(v); }));
+  t.push_back(integer(
+      "client", "backoff_ms", {"每次自动重试前的等待，逐次翻倍（虚拟毫秒）", "the wait before each automatic retry, doubling each time (virtual ms)"},
+      1, kMaxVirtualMs, 10, 200, nullptr, [](const Scenario& s) { return opt_ms(s.client.backoff_ms); },
+      [](Scenario& s, const json& v) { s.client.backoff_ms = to_opt_ms(v); }));
+  {
+    Knob k;
+    k.group = "client";
+    k.name = "retry_layers";
+    k.type = KnobType::Layers;
+    k.meaning = {"会重试的各层（由内到外），次数相乘；只该有一层负责重试",
+                 "the layers that retry, innermost first; their attempts multiply, and one layer should own the retry"};
+    k.default_value = json::array();
+    k.get = [](const Scenario& s) {
+      json out = json::array();
+      for (const RetryLayer& l : s.client.retry_layers) {
+        json o = json::object();
+        put(o, "layer", l.layer);
+        put(o, "attempts", l.attempts);
+        out.push_back(std::move(o));
+      }
+      return out;
+    };
+    k.set = [](Scenario& s, const json& v) {
+      s.client.retry_layers.clear();
+      for (const json& l : v) s.client.retry_layers.push_back({l.at("layer").get<std::string>(), l.at("attempts").get<int>()});
+    };
+    // Right: at most one layer retries (attempts > 1); wrong: two or more multiply.
+    k.judge = [](const json& v) {
+      int retrying = 0;
+      if (v.is_array()) {
+        for (const json& l : v) retrying += l.value("attempts", 1) > 1;
+      }
+      return retrying > 1 ? Setting::Wrong : Setting::Right;
+    };
+    t.push_back(std::move(k));
+  }
+  // --- the service's contract (engine/service/service.hpp) ---
+  {
+    Knob k;
+    k.group = "service";
+    k.name = "lookup";
+    k.type = KnobType::Boolean;
+    k.meaning = {"服务端是否提供按操作标识查询", "whether the service offers lookup by operation key"};
+    k.values = {{"true", Setting::Neutral, {"提供查询：客户端可以对账", "lookup offered: the client can reconcile"}},
+                {"false", Setting::Neutral, {"不提供查询：客户端只能用同一个标识重发", "no lookup: the client can only resend under the same key"}}};
+    k.default_value = true;
+    k.get = [](const Scenario& s) { return json(s.service.lookup); };
+    k.set = [](Scenario& s, const json& v) { s.service.lookup = v.get<bool>(); };
+    t.push_back(std::move(k));
+  }
+  t.push_back(choice<Ordering>(
+      "service", "ordering", {"服务端写去重记录和业务效果的顺序", "the order in which the service writes the dedup record and the effect"},
+      {{Ordering::Atomic, {"atomic", Setting::Right, {"同一个事务：崩溃后要么都在，要么都不在", "one transaction: a crash leaves both or neither"}}},
+       {Ordering::KeyFirst, {"key_first", Setting::Wrong, {"先写标识：中间崩溃后，重试被答“已完成”，业务效果却没有", "key first: after a crash between, a retry is told \"done\" for an effect that never happened"}}},
+       {Ordering::EffectFirst, {"effect_first", Setting::Wrong, {"先写效果：中间崩溃后，重试会再做一次", "effect first: after a crash between, a retry makes a second effect"}}}},
+      [](Scenario& s) -> Ordering& { return s.service.ordering; }));
+  t.push_back(choice<Dedup>(
+      "service", "dedup", {"服务端凭什么认出重复请求", "what the service recognises a repeat by"},
+      {{Dedup::Key, {"key", Setting::Right, {"凭操作标识", "by operation key"}}},
+       {Dedup::Fingerprint, {"fingerprint", Setting::Wrong, {"凭内容哈希：内容相同的两个意图被合成一个", "by payload fingerprint: two intents with the same content become one"}}}},
+      [](Scenario& s) -> Dedup& { return s.service.dedup; }));
+  t.push_back(integer(
+      "service", "lookup_lag_ms", {"查询读的副本落后多久（虚拟毫秒）：更新的去重记录查不到", "how far behind the replica that lookup reads is (virtual ms): a younger dedup record is not found"},
+      0, kMaxVirtualMs, 0, 500, 0, [](const Scenario& s) { return json(s.service.lookup_lag_ms); },
+      [](Scenario& s, const json& v) { s.service.lookup_lag_ms = v.get<std::int64_t>(); }));
+  t.push_back(integer(
+      "service", "retention_ms", {"去重记录保留多久（虚拟毫秒）；过期后同一个标识会再做一次", "how long a dedup record is kept (virtual ms); after it, the same key makes a new effect"},
+      1, kMaxVirtualMs, 50, 1000, nullptr, [](const Scenario& s) { return opt_ms(s.service.retention_ms); },
+      [](Scenario& s, const json& v) { s.service.retention_ms = to_opt_ms(v); },
+      [](const json& v) { return v.is_null() ? Setting::Right : Setting::Wrong; }));
+  t.push_back(integer(
+      "service", "processing_ms", {"从收到请求到提交要多久（虚拟毫秒）；其间同一标识的请求被答“处理中”（IETF 草案的 409）", "time from receiving a request to committing it (virtual ms); meanwhile the same key is answered in progress (the IETF draft's 409)"},
+      0, kMaxVirtualMs, 0, 300, 0, [](const Scenario& s) { return json(s.service.processing_ms); },
+      [](Scenario& s, const json& v) { s.service.processing_ms = v.get<std::int64_t>(); }));
+  t.push_back(choice<Notify>(
+      "service", "notify", {"每个新业务效果的通知邮件怎么发", "how the service sends the notification email each new effect owes"},
+      {{Notify::None, {"none", Setting::Neutral, {"不发邮件", "no email"}}},
+       {Notify::Direct, {"direct", Setting::Wrong, {"提交后直接调用：中间崩溃，邮件就永远丢了", "a direct call after the commit: a crash in between loses the email for good"}}},
+       {Notify::Outbox, {"outbox", Setting::Right, {"事务性发件箱：邮件欠条和业务效果同一事务写入，由中继发送", "transactional outbox: the email owed is written with the effect, a relay sends it"}}}},
+      [](Scenario& s) -> Notify& { return s.service.notify; }));
+  // --- the mail provider (engine/provider/provider.hpp) ---
+  {
+    Knob k = choice<bool>(
+        "provider", "dedup", {"邮件服务商是否按邮件的幂等键去重", "whether the mail provider deduplicates emails by their key"},
+        {{true, {"key", Setting::Right, {"按邮件键去重：中继重发也只收一封", "by email key: a relay's resend is still one email"}}},
+         {false, {"none", Setting::Wrong, {"不去重：中继每重发一次就多一封", "none: every resend of the relay is one more email"}}}},
+        [](Scenario& s) -> bool& { return s.provider.dedup_by_key; });
+    t.push_back(std::move(k));
+  }
+  // --- timing ---
+  t.push_back(integer(
+      "timing", "latency_ms", {"每条消息单程的网络延迟（虚拟毫秒）", "one-way network latency of every message (virtual ms)"},
+      limits::kMinLatencyMs, limits::kMaxLatencyMs, 2, 60, 10, [](const Scenario& s) { return json(s.timing.latency_ms); },
+      [](Scenario& s, const json& v) { s.timing.latency_ms = v.get<std::int64_t>(); }));
+  t.push_back(integer(
+      "timing", "timeout_ms", {"客户端等答复多久（虚拟毫秒）", "how long the client waits for a reply (virtual ms)"},
+      1, kMaxVirtualMs, 20, 300, 100, [](const Scenario& s) { return json(s.timing.timeout_ms); },
+      [](Scenario& s, const json& v) { s.timing.timeout_ms = v.get<std::int64_t>(); }));
+  return t;
+}
+
+}  // namespace
+
+const char* to_string(Setting s) {
+  switch (s) {
+    case Setting::Right: return "right";
+    case Setting::Wrong: return "wrong";
+    case Setting::Neutral: return "neutral";
+  }
+  return "?";
+}
+
+const char* to_string(KnobType t) {
+  switch (t) {
+    case KnobType::Choice: return "choice";
+    case KnobType::Boolean: return "boolean";
+    case KnobType::Integer: return "integer";
+    case KnobType::Layers: return "layers";
+  }
+  return "?";
+}
+
+Setting Knob::setting_of(const json& value) const {
+  if (type == KnobType::Choice || type == KnobType::Boolean) {
+    std::string name = value.is_string() ? value.get<std::string>() : value.dump();
+    for (const KnobValue& v : values) {
+      if (v.name == name) return v.setting;
+    }
+    return Setting::Neutral;
+  }
+  return judge ? judge(value) : Setting::Neutral;
+}
+
+json Knob::to_json() const {
+  json out = json::object();
+  put(out, "group", group);
+  put(out, "name", name);
+  put(out, "type", to_string(type));
+  put(out, "meaning", meaning.to_json());
+  put(out, "default", default_value);
+  if (!values.empty()) {
+    json vs = json::array();
+    for (const KnobValue& v : values) {
+      json o = json::object();
+      put(o, "name", v.name);
+      put(o, "setting", to_string(v.setting));
+      put(o, "meaning", v.meaning.to_json());
+      vs.push_back(std::move(o));
+    }
+    put(out, "values", std::move(vs));
+  }
+  if (type == KnobType::Integer) {
+    put(out, "min", min);
+    put(out, "max", max);
+    put(out, "typical", json::array({typical_min, typical_max}));
+    put(out, "optional", optional);
+    if (name.size() > 3 && name.compare(name.size() - 3, 3, "_ms") == 0) put(out, "unit", "ms");
+    // How values are judged, for a control to mark them: the setting of the default and
+    // of any other value.
+    json probe = optional ? json(typical_min) : json(default_value.get<long long>() == min ? max : min);
+    put(out, "default_setting", to_string(setting_of(default_value)));
+    put(out, "other_setting", to_string(setting_of(probe)));
+  }
+  if (type == KnobType::Layers) {
+    put(out, "max_layers", limits::kMaxRetryLayers);
+    put(out, "max_attempts", limits::kMaxAttempts);
+  }
+  return out;
+}
+
+const std::vector<Knob>& knob_table() {
+  static const std::vector<Knob> table = build_table();
+  return table;
+}
+
+const Knob* find_knob(const std::string& group, const std::string& name) {
+  for (const Knob& k : knob_table()) {
+    if (k.group == group && k.name == name) return &k;
+  }
+  return nullptr;
+}
+
+std::vector<std::string> knob_names(const std::string& group) {
+  std::vector<std::string> out;
+  for (const Knob& k : knob_table()) {
+    if (k.group == group) out.push_back(k.name);
+  }
+  return out;
+}
+
+// --- injection points ---
+
+Fault InjectionPointKind::make(const std::string& intent, int n, std::int64_t restart_after_ms) const {
+  Fault f;
+  f.kind = kind;
+  if (kind == Fault::Kind::Drop) parse(value, f.message);
+  if (kind == Fault::Kind::CrashClient) parse(value, f.point);
+  if (kind == Fault::Kind::CrashService) parse(value, f.service_point);
+  f.intent = intent;
+  f.n = n;
+  f.restart_after_ms = restart_after_ms;
+  return f;
+}
+
+std::string InjectionPointKind::id() const {
+  switch (kind) {
+    case Fault::Kind::Drop: return "drop:" + value;
+    case Fault::Kind::CrashClient: return "crash:client:" + value;
+    case Fault::Kind::CrashService: return "crash:service:" + value;
+  }
+  return "?";
+}
+
+json InjectionPointKind::to_json() const {
+  json out = json::object();
+  put(out, "id", id());
+  put(out, field.c_str(), value);
+  put(out, "counts", counts);
+  put(out, "meaning", meaning.to_json());
+  return out;
+}
+
+const std::vector<InjectionPointKind>& injection_point_table() {
+  using K = Fault::Kind;
+  static const std::vector<InjectionPointKind> table = {
+      {K::Drop, "drop", "request", "attempt", {"请求在网络中丢失", "the request is lost in the network"}},
+      {K::Drop, "drop", "response", "attempt", {"响应在网络中丢失（服务端可能已经做了）", "the response is lost in the network (the service may have done the work)"}},
+      {K::Drop, "drop", "lookup", "lookup", {"对账查询丢失", "the lookup is lost"}},
+      {K::Drop, "drop", "lookup_reply", "lookup", {"对账查询的答复丢失", "the reply to a lookup is lost"}},
+      {K::Drop, "drop", "email", "email send", {"发给邮件服务商的邮件丢失", "an email to the mail provider is lost"}},
+      {K::Drop, "drop", "email_ack", "email send", {"邮件服务商的确认丢失", "the mail provider's ack is lost"}},
+      {K::CrashClient, "crash_client", "after_persist", "attempt", {"客户端存下意图后、发送前崩溃", "the client crashes after storing the intent, before sending"}},
+      {K::CrashClient, "crash_client", "after_send", "attempt", {"客户端发出请求后崩溃", "the client crashes after sending"}},
+      {K::CrashClient, "crash_client", "before_record", "attempt", {"客户端收到答复、记下结果前崩溃", "the client crashes after a reply arrives, before recording it"}},
+      {K::CrashService, "crash_service", "before_commit", "attempt", {"服务端写入任何数据前崩溃", "the service crashes before writing anything"}},
+      {K::CrashService, "crash_service", "between_writes", "attempt", {"服务端在两次写入之间崩溃（atomic 下回滚）", "the service crashes between its two writes (rolled back under atomic)"}},
+      {K::CrashService, "crash_service", "after_commit", "attempt", {"服务端提交后、回复前崩溃", "the service crashes after committing, before replying"}},
+      {K::CrashService, "crash_service", "after_email_send", "email send", {"服务端把邮件交给邮件服务商后立刻崩溃", "the service crashes right after handing an email to the mail provider"}},
+  };
+  return table;
+}
+
+std::vector<std::string> injection_point_names(const std::string& field) {
+  std::vector<std::string> out;
+  for (const InjectionPointKind& k : injection_point_table()) {
+    if (k.field == field) out.push_back(k.value);
+  }
+  return out;
+}
+
+// --- actions ---
+
+json ActionInfo::to_json() const {
+  json out = json::object();
+  put(out, "name", name);
+  put(out, "intent", needs_intent ? (intent_required ? "required" : "optional") : "none");
+  put(out, "payload", needs_payload);
+  put(out, "meaning", meaning.to_json());
+  return out;
+}
+
+const std::vector<ActionInfo>& action_table() {
+  using A = ActionKind;
+  static const std::vector<ActionInfo> table = {
+      {A::Deliver, "deliver", true, true, true, true, {"决定交付一个新意图", "decide to deliver a new intent"}},
+      {A::CrashClient, "crash_client", false, false, false, true, {"客户端进程崩溃（数据库保留）", "the client process dies (its database survives)"}},
+      {A::RestartClient, "restart_client", false, false, false, true, {"客户端重启并做恢复扫描", "the client restarts and scans its database"}},
+      {A::Reconcile, "reconcile", true, false, false, true, {"现在对账一个未决的意图", "reconcile an unsettled intent now"}},
+      {A::ResendNewKey, "resend_new_key", true, false, false, false, {"换一个新操作标识重发（天真的重试）", "resend under a fresh key (the naive retry)"}},
+      {A::ResendChangedPayload, "resend_changed_payload", true, false, true, false, {"用原标识发送改过的内容", "send changed content under the intent's key"}},
+      {A::ResendSameKey, "resend_same_key", true, false, false, true, {"用同一个操作标识重发", "resend under the intent's own key"}},
+      {A::MarkFailed, "mark_failed", true, false, false, false, {"记为 FAILED 并停止", "record FAILED and stop"}},
+      {A::Cancel, "cancel", true, true, false, true, {"撤销：一个新意图，不会抹掉已有的业务效果", "cancel: a new intent, which undoes no effect that exists"}},
+  };
+  return table;
+}
+
+const ActionInfo* find_action(const std::string& name) {
+  for (const ActionInfo& a : action_table()) {
+    if (a.name == name) return &a;
+  }
+  return nullptr;
+}
+
+const ActionInfo& action_info(ActionKind k) {
+  for (const ActionInfo& a : action_table()) {
+    if (a.kind == k) return a;
+  }
+  throw std::logic_error("an action kind missing from the action table");
+}
+
+}  // namespace idemlab

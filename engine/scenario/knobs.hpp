@@ -1,0 +1,114 @@
+#pragma once
+// THE table of every knob of a scenario, every injection point kind and every script
+// action (docs/design.md, "The scenario"). The scenario reader and writer
+// (scenario_json.hpp), the lesson schema (lessons/schema/lesson.schema.json, tested equal
+// to this table by tests/wasm/schema.test.mjs), the API's `vocabulary`, the CLI's fuzzer
+// and the page's controls all come from here: adding a knob is a row below plus its
+// behaviour in the part that has it, never a list retyped elsewhere.
+//
+// Every knob has a default, and the default is its right setting: a knob a lesson leaves
+// out never carries a latent mistake; a lesson that teaches a mistake names the wrong
+// setting explicitly. Where no setting is wrong by itself (timing, budgets), the knob is
+// neutral.
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "engine/faults/fault.hpp"
+#include "engine/scenario/scenario.hpp"
+#include "engine/text/l10n.hpp"
+
+namespace idemlab {
+
+/// How a setting of a knob is judged (DESIGN.md: each policy knob has a right and a
+/// wrong setting).
+enum class Setting { Right, Wrong, Neutral };
+const char* to_string(Setting s);
+
+enum class KnobType {
+  Choice,   ///< one of `values` (JSON string)
+  Boolean,  ///< true / false (values "true", "false")
+  Integer,  ///< min..max (JSON integer); virtual ms where the name ends in _ms
+  Layers,   ///< retry_layers: [{"layer": name, "attempts": 1..20}], 0 to 5, innermost first
+};
+const char* to_string(KnobType t);
+
+struct KnobValue {
+  std::string name;  ///< as written in JSON ("intent"; "true" for a Boolean)
+  Setting setting = Setting::Neutral;
+  L10n meaning;      ///< one line, for the learner
+};
+
+struct Knob {
+  std::string group;  ///< "client" | "service" | "provider" | "timing": the JSON object it sits in
+  std::string name;   ///< its key there
+  KnobType type = KnobType::Choice;
+  std::vector<KnobValue> values;  ///< Choice, Boolean
+  long long min = 0, max = 0;     ///< Integer: the range a file may give
+  long long typical_min = 0, typical_max = 0;  ///< Integer: the range a control or the fuzzer offers
+  /// Integer only: may be left out, meaning "not set" (no deadline, no retention, ...).
+  bool optional = false;
+  /// The default, which is the right (or a neutral) setting: a JSON value, or null for an
+  /// optional Integer left unset.
+  nlohmann::json default_value;
+  L10n meaning;  ///< one line: what the knob decides
+  /// Integer and Layers: how a value is judged (null = unset).
+  std::function<Setting(const nlohmann::json&)> judge;
+  /// Read the knob from a scenario (null when unset) / write a value that was checked.
+  std::function<nlohmann::json(const Scenario&)> get;
+  std::function<void(Scenario&, const nlohmann::json&)> set;
+
+  /// "client.key_scope"
+  std::string path() const { return group + "." + name; }
+  /// How `value` is judged: the value's own setting for Choice and Boolean, `judge` else.
+  Setting setting_of(const nlohmann::json& value) const;
+  /// {"group", "name", "type", "meaning", "default", "values"?: [{"name", "setting",
+  ///  "meaning"}], "min"?, "max"?, "typical"?: [lo, hi], "optional"?, "unit"?: "ms"}
+  nlohmann::json to_json() const;
+};
+
+/// Every knob, grouped by `group` in the order client, service, provider, timing.
+const std::vector<Knob>& knob_table();
+/// The knob at "group.name", or nullptr.
+const Knob* find_knob(const std::string& group, const std::string& name);
+/// The names of the knobs of one group, in table order.
+std::vector<std::string> knob_names(const std::string& group);
+
+/// One kind of injection point (engine/faults/fault.hpp): where a fault can be placed.
+struct InjectionPointKind {
+  Fault::Kind kind = Fault::Kind::Drop;
+  std::string field;   ///< its JSON form: "drop" | "crash_client" | "crash_service"
+  std::string value;   ///< the message or point name: "response", "after_send", ...
+  std::string counts;  ///< what its N counts: "attempt" | "lookup" | "email send"
+  L10n meaning;
+  /// A fault of this kind for `intent`, n (restart_after_ms as given, for crashes).
+  Fault make(const std::string& intent, int n, std::int64_t restart_after_ms) const;
+  /// "drop:response", "crash:client:after_send", ...: the fault id's prefix
+  std::string id() const;
+  nlohmann::json to_json() const;
+};
+const std::vector<InjectionPointKind>& injection_point_table();
+/// The names of one field's kinds: the messages a drop may name, the client's crash
+/// points, the service's crash points.
+std::vector<std::string> injection_point_names(const std::string& field);
+
+/// One script action (engine/scenario/scenario.hpp ActionKind).
+struct ActionInfo {
+  ActionKind kind;
+  std::string name;      ///< "deliver", ...
+  bool needs_intent;     ///< takes "intent"
+  bool intent_required;  ///< and must name it (deliver, cancel)
+  bool needs_payload;    ///< takes "payload" (required)
+  /// Safe as a learner's next step after an indefinite error under the right settings
+  /// (the fuzzer's right configuration scripts only these).
+  bool safe;
+  L10n meaning;
+  nlohmann::json to_json() const;
+};
+const std::vector<ActionInfo>& action_table();
+const ActionInfo* find_action(const std::string& name);
+const ActionInfo& action_info(ActionKind k);
+
+}  // namespace idemlab
