@@ -3,27 +3,10 @@
 #include <algorithm>
 #include <set>
 
+#include "engine/sim/schedules.hpp"
 #include "engine/sim/simulation.hpp"
 
 namespace idemlab {
-namespace {
-
-template <typename Point>
-bool listed(const std::vector<Point>& points, Point p) {
-  return std::find(points.begin(), points.end(), p) != points.end();
-}
-
-bool in_space(const Fault& f, const FaultSpace& space) {
-  switch (f.kind) {
-    case Fault::Kind::Drop: return space.lose_any_one_message;
-    case Fault::Kind::CrashClient: return listed(space.client_crash_points, f.point);
-    case Fault::Kind::CrashService: return listed(space.service_crash_points, f.service_point);
-  }
-  return false;
-}
-
-}  // namespace
-
 std::vector<World> build_worlds(const Scenario& scenario, const std::vector<Action>& extra) {
   std::vector<World> worlds;
   std::set<std::string> seen;
@@ -35,12 +18,7 @@ std::vector<World> build_worlds(const Scenario& scenario, const std::vector<Acti
     w.run = Simulation(scenario, plan, extra).run();
     FaultPlan fired;
     fired.faults = w.run.fired;
-    std::vector<std::string> ids;
-    for (const Fault& f : fired.faults) ids.push_back(f.id());
-    std::sort(ids.begin(), ids.end());
-    std::string key;
-    for (const std::string& id : ids) key += id + ",";
-    if (!seen.insert(key).second && !actual) return;
+    if (!seen.insert(schedule_key(w.run)).second && !actual) return;
     seen.insert(plan.id());
     w.id = static_cast<int>(worlds.size());
     w.plan = actual ? plan : fired;
@@ -53,14 +31,7 @@ std::vector<World> build_worlds(const Scenario& scenario, const std::vector<Acti
   // The run where nothing fails (world 0 itself when none of its faults fired).
   const World& fault_free = *std::find_if(worlds.begin(), worlds.end(),
                                           [](const World& w) { return w.run.fired.empty(); });
-  std::vector<Fault> points = fault_free.run.points;
-  for (const Fault& point : points) {
-    if (!in_space(point, scenario.space)) continue;
-    FaultPlan plan;
-    plan.faults.push_back(point);
-    plan.faults.back().restart_after_ms = scenario.space.restart_after_ms;
-    add(plan, false);
-  }
+  for (const Fault& f : next_faults(fault_free.run, FaultPlan{}, scenario.space)) add(FaultPlan{{f}}, false);
   // When this run's own faults crash a process, what happened plus any one fault more: a
   // client that crashed and forgot must also consider that, say, its request was lost
   // before the crash. (A process that did not crash remembers what it saw, and the runs
@@ -68,15 +39,9 @@ std::vector<World> build_worlds(const Scenario& scenario, const std::vector<Acti
   bool crashes = std::any_of(scenario.faults.faults.begin(), scenario.faults.faults.end(),
                              [](const Fault& f) { return f.kind != Fault::Kind::Drop; });
   if (crashes) {
-    std::vector<Fault> passed = worlds.front().run.points;
-    for (const Fault& point : passed) {
-      if (!in_space(point, scenario.space)) continue;
-      bool already = std::any_of(scenario.faults.faults.begin(), scenario.faults.faults.end(),
-                                 [&](const Fault& f) { return f.id() == point.id(); });
-      if (already) continue;
+    for (const Fault& f : next_faults(worlds.front().run, scenario.faults, scenario.space)) {
       FaultPlan plan = scenario.faults;
-      plan.faults.push_back(point);
-      plan.faults.back().restart_after_ms = scenario.space.restart_after_ms;
+      plan.faults.push_back(f);
       add(plan, false);
     }
   }

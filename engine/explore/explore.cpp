@@ -1,0 +1,279 @@
+#include "engine/explore/explore.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <map>
+#include <set>
+
+#include "engine/json/fields.hpp"
+#include "engine/scenario/scenario_json.hpp"
+#include "engine/sim/schedules.hpp"
+#include "engine/sim/simulation.hpp"
+
+namespace idemlab {
+namespace {
+
+using nlohmann::json;
+
+// Every intent of the run's end: the client's rows, then intents that own an effect only.
+std::vector<std::string> intents_of(const Run& run) {
+  std::vector<std::string> out;
+  const Snapshot& end = run.steps.back().snap;
+  for (const IntentRow& r : end.intents) out.push_back(r.intent);
+  for (const DeliveryRow& d : end.deliveries) {
+    auto owner = run.key_owner.find(d.op_key);
+    if (owner != run.key_owner.end() && std::find(out.begin(), out.end(), owner->second) == out.end()) {
+      out.push_back(owner->second);
+    }
+  }
+  return out;
+}
+
+int count_for(const Run& run, const std::string& intent, bool emails) {
+  int n = 0;
+  const Snapshot& end = run.steps.back().snap;
+  auto owned = [&](const std::string& op_key) {
+    auto owner = run.key_owner.find(op_key);
+    return owner != run.key_owner.end() && owner->second == intent;
+  };
+  if (emails) {
+    for (const EmailRow& e : end.emails) n += owned(e.op_key);
+  } else {
+    for (const DeliveryRow& d : end.deliveries) n += owned(d.op_key);
+  }
+  return n;
+}
+
+// The outcome class of a run: each intent's final status and effects (and emails).
+std::pair<std::string, L10n> outcome_of(const Run& run) {
+  std::string key;
+  L10n text;
+  for (const std::string& intent : intents_of(run)) {
+    std::string status = "NONE";
+    for (const IntentRow& r : run.steps.back().snap.intents) {
+      if (r.intent == intent) status = r.status;
+    }
+    int effects = count_for(run, intent, false);
+    std::string n = std::to_string(effects);
+    key += (key.empty() ? "" : ";") + intent + "=" + status + "/" + n;
+    L10n one = {intent + "：" + (status == "NONE" ? std::string("客户端没有记录") : status) + "，" + n + " 条业务效果",
+                intent + ": " + (status == "NONE" ? std::string("no client row") : status) + ", " + n +
+                    (effects == 1 ? " effect" : " effects")};
+    if (run.mail) {
+      int emails = count_for(run, intent, true);
+      key += "/" + std::to_string(emails) + "mail";
+      one = L10n::join(one, {"，" + std::to_string(emails) + " 封邮件", std::to_string(emails) + (emails == 1 ? " email" : " emails")}, "", ", ");
+    }
+    text = text.en.empty() ? one : L10n::join(text, one, "；", "; ");
+  }
+  if (run.stop != StopReason::Settled) {
+    key += std::string("|") + to_string(run.stop);
+    text = L10n::join(text, describe(run.stop), "（", " (");
+    text.zh += "）";
+    text.en += ")";
+  }
+  return {key, text};
+}
+
+FaultPlan fired_plan(const Run& run) {
+  FaultPlan p;
+  p.faults = run.fired;
+  return p;
+}
+
+const Violation* find_violation(const RunVerdict& v, Invariant invariant, const std::string& intent) {
+  for (const Violation& x : v.violations) {
+    if (x.invariant == invariant && x.intent == intent) return &x;
+  }
+  return nullptr;
+}
+
+json plan_json(const FaultPlan& plan) {
+  json out = json::array();
+  for (const Fault& f : plan.faults) out.push_back(write_fault(f));
+  return out;
+}
+
+}  // namespace
+
+Counterexample shrink(const Scenario& scenario, FaultPlan plan, Invariant invariant, const std::string& intent) {
+  Run run = Simulation(scenario, plan).run();
+  RunVerdict verdict = check_invariants(run);
+  const Violation* v = find_violation(verdict, invariant, intent);
+  Counterexample best{fired_plan(run), v ? *v : Violation{}};
+  bool smaller = true;
+  while (smaller && best.plan.faults.size() > 1) {
+    smaller = false;
+    for (std::size_t i = 0; i < best.plan.faults.size(); ++i) {
+      FaultPlan fewer = best.plan;
+      fewer.faults.erase(fewer.faults.begin() + static_cast<std::ptrdiff_t>(i));
+      Run r = Simulation(scenario, fewer).run();
+      RunVerdict rv = check_invariants(r);
+      if (const Violation* w = find_violation(rv, invariant, intent)) {
+        best = {fired_plan(r), *w};
+        smaller = true;
+        break;
+      }
+    }
+  }
+  return best;
+}
+
+ExploreResult explore(const Scenario& scenario, const ExploreLimits& limits) {
+  using Clock = std::chrono::steady_clock;
+  const Clock::time_point start = Clock::now();
+  ExploreResult out;
+  out.max_faults = std::clamp(limits.max_faults, 0, ExploreLimits::kMaxFaults);
+  const int max_schedules = std::clamp(limits.max_schedules, 1, ExploreLimits::kMaxSchedules);
+  const FaultSpace space = every_fault(scenario.space.restart_after_ms);
+
+  std::set<std::string> seen;
+  std::map<std::string, std::size_t> class_index;
+  // (invariant, intent) -> counterexamples found, before shrinking
+  std::map<std::pair<int, std::string>, std::vector<Counterexample>> found;
+  struct Node {
+    FaultPlan plan;
+    std::vector<Fault> next;  // the faults its children add
+  };
+  std::vector<Node> frontier;
+
+  // Simulates one plan; false when a limit stops the search.
+  auto visit = [&](const FaultPlan& plan, int depth, std::vector<Node>* children) {
+    if (out.schedules >= max_schedules) {
+      out.complete = false;
+      out.cut = "schedules";
+      return false;
+    }
+    if (limits.max_ms > 0 && Clock::now() - start > std::chrono::milliseconds(limits.max_ms)) {
+      out.complete = false;
+      out.cut = "time";
+      return false;
+    }
+    // The same faults listed in another order are the same schedule: skip it unrun.
+    std::vector<std::string> ids;
+    for (const Fault& f : plan.faults) ids.push_back(f.id());
+    std::sort(ids.begin(), ids.end());
+    std::string planned;
+    for (const std::string& id : ids) planned += (planned.empty() ? "" : ",") + id;
+    if (seen.count(planned)) return true;
+    Run run = Simulation(scenario, plan).run();
+    seen.insert(planned);
+    std::string fired_key = schedule_key(run);
+    if (fired_key != planned && !seen.insert(fired_key).second) return true;
+    ++out.schedules;
+    RunVerdict verdict = check_invariants(run);
+    FaultPlan fired = fired_plan(run);
+    auto [key, text] = outcome_of(run);
+    auto it = class_index.find(key);
+    if (it == class_index.end()) {
+      OutcomeClass c;
+      c.key = key;
+      c.text = text;
+      c.example = fired;
+      for (const Violation& v : verdict.violations) {
+        std::string name = to_string(v.invariant);
+        if (std::find(c.violations.begin(), c.violations.end(), name) == c.violations.end()) c.violations.push_back(name);
+      }
+      class_index[key] = out.outcomes.size();
+      out.outcomes.push_back(std::move(c));
+      it = class_index.find(key);
+    }
+    ++out.outcomes[it->second].count;
+    if (!verdict.safe()) ++out.violating;
+    std::set<std::pair<int, std::string>> kinds;
+    for (const Violation& v : verdict.violations) {
+      auto kind = std::make_pair(static_cast<int>(v.invariant), v.intent);
+      if (!kinds.insert(kind).second) continue;  // the first of its kind in this run
+      std::vector<Counterexample>& list = found[kind];
+      if (static_cast<int>(list.size()) < limits.per_kind) list.push_back({fired, v});
+    }
+    if (children && depth < out.max_faults) children->push_back({fired, next_faults(run, fired, space)});
+    return true;
+  };
+
+  bool go = visit(FaultPlan{}, 0, &frontier);
+  for (int depth = 1; go && depth <= out.max_faults; ++depth) {
+    std::vector<Node> next_level;
+    for (const Node& node : frontier) {
+      for (const Fault& f : node.next) {
+        FaultPlan plan = node.plan;
+        plan.faults.push_back(f);
+        if (!(go = visit(plan, depth, depth < out.max_faults ? &next_level : nullptr))) break;
+      }
+      if (!go) break;
+    }
+    frontier = std::move(next_level);
+  }
+
+  if (out.cut == "schedules") {
+    out.cut_text = {"搜索在 " + std::to_string(max_schedules) + " 个故障组合处停下（组合数上限），结果不完整",
+                    "the search stopped at " + std::to_string(max_schedules) +
+                        " schedules (the schedule limit): the result is incomplete"};
+  } else if (out.cut == "time") {
+    out.cut_text = {"搜索在 " + std::to_string(limits.max_ms) + " 毫秒时停下（时间上限），结果不完整",
+                    "the search stopped after " + std::to_string(limits.max_ms) +
+                        " ms (the time limit): the result is incomplete"};
+  }
+  std::stable_sort(out.outcomes.begin(), out.outcomes.end(),
+                   [](const OutcomeClass& a, const OutcomeClass& b) { return a.count > b.count; });
+  for (auto& [kind, list] : found) {
+    std::set<std::string> kept;
+    for (const Counterexample& c : list) {
+      Counterexample s = c.plan.faults.size() > 1
+                             ? shrink(scenario, c.plan, c.violation.invariant, c.violation.intent)
+                             : c;
+      if (kept.insert(s.plan.id()).second) out.counterexamples.push_back(std::move(s));
+    }
+  }
+  std::stable_sort(out.counterexamples.begin(), out.counterexamples.end(),
+                   [](const Counterexample& a, const Counterexample& b) {
+                     if (a.plan.faults.size() != b.plan.faults.size()) return a.plan.faults.size() < b.plan.faults.size();
+                     return a.violation.step < b.violation.step;
+                   });
+  return out;
+}
+
+json ExploreResult::to_json(const Scenario& scenario) const {
+  json outcomes_json = json::array();
+  for (const OutcomeClass& c : outcomes) {
+    json o = json::object();
+    put(o, "key", c.key);
+    put(o, "text", c.text.to_json());
+    put(o, "count", c.count);
+    put(o, "example", plan_json(c.example));
+    put(o, "violations", c.violations);
+    outcomes_json.push_back(std::move(o));
+  }
+  json cex = json::array();
+  for (const Counterexample& c : counterexamples) {
+    json o = c.violation.to_json();
+    put(o, "faults", plan_json(c.plan));
+    json ids = json::array();
+    for (const Fault& f : c.plan.faults) ids.push_back(f.id());
+    put(o, "fault_ids", std::move(ids));
+    put(o, "plan", c.plan.describe().to_json());
+    Scenario reproduce = scenario;
+    reproduce.faults = c.plan;
+    put(o, "scenario", write_scenario(reproduce));
+    cex.push_back(std::move(o));
+  }
+  json out = json::object();
+  put(out, "max_faults", max_faults);
+  put(out, "schedules", schedules);
+  put(out, "violating", violating);
+  put(out, "complete", complete);
+  if (cut.empty()) {
+    put(out, "cut", nullptr);
+  } else {
+    json c = json::object();
+    put(c, "limit", cut);
+    put(c, "text", cut_text.to_json());
+    put(out, "cut", std::move(c));
+  }
+  put(out, "safe", violating == 0);
+  put(out, "outcomes", std::move(outcomes_json));
+  put(out, "counterexamples", std::move(cex));
+  return out;
+}
+
+}  // namespace idemlab

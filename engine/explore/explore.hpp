@@ -1,0 +1,81 @@
+#pragma once
+// The explorer: every fault schedule of up to K faults, searched as a tree (docs/design.md,
+// "Explore"). The root is the run with no fault; a child adds one fault at an injection
+// point its parent's run actually passed (engine/sim/schedules.hpp), so every fault of a
+// schedule fires; plans whose fired faults are the same are one schedule. Breadth first:
+// all schedules of k faults before any of k + 1, so the first counterexample of a kind
+// has the fewest faults. Every run is judged by engine/invariants/ and nothing else.
+//
+// Limits (ExploreLimits) bound the work; when one cuts the search short the result says
+// which, in plain words, and is marked incomplete. Without a cut the result depends on the
+// scenario and K only: the same input gives the same output, natively and in WASM.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "engine/invariants/invariants.hpp"
+#include "engine/scenario/scenario.hpp"
+#include "engine/text/l10n.hpp"
+
+namespace idemlab {
+
+struct ExploreLimits {
+  /// Faults per schedule, 1..kMaxFaults: each fault multiplies the schedules by the
+  /// injection points a run passes (tens), so 3 is already thousands.
+  int max_faults = 2;
+  static constexpr int kMaxFaults = 3;
+  /// Schedules simulated at most (default and ceiling: a lesson-sized scenario has a few
+  /// thousand at K = 3; the ceiling keeps one call within seconds in a browser).
+  int max_schedules = 20000;
+  static constexpr int kMaxSchedules = 200000;
+  /// Wall-clock budget in ms (0: none). The only limit that makes a result depend on the
+  /// machine; when it cuts, the result says so.
+  std::int64_t max_ms = 0;
+  /// Counterexamples kept per (invariant, intent).
+  int per_kind = 3;
+};
+
+/// One schedule that breaks an invariant, shrunk: no fault of it can be removed and the
+/// same invariant still break for the same intent.
+struct Counterexample {
+  FaultPlan plan;       ///< the faults, in the order they fired
+  Violation violation;  ///< the first violation of that kind in the run
+};
+
+/// How runs end: the final state of every intent (status and effects, emails where the
+/// service notifies), with how many schedules end so.
+struct OutcomeClass {
+  std::string key;      ///< "weekly-report=DELIVERED/1" joined by ";"
+  L10n text;            ///< "weekly-report: DELIVERED, 1 effect"
+  int count = 0;
+  FaultPlan example;    ///< the first schedule (fewest faults) that ends so
+  std::vector<std::string> violations;  ///< invariant names broken in that example
+};
+
+struct ExploreResult {
+  int max_faults = 0;
+  int schedules = 0;           ///< distinct schedules simulated (the fault-free one included)
+  int violating = 0;           ///< schedules that break some invariant
+  bool complete = true;        ///< false when a limit cut the search
+  std::string cut;             ///< "" | "schedules" | "time"
+  L10n cut_text;               ///< why it was cut, for the learner
+  std::vector<OutcomeClass> outcomes;             ///< most common first
+  std::vector<Counterexample> counterexamples;    ///< fewest faults first, then earliest step
+  /// {"max_faults", "schedules", "violating", "complete", "cut": null | {"limit", "text"},
+  ///  "safe", "outcomes": [{"key", "text", "count", "example": [Fault JSON], "violations"}],
+  ///  "counterexamples": [{"invariant", "intent", "step", "reason", "faults": [Fault JSON],
+  ///  "fault_ids", "plan": L10n, "scenario": the scenario with these faults}]}
+  nlohmann::json to_json(const Scenario& scenario) const;
+};
+
+/// Explores `scenario` (its own fault plan is ignored: the search starts from no fault;
+/// crashes restart after scenario.space.restart_after_ms).
+ExploreResult explore(const Scenario& scenario, const ExploreLimits& limits);
+
+/// Removes faults from `plan` while the run still breaks `invariant` for `intent`;
+/// returns the smallest plan found and its violation.
+Counterexample shrink(const Scenario& scenario, FaultPlan plan, Invariant invariant, const std::string& intent);
+
+}  // namespace idemlab

@@ -1,0 +1,212 @@
+#include "engine/explore/fuzz.hpp"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "engine/invariants/invariants.hpp"
+#include "engine/json/fields.hpp"
+#include "engine/scenario/knobs.hpp"
+#include "engine/scenario/scenario_json.hpp"
+#include "engine/sim/rng.hpp"
+#include "engine/sim/schedules.hpp"
+#include "engine/sim/simulation.hpp"
+
+namespace idemlab {
+namespace {
+
+using nlohmann::json;
+
+class Draw {
+ public:
+  explicit Draw(std::uint64_t seed) : rng_(seed) {}
+  /// lo..hi inclusive
+  long long between(long long lo, long long hi) {
+    return lo + static_cast<long long>(rng_.next() % static_cast<std::uint64_t>(hi - lo + 1));
+  }
+  bool chance(int percent) { return between(1, 100) <= percent; }
+  template <typename T>
+  const T& pick(const std::vector<T>& v) { return v[static_cast<std::size_t>(between(0, static_cast<long long>(v.size()) - 1))]; }
+
+ private:
+  Rng rng_;
+};
+
+/// A wrong setting of one knob, as the fuzzer sets it.
+struct WrongSetting {
+  const Knob* knob;
+  std::string value;  ///< its name in the report ("attempt", "set", "two layers retrying")
+  std::function<json(Draw&)> draw;
+  int runs = 0, caught = 0;
+  std::set<std::string> invariants;
+  std::vector<json> examples;
+};
+
+std::vector<WrongSetting> wrong_settings() {
+  std::vector<WrongSetting> out;
+  for (const Knob& k : knob_table()) {
+    switch (k.type) {
+      case KnobType::Choice:
+      case KnobType::Boolean:
+        for (const KnobValue& v : k.values) {
+          if (v.setting != Setting::Wrong) continue;
+          json value = k.type == KnobType::Boolean ? json(v.name == "true") : json(v.name);
+          out.push_back({&k, v.name, [value](Draw&) { return value; }});
+        }
+        break;
+      case KnobType::Integer:
+        // Some value in the typical range is wrong (retention set), or none is.
+        if (k.setting_of(json(k.typical_min)) == Setting::Wrong) {
+          out.push_back({&k, "set", [&k](Draw& d) { return json(d.between(k.typical_min, k.typical_max)); }});
+        }
+        break;
+      case KnobType::Layers:
+        out.push_back({&k, "two layers retrying", [](Draw& d) {
+                         return json::array({{{"layer", "sdk"}, {"attempts", d.between(2, 3)}},
+                                             {{"layer", "app"}, {"attempts", d.between(2, 3)}}});
+                       }});
+        break;
+    }
+  }
+  return out;
+}
+
+// Every knob at a right or neutral setting, drawn at random.
+void draw_right(Draw& d, Scenario& sc) {
+  for (const Knob& k : knob_table()) {
+    switch (k.type) {
+      case KnobType::Choice:
+      case KnobType::Boolean: {
+        std::vector<const KnobValue*> ok;
+        for (const KnobValue& v : k.values) {
+          if (v.setting != Setting::Wrong) ok.push_back(&v);
+        }
+        const KnobValue* v = d.pick(ok);
+        k.set(sc, k.type == KnobType::Boolean ? json(v->name == "true") : json(v->name));
+        break;
+      }
+      case KnobType::Integer: {
+        json value = k.default_value;
+        bool neutral = k.setting_of(json(k.typical_min)) != Setting::Wrong &&
+                       k.setting_of(json(k.typical_max)) != Setting::Wrong;
+        if (neutral && (!k.optional || d.chance(50))) value = d.between(k.typical_min, k.typical_max);
+        k.set(sc, value);
+        break;
+      }
+      case KnobType::Layers:
+        k.set(sc, d.chance(50) ? json::array() : json::array({{{"layer", "sdk"}, {"attempts", d.between(1, 3)}}}));
+        break;
+    }
+  }
+}
+
+// 1-3 intents, payloads from a small set (so two intents may carry the same content), and
+// only the actions the table marks safe; every crash is followed by a restart.
+void draw_script(Draw& d, Scenario& sc) {
+  static const std::vector<std::string> payloads = {"report 2026-w48", "invoice 17"};
+  int intents = static_cast<int>(d.between(1, 3));
+  std::vector<std::string> names;
+  for (int i = 1; i <= intents; ++i) {
+    std::string name = "intent-" + std::to_string(i);
+    names.push_back(name);
+    sc.script.push_back({ActionKind::Deliver, d.between(0, 150), -1, name, d.pick(payloads)});
+  }
+  if (d.chance(30)) {
+    std::int64_t at = d.between(0, 400);
+    sc.script.push_back({ActionKind::CrashClient, at, -1, "", ""});
+    sc.script.push_back({ActionKind::RestartClient, at + d.between(10, 200), -1, "", ""});
+  }
+  for (const ActionInfo& a : action_table()) {
+    if (!a.safe || !a.needs_intent || a.kind == ActionKind::Deliver || !d.chance(20)) continue;
+    sc.script.push_back({a.kind, d.between(50, 600), -1, d.pick(names), ""});
+  }
+}
+
+json finding(const Violation& v, const Scenario& sc) {
+  json o = v.to_json();
+  put(o, "scenario", write_scenario(sc));
+  return o;
+}
+
+}  // namespace
+
+json fuzz(const FuzzOptions& options) {
+  Draw d(options.seed);
+  std::vector<WrongSetting> wrong = wrong_settings();
+  long long schedules = 0;
+  int right_runs = 0, right_violations = 0;
+  std::vector<json> findings;
+  std::set<std::string> finding_kinds;
+  const int runs = std::clamp(options.runs, 0, FuzzOptions::kMaxRuns);
+  for (int i = 0; i < runs; ++i) {
+    // Even runs: the right configuration; odd runs: one wrong setting, each in turn.
+    WrongSetting* w = i % 2 == 1 && !wrong.empty() ? &wrong[static_cast<std::size_t>(i / 2) % wrong.size()] : nullptr;
+    Scenario sc;
+    sc.seed = static_cast<std::uint64_t>(d.between(1, 1000));
+    draw_right(d, sc);
+    if (w) w->knob->set(sc, w->draw(d));
+    draw_script(d, sc);
+    FaultSpace space = every_fault(d.between(10, 200));
+    sc.space.restart_after_ms = space.restart_after_ms;
+    int faults = static_cast<int>(d.between(0, options.max_faults));
+    FaultPlan plan;
+    Run run = Simulation(sc, plan).run();
+    ++schedules;
+    for (int f = 0; f < faults; ++f) {
+      std::vector<Fault> next = next_faults(run, plan, space);
+      if (next.empty()) break;
+      plan.faults.push_back(d.pick(next));
+      run = Simulation(sc, plan).run();
+      ++schedules;
+    }
+    sc.faults.faults = run.fired;
+    RunVerdict verdict = check_invariants(run);
+    if (!w) {
+      ++right_runs;
+      if (verdict.safe()) continue;
+      ++right_violations;
+      for (const Violation& v : verdict.violations) {
+        std::string kind = to_string(v.invariant);
+        if (finding_kinds.insert(kind).second || static_cast<int>(findings.size()) < options.keep_examples * 6) {
+          findings.push_back(finding(v, sc));
+        }
+      }
+      continue;
+    }
+    ++w->runs;
+    if (verdict.safe()) continue;
+    ++w->caught;
+    for (const Violation& v : verdict.violations) w->invariants.insert(to_string(v.invariant));
+    if (static_cast<int>(w->examples.size()) < options.keep_examples) w->examples.push_back(finding(verdict.violations.front(), sc));
+  }
+
+  json wrong_json = json::array(), not_caught = json::array();
+  int caught = 0;
+  for (const WrongSetting& w : wrong) {
+    json o = json::object();
+    put(o, "knob", w.knob->path());
+    put(o, "value", w.value);
+    put(o, "runs", w.runs);
+    put(o, "caught", w.caught);
+    put(o, "invariants", json(std::vector<std::string>(w.invariants.begin(), w.invariants.end())));
+    put(o, "example", w.examples.empty() ? json(nullptr) : w.examples.front());
+    wrong_json.push_back(std::move(o));
+    if (w.caught > 0) ++caught;
+    else not_caught.push_back(w.knob->path() + "=" + w.value);
+  }
+  json right = json::object();
+  put(right, "runs", right_runs);
+  put(right, "violations", right_violations);
+  put(right, "findings", json(findings));
+  json out = json::object();
+  put(out, "seed", options.seed);
+  put(out, "runs", runs);
+  put(out, "schedules", schedules);
+  put(out, "right", std::move(right));
+  put(out, "wrong_settings", std::move(wrong_json));
+  put(out, "caught", caught);
+  put(out, "not_caught", std::move(not_caught));
+  return out;
+}
+
+}  // namespace idemlab

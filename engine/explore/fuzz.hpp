@@ -1,0 +1,37 @@
+#pragma once
+// The fuzzer: random valid scenarios, each run under random faults placed where the run
+// passes, every step judged by engine/invariants/ (docs/design.md, "Fuzz").
+//
+// Each scenario draws every knob from the knob table (engine/scenario/knobs.hpp): either
+// the right configuration (every knob right or neutral) or the right configuration with
+// exactly one knob set wrong, taking the wrong settings in turn. Scripts deliver 1-3
+// intents (payloads from a small set, so content repeats across intents), may crash and
+// always restart the client, and use only the actions the table marks safe. Then 0..3
+// faults, each at an injection point the run with the earlier ones passed.
+//
+// The right configuration must never break an invariant (a finding, reported with a
+// scenario file that reproduces it); every wrong setting should be caught by some
+// schedule, and the report lists which were and which were not. Deterministic: the same
+// seed and runs give the same report, natively and in WASM (speed is not in it).
+#include <cstdint>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace idemlab {
+
+struct FuzzOptions {
+  std::uint64_t seed = 1;
+  int runs = 1000;           ///< scenarios generated
+  static constexpr int kMaxRuns = 10000000;
+  int max_faults = 3;        ///< faults per scenario, drawn from 0..max_faults
+  int keep_examples = 3;     ///< reproducing scenarios kept per finding kind / wrong setting
+};
+
+/// {"seed", "runs", "schedules", "right": {"runs", "violations", "findings": [{"invariant",
+///  "intent", "reason", "scenario"}]}, "wrong_settings": [{"knob", "value", "runs",
+///  "caught", "invariants": [names], "example": scenario | null}], "caught": n,
+///  "not_caught": [knob=value...]}
+nlohmann::json fuzz(const FuzzOptions& options);
+
+}  // namespace idemlab
