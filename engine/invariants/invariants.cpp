@@ -94,8 +94,10 @@ L10n reason(Invariant inv, const std::string& intent, const Tally& t) {
                   short_hash(r.fingerprint) + "…）服务端从未接受：这个意图的 " + num(t.effects) +
                   " 条业务效果都是别的内容",
               "false success: the client's row for " + intent + " " + held.en + " for content (hash " +
-                  short_hash(r.fingerprint) + "…) the service never accepted: the " +
-                  plural(t.effects, "effect", "effects") + " of " + intent + " carry other content"};
+                  short_hash(r.fingerprint) + "…) the service never accepted: " +
+                  (t.effects == 1 ? "the one effect of " + intent + " carries"
+                                  : "all " + num(t.effects) + " effects of " + intent + " carry") +
+                  " other content"};
     }
     case Invariant::FalseFailure: {
       const std::string& st = t.row->status;
