@@ -166,12 +166,16 @@ export class CompareView {
       const status = (st && st.client.status[this.data.intent]) || null;
       col.counter.textContent = String(effects);
       col.counterBox.dataset.effects = String(effects);
-      col.counterBox.classList.toggle('is-duplicate', effects > 1);
+      const inv = (st && st.invariants) || {};
+      const violations = Array.isArray(inv.violations) ? inv.violations : [];
+      // The engine says whether the counted intent's effects are a duplicate.
+      col.counterBox.classList.toggle(
+        'is-duplicate',
+        violations.some((v) => v.invariant === 'duplicate_effect' && v.intent === this.data.intent),
+      );
       col.status.dataset.status = status || '';
       replaceChildren(col.status, status ? statusPill(status) : t('compare.noStatus'));
-      const inv = (st && st.invariants) || {};
       // A badge per invariant the engine says is broken at this step, titled with its reasons.
-      const violations = Array.isArray(inv.violations) ? inv.violations : [];
       replaceChildren(
         col.alerts,
         INVARIANTS.filter((name) => inv[name] === true)
