@@ -9,6 +9,7 @@
 
 #include "engine/invariants/invariants.hpp"
 #include "engine/knowledge/facts.hpp"
+#include "engine/lesson/compare.hpp"
 #include "engine/sim/simulation.hpp"
 #include "engine/timeline/timeline_json.hpp"
 #include "lesson_file.hpp"
@@ -222,6 +223,20 @@ TEST_CASE("forgotten_intent: 05-stale-pending and 06-send-first end with an effe
   auto stale = prepared_lesson("05-stale-pending.json");
   CHECK(check_invariants(send_first->run()).violations[0].reason.en.find("the client has no row for it") != std::string::npos);
   CHECK(check_invariants(stale->run()).violations[0].reason.en.find("still PENDING") != std::string::npos);
+}
+
+TEST_CASE("the side-by-side view of 05-stale-pending: the left policy's verdict names the forgotten intent, the right's none") {
+  auto p = prepared_lesson("05-stale-pending.json");
+  nlohmann::json c = compare_json(*p);
+  const nlohmann::json& left = c["policies"][0];
+  const nlohmann::json& right = c["policies"][1];
+  REQUIRE(left["verdict"]["violations"].size() == 1);
+  CHECK(left["verdict"]["violations"][0]["invariant"] == "forgotten_intent");
+  CHECK(left["verdict"]["violations"][0]["intent"] == c["intent"]);
+  CHECK(left["steps"].back()["invariants"]["forgotten_intent"] == true);
+  CHECK(right["verdict"]["violations"].empty());
+  CHECK(right["verdict"]["stop"] == "settled");
+  CHECK(right["steps"].back()["invariants"]["forgotten_intent"] == false);
 }
 
 namespace {
