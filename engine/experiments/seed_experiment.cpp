@@ -1,7 +1,7 @@
 #include "engine/experiments/seed_experiment.hpp"
 
+#include "engine/invariants/invariants.hpp"
 #include "engine/json/fields.hpp"
-#include "engine/knowledge/facts.hpp"
 #include "engine/sim/simulation.hpp"
 
 namespace idemlab {
@@ -54,13 +54,14 @@ json error_of(const Run& run) {
 
 json row(const std::string& name, const Run& run) {
   const Step& last = run.steps.back();
-  int effects = effects_for(run, static_cast<int>(run.steps.size()) - 1, kIntent);
+  bool duplicate = false;  // as the invariants judge it (engine/invariants/)
+  for (const Violation& v : check_invariants(run).about(kIntent)) duplicate = duplicate || v.invariant == Invariant::DuplicateEffect;
   json out = json::object();
   put(out, "case", name);
   put(out, "service_deliveries", last.snap.deliveries.size());
   put(out, "client_status_after_timeout", first_status_after_timeout(run));
   put(out, "client_final_status", status_of(last));
-  put(out, "duplicate", effects > 1);
+  put(out, "duplicate", duplicate);
   put(out, "error", error_of(run));
   return out;
 }

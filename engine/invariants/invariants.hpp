@@ -78,7 +78,10 @@ struct RunVerdict {
   std::vector<Violation> about(const std::string& intent) const;
   /// The violations shown at `step`: always-invariants broken there (from their first
   /// step on, while they still fail), and at the last step the end-invariants too.
+  /// Each reason gives the numbers of `step` itself. Linear in the rows of that step.
   std::vector<Violation> at_step(const Run& run, int step) const;
+  /// {"stop": to_string(stop), "stop_text": describe(stop), "violations": [Violation]}
+  nlohmann::json to_json() const;
 };
 
 /// Checks every step of `run` (linear in its steps and rows).

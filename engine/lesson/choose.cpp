@@ -2,45 +2,21 @@
 
 #include <algorithm>
 
+#include "engine/invariants/invariants.hpp"
 #include "engine/json/fields.hpp"
 #include "engine/lesson/forks.hpp"
 
 namespace idemlab {
 namespace {
 
-// Why one run's end is unsafe for the intent, or "".
-std::string problem_of(const OptionRun& r) {
-  if (r.effects > 1) return "duplicate";
-  bool believes_done = r.status == status::kDelivered || r.receipt;
-  if (believes_done && r.effects == 0) return "belief_contradicts_truth";
-  if (r.status == status::kFailed && r.effects > 0) return "belief_contradicts_truth";
-  return "";
-}
-
 L10n quoted(const L10n& label) { return {"“" + label.zh + "”", "“" + label.en + "”"}; }
 
-L10n unsafe_explanation(const PreparedLesson& p, const Option& o, const std::string& intent, const OptionRun& r) {
+// Names the witness run and the option, then says what the invariants found there.
+L10n unsafe_explanation(const PreparedLesson& p, const Option& o, const OptionRun& r) {
   L10n run = run_name(p.worlds[r.world]);
   L10n label = quoted(o.label);
-  std::string n = std::to_string(r.effects);
-  if (r.problem == "duplicate") {
-    return {"不安全：在" + run.zh + "里，" + label.zh + "最后让意图 " + intent + " 有 " + n +
-                " 条业务效果——同一件事被服务端做了 " + n + " 次。",
-            "Unsafe: in " + run.en + ", " + label.en + " ends with " + n + " effects for the intent " + intent +
-                ": the service did the same work " + (r.effects == 2 ? std::string("twice") : n + " times") + "."};
-  }
-  if (r.status == status::kFailed) {
-    return {"不安全：在" + run.zh + "里，" + label.zh + "最后客户端记下 FAILED，可服务端已有 " + n +
-                " 条业务效果——客户端以为没做成的事，其实已经做了。",
-            "Unsafe: in " + run.en + ", " + label.en + " ends with the client recording FAILED while " + n +
-                (r.effects == 1 ? " effect exists" : " effects exist") +
-                ": the client believes the work was not done, and it was."};
-  }
-  L10n held = r.status == status::kDelivered ? L10n{"DELIVERED", "DELIVERED"} : L10n{"一张回执", "a receipt"};
-  return {"不安全：在" + run.zh + "里，" + label.zh + "最后客户端记着 " + held.zh +
-              "，服务端却没有任何业务效果——客户端以为做成了，其实没有。",
-          "Unsafe: in " + run.en + ", " + label.en + " ends with the client holding " + held.en +
-              " while no effect exists: the client believes the work was done, and it was not."};
+  return {"不安全：在" + run.zh + "里，" + label.zh + "之后——" + r.reason.zh + "。",
+          "Unsafe: in " + run.en + ", after " + label.en + ", " + r.reason.en + "."};
 }
 
 L10n safe_explanation(const Option& o, const std::vector<OptionRun>& runs) {
@@ -79,12 +55,16 @@ std::vector<OptionJudgement> judge_options(const PreparedLesson& p, const Questi
       r.effects = effects_for(run, static_cast<int>(run.steps.size()) - 1, q.intent);
       r.status = final_status(run, q.intent);
       r.receipt = final_receipt(run, q.intent);
-      r.problem = problem_of(r);
+      std::vector<Violation> broken = check_invariants(run).about(q.intent);
+      if (!broken.empty()) {
+        r.problem = to_string(broken.front().invariant);
+        r.reason = broken.front().reason;
+      }
       if (!r.problem.empty() && j.witness < 0) j.witness = static_cast<int>(j.runs.size());
       j.runs.push_back(r);
     }
     j.safe = j.witness < 0;
-    j.explanation = j.safe ? safe_explanation(o, j.runs) : unsafe_explanation(p, o, q.intent, j.runs[j.witness]);
+    j.explanation = j.safe ? safe_explanation(o, j.runs) : unsafe_explanation(p, o, j.runs[j.witness]);
     out.push_back(std::move(j));
   }
   return out;
@@ -98,8 +78,8 @@ std::string safe_count_problem(const std::vector<OptionJudgement>& judged) {
   }
   if (safe.empty()) return "no option is safe, and exactly one must be. " + why;
   if (safe.find(',') == std::string::npos) return "";
-  return "options " + safe + " are all safe, and exactly one must be: none of them ends with a duplicate "
-         "effect or a false client record in any run the client cannot tell apart at this moment";
+  return "options " + safe + " are all safe, and exactly one must be: none of them breaks an invariant "
+         "(engine/invariants/) for the intent in any run the client cannot tell apart at this moment";
 }
 
 nlohmann::json OptionJudgement::to_json(const PreparedLesson& p, const Question& q) const {

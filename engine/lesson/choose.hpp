@@ -2,11 +2,11 @@
 // Judging a choose question ("choose the next action", DESIGN.md "Lessons and answer
 // checking"). Each option is an action the client could take right after the moment. The
 // engine runs it in every run the client cannot tell apart there (engine/lesson/forks.hpp)
-// and judges it:
-//  - unsafe when some run ends with more than one effect for the intent (a duplicate), or
-//    with a client belief the truth contradicts: DELIVERED or a receipt while no effect
-//    exists, or FAILED while an effect exists (a timeout is an indefinite error: the
-//    effect may exist, so FAILED is only right after a definite one);
+// and judges it by the invariants (engine/invariants/, the one definition of safety):
+//  - unsafe when some run breaks one for the question's intent (a duplicate effect, a
+//    false success or failure, a forgotten intent, a lost or duplicated notification);
+//    the option's problem is that run's first violation, and its explanation that
+//    violation's reason;
 //  - safe otherwise.
 // A lesson's choose question must have exactly one safe option (prepare_lesson refuses
 // it otherwise); that option is the expected answer.
@@ -25,7 +25,9 @@ struct OptionRun {
   int effects = 0;         ///< effects for the question's intent at the run's end
   std::string status;      ///< the client's final status for the intent, or "NONE"
   bool receipt = false;    ///< the client's row holds a receipt
-  std::string problem;     ///< "" | "duplicate" | "belief_contradicts_truth"
+  std::string problem;     ///< "" or the invariant name of the run's first violation
+                           ///< for the intent ("duplicate_effect", "false_success", ...)
+  L10n reason;             ///< that violation's reason (empty when problem is "")
 };
 
 struct OptionJudgement {

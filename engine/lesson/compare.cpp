@@ -2,6 +2,7 @@
 
 #include <stdexcept>
 
+#include "engine/invariants/invariants.hpp"
 #include "engine/json/fields.hpp"
 #include "engine/sim/simulation.hpp"
 #include "engine/timeline/timeline_json.hpp"
@@ -13,14 +14,16 @@ using nlohmann::json;
 
 json policy_json(const ComparePolicy& policy) {
   const Run run = Simulation(policy.scenario, policy.scenario.faults).run();
+  const RunVerdict verdict = check_invariants(run);
   json steps = json::array();
-  for (std::size_t i = 0; i < run.steps.size(); ++i) steps.push_back(step_json(run, static_cast<int>(i)));
+  for (std::size_t i = 0; i < run.steps.size(); ++i) steps.push_back(step_json(run, static_cast<int>(i), verdict));
   json out = json::object();
   put(out, "id", policy.id);
   put(out, "label", policy.label.to_json());
   put(out, "client", policy.client);
   put(out, "service", policy.service);
   put(out, "steps", std::move(steps));
+  put(out, "verdict", verdict.to_json());
   return out;
 }
 

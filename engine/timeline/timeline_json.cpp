@@ -1,5 +1,8 @@
 #include "engine/timeline/timeline_json.hpp"
 
+#include <algorithm>
+
+#include "engine/invariants/invariants.hpp"
 #include "engine/json/fields.hpp"
 #include "engine/lesson/answers.hpp"
 #include "engine/timeline/describe.hpp"
@@ -128,18 +131,20 @@ json emails_truth(const Run& run, const Step& s) {
   return {{"by_intent", by_intent}, {"total", s.snap.emails.size()}};
 }
 
-json invariants_json(const json& truth, const Step& s) {
-  bool duplicate = false;
-  for (const auto& [intent, n] : truth["by_intent"].items()) duplicate = duplicate || n.get<int>() > 1;
-  bool contradicts = false;
-  for (const IntentRow& r : s.snap.intents) {
-    int effects = truth["by_intent"].value(r.intent, 0);
-    if (r.status == status::kDelivered && effects == 0) contradicts = true;
-    if (r.status == status::kFailed && effects > 0) contradicts = true;
+// The invariants as of one step (engine/invariants/): a flag per invariant, true while
+// it is broken there (end-invariants only at the last step of a settled run), and the
+// violations behind the flags. The notification ones only where the service notifies.
+json invariants_json(const Run& run, const RunVerdict& verdict, int index) {
+  std::vector<Violation> broken = verdict.at_step(run, index);
+  json out = json::object(), violations = json::array();
+  for (const InvariantInfo& inv : invariant_table()) {
+    bool notification = inv.id == Invariant::LostNotification || inv.id == Invariant::DuplicateNotification;
+    if (notification && !run.mail) continue;
+    bool flag = std::any_of(broken.begin(), broken.end(), [&](const Violation& v) { return v.invariant == inv.id; });
+    put(out, inv.name, flag);
   }
-  json out = json::object();
-  put(out, "duplicate_effect", duplicate);
-  put(out, "belief_contradicts_truth", contradicts);
+  for (const Violation& v : broken) violations.push_back(v.to_json());
+  put(out, "violations", std::move(violations));
   return out;
 }
 
@@ -197,7 +202,9 @@ json event_json(const Step& s, const Run& run) {
 
 }  // namespace
 
-json step_json(const Run& run, int index) {
+json step_json(const Run& run, int index) { return step_json(run, index, check_invariants(run)); }
+
+json step_json(const Run& run, int index, const RunVerdict& verdict) {
   const Step& s = run.steps.at(index);
   const Step* prev = index > 0 ? &run.steps[index - 1] : nullptr;
   json intents = json::array();
@@ -255,7 +262,7 @@ json step_json(const Run& run, int index) {
                    {"volatile", {{"in_progress", in_progress}}}}},
       {"network", {{"in_flight", s.snap.in_flight}, {"delivered", s.snap.delivered}, {"dropped", s.snap.dropped}}},
       {"truth", truth},
-      {"invariants", invariants_json(truth, s)},
+      {"invariants", invariants_json(run, verdict, index)},
   };
   if (run.outbox) {
     json outbox = json::array();
@@ -281,9 +288,6 @@ json step_json(const Run& run, int index) {
     }
     out["provider"] = {{"emails", std::move(emails)}};
     out["truth"]["emails"] = emails_truth(run, s);
-    bool duplicate = false;
-    for (const auto& [intent, n] : out["truth"]["emails"]["by_intent"].items()) duplicate = duplicate || n.get<int>() > 1;
-    out["invariants"]["duplicate_email"] = duplicate;
   }
   return out;
 }
@@ -311,9 +315,10 @@ json timeline_json(const PreparedLesson& p) {
                         {"end_step", m.end_step >= 0 ? json(m.end_step) : json(nullptr)}});
     if (!m.email_key.empty()) messages.back()["email_key"] = m.email_key;
   }
+  const RunVerdict verdict = check_invariants(run);
   json steps = json::array();
   for (std::size_t i = 0; i < run.steps.size(); ++i) {
-    json step = step_json(run, static_cast<int>(i));
+    json step = step_json(run, static_cast<int>(i), verdict);
     json knowledge = json::object();
     for (const char* side : {"client", "service", "observer"}) put(knowledge, side, json::object());
     for (Side side : {Side::Client, Side::Service}) {
@@ -332,6 +337,7 @@ json timeline_json(const PreparedLesson& p) {
   put(out, "worlds", std::move(worlds));
   put(out, "messages", std::move(messages));
   put(out, "steps", std::move(steps));
+  put(out, "verdict", verdict.to_json());
   return out;
 }
 

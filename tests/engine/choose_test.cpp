@@ -61,7 +61,7 @@ TEST_CASE("lost-receipt after the timeout: a new key duplicates, FAILED lies, re
     CHECK_FALSE(o.safe);
     REQUIRE(o.witness >= 0);
     const OptionRun& w = o.runs[o.witness];
-    CHECK(w.problem == "duplicate");
+    CHECK(w.problem == "duplicate_effect");
     CHECK(w.effects == 2);
     const World& world = p->worlds[w.world];
     REQUIRE(world.plan.faults.size() == 1);
@@ -73,7 +73,7 @@ TEST_CASE("lost-receipt after the timeout: a new key duplicates, FAILED lies, re
     const OptionJudgement& o = judged(all, "mark_failed", q);
     CHECK_FALSE(o.safe);
     const OptionRun& w = o.runs[o.witness];
-    CHECK(w.problem == "belief_contradicts_truth");
+    CHECK(w.problem == "false_failure");
     CHECK(w.status == "FAILED");
     CHECK(w.effects == 1);
   }

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/knowledge/facts.hpp"
+#include "engine/invariants/invariants.hpp"
 #include "engine/knowledge/worlds.hpp"
 #include "engine/lesson/forks.hpp"
 #include "lesson_file.hpp"
@@ -17,19 +17,11 @@ using namespace idemlab;
 // each knob has a right and a wrong setting).
 namespace {
 
-// The failures the course names, judged at the end of a run for the counted intent:
-// a duplicate effect, a belief the truth contradicts (DELIVERED or a receipt with no
-// effect, FAILED with one), and a forgotten intent (an effect exists while the client has
-// no row for it, or leaves it PENDING with nothing left to settle it).
+// The failures the course names are the invariants' violations (engine/invariants/) about
+// the counted intent; "" when there is none, else the first one's reason.
 std::string failure(const Run& run, const std::string& intent) {
-  int last = static_cast<int>(run.steps.size()) - 1;
-  int effects = effects_for(run, last, intent);
-  std::string status = final_status(run, intent);
-  if (effects > 1) return "duplicate (" + std::to_string(effects) + " effects)";
-  if (effects == 0 && (status == status::kDelivered || final_receipt(run, intent))) return "DELIVERED with no effect";
-  if (effects > 0 && status == status::kFailed) return "FAILED with an effect";
-  if (effects > 0 && (status == "NONE" || status == status::kPending)) return "forgotten intent (" + status + ")";
-  return "";
+  std::vector<Violation> broken = check_invariants(run).about(intent);
+  return broken.empty() ? "" : broken.front().reason.en;
 }
 
 std::vector<std::string> shipped_lessons() {

@@ -173,5 +173,7 @@ TEST_CASE("without notify the timeline has no outbox and no provider") {
   CHECK(end["provider"]["emails"].size() == 1);
   CHECK(end["service"]["outbox"][0]["status"] == "sent");
   CHECK(end["truth"]["emails"]["by_intent"][kIntent] == 1);
-  CHECK(end["invariants"]["duplicate_email"] == false);
+  CHECK(end["invariants"]["duplicate_notification"] == false);
+  CHECK(end["invariants"]["lost_notification"] == false);
+  CHECK(!step["invariants"].contains("duplicate_notification"));
 }

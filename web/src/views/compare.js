@@ -8,6 +8,7 @@ import { h, replaceChildren, measureNextFrame } from '../dom.js';
 import { t, l } from '../i18n.js';
 import { compareHash, listHash, replaceHash } from '../router.js';
 import { statusPill } from './panels.js';
+import { INVARIANTS } from './knowledge.js';
 import { stepLine } from './timeline.js';
 import { lessonTabs } from './tabs.js';
 import { stepKeyTarget } from '../keys.js';
@@ -165,14 +166,31 @@ export class CompareView {
       const status = (st && st.client.status[this.data.intent]) || null;
       col.counter.textContent = String(effects);
       col.counterBox.dataset.effects = String(effects);
-      col.counterBox.classList.toggle('is-duplicate', effects > 1);
+      const inv = (st && st.invariants) || {};
+      const violations = Array.isArray(inv.violations) ? inv.violations : [];
+      // The engine says whether the counted intent's effects are a duplicate.
+      col.counterBox.classList.toggle(
+        'is-duplicate',
+        violations.some((v) => v.invariant === 'duplicate_effect' && v.intent === this.data.intent),
+      );
       col.status.dataset.status = status || '';
       replaceChildren(col.status, status ? statusPill(status) : t('compare.noStatus'));
-      const inv = (st && st.invariants) || {};
+      // A badge per invariant the engine says is broken at this step, titled with its reasons.
       replaceChildren(
         col.alerts,
-        inv.duplicate_effect ? h('span', { class: 'badge badge-alert', 'data-testid': 'compare-duplicate' }, t('truth.duplicate')) : null,
-        inv.belief_contradicts_truth ? h('span', { class: 'badge badge-alert', 'data-testid': 'compare-contradicts' }, t('truth.contradicts')) : null,
+        INVARIANTS.filter((name) => inv[name] === true)
+          .map((name) =>
+            h(
+              'span',
+              {
+                class: 'badge badge-alert',
+                'data-invariant': name,
+                'data-testid': name === 'duplicate_effect' ? 'compare-duplicate' : `compare-${name}`,
+                title: violations.filter((v) => v.invariant === name).map((v) => l(v.reason)).join('; ') || null,
+              },
+              t(`inv.${name}.broken`),
+            ),
+          ),
       );
       replaceChildren(
         col.list,

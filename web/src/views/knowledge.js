@@ -117,6 +117,24 @@ export function knowledgeGrid(lesson, step, hidden, showTruth, worlds) {
   );
 }
 
+// The engine's invariants (engine/invariants/), in its order. A step's "invariants" has a
+// flag for each one that applies to the run (the notification ones only where the service
+// notifies) and the violations behind the flags; the page only shows them.
+export const INVARIANTS = ['duplicate_effect', 'false_success', 'false_failure', 'forgotten_intent', 'lost_notification', 'duplicate_notification'];
+// Test ids the browser tests address lines by.
+const INVARIANT_TESTIDS = { duplicate_effect: 'inv-duplicate', duplicate_notification: 'inv-duplicate-email' };
+
+/** One line per invariant of the step: held (✓), or broken (⚠ with the engine's reasons). */
+export function invariantLines(inv) {
+  const violations = Array.isArray(inv.violations) ? inv.violations : [];
+  return INVARIANTS.filter((name) => typeof inv[name] === 'boolean').map((name) => {
+    const broken = inv[name];
+    const reasons = violations.filter((v) => v.invariant === name).map((v) => l(v.reason)).filter(Boolean);
+    const text = broken ? `⚠ ${reasons.length ? reasons.join('; ') : t(`inv.${name}.broken`)}` : `✓ ${t(`inv.${name}.ok`)}`;
+    return h('li', { class: broken ? 'inv-broken' : 'inv-ok', 'data-invariant': name, 'data-testid': INVARIANT_TESTIDS[name] || `inv-${name}` }, text);
+  });
+}
+
 /** The truth summary (effects, invariants); built only when it may be shown. */
 export function truthSummary(step) {
   const truth = step.truth || {};
@@ -127,16 +145,7 @@ export function truthSummary(step) {
     { class: 'truth', 'data-testid': 'truth' },
     h('p', { class: 'truth-total' }, t('truth.effects', { n: truth.total ?? effects.reduce((a, [, n]) => a + n, 0) })),
     effects.length ? h('p', { class: 'truth-keys mono' }, effects.map(([key, n]) => h('span', { class: 'chip' }, t('truth.byKey', { key, n })))) : null,
-    h(
-      'ul',
-      { class: 'invariants' },
-      h('li', { class: inv.duplicate_effect ? 'inv-broken' : 'inv-ok', 'data-testid': 'inv-duplicate' }, inv.duplicate_effect ? `⚠ ${t('truth.duplicate')}` : `✓ ${t('truth.noDuplicate')}`),
-      h('li', { class: inv.belief_contradicts_truth ? 'inv-broken' : 'inv-ok' }, inv.belief_contradicts_truth ? `⚠ ${t('truth.contradicts')}` : `✓ ${t('truth.consistent')}`),
-      // Only when the service sends notification emails.
-      truth.emails
-        ? h('li', { class: inv.duplicate_email ? 'inv-broken' : 'inv-ok', 'data-testid': 'inv-duplicate-email' }, inv.duplicate_email ? `⚠ ${t('truth.duplicateEmail')}` : `✓ ${t('truth.noDuplicateEmail')}`)
-        : null,
-    ),
+    h('ul', { class: 'invariants' }, invariantLines(inv)),
     truth.emails ? h('p', { class: 'truth-total', 'data-testid': 'truth-emails' }, t('truth.emails', { n: truth.emails.total })) : null,
   );
 }

@@ -1,0 +1,312 @@
+#include "engine/invariants/invariants.hpp"
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <stdexcept>
+
+#include "engine/json/fields.hpp"
+#include "engine/sim/simulation.hpp"
+
+namespace idemlab {
+namespace {
+
+// What the observer sees of one intent at one step: its effects (deliveries rows whose
+// op_key the intent's requests carried), the client's row for it, and its emails.
+struct Tally {
+  int effects = 0;
+  /// effects whose fingerprint is the client row's own (0 without a row)
+  int own_content = 0;
+  const IntentRow* row = nullptr;
+  int emails = 0;
+};
+
+// Every intent's tally at `step`, by intent. Only intents with a row, an effect or an
+// email appear; rows and effects whose key no intent owns are left out.
+std::map<std::string, Tally> tally_step(const Run& run, const Step& s) {
+  std::map<std::string, Tally> out;
+  for (const IntentRow& r : s.snap.intents) out[r.intent].row = &r;
+  for (const DeliveryRow& d : s.snap.deliveries) {
+    auto owner = run.key_owner.find(d.op_key);
+    if (owner == run.key_owner.end()) continue;
+    Tally& t = out[owner->second];
+    ++t.effects;
+  }
+  // own_content once every row is known (a row is per intent, so at most one each).
+  for (const DeliveryRow& d : s.snap.deliveries) {
+    auto owner = run.key_owner.find(d.op_key);
+    if (owner == run.key_owner.end()) continue;
+    Tally& t = out[owner->second];
+    if (t.row && t.row->fingerprint == d.fingerprint) ++t.own_content;
+  }
+  if (run.mail) {
+    for (const EmailRow& e : s.snap.emails) {
+      auto owner = run.key_owner.find(e.op_key);
+      if (owner != run.key_owner.end()) ++out[owner->second].emails;
+    }
+  }
+  return out;
+}
+
+Tally tally_of(const std::map<std::string, Tally>& all, const std::string& intent) {
+  auto it = all.find(intent);
+  return it == all.end() ? Tally{} : it->second;
+}
+
+bool believes_done(const IntentRow* r) { return r && (r->status == status::kDelivered || r->receipt.has_value()); }
+
+// Whether `inv` fails for an intent with tally `t` (end-invariants: as if the run ended here).
+bool fails(Invariant inv, const Tally& t, bool mail) {
+  switch (inv) {
+    case Invariant::DuplicateEffect: return t.effects > 1;
+    case Invariant::FalseSuccess: return believes_done(t.row) && t.own_content == 0;
+    case Invariant::FalseFailure:
+      return t.row && (t.row->status == status::kFailed || t.row->status == status::kConflict) && t.own_content > 0;
+    case Invariant::ForgottenIntent: return t.effects > 0 && (!t.row || t.row->status == status::kPending);
+    case Invariant::LostNotification: return mail && t.effects > 0 && t.emails == 0;
+    case Invariant::DuplicateNotification: return mail && t.emails > 1;
+  }
+  return false;
+}
+
+std::string num(int n) { return std::to_string(n); }
+std::string plural(int n, const std::string& one, const std::string& many) { return num(n) + " " + (n == 1 ? one : many); }
+// The first 8 hex digits of a content hash, as the page shows fingerprints.
+std::string short_hash(const std::string& fp) { return fp.substr(0, 8); }
+
+// Why `inv` fails for `intent` with tally `t`, naming the intent and the numbers.
+L10n reason(Invariant inv, const std::string& intent, const Tally& t) {
+  switch (inv) {
+    case Invariant::DuplicateEffect:
+      return {"重复业务效果：意图 " + intent + " 有 " + num(t.effects) + " 条业务效果，同一件事被服务端做了 " +
+                  num(t.effects) + " 次",
+              "duplicate effect: " + num(t.effects) + " effects for " + intent};
+    case Invariant::FalseSuccess: {
+      const IntentRow& r = *t.row;
+      L10n held = r.status == status::kDelivered ? L10n{"记着 DELIVERED", "says DELIVERED"}
+                                                 : L10n{"持有一张回执", "holds a receipt"};
+      if (t.effects == 0) {
+        return {"虚假成功：客户端关于意图 " + intent + " 的记录" + held.zh + "，服务端却没有这个意图的任何业务效果",
+                "false success: the client's row for " + intent + " " + held.en + " while no effect of " + intent +
+                    " exists"};
+      }
+      return {"虚假成功：客户端关于意图 " + intent + " 的记录" + held.zh + "，可它的内容（内容哈希 " +
+                  short_hash(r.fingerprint) + "…）服务端从未接受：这个意图的 " + num(t.effects) +
+                  " 条业务效果都是别的内容",
+              "false success: the client's row for " + intent + " " + held.en + " for content (hash " +
+                  short_hash(r.fingerprint) + "…) the service never accepted: " +
+                  (t.effects == 1 ? "the one effect of " + intent + " carries"
+                                  : "all " + num(t.effects) + " effects of " + intent + " carry") +
+                  " other content"};
+    }
+    case Invariant::FalseFailure: {
+      const std::string& st = t.row->status;
+      return {"虚假失败：客户端关于意图 " + intent + " 的记录最终是 " + st + "，可它发出的这份内容已有 " +
+                  num(t.own_content) + " 条业务效果——客户端以为没做成的事，其实已经做了",
+              "false failure: the client's row for " + intent + " ends " + st + " while " +
+                  plural(t.own_content, "effect", "effects") + " of the very content it sent " +
+                  (t.own_content == 1 ? "exists" : "exist") + ": the work it believes undone was done"};
+    }
+    case Invariant::ForgottenIntent:
+      if (!t.row) {
+        return {"被遗忘的意图：意图 " + intent + " 已有 " + num(t.effects) + " 条业务效果，客户端却没有这个意图的记录",
+                "forgotten intent: " + plural(t.effects, "effect", "effects") + " of " + intent +
+                    (t.effects == 1 ? " exists" : " exist") + " and the client has no row for it"};
+      }
+      return {"被遗忘的意图：意图 " + intent + " 已有 " + num(t.effects) +
+                  " 条业务效果，客户端的记录却仍是 PENDING，已没有任何事情会去对账它",
+              "forgotten intent: " + plural(t.effects, "effect", "effects") + " of " + intent +
+                  (t.effects == 1 ? " exists" : " exist") +
+                  " and the client's row is still PENDING with nothing left to reconcile it"};
+    case Invariant::LostNotification:
+      return {"丢失的通知：意图 " + intent + " 已有 " + num(t.effects) + " 条业务效果，邮件服务商却没有收到关于它的任何通知邮件",
+              "lost notification: " + plural(t.effects, "effect", "effects") + " of " + intent +
+                  (t.effects == 1 ? " exists" : " exist") + " and the mail provider's inbox holds no email for it"};
+    case Invariant::DuplicateNotification:
+      return {"重复通知：邮件服务商收下了意图 " + intent + " 的 " + num(t.emails) + " 封通知邮件",
+              "duplicate notification: " + num(t.emails) + " emails for " + intent + " in the mail provider's inbox"};
+  }
+  return {};
+}
+
+int table_index(Invariant i) {
+  const auto& table = invariant_table();
+  for (std::size_t k = 0; k < table.size(); ++k) {
+    if (table[k].id == i) return static_cast<int>(k);
+  }
+  return 0;
+}
+
+bool before(const Violation& a, const Violation& b) {
+  if (a.step != b.step) return a.step < b.step;
+  int ia = table_index(a.invariant), ib = table_index(b.invariant);
+  if (ia != ib) return ia < ib;
+  return a.intent < b.intent;
+}
+
+}  // namespace
+
+const std::vector<InvariantInfo>& invariant_table() {
+  static const std::vector<InvariantInfo> table = {
+      {Invariant::DuplicateEffect, "duplicate_effect", InvariantScope::Always,
+       {"一个意图至多只有一条业务效果", "one intent has at most one effect"}},
+      {Invariant::FalseSuccess, "false_success", InvariantScope::Always,
+       {"客户端记着 DELIVERED 或持有回执时，服务端确有这个意图、这份内容的业务效果",
+        "a client row that says DELIVERED or holds a receipt has an effect of that intent and that content behind it"}},
+      {Invariant::FalseFailure, "false_failure", InvariantScope::AtEnd,
+       {"客户端最终记下 FAILED 或 CONFLICT 时，它发出的内容没有业务效果",
+        "a client row that ends FAILED or CONFLICT has no effect of the content it sent"}},
+      {Invariant::ForgottenIntent, "forgotten_intent", InvariantScope::AtEnd,
+       {"每条业务效果最终都有客户端的记录，且这条记录已不再是 PENDING",
+        "every effect ends with a client row for its intent that is no longer PENDING"}},
+      {Invariant::LostNotification, "lost_notification", InvariantScope::AtEnd,
+       {"每条业务效果最终都有一封通知邮件", "every effect ends with a notification email"}},
+      {Invariant::DuplicateNotification, "duplicate_notification", InvariantScope::Always,
+       {"一个意图至多只有一封通知邮件", "one intent has at most one notification email"}},
+  };
+  return table;
+}
+
+const InvariantInfo& info(Invariant i) { return invariant_table().at(static_cast<std::size_t>(table_index(i))); }
+
+const char* to_string(Invariant i) { return info(i).name; }
+
+nlohmann::json Violation::to_json() const {
+  nlohmann::json out = nlohmann::json::object();
+  put(out, "invariant", to_string(invariant));
+  put(out, "intent", intent);
+  put(out, "step", step);
+  put(out, "reason", reason.to_json());
+  return out;
+}
+
+std::vector<Violation> RunVerdict::about(const std::string& intent) const {
+  std::vector<Violation> out;
+  for (const Violation& v : violations) {
+    if (v.intent == intent) out.push_back(v);
+  }
+  return out;
+}
+
+std::vector<Violation> RunVerdict::at_step(const Run& run, int step) const {
+  std::vector<Violation> out;
+  if (step < 0 || step >= static_cast<int>(run.steps.size())) return out;
+  bool last = step == static_cast<int>(run.steps.size()) - 1;
+  std::map<std::string, Tally> all;
+  bool tallied = false;
+  for (const Violation& v : violations) {
+    if (info(v.invariant).scope == InvariantScope::AtEnd) {
+      if (last) out.push_back(v);
+      continue;
+    }
+    if (v.step > step) continue;
+    if (!tallied) {
+      all = tally_step(run, run.steps[step]);
+      tallied = true;
+    }
+    Tally t = tally_of(all, v.intent);
+    if (!fails(v.invariant, t, run.mail)) continue;  // it holds again here
+    Violation now = v;
+    now.reason = reason(v.invariant, v.intent, t);  // the numbers of this step
+    out.push_back(std::move(now));
+  }
+  return out;
+}
+
+nlohmann::json RunVerdict::to_json() const {
+  nlohmann::json vs = nlohmann::json::array();
+  for (const Violation& v : violations) vs.push_back(v.to_json());
+  nlohmann::json out = nlohmann::json::object();
+  put(out, "stop", to_string(stop));
+  put(out, "stop_text", describe(stop).to_json());
+  put(out, "violations", std::move(vs));
+  return out;
+}
+
+RunVerdict check_invariants(const Run& run) {
+  RunVerdict verdict;
+  verdict.stop = run.stop;
+  if (run.steps.empty()) return verdict;
+  const bool mail = run.mail;
+  const bool settled = run.stop == StopReason::Settled;
+
+  // The intents to judge: each with a client row at some step, or owning an effect.
+  std::set<std::string> intents;
+  for (const Step& s : run.steps) {
+    for (const IntentRow& r : s.snap.intents) intents.insert(r.intent);
+    for (const DeliveryRow& d : s.snap.deliveries) {
+      auto owner = run.key_owner.find(d.op_key);
+      if (owner != run.key_owner.end()) intents.insert(owner->second);
+    }
+  }
+
+  // One pass over the steps. Always-invariants: the first step each fails at. End-
+  // invariants: the first step of the current streak in which each fails (-1: holds).
+  std::map<std::pair<int, std::string>, Violation> first;  // (table index, intent) -> violation
+  std::map<std::pair<int, std::string>, int> streak;
+  const auto& table = invariant_table();
+  std::map<std::string, Tally> all;
+  for (std::size_t i = 0; i < run.steps.size(); ++i) {
+    all = tally_step(run, run.steps[i]);
+    for (std::size_t k = 0; k < table.size(); ++k) {
+      const InvariantInfo& inv = table[k];
+      bool always = inv.scope == InvariantScope::Always;
+      if (!always && !settled) continue;
+      for (const std::string& intent : intents) {
+        std::pair<int, std::string> at{static_cast<int>(k), intent};
+        Tally t = tally_of(all, intent);
+        bool f = fails(inv.id, t, mail);
+        if (always) {
+          if (f && !first.count(at)) {
+            first[at] = Violation{inv.id, intent, static_cast<int>(i), reason(inv.id, intent, t)};
+          }
+        } else if (!f) {
+          streak.erase(at);
+        } else if (!streak.count(at)) {
+          streak[at] = static_cast<int>(i);
+        }
+      }
+    }
+  }
+  for (auto& [at, v] : first) verdict.violations.push_back(std::move(v));
+  for (const auto& [at, step] : streak) {
+    const InvariantInfo& inv = table[static_cast<std::size_t>(at.first)];
+    // The reason as of the end, where the verdict is given.
+    verdict.violations.push_back(Violation{inv.id, at.second, step, reason(inv.id, at.second, tally_of(all, at.second))});
+  }
+  std::sort(verdict.violations.begin(), verdict.violations.end(), before);
+  return verdict;
+}
+
+const char* to_string(StopReason s) {
+  switch (s) {
+    case StopReason::Settled: return "settled";
+    case StopReason::StepLimit: return "step_limit";
+    case StopReason::Horizon: return "horizon";
+  }
+  return "?";
+}
+
+L10n describe(StopReason s) {
+  switch (s) {
+    case StopReason::Settled:
+      return {"运行已结束：再没有任何事情会发生，结束时的不变式都已判断",
+              "the run settled: nothing was left to happen, so the invariants of its end are judged too"};
+    case StopReason::StepLimit: {
+      std::string n = std::to_string(Simulation::kMaxSteps);
+      return {"运行在第 " + n + " 步的上限处停下，还有事情没有发生：只判断每一步都必须成立的不变式",
+              "the run stopped at the limit of " + n +
+                  " steps with events still to come: only the invariants that must hold at every step are judged"};
+    }
+    case StopReason::Horizon: {
+      std::string sec = std::to_string(Simulation::kHorizonMs / 1000);
+      return {"下一件事发生在虚拟时间 " + sec + " 秒之后，运行在此停下：只判断每一步都必须成立的不变式",
+              "the run stopped at the " + sec +
+                  " s virtual-time horizon with events still to come: only the invariants that must hold at every "
+                  "step are judged"};
+    }
+  }
+  return {};
+}
+
+}  // namespace idemlab

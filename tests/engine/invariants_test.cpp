@@ -1,0 +1,329 @@
+// The one definition of safety (engine/invariants/): each invariant caught in a run built
+// for it, at the step where it first holds and for the intent it is about, and absent in
+// the same run with the right knob.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "engine/invariants/invariants.hpp"
+#include "engine/knowledge/facts.hpp"
+#include "engine/lesson/compare.hpp"
+#include "engine/sim/simulation.hpp"
+#include "engine/timeline/timeline_json.hpp"
+#include "lesson_file.hpp"
+
+using namespace idemlab;
+
+namespace {
+
+constexpr const char* kIntent = "r";
+
+int last(const Run& run) { return static_cast<int>(run.steps.size()) - 1; }
+
+Scenario one_intent() {
+  Scenario s;
+  s.script.push_back({ActionKind::Deliver, 0, -1, kIntent, "payload-1"});
+  return s;
+}
+
+Fault on_attempt_1(Fault::Kind kind, const std::string& intent = kIntent) {
+  Fault f;
+  f.kind = kind;
+  f.intent = intent;
+  return f;
+}
+
+Fault drop(MessageKind message) {
+  Fault f = on_attempt_1(Fault::Kind::Drop);
+  f.message = message;
+  return f;
+}
+
+Fault crash_service(ServicePoint point) {
+  Fault f = on_attempt_1(Fault::Kind::CrashService);
+  f.service_point = point;
+  return f;
+}
+
+Run run_with(const Scenario& s, std::vector<Fault> faults = {}) {
+  FaultPlan plan;
+  plan.faults = std::move(faults);
+  return Simulation(s, plan).run();
+}
+
+// The violations of `inv` in the run's verdict (any intent).
+std::vector<Violation> of(const RunVerdict& v, Invariant inv) {
+  std::vector<Violation> out;
+  for (const Violation& x : v.violations) {
+    if (x.invariant == inv) out.push_back(x);
+  }
+  return out;
+}
+
+// The first step where `pick` holds, or -1.
+template <typename Pick>
+int first_step(const Run& run, Pick pick) {
+  for (const Step& s : run.steps) {
+    if (pick(s)) return s.i;
+  }
+  return -1;
+}
+
+const IntentRow* row_of(const Step& s, const std::string& intent) {
+  for (const IntentRow& r : s.snap.intents) {
+    if (r.intent == intent) return &r;
+  }
+  return nullptr;
+}
+
+bool flagged_at(const Run& run, const RunVerdict& v, int step, Invariant inv) {
+  std::vector<Violation> now = v.at_step(run, step);
+  return std::any_of(now.begin(), now.end(), [&](const Violation& x) { return x.invariant == inv; });
+}
+
+// A retry after a lost response: the client resends 20 ms after recording UNKNOWN.
+Scenario resending(KeyScope keys) {
+  Scenario s = one_intent();
+  s.client.key_scope = keys;
+  s.client.recovery = Recovery::Resend;
+  s.client.retry_after_ms = 20;
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("duplicate_effect: a new key per attempt makes a second effect at the second commit; one key per intent does not") {
+  Run wrong = run_with(resending(KeyScope::PerAttempt), {drop(MessageKind::Response)});
+  RunVerdict v = check_invariants(wrong);
+  std::vector<Violation> dup = of(v, Invariant::DuplicateEffect);
+  REQUIRE(dup.size() == 1);
+  CHECK(dup[0].intent == kIntent);
+  int second = first_step(wrong, [&](const Step& s) { return effects_for(wrong, s.i, kIntent) == 2; });
+  REQUIRE(second > 0);
+  CHECK(dup[0].step == second);
+  CHECK(dup[0].reason.en == "duplicate effect: 2 effects for r");
+  CHECK(dup[0].reason.zh.find("2 条业务效果") != std::string::npos);
+  CHECK_FALSE(flagged_at(wrong, v, second - 1, Invariant::DuplicateEffect));
+  CHECK(flagged_at(wrong, v, last(wrong), Invariant::DuplicateEffect));
+  CHECK_FALSE(v.safe());
+
+  Run right = run_with(resending(KeyScope::PerIntent), {drop(MessageKind::Response)});
+  CHECK(check_invariants(right).safe());
+}
+
+TEST_CASE("false_success: a key written before its effect answers a retry 'done' for an effect that never happened") {
+  Scenario s = resending(KeyScope::PerIntent);
+  s.service.ordering = Ordering::KeyFirst;
+  Run wrong = run_with(s, {crash_service(ServicePoint::BetweenWrites)});
+  RunVerdict v = check_invariants(wrong);
+  std::vector<Violation> lie = of(v, Invariant::FalseSuccess);
+  REQUIRE(lie.size() == 1);
+  CHECK(lie[0].intent == kIntent);
+  int delivered = first_step(wrong, [](const Step& st) {
+    const IntentRow* r = row_of(st, kIntent);
+    return r && r->status == status::kDelivered;
+  });
+  CHECK(lie[0].step == delivered);
+  CHECK(effects_for(wrong, last(wrong), kIntent) == 0);
+  CHECK(lie[0].reason.en.find("no effect of r exists") != std::string::npos);
+
+  s.service.ordering = Ordering::Atomic;
+  CHECK(check_invariants(run_with(s, {crash_service(ServicePoint::BetweenWrites)})).safe());
+}
+
+TEST_CASE("false_success: DELIVERED for changed content the service never accepted, from a late reply about the old content") {
+  // The reply to attempt 1 (old content, committed at 10 ms) arrives at 20 ms; at 15 ms the
+  // client reuses the key for changed content, so the old receipt lands on the new content.
+  Scenario s = one_intent();
+  s.script.push_back({ActionKind::ResendChangedPayload, 15, -1, kIntent, "payload-2"});
+  Run wrong = run_with(s);
+  RunVerdict v = check_invariants(wrong);
+  std::vector<Violation> lie = of(v, Invariant::FalseSuccess);
+  REQUIRE(lie.size() == 1);
+  CHECK(lie[0].intent == kIntent);
+  const IntentRow* end = row_of(wrong.steps.back(), kIntent);
+  REQUIRE(end != nullptr);
+  CHECK(end->status == status::kDelivered);
+  CHECK(effects_for(wrong, last(wrong), kIntent) == 1);  // one effect: of the old content
+  CHECK(lie[0].reason.en.find("the service never accepted") != std::string::npos);
+  CHECK(lie[0].reason.zh.find("内容哈希") != std::string::npos);
+  CHECK(wrong.steps[lie[0].step].event.kind == "record");
+
+  // The right knob: changed content is a new intent with its own key.
+  Scenario right = one_intent();
+  right.script.push_back({ActionKind::Deliver, 15, -1, "r-v2", "payload-2"});
+  CHECK(check_invariants(run_with(right)).safe());
+}
+
+TEST_CASE("false_failure: FAILED after a timeout while the effect exists; reconciling instead ends DELIVERED") {
+  Scenario s = one_intent();
+  s.script.push_back({ActionKind::MarkFailed, 150, -1, kIntent, ""});
+  Run wrong = run_with(s, {drop(MessageKind::Response)});
+  RunVerdict v = check_invariants(wrong);
+  std::vector<Violation> lie = of(v, Invariant::FalseFailure);
+  REQUIRE(lie.size() == 1);
+  CHECK(lie[0].intent == kIntent);
+  int failed = first_step(wrong, [](const Step& st) {
+    const IntentRow* r = row_of(st, kIntent);
+    return r && r->status == status::kFailed;
+  });
+  CHECK(lie[0].step == failed);
+  CHECK(lie[0].reason.en.find("ends FAILED") != std::string::npos);
+  CHECK(flagged_at(wrong, v, last(wrong), Invariant::FalseFailure));
+
+  Scenario right = one_intent();
+  right.script.push_back({ActionKind::Reconcile, 150, -1, kIntent, ""});
+  CHECK(check_invariants(run_with(right, {drop(MessageKind::Response)})).safe());
+}
+
+TEST_CASE("false_failure: a CONFLICT for changed content, with the old content's effect in place, is not one") {
+  auto p = prepared_lesson("10-same-key-changed-intent.json");
+  const Run& run = p->run();
+  const IntentRow* end = row_of(run.steps.back(), "weekly-report");
+  REQUIRE(end != nullptr);
+  REQUIRE(end->status == status::kConflict);
+  REQUIRE(effects_for(run, last(run), "weekly-report") == 1);
+  RunVerdict v = check_invariants(run);
+  CHECK(of(v, Invariant::FalseFailure).empty());
+  CHECK(v.about("weekly-report").empty());
+}
+
+TEST_CASE("forgotten_intent: 05-stale-pending and 06-send-first end with an effect the client forgot, at their last step") {
+  for (const char* name : {"05-stale-pending.json", "06-send-first.json"}) {
+    CAPTURE(name);
+    auto p = prepared_lesson(name);
+    const Run& run = p->run();
+    REQUIRE(run.stop == StopReason::Settled);
+    std::string intent = first_intent(p->lesson.scenario);
+    RunVerdict v = check_invariants(run);
+    std::vector<Violation> lost = of(v, Invariant::ForgottenIntent);
+    REQUIRE(lost.size() == 1);
+    CHECK(lost[0].intent == intent);
+    // From the step the effect appears (the client's row is PENDING or absent then) on.
+    int effect = first_step(run, [&](const Step& s) { return effects_for(run, s.i, intent) > 0; });
+    CHECK(lost[0].step == effect);
+    CHECK(lost[0].reason.en.find("forgotten intent: 1 effect of " + intent + " exists") == 0);
+
+    nlohmann::json timeline = timeline_json(*p);
+    const nlohmann::json& steps = timeline["steps"];
+    CHECK(steps.back()["invariants"]["forgotten_intent"] == true);
+    CHECK(steps.back()["invariants"]["violations"][0]["invariant"] == "forgotten_intent");
+    CHECK(steps[effect]["invariants"]["forgotten_intent"] == false);  // only judged at the end
+    CHECK(timeline["verdict"]["stop"] == "settled");
+    CHECK(timeline["verdict"]["violations"].size() == 1);
+
+    // The lesson's right policy under the same faults: nothing forgotten.
+    const ComparePolicy& right = p->lesson.compare->policies.at(1);
+    CHECK(check_invariants(run_with(right.scenario, right.scenario.faults.faults)).about(intent).empty());
+  }
+  // Which of the two ways: no row at all (send first), or a row left PENDING.
+  auto send_first = prepared_lesson("06-send-first.json");
+  auto stale = prepared_lesson("05-stale-pending.json");
+  CHECK(check_invariants(send_first->run()).violations[0].reason.en.find("the client has no row for it") != std::string::npos);
+  CHECK(check_invariants(stale->run()).violations[0].reason.en.find("still PENDING") != std::string::npos);
+}
+
+TEST_CASE("the side-by-side view of 05-stale-pending: the left policy's verdict names the forgotten intent, the right's none") {
+  auto p = prepared_lesson("05-stale-pending.json");
+  nlohmann::json c = compare_json(*p);
+  const nlohmann::json& left = c["policies"][0];
+  const nlohmann::json& right = c["policies"][1];
+  REQUIRE(left["verdict"]["violations"].size() == 1);
+  CHECK(left["verdict"]["violations"][0]["invariant"] == "forgotten_intent");
+  CHECK(left["verdict"]["violations"][0]["intent"] == c["intent"]);
+  CHECK(left["steps"].back()["invariants"]["forgotten_intent"] == true);
+  CHECK(right["verdict"]["violations"].empty());
+  CHECK(right["verdict"]["stop"] == "settled");
+  CHECK(right["steps"].back()["invariants"]["forgotten_intent"] == false);
+}
+
+namespace {
+
+// One intent, the service notifies; the client retries the same key.
+Scenario notifying(Notify notify, bool provider_dedup = true) {
+  Scenario s = resending(KeyScope::PerIntent);
+  s.service.notify = notify;
+  s.provider.dedup_by_key = provider_dedup;
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("lost_notification: a direct call after the commit is lost in a crash; the outbox's relay sends it after the restart") {
+  Run wrong = run_with(notifying(Notify::Direct), {crash_service(ServicePoint::AfterCommit)});
+  RunVerdict v = check_invariants(wrong);
+  std::vector<Violation> lost = of(v, Invariant::LostNotification);
+  REQUIRE(lost.size() == 1);
+  CHECK(lost[0].intent == kIntent);
+  CHECK(lost[0].step == first_step(wrong, [&](const Step& s) { return effects_for(wrong, s.i, kIntent) > 0; }));
+  CHECK(lost[0].reason.en.find("holds no email for it") != std::string::npos);
+  nlohmann::json end = step_json(wrong, last(wrong), v);
+  CHECK(end["invariants"]["lost_notification"] == true);
+
+  Run right = run_with(notifying(Notify::Outbox), {crash_service(ServicePoint::AfterCommit)});
+  CHECK(check_invariants(right).safe());
+  // Without notifications there are no notification invariants at all.
+  Run quiet = run_with(notifying(Notify::None), {crash_service(ServicePoint::AfterCommit)});
+  CHECK(check_invariants(quiet).safe());
+  CHECK_FALSE(step_json(quiet, last(quiet))["invariants"].contains("lost_notification"));
+}
+
+TEST_CASE("duplicate_notification: the relay's resend is a second email unless the provider dedups by the email's key") {
+  Run wrong = run_with(notifying(Notify::Outbox, false), {crash_service(ServicePoint::AfterEmailSend)});
+  RunVerdict v = check_invariants(wrong);
+  std::vector<Violation> dup = of(v, Invariant::DuplicateNotification);
+  REQUIRE(dup.size() == 1);
+  CHECK(dup[0].intent == kIntent);
+  int second = first_step(wrong, [&](const Step& s) { return emails_for(wrong, s.i, kIntent) == 2; });
+  CHECK(dup[0].step == second);
+  CHECK(dup[0].reason.en == "duplicate notification: 2 emails for r in the mail provider's inbox");
+  CHECK(step_json(wrong, second, v)["invariants"]["duplicate_notification"] == true);
+  CHECK(step_json(wrong, second - 1, v)["invariants"]["duplicate_notification"] == false);
+
+  CHECK(check_invariants(run_with(notifying(Notify::Outbox, true), {crash_service(ServicePoint::AfterEmailSend)})).safe());
+}
+
+TEST_CASE("a run stopped at a limit is judged on its always-invariants only, and says why it stopped") {
+  auto p = prepared_lesson("05-stale-pending.json");
+  Run cut = p->run();
+  REQUIRE_FALSE(check_invariants(cut).safe());
+  cut.stop = StopReason::StepLimit;  // the same steps, but more was to come
+  RunVerdict v = check_invariants(cut);
+  CHECK(v.safe());
+  CHECK(v.stop == StopReason::StepLimit);
+  CHECK(v.to_json()["stop"] == "step_limit");
+  CHECK(v.to_json()["stop_text"]["en"].get<std::string>().find("400 steps") != std::string::npos);
+
+  // A real one: every layer retries a service far slower than the client's patience (a
+  // reply comes back after 16 s, the client waits 100 ms), each time under a new key: the
+  // 400 steps run out before any reply. The duplicates are still caught.
+  Scenario s = one_intent();
+  s.timing.latency_ms = 8000;
+  s.timing.timeout_ms = 100;
+  s.client.key_scope = KeyScope::PerAttempt;
+  s.client.retry_layers = {{"sdk", 20}, {"app", 20}};
+  Run limited = run_with(s);
+  REQUIRE(limited.stop == StopReason::StepLimit);
+  RunVerdict lv = check_invariants(limited);
+  CHECK(lv.stop == StopReason::StepLimit);
+  CHECK_FALSE(of(lv, Invariant::DuplicateEffect).empty());
+  for (const Violation& x : lv.violations) CHECK(info(x.invariant).scope == InvariantScope::Always);
+}
+
+TEST_CASE("the invariant table: every invariant once, in the header's order, with a meaning in both languages") {
+  const auto& table = invariant_table();
+  REQUIRE(table.size() == 6);
+  std::vector<std::string> names;
+  for (const InvariantInfo& i : table) {
+    names.push_back(i.name);
+    CHECK(!i.meaning.zh.empty());
+    CHECK(!i.meaning.en.empty());
+    CHECK(std::string(to_string(i.id)) == i.name);
+  }
+  CHECK(names == std::vector<std::string>{"duplicate_effect", "false_success", "false_failure", "forgotten_intent",
+                                          "lost_notification", "duplicate_notification"});
+  CHECK(std::string(to_string(StopReason::Horizon)) == "horizon");
+  CHECK(!describe(StopReason::Settled).zh.empty());
+}
