@@ -2,11 +2,17 @@
 
 #include <deque>
 #include <memory>
+#include <set>
 #include <utility>
 
 #include <nlohmann/json.hpp>
 
 #include "engine/experiments/seed_experiment.hpp"
+#include "engine/explore/explore.hpp"
+#include "engine/explore/fuzz.hpp"
+#include "engine/invariants/invariants.hpp"
+#include "engine/scenario/knobs.hpp"
+#include "engine/scenario/scenario_json.hpp"
 #include "engine/json/fields.hpp"
 #include "engine/lesson/answers.hpp"
 #include "engine/lesson/compare.hpp"
@@ -49,6 +55,8 @@ std::shared_ptr<const PreparedLesson> prepared(const std::string& file, const st
   return p;
 }
 
+// Everything a front end may offer, from the one table of each (engine/scenario/knobs.hpp,
+// engine/invariants/, engine/knowledge/facts.hpp): no front end lists knobs of its own.
 json vocabulary() {
   json facts = json::array();
   for (const FactInfo& f : fact_vocabulary()) {
@@ -58,22 +66,64 @@ json vocabulary() {
     put(fact, "uses_attempt", f.uses_attempt);
     facts.push_back(std::move(fact));
   }
-  json actions = json::array(), points = json::array();
-  for (const char* a : {"deliver", "crash_client", "restart_client", "reconcile", "resend_new_key",
-                        "resend_changed_payload", "resend_same_key", "mark_failed", "cancel"}) {
-    actions.push_back(a);
-  }
-  for (const char* p : {"drop:request:<intent>:<attempt>", "drop:response:<intent>:<attempt>",
-                        "drop:lookup:<intent>:<n>", "drop:lookup_reply:<intent>:<n>",
-                        "crash:client:after_persist:<intent>:1", "crash:client:after_send:<intent>:<attempt>",
-                        "crash:client:before_record:<intent>:<attempt>"}) {
-    points.push_back(p);
+  json knobs = json::array(), points = json::array(), actions = json::array(), invariants = json::array();
+  for (const Knob& k : knob_table()) knobs.push_back(k.to_json());
+  for (const InjectionPointKind& k : injection_point_table()) points.push_back(k.to_json());
+  for (const ActionInfo& a : action_table()) actions.push_back(a.to_json());
+  for (const InvariantInfo& i : invariant_table()) {
+    json o = json::object();
+    put(o, "name", i.name);
+    put(o, "scope", i.scope == InvariantScope::Always ? "always" : "at_end");
+    put(o, "meaning", i.meaning.to_json());
+    invariants.push_back(std::move(o));
   }
   json out = json::object();
+  put(out, "knobs", std::move(knobs));
+  put(out, "injection_points", std::move(points));
+  put(out, "actions", std::move(actions));
+  put(out, "invariants", std::move(invariants));
   put(out, "facts", std::move(facts));
   put(out, "events", event_kinds());
-  put(out, "actions", std::move(actions));
-  put(out, "injection_points", std::move(points));
+  return out;
+}
+
+// A bare scenario as a lesson with nothing but the scenario (the sandbox's input): its
+// problems are named at /scenario/..., as in the input object.
+std::string sandbox_lesson(const json& scenario) {
+  json lesson = json::object();
+  lesson["id"] = "sandbox";
+  lesson["level"] = "intro";
+  lesson["title"] = {{"zh-CN", "沙盒"}, {"en", "Sandbox"}};
+  lesson["summary"] = {{"zh-CN", "你自己的场景"}, {"en", "A scenario of your own"}};
+  lesson["scenario"] = scenario;
+  lesson["moments"] = json::array();
+  lesson["questions"] = json::array();
+  return lesson.dump();
+}
+
+// The scenario an `explore` or `scenario` call is about: the lesson's (or a bare one),
+// optionally run as one of the lesson's compare policies ("policy": "<id>") or with knobs
+// overridden ("policy": {"client": {...}, "service": {...}, ...}).
+Scenario scenario_of(const PreparedLesson& p, const json& in, const std::string& file, const std::string& text) {
+  auto policy = in.find("policy");
+  if (policy == in.end() || policy->is_null()) return p.lesson.scenario;
+  if (policy->is_string()) {
+    if (p.lesson.compare) {
+      for (const ComparePolicy& c : p.lesson.compare->policies) {
+        if (c.id == policy->get<std::string>()) return c.scenario;
+      }
+    }
+    throw LessonError({{file, "/policy", "unknown policy '" + policy->get<std::string>() + "': a policy id of the lesson's compare block"}});
+  }
+  json lesson = json::parse(text, nullptr, false);
+  std::vector<std::string> overridden;
+  json merged = override_knobs(lesson.is_object() ? lesson.value("scenario", json::object()) : json::object(), *policy,
+                               "/policy", overridden);
+  Reader r(file);
+  Scenario out;
+  std::set<std::string> intents;
+  read_scenario(r, merged, "/policy", out, intents);
+  if (!r.problems().empty()) throw LessonError(r.problems());
   return out;
 }
 
@@ -97,14 +147,32 @@ json dispatch(const std::string& method, const std::string& input) {
   if (method == "simulate") return simulate(input);
   if (method == "seed_experiment") return seed_experiment();
   if (method == "vocabulary") return vocabulary();
-  if (method != "check" && method != "run" && method != "answer" && method != "answers" && method != "compare") {
-    return error("", "", "unknown method '" + method + "'; known: check, run, answer, answers, compare, seed_lab, seed_experiment, simulate, vocabulary");
+  if (method == "fuzz") {
+    json in = json::parse(input, nullptr, false);
+    if (!in.is_object()) return error("", "", "the input is not a JSON object");
+    Reader r("");
+    FuzzOptions o;
+    o.seed = static_cast<std::uint64_t>(r.integer(in, "", "seed", true, 1, 0, 1LL << 53));
+    o.runs = static_cast<int>(r.integer(in, "", "runs", true, 1, 1, FuzzOptions::kMaxRuns));
+    if (!r.problems().empty()) return problems_json(LessonError(r.problems()));
+    return fuzz(o);
+  }
+  if (method != "check" && method != "run" && method != "answer" && method != "answers" && method != "compare" &&
+      method != "explore" && method != "scenario") {
+    return error("", "", "unknown method '" + method + "'; known: check, run, answer, answers, compare, explore, fuzz, scenario, seed_lab, seed_experiment, simulate, vocabulary");
   }
   json in = json::parse(input, nullptr, false);
   if (in.is_discarded() || !in.is_object()) return error("", "", "the input is not a JSON object");
-  std::string file = in.value("file", "lesson");
-  if (!in.contains("text") || !in["text"].is_string()) return error(file, "", "the input has no \"text\" (the lesson file's text)");
-  std::string text = in["text"].get<std::string>();
+  std::string file = in.contains("file") && in["file"].is_string() ? in["file"].get<std::string>()
+                     : in.contains("scenario") ? "scenario" : "lesson";
+  std::string text;
+  if (in.contains("scenario")) {
+    text = sandbox_lesson(in["scenario"]);
+  } else if (in.contains("text") && in["text"].is_string()) {
+    text = in["text"].get<std::string>();
+  } else {
+    return error(file, "", "the input has no \"text\" (the lesson file's text) and no \"scenario\"");
+  }
   std::shared_ptr<const PreparedLesson> p;
   try {
     p = prepared(file, text);
@@ -118,6 +186,26 @@ json dispatch(const std::string& method, const std::string& input) {
     return out;
   }
   if (method == "run") return timeline_json(*p);
+  if (method == "scenario" || method == "explore") {
+    Scenario sc;
+    try {
+      sc = scenario_of(*p, in, file, text);
+    } catch (const LessonError& e) {
+      return problems_json(e);
+    }
+    if (method == "scenario") {
+      json out = json::object();
+      put(out, "scenario", write_scenario(sc));
+      return out;
+    }
+    ExploreLimits limits;
+    Reader r(file);
+    limits.max_faults = static_cast<int>(r.integer(in, "", "faults", false, 2, 1, ExploreLimits::kMaxFaults));
+    limits.max_schedules = static_cast<int>(r.integer(in, "", "limit", false, limits.max_schedules, 1, ExploreLimits::kMaxSchedules));
+    limits.max_ms = r.integer(in, "", "max_ms", false, 0, 0, 3600000);
+    if (!r.problems().empty()) return problems_json(LessonError(r.problems()));
+    return explore(sc, limits).to_json(sc);
+  }
   if (method == "answers") {
     try {
       return all_answers(*p);

@@ -15,6 +15,18 @@
 //                                    its problems (also printed to stderr); exit 0 either way
 //   idemlab compare LESSON           the lesson's side-by-side timelines (JSON)
 //   idemlab bench [--runs N]         runs of the lost-response scenario per second (JSON)
+//   idemlab explore FILE [--faults K] [--limit N] [--policy ID]
+//                                    every fault schedule of up to K (1..3, default 2) faults
+//                                    of a lesson or a bare scenario file (JSON with "script"
+//                                    at its top), optionally as one of the lesson's compare
+//                                    policies: outcome classes and shrunk counterexamples
+//                                    (JSON); exit 0, or 1 if the input is bad
+//   idemlab fuzz --seed S --runs N [--out DIR]
+//                                    random scenarios under random faults, the invariants on
+//                                    every step (JSON report on stdout; schedules per second
+//                                    on stderr); with --out, one scenario file per finding
+//                                    and per caught wrong setting; exit 1 when the right
+//                                    configuration breaks an invariant
 #include <chrono>
 #include <cstdlib>
 #include <map>
@@ -36,7 +48,8 @@ using nlohmann::json;
 int usage() {
   std::cerr << "usage: idemlab seed-lab | seed-experiment | run LESSON [--json] [--lang en|zh-CN] |\n"
                "               check LESSON... | answers LESSON... | index LESSON... | compare LESSON |\n"
-               "               bench [--runs N]\n";
+               "               bench [--runs N] | explore FILE [--faults K] [--limit N] [--policy ID] |\n"
+               "               fuzz --seed S --runs N [--out DIR]\n";
   return 2;
 }
 
@@ -179,6 +192,104 @@ int cmd_compare(const std::string& file) {
   return report_failure(json::parse(raw)) ? 1 : 0;
 }
 
+// A number argument from..to, or -1 (after saying why) when it is not one.
+long long number_arg(const std::string& cmd, const std::string& flag, const std::string& value, long long from,
+                     long long to) {
+  char* end = nullptr;
+  long long n = std::strtoll(value.c_str(), &end, 10);
+  if (value.empty() || *end != '\0' || n < from || n > to) {
+    std::cerr << "idemlab " << cmd << ": " << flag << " is a whole number from " << from << " to " << to << ", not '"
+              << value << "'\n";
+    return -1;
+  }
+  return n;
+}
+
+int cmd_explore(const std::vector<std::string>& args) {
+  std::string file;
+  json in = json::object();
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    bool has_value = i + 1 < args.size();
+    if ((args[i] == "--faults" || args[i] == "--limit") && has_value) {
+      long long n = number_arg("explore", args[i], args[i + 1], 1, args[i] == "--faults" ? 3 : 200000);
+      if (n < 0) return 2;
+      in[args[i] == "--faults" ? "faults" : "limit"] = n;
+      ++i;
+    } else if (args[i] == "--policy" && has_value) {
+      in["policy"] = args[++i];
+    } else if (file.empty() && args[i].rfind("--", 0) != 0) {
+      file = args[i];
+    } else {
+      return usage();
+    }
+  }
+  if (file.empty()) return usage();
+  std::string text;
+  if (!read_file(file, text)) {
+    std::cerr << file << ": /: cannot read the file\n";
+    return 1;
+  }
+  in["file"] = file;
+  json parsed = json::parse(text, nullptr, false);
+  if (parsed.is_object() && parsed.contains("script") && !parsed.contains("scenario")) in["scenario"] = parsed;
+  else in["text"] = text;
+  std::string raw = idemlab::api::call("explore", in.dump());
+  std::cout << raw << "\n";
+  return report_failure(json::parse(raw)) ? 1 : 0;
+}
+
+int cmd_fuzz(const std::vector<std::string>& args) {
+  json in = json::object();
+  std::string out_dir;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    if (i + 1 >= args.size()) return usage();
+    if (args[i] == "--seed") {
+      long long n = number_arg("fuzz", "--seed", args[i + 1], 0, 1LL << 53);
+      if (n < 0) return 2;
+      in["seed"] = n;
+    } else if (args[i] == "--runs") {
+      long long n = number_arg("fuzz", "--runs", args[i + 1], 1, 10000000);
+      if (n < 0) return 2;
+      in["runs"] = n;
+    } else if (args[i] == "--out") {
+      out_dir = args[i + 1];
+    } else {
+      return usage();
+    }
+    ++i;
+  }
+  if (!in.contains("seed") || !in.contains("runs")) return usage();
+  auto start = std::chrono::steady_clock::now();
+  json out = json::parse(idemlab::api::call("fuzz", in.dump()));
+  double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (report_failure(out)) return 1;
+  std::cout << out.dump(2) << "\n";
+  long long schedules = out["schedules"].get<long long>();
+  std::cerr << "fuzz: " << out["runs"] << " scenarios, " << schedules << " schedules in " << secs << " s ("
+            << static_cast<long long>(schedules / (secs > 0 ? secs : 1e-9)) << " schedules/s); right configuration: "
+            << out["right"]["violations"] << " violations; wrong settings caught: " << out["caught"] << " of "
+            << out["wrong_settings"].size() << "\n";
+  for (const json& w : out["wrong_settings"]) {
+    std::cerr << "  " << (w["caught"].get<int>() > 0 ? "caught     " : "NOT caught ") << w["knob"].get<std::string>()
+              << " = " << w["value"].get<std::string>() << " (" << w["caught"] << " of " << w["runs"] << " runs)\n";
+  }
+  if (!out_dir.empty()) {
+    int n = 0;
+    auto write = [&](const std::string& name, const json& scenario) {
+      std::ofstream f(out_dir + "/" + name + ".json");
+      f << scenario.dump(2) << "\n";
+      ++n;
+    };
+    int k = 0;
+    for (const json& f : out["right"]["findings"]) write("finding-" + std::to_string(++k) + "-" + f["invariant"].get<std::string>(), f["scenario"]);
+    for (const json& w : out["wrong_settings"]) {
+      if (!w["example"].is_null()) write("caught-" + w["knob"].get<std::string>() + "-" + w["value"].get<std::string>(), w["example"]["scenario"]);
+    }
+    std::cerr << "fuzz: wrote " << n << " scenario files to " << out_dir << "\n";
+  }
+  return out["right"]["violations"].get<int>() > 0 ? 1 : 0;
+}
+
 int cmd_bench(const std::vector<std::string>& args) {
   int runs = 2000;
   for (std::size_t i = 0; i + 1 < args.size(); ++i) {
@@ -222,6 +333,8 @@ int main(int argc, char** argv) {
     if (cmd == "index") return cmd_index(args);
     if (cmd == "compare" && args.size() == 1) return cmd_compare(args[0]);
     if (cmd == "bench") return cmd_bench(args);
+    if (cmd == "explore") return cmd_explore(args);
+    if (cmd == "fuzz") return cmd_fuzz(args);
   } catch (const std::exception& e) {
     std::cerr << "idemlab: " << e.what() << "\n";
     return 1;

@@ -47,7 +47,7 @@ struct ClientPolicy {
   OnTimeout on_timeout = OnTimeout::RecordUnknown;
   Recovery recovery = Recovery::Lookup;
   PersistWhen persist = PersistWhen::BeforeSend;
-  RecoveryScan recovery_scan = RecoveryScan::UnknownOnly;
+  RecoveryScan recovery_scan = RecoveryScan::UnknownAndStalePending;
   /// Budget: sends of any kind (submit attempts and lookups) per intent. When it is spent
   /// and the outcome is still unknown, the intent becomes NEEDS_HUMAN.
   int max_attempts = 3;

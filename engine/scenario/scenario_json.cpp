@@ -135,6 +135,8 @@ Action read_action(Reader& r, const json& a, const std::string& path, bool timed
 void read_scenario(Reader& r, const json& j, const std::string& path, Scenario& sc, std::set<std::string>& intents) {
   if (!r.object(j, path, {"seed", "client", "service", "provider", "timing", "script", "faults", "fault_space"})) return;
   sc.seed = static_cast<std::uint64_t>(r.integer(j, path, "seed", false, 1, 0, 1LL << 53));
+  // Every knob starts at its default, its right setting (the table says which).
+  for (const Knob& k : knob_table()) k.set(sc, k.default_value);
   for (const std::string group : {"client", "service", "provider", "timing"}) {
     const json* g = r.field(j, path, group, false);
     if (!g) continue;
