@@ -71,14 +71,28 @@ bool Service::in_progress(const Message& m) const {
   });
 }
 
+std::vector<SqlRow> Service::dedup_record(const Message& m) {
+  return sim_.scenario().service.dedup == Dedup::Fingerprint
+             ? db_.query("SELECT fingerprint, receipt, op_key FROM idempotency_keys WHERE fingerprint = ?1"
+                         " ORDER BY rowid LIMIT 1", {SqlValue::of(m.fingerprint)})
+             : db_.query("SELECT fingerprint, receipt, op_key FROM idempotency_keys WHERE op_key = ?1",
+                         {SqlValue::of(m.op_key)});
+}
+
 void Service::on_message(const Message& m) {
   if (m.kind == MessageKind::EmailAck) {
     on_email_ack(m);
     return;
   }
-  bool busy = in_progress(m);
   std::int64_t processing = sim_.scenario().service.processing_ms;
-  bool process_later = m.kind == MessageKind::Request && !busy && processing > 0;
+  bool request = m.kind == MessageKind::Request;
+  // The IETF Idempotency-Key draft: a repeat of a key whose first request has completed is
+  // answered from the stored result at once (replayed, or the 422 for another payload);
+  // only a key not yet committed is processed for processing_ms, and only a key being
+  // processed right now is answered 409.
+  bool committed = request && processing > 0 && !dedup_record(m).empty();
+  bool busy = !committed && in_progress(m);
+  bool process_later = request && !committed && !busy && processing > 0;
   // Shown in progress from the step that receives it.
   if (process_later) in_progress_.push_back({m.op_key, m.fingerprint, sim_.now() + processing});
   nlohmann::json local = nlohmann::json::object();
@@ -120,11 +134,7 @@ void Service::submit(const Message& m) {
     db_.query("BEGIN IMMEDIATE");
     begun_at_ = db_.changes();
   }
-  auto found = contract.dedup == Dedup::Fingerprint
-                   ? db_.query("SELECT fingerprint, receipt, op_key FROM idempotency_keys WHERE fingerprint = ?1"
-                               " ORDER BY rowid LIMIT 1", {SqlValue::of(m.fingerprint)})
-                   : db_.query("SELECT fingerprint, receipt, op_key FROM idempotency_keys WHERE op_key = ?1",
-                               {SqlValue::of(m.op_key)});
+  std::vector<SqlRow> found = dedup_record(m);
   if (found.empty()) {
     write_new(m);
     return;

@@ -17,6 +17,9 @@
 // (draft-ietf-httpapi-idempotency-key-header):
 //  - a request whose key is still being processed (processing_ms > 0) is answered
 //    `in_progress` at once (the draft's 409 Conflict): an indefinite error for the client;
+//  - a repeat of a key already committed is answered at once (replay or 422 below), with
+//    no processing window: only a key with no dedup record yet is processed for
+//    processing_ms (and is in progress meanwhile);
 //  - a known key with the same fingerprint replays the stored receipt;
 //  - a known key with another fingerprint is rejected `same_key_different_payload` (the
 //    draft's 422) and nothing is written;
@@ -93,6 +96,9 @@ class Service {
 
  private:
   bool in_progress(const Message& m) const;
+  /// The dedup record a request is a repeat of: (fingerprint, receipt, op_key), found by
+  /// its key, or under dedup = fingerprint by its payload fingerprint; empty if none.
+  std::vector<SqlRow> dedup_record(const Message& m);
   void submit(const Message& m);
   void write_new(const Message& m);
   void lookup(const Message& m);
