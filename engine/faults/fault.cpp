@@ -56,8 +56,25 @@ bool parse(const std::string& s, ServicePoint& out) {
   return false;
 }
 
+std::string escape_id_part(const std::string& s) {
+  static const char* const kHex = "0123456789ABCDEF";
+  std::string out;
+  out.reserve(s.size());
+  for (char c : s) {
+    if (c == '%' || c == ':' || c == ',') {
+      unsigned char u = static_cast<unsigned char>(c);
+      out += '%';
+      out += kHex[u >> 4];
+      out += kHex[u & 0xF];
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
 std::string Fault::id() const {
-  std::string where = ":" + intent + ":" + std::to_string(n);
+  std::string where = ":" + escape_id_part(intent) + ":" + std::to_string(n);
   switch (kind) {
     case Kind::Drop: return std::string("drop:") + to_string(message) + where;
     case Kind::CrashClient: return std::string("crash:client:") + to_string(point) + where;

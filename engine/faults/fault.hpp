@@ -35,6 +35,11 @@
 //                                                 the intent's email sends)
 // A crashed process loses its memory and keeps its database; a message that reaches it
 // while it is down is lost.
+//
+// <intent> is the intent's name percent-encoded (RFC 3986 style, uppercase hex) for the
+// three characters an id gives meaning to: '%' -> %25, ':' -> %3A, ',' -> %2C (a plan's
+// ids are joined by ","). Any other name is written as it is ("weekly-report"), and two
+// different faults, or plans, never share an id whatever their intents are called.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -56,6 +61,10 @@ const char* to_string(ServicePoint p);
 bool parse(const std::string& s, MessageKind& out);
 bool parse(const std::string& s, ClientPoint& out);
 bool parse(const std::string& s, ServicePoint& out);
+
+/// `s` with '%', ':' and ',' percent-encoded (%25, %3A, %2C): a name made safe to stand
+/// between the ':' of a fault id and the ',' of a plan id.
+std::string escape_id_part(const std::string& s);
 
 struct Fault {
   enum class Kind { Drop, CrashClient, CrashService } kind = Kind::Drop;

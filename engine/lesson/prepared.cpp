@@ -1,5 +1,7 @@
 #include "engine/lesson/prepared.hpp"
 
+#include <algorithm>
+
 #include "engine/lesson/answers.hpp"
 #include "engine/lesson/choose.hpp"
 
@@ -27,11 +29,66 @@ int find_moment_step(const Run& run, const nlohmann::json& match) {
   return -1;
 }
 
+namespace {
+
+// Whether two injection points are of the same kind: the same message lost, or the same
+// side crashing at the same point (any intent, any n).
+bool same_kind(const Fault& a, const Fault& b) {
+  if (a.kind != b.kind) return false;
+  switch (a.kind) {
+    case Fault::Kind::Drop: return a.message == b.message;
+    case Fault::Kind::CrashClient: return a.point == b.point;
+    case Fault::Kind::CrashService: return a.service_point == b.service_point;
+  }
+  return false;
+}
+
+// The lesson's own faults that never fire in its own run (world 0, Run::fired), each a
+// problem at /scenario/faults/<i>: shown as part of "this run itself", a fault that never
+// fires would describe to the learner a run that is not the one they watch.
+void unfired_faults(const Lesson& lesson, const Run& run, std::vector<LessonProblem>& problems) {
+  const std::vector<Fault>& faults = lesson.scenario.faults.faults;
+  for (std::size_t i = 0; i < faults.size(); ++i) {
+    std::string id = faults[i].id();
+    std::string path = "/scenario/faults/" + std::to_string(i);
+    bool fired = std::any_of(run.fired.begin(), run.fired.end(), [&](const Fault& f) { return f.id() == id; });
+    if (fired) {
+      auto first = std::find_if(faults.begin(), faults.begin() + static_cast<std::ptrdiff_t>(i),
+                                [&](const Fault& f) { return f.id() == id; });
+      if (first != faults.begin() + static_cast<std::ptrdiff_t>(i)) {
+        problems.push_back({lesson.file, path,
+                            "fault '" + id + "' is /scenario/faults/" +
+                                std::to_string(first - faults.begin()) + " again: an injection point fires once"});
+      }
+      continue;
+    }
+    // A few points of the same kind the run does pass, in the order it passes them.
+    std::vector<std::string> passed;
+    for (const Fault& p : run.points) {
+      std::string pid = p.id();
+      if (!same_kind(p, faults[i]) || std::find(passed.begin(), passed.end(), pid) != passed.end()) continue;
+      passed.push_back(pid);
+    }
+    std::string reason = "fault '" + id + "' never fires: the lesson's run never passes that injection point";
+    if (passed.empty()) {
+      reason += " (it passes no point of that kind)";
+    } else {
+      reason += "; points of that kind it passes: ";
+      for (std::size_t k = 0; k < passed.size() && k < 4; ++k) reason += (k ? ", " : "") + passed[k];
+      if (passed.size() > 4) reason += ", ...";
+    }
+    problems.push_back({lesson.file, path, reason});
+  }
+}
+
+}  // namespace
+
 std::shared_ptr<const PreparedLesson> prepare_lesson(Lesson lesson) {
   auto out = std::make_shared<PreparedLesson>();
   out->worlds = build_worlds(lesson.scenario);
   out->knowledge = std::make_unique<Knowledge>(out->worlds);
   std::vector<LessonProblem> problems;
+  unfired_faults(lesson, out->run(), problems);
   for (std::size_t i = 0; i < lesson.moments.size(); ++i) {
     int step = find_moment_step(out->run(), lesson.moments[i].match);
     if (step < 0) {

@@ -1,7 +1,7 @@
 #pragma once
 // A lesson made ready to show: its worlds run, its moments resolved to steps, its
-// knowledge computed. Problems that only the simulation can find (a moment no step
-// matches, a question whose computed answer is not among its options, a choose question
+// knowledge computed. Problems that only the simulation can find (a planned fault the
+// lesson's own run never fires, at /scenario/faults/<i>; a moment no step matches, a question whose computed answer is not among its options, a choose question
 // without exactly one safe option) are reported as
 // LessonError with the JSON Pointer of the entry at fault.
 #include <map>

@@ -15,8 +15,9 @@ Service::Service(Simulation& sim) : sim_(sim), db_(Database::with_schema(
       "CREATE TABLE deliveries(id INTEGER PRIMARY KEY, op_key TEXT NOT NULL, fingerprint TEXT NOT NULL,"
       " receipt TEXT NOT NULL, created_at INTEGER NOT NULL);"
       "CREATE TABLE outbox(id INTEGER PRIMARY KEY, email_key TEXT NOT NULL UNIQUE, op_key TEXT NOT NULL,"
-      " receipt TEXT NOT NULL, status TEXT NOT NULL, attempts INTEGER NOT NULL, created_at INTEGER NOT NULL)",
-      "DELETE FROM idempotency_keys; DELETE FROM deliveries; DELETE FROM outbox")) {}
+      " receipt TEXT NOT NULL, status TEXT NOT NULL, attempts INTEGER NOT NULL, created_at INTEGER NOT NULL);"
+      "CREATE TABLE expired_keys(op_key TEXT PRIMARY KEY, expired_at INTEGER NOT NULL)",
+      "DELETE FROM idempotency_keys; DELETE FROM deliveries; DELETE FROM outbox; DELETE FROM expired_keys")) {}
 
 Rows<KeyRow> Service::keys() {
   if (keys_read_at_ == db_.changes()) return keys_;
@@ -71,14 +72,28 @@ bool Service::in_progress(const Message& m) const {
   });
 }
 
+std::vector<SqlRow> Service::dedup_record(const Message& m) {
+  return sim_.scenario().service.dedup == Dedup::Fingerprint
+             ? db_.query("SELECT fingerprint, receipt, op_key FROM idempotency_keys WHERE fingerprint = ?1"
+                         " ORDER BY rowid LIMIT 1", {SqlValue::of(m.fingerprint)})
+             : db_.query("SELECT fingerprint, receipt, op_key FROM idempotency_keys WHERE op_key = ?1",
+                         {SqlValue::of(m.op_key)});
+}
+
 void Service::on_message(const Message& m) {
   if (m.kind == MessageKind::EmailAck) {
     on_email_ack(m);
     return;
   }
-  bool busy = in_progress(m);
   std::int64_t processing = sim_.scenario().service.processing_ms;
-  bool process_later = m.kind == MessageKind::Request && !busy && processing > 0;
+  bool request = m.kind == MessageKind::Request;
+  // The IETF Idempotency-Key draft: a repeat of a key whose first request has completed is
+  // answered from the stored result at once (replayed, or the 422 for another payload);
+  // only a key not yet committed is processed for processing_ms, and only a key being
+  // processed right now is answered 409.
+  bool committed = request && processing > 0 && !dedup_record(m).empty();
+  bool busy = !committed && in_progress(m);
+  bool process_later = request && !committed && !busy && processing > 0;
   // Shown in progress from the step that receives it.
   if (process_later) in_progress_.push_back({m.op_key, m.fingerprint, sim_.now() + processing});
   nlohmann::json local = nlohmann::json::object();
@@ -120,11 +135,7 @@ void Service::submit(const Message& m) {
     db_.query("BEGIN IMMEDIATE");
     begun_at_ = db_.changes();
   }
-  auto found = contract.dedup == Dedup::Fingerprint
-                   ? db_.query("SELECT fingerprint, receipt, op_key FROM idempotency_keys WHERE fingerprint = ?1"
-                               " ORDER BY rowid LIMIT 1", {SqlValue::of(m.fingerprint)})
-                   : db_.query("SELECT fingerprint, receipt, op_key FROM idempotency_keys WHERE op_key = ?1",
-                               {SqlValue::of(m.op_key)});
+  std::vector<SqlRow> found = dedup_record(m);
   if (found.empty()) {
     write_new(m);
     return;
@@ -286,13 +297,26 @@ void Service::on_email_ack(const Message& m) {
 }
 
 void Service::lookup(const Message& m) {
+  std::int64_t lag = sim_.scenario().service.lookup_lag_ms;
   auto found = db_.query("SELECT receipt, created_at FROM idempotency_keys WHERE op_key = ?1",
                          {SqlValue::of(m.op_key)});
-  bool seen = !found.empty() &&
-              lookup_sees(found[0][1].integer, sim_.now(), sim_.scenario().service.lookup_lag_ms);
+  bool seen = !found.empty() && lookup_sees(found[0][1].integer, sim_.now(), lag);
   nlohmann::json local = nlohmann::json::object();
   put(local, "op_key", m.op_key);
   if (seen) put(local, "receipt", found[0][0].text);
+  if (!seen) {
+    // Why the answer is not_found, as the service's own tables tell it (the reply says
+    // only not_found: the client cannot tell these apart).
+    if (!found.empty()) {
+      put(local, "why", kLaggingReplica);
+      put(local, "lag_ms", lag);
+      put(local, "age_ms", static_cast<long long>(sim_.now()) - found[0][1].integer);
+    } else {
+      auto expired = db_.query("SELECT expired_at FROM expired_keys WHERE op_key = ?1", {SqlValue::of(m.op_key)});
+      put(local, "why", expired.empty() ? kNoRecord : kExpired);
+      if (!expired.empty()) put(local, "expired_at", expired[0][0].integer);
+    }
+  }
   record(seen ? "found" : "not_found", m.intent, std::move(local), m.id);
   reply(m, MessageKind::LookupReply, seen ? "found" : "not_found", seen ? found[0][0].text : "", "");
 }
@@ -303,7 +327,12 @@ void Service::expire_due() {
   auto due = db_.query("SELECT op_key FROM idempotency_keys WHERE created_at <= ?1 ORDER BY rowid",
                        {SqlValue::of(static_cast<long long>(sim_.now() - *retention))});
   for (const SqlRow& r : due) {
+    // The tombstone and the delete in one transaction: a crash keeps both or neither.
+    db_.query("BEGIN IMMEDIATE");
     db_.query("DELETE FROM idempotency_keys WHERE op_key = ?1", {SqlValue::of(r[0].text)});
+    db_.query("INSERT OR REPLACE INTO expired_keys(op_key, expired_at) VALUES (?1, ?2)",
+              {SqlValue::of(r[0].text), SqlValue::of(static_cast<long long>(sim_.now()))});
+    db_.query("COMMIT");
     record("expire", intent_of(r[0].text), {{"op_key", r[0].text}});
   }
 }

@@ -11,12 +11,20 @@
 //     under notify = outbox, one row per notification email owed, written in the same
 //     transaction as the effect; status 'pending' until the relay has the provider's ack,
 //     then 'sent'.
+//   expired_keys(op_key TEXT PRIMARY KEY, expired_at)
+//     a tombstone per dedup record forgotten when its retention window passed, written in
+//     the transaction that deletes the record. It answers nothing a request or lookup can
+//     see: it lets the service say truthfully, in its not_found step, why a lookup found
+//     nothing (not shown in the timeline's tables).
 // Times are virtual ms. The contract's knobs are ServiceContract (engine/sim/scenario.hpp).
 //
 // submit(op_key, payload), the behaviour of the IETF Idempotency-Key HTTP header draft
 // (draft-ietf-httpapi-idempotency-key-header):
 //  - a request whose key is still being processed (processing_ms > 0) is answered
 //    `in_progress` at once (the draft's 409 Conflict): an indefinite error for the client;
+//  - a repeat of a key already committed is answered at once (replay or 422 below), with
+//    no processing window: only a key with no dedup record yet is processed for
+//    processing_ms (and is in progress meanwhile);
 //  - a known key with the same fingerprint replays the stored receipt;
 //  - a known key with another fingerprint is rejected `same_key_different_payload` (the
 //    draft's 422) and nothing is written;
@@ -26,7 +34,10 @@
 // Under dedup = fingerprint the record is found by the payload fingerprint instead of the
 // key: two intents with the same content are merged into one effect (the mistake).
 // lookup(op_key): found + receipt, not_found, or in_progress. It reads a replica that lags
-// lookup_lag_ms behind, and a record forgotten after retention_ms is not found.
+// lookup_lag_ms behind, and a record forgotten after retention_ms is not found. The
+// not_found step's local view says why (local.why): lagging_replica (the record exists,
+// younger than lag_ms: local.lag_ms, local.age_ms), expired (forgotten at
+// local.expired_at, from expired_keys) or no_record (no record of the key, ever).
 //
 // The notification email of each new effect (ServiceContract::notify), the course's "next
 // delivery boundary": a database row is not an email sent.
@@ -88,11 +99,18 @@ class Service {
   }
 
   static constexpr const char* kSameKeyDifferentPayload = "same_key_different_payload";
+  /// local.why of a not_found step (see lookup above).
+  static constexpr const char* kLaggingReplica = "lagging_replica";
+  static constexpr const char* kExpired = "expired";
+  static constexpr const char* kNoRecord = "no_record";
   /// Sends of one outbox row before the relay leaves it pending for a person.
   static constexpr int kRelayMaxAttempts = 5;
 
  private:
   bool in_progress(const Message& m) const;
+  /// The dedup record a request is a repeat of: (fingerprint, receipt, op_key), found by
+  /// its key, or under dedup = fingerprint by its payload fingerprint; empty if none.
+  std::vector<SqlRow> dedup_record(const Message& m);
   void submit(const Message& m);
   void write_new(const Message& m);
   void lookup(const Message& m);

@@ -232,6 +232,9 @@ struct Run {
   /// The service's lookup as the scenario sets it (for the facts about lookup).
   bool lookup_offered = true;
   std::int64_t lookup_lag_ms = 0;
+  /// The client makes a new operation key per attempt (ClientPolicy::key_scope = attempt):
+  /// the timeline texts then name the attempt a looked-up key belongs to.
+  bool key_per_attempt = false;
   /// The service notifies a mail provider (notify != none) / through an outbox: the
   /// timeline then shows the provider's inbox / the outbox table.
   bool mail = false;

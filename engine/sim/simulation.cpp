@@ -22,6 +22,7 @@ Simulation::Simulation(const Scenario& scenario, const FaultPlan& plan, std::vec
     : scenario_(scenario), plan_(plan) {
   run_.lookup_offered = scenario_.service.lookup;
   run_.lookup_lag_ms = scenario_.service.lookup_lag_ms;
+  run_.key_per_attempt = scenario_.client.key_scope == KeyScope::PerAttempt;
   run_.mail = scenario_.service.notify != Notify::None;
   run_.outbox = scenario_.service.notify == Notify::Outbox;
   client_ = std::make_unique<Client>(*this);

@@ -80,6 +80,38 @@ L10n record_note(const nlohmann::json& local) {
   return {};
 }
 
+// Which key a lookup step carries, from the requests of `intent` sent before step `at`:
+// the intent's one key (key per intent, and no attempt has carried another), or the key
+// of attempt N (key per attempt, or a key made anew by resend_new_key) and whether
+// earlier attempts carried other keys that this lookup does not ask about.
+L10n looked_up_key(const Run& run, const std::string& intent, const std::string& key, int at) {
+  std::vector<int> carried;  // the attempts whose request carried `key`
+  bool others = false;       // an attempt carried another key
+  for (const Message& m : run.messages) {
+    if (m.kind != MessageKind::Request || m.intent != intent || m.sent_step < 0 || m.sent_step >= at) continue;
+    if (m.op_key == key) carried.push_back(m.n);
+    else others = true;
+  }
+  if (!others && !run.key_per_attempt) {
+    return {"这个意图唯一的操作标识 " + key + "（每次尝试都用它）",
+            key + ", the intent's one key (every attempt carries it)"};
+  }
+  if (carried.empty()) {
+    return {"操作标识 " + key + "（还没有哪次尝试发出过它）", key + " (a key no attempt has sent yet)"};
+  }
+  std::string zh, en;
+  for (std::size_t i = 0; i < carried.size(); ++i) {
+    zh += (i ? "、" : "") + std::to_string(carried[i]);
+    en += (i ? ", " : "") + std::to_string(carried[i]);
+  }
+  L10n out = {"第 " + zh + " 次尝试的操作标识 " + key, key + " (the key of attempt" + (carried.size() > 1 ? "s " : " ") + en + ")"};
+  if (others) {
+    out.zh += "；之前的尝试用的是别的操作标识，这次查询问不到它们";
+    out.en += "; earlier attempts carried other keys, which this lookup does not ask about";
+  }
+  return out;
+}
+
 }  // namespace
 
 L10n describe(const Step& s, const Run& run) {
@@ -108,7 +140,8 @@ L10n describe(const Step& s, const Run& run) {
                       send_note(e.local), "", "");
   }
   if (k == "lookup") {
-    return L10n::join({"客户端对账：用原操作标识 " + key + " 查询服务端", "the client reconciles: it looks up the original key " + key},
+    L10n which = looked_up_key(run, intent, key, s.i);
+    return L10n::join({"客户端对账：用" + which.zh + "查询服务端", "the client reconciles: it looks up " + which.en},
                       send_note(e.local), "", "");
   }
   std::string email = str(e.local, "email_key");
@@ -156,7 +189,13 @@ L10n describe(const Step& s, const Run& run) {
     std::string outcome = str(e.local, "outcome");
     if (outcome == "ok") return {"客户端收到" + msg.zh + "：成功，回执 " + receipt, "the client receives " + msg.en + ": done, receipt " + receipt};
     if (outcome == "found") return {"客户端收到" + msg.zh + "：找到，回执 " + receipt, "the client receives " + msg.en + ": found, receipt " + receipt};
-    if (outcome == "not_found") return {"客户端收到" + msg.zh + "：没有这个操作标识", "the client receives " + msg.en + ": not found"};
+    // Only "this lookup saw no record now": a lagging replica or a forgotten record
+    // answers the same (the service's not_found step says which).
+    if (outcome == "not_found") {
+      return {"客户端收到" + msg.zh + "：查不到操作标识 " + key + " 的记录——这只说明这次查询没看到，不说明请求从未生效",
+              "the client receives " + msg.en + ": not found for key " + key +
+                  " — this lookup saw no record, which does not say the request never took effect"};
+    }
     if (outcome == "in_progress") return {"客户端收到" + msg.zh + "：仍在处理中（409），结果未知", "the client receives " + msg.en + ": still in progress (409), the outcome is unknown"};
     std::string reason = str(e.local, "reason");
     return {"客户端收到" + msg.zh + "：被拒绝（" + reason + "）", "the client receives " + msg.en + ": rejected (" + reason + ")"};
@@ -190,7 +229,23 @@ L10n describe(const Step& s, const Run& run) {
   if (k == "replay") return {"服务端已有操作标识 " + key + "，内容相同：重放原回执 " + receipt, "the service already has key " + key + " with the same payload: it replays receipt " + receipt};
   if (k == "reject") return {"服务端拒绝：操作标识 " + key + " 已用于不同内容（same_key_different_payload），什么也不写", "the service rejects key " + key + ": same key, different payload (same_key_different_payload); it writes nothing"};
   if (k == "found") return {"服务端查到操作标识 " + key + "：回执 " + receipt, "the service finds key " + key + ": receipt " + receipt};
-  if (k == "not_found") return {"服务端查不到操作标识 " + key, "the service has no key " + key};
+  if (k == "not_found") {
+    // local.why, from the service's own tables (engine/service/service.hpp).
+    std::string why = str(e.local, "why");
+    if (why == "lagging_replica") {
+      std::string lag = std::to_string(e.local.value("lag_ms", 0LL));
+      std::string age = std::to_string(e.local.value("age_ms", 0LL));
+      return {"查不到：查询读的是落后 " + lag + " ms 的副本，而操作标识 " + key + " 的记录才写下 " + age + " ms，副本上还没有",
+              "not found: the lookup reads a replica " + lag + " ms behind, and the record of " + key +
+                  ", written " + age + " ms ago, is younger than that"};
+    }
+    if (why == "expired") {
+      std::string at = std::to_string(e.local.value("expired_at", 0LL));
+      return {"查不到：操作标识 " + key + " 的记录在去重保留期过后（" + at + " ms 时）被删除了",
+              "not found: the record of " + key + " was forgotten when its retention window passed (at " + at + " ms)"};
+    }
+    return {"查不到：服务端没有操作标识 " + key + " 的任何记录", "not found: no record of " + key};
+  }
   if (k == "reply") return {"服务端发出" + msg.zh, "the service sends " + msg.en};
   if (k == "drop") {
     if (str(e.local, "reason") == "receiver_down") return {msg.zh + "丢失：接收方已崩溃", msg.en + " is lost: the receiver is down"};

@@ -106,6 +106,34 @@ TEST_CASE("a lesson may set every service knob and crash the service") {
   CHECK(l.scenario.space.service_crash_points.size() == 3);
 }
 
+TEST_CASE("a planned fault the lesson's own run never fires is refused") {
+  // The run has one attempt: there is no response of attempt 7 to lose.
+  json p = first_problem([](json& j) { j["scenario"]["faults"].push_back({{"drop", "response"}, {"attempt", 7}}); });
+  CHECK(p["file"] == "lessons/broken.json");
+  CHECK(p["path"] == "/scenario/faults/1");
+  std::string reason = p["reason"];
+  CHECK(reason.find("'drop:response:weekly-report:7' never fires") != std::string::npos);
+  CHECK(reason.find("points of that kind it passes: drop:response:weekly-report:1") != std::string::npos);
+
+  // No email is ever sent (notify = none): no point after an email send to crash at.
+  p = first_problem([](json& j) {
+    j["scenario"]["faults"][0] = {{"crash_service", "after_email_send"}, {"attempt", 1}};
+  });
+  CHECK(p["path"] == "/scenario/faults/0");
+  reason = p["reason"].get<std::string>();
+  CHECK(reason.find("'crash:service:after_email_send:weekly-report:1' never fires") != std::string::npos);
+  CHECK(reason.find("passes no point of that kind") != std::string::npos);
+
+  // The same fault twice: the point fires once.
+  p = first_problem([](json& j) { j["scenario"]["faults"].push_back(j["scenario"]["faults"][0]); });
+  CHECK(p["path"] == "/scenario/faults/1");
+
+  // Every planned fault of the shipped lesson fires: it passes.
+  json ok = json::parse(idemlab::api::call(
+      "check", json{{"file", "01-lost-receipt.json"}, {"text", read_lesson_text("01-lost-receipt.json")}}.dump()));
+  CHECK(ok["ok"] == true);
+}
+
 TEST_CASE("a question whose computed answer is not among its options is refused") {
   json p = first_problem([](json& j) {
     for (json& q : j["questions"]) {

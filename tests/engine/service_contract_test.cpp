@@ -267,6 +267,51 @@ TEST_CASE("a concurrent request with a key still in progress is answered in_prog
   CHECK(!false_delivered(run));
 }
 
+TEST_CASE("processing time: a retry after the commit is replayed at once; one during processing gets 409") {
+  // Attempt 1 arrives at t=10 and commits at t=210; its response is lost. The client
+  // does not retry by itself: the script resends under the same key.
+  Scenario s;
+  s.service.processing_ms = 200;
+  s.script.push_back({ActionKind::Deliver, 0, -1, kIntent, "payload-1"});
+  auto resend_at = [&](std::int64_t at) { s.script.push_back({ActionKind::ResendSameKey, at, -1, kIntent, ""}); };
+  auto step_of = [](const Run& run, const std::string& kind, int attempt) -> const Step* {
+    for (const Step& st : run.steps) {
+      if (st.event.kind == kind && st.event.message >= 0 && run.messages[st.event.message].n == attempt) return &st;
+    }
+    return nullptr;
+  };
+  SUBCASE("retries after the commit: each replayed as it arrives, no in_progress") {
+    resend_at(250);  // arrives at t=260
+    resend_at(300);  // arrives at t=310
+    Run run = run_with(s, {drop(MessageKind::Response)});
+    CHECK(count_events(run, "in_progress") == 0);
+    for (int attempt : {2, 3}) {
+      const Step* replay = step_of(run, "replay", attempt);
+      REQUIRE_MESSAGE(replay != nullptr, attempt);
+      CHECK(replay->t == 250 + 50 * (attempt - 2) + 10);  // not processing_ms later
+      CHECK(replay->snap.in_progress.empty());
+    }
+    CHECK(final_status(run) == status::kDelivered);
+    CHECK(effects_for(run, last(run), kIntent) == 1);
+  }
+  SUBCASE("a retry while attempt 1 is still in progress gets in_progress; one after the commit is replayed") {
+    resend_at(100);  // arrives at t=110
+    resend_at(250);  // arrives at t=260
+    Run run = run_with(s, {drop(MessageKind::Response)});
+    const Step* busy = step_of(run, "in_progress", 2);
+    REQUIRE(busy != nullptr);
+    CHECK(busy->t == 110);
+    REQUIRE(busy->snap.in_progress.size() == 1);
+    CHECK(busy->snap.in_progress[0].until == 210);
+    CHECK(count_events(run, "in_progress") == 1);
+    const Step* replay = step_of(run, "replay", 3);
+    REQUIRE(replay != nullptr);
+    CHECK(replay->t == 260);
+    CHECK(final_status(run) == status::kDelivered);
+    CHECK(effects_for(run, last(run), kIntent) == 1);
+  }
+}
+
 TEST_CASE("a crash forgets the requests in progress") {
   Scenario s = retrying(Ordering::Atomic);
   s.service.processing_ms = 30;

@@ -1,0 +1,118 @@
+// The text timeline says what each side could truthfully say: which key a lookup carries,
+// and why the service found nothing.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+
+#include "engine/sim/simulation.hpp"
+#include "engine/timeline/describe.hpp"
+
+using namespace idemlab;
+
+namespace {
+
+constexpr const char* kIntent = "r";
+
+Fault drop(MessageKind message, int n = 1) {
+  Fault f;
+  f.kind = Fault::Kind::Drop;
+  f.message = message;
+  f.intent = kIntent;
+  f.n = n;
+  return f;
+}
+
+// One intent, reconciled by lookup 20 ms after it is recorded UNKNOWN (latency 10 ms,
+// timeout 100 ms: the first lookup is sent at t=120 and read at t=130).
+Scenario reconciling(OnNotFound on_not_found, std::vector<Fault> faults) {
+  Scenario s;
+  s.client.recovery = Recovery::Lookup;
+  s.client.retry_after_ms = 20;
+  s.client.on_not_found = on_not_found;
+  s.script.push_back({ActionKind::Deliver, 0, -1, kIntent, "payload-1"});
+  s.faults.faults = std::move(faults);
+  return s;
+}
+
+// The en text of the nth step of this kind and side (from 1), or "" if none.
+std::string text_of(const Run& run, const std::string& kind, Side side, int nth = 1) {
+  for (const Step& s : run.steps) {
+    if (s.event.kind == kind && s.event.side == side && --nth == 0) return describe(s, run).en;
+  }
+  return "";
+}
+
+// The op_key of the request of attempt n.
+std::string key_of_attempt(const Run& run, int n) {
+  for (const Message& m : run.messages) {
+    if (m.kind == MessageKind::Request && m.n == n) return m.op_key;
+  }
+  return "";
+}
+
+bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+}  // namespace
+
+TEST_CASE("not_found says why: a lagging replica, a forgotten record, or no record") {
+  SUBCASE("the record exists but the replica lags") {
+    Scenario s = reconciling(OnNotFound::RetryLookup, {drop(MessageKind::Response)});
+    s.service.lookup_lag_ms = 300;  // the record, written at t=10, is 120 ms old at t=130
+    Run run = Simulation(s, s.faults).run();
+    std::string key = key_of_attempt(run, 1);
+    CHECK(text_of(run, "not_found", Side::Service) ==
+          "not found: the lookup reads a replica 300 ms behind, and the record of " + key +
+              ", written 120 ms ago, is younger than that");
+  }
+  SUBCASE("the record was forgotten when its retention window passed") {
+    Scenario s = reconciling(OnNotFound::RetryLookup, {drop(MessageKind::Response)});
+    s.service.retention_ms = 50;  // written at t=10, forgotten at t=60
+    Run run = Simulation(s, s.faults).run();
+    std::string key = key_of_attempt(run, 1);
+    CHECK(text_of(run, "not_found", Side::Service) ==
+          "not found: the record of " + key + " was forgotten when its retention window passed (at 60 ms)");
+  }
+  SUBCASE("the request never arrived: no record") {
+    Scenario s = reconciling(OnNotFound::RetryLookup, {drop(MessageKind::Request)});
+    Run run = Simulation(s, s.faults).run();
+    std::string key = key_of_attempt(run, 1);
+    CHECK(text_of(run, "not_found", Side::Service) == "not found: no record of " + key);
+    // The client's text does not claim the key never existed.
+    std::string received;
+    for (const Step& st : run.steps) {
+      if (st.event.side == Side::Client && st.event.kind == "receive" &&
+          st.event.local.value("outcome", "") == "not_found") {
+        received = describe(st, run).en;
+        break;
+      }
+    }
+    CHECK(has(received, "not found"));
+    CHECK(has(received, "does not say the request never took effect"));
+    CHECK(!has(received, "no key"));
+  }
+}
+
+TEST_CASE("a lookup names the key it carries and the attempt it belongs to") {
+  // Request 1 is lost: lookup 1 finds nothing, the client sends again, response 2 is
+  // lost, lookup 2 follows.
+  Scenario s = reconciling(OnNotFound::Resend, {drop(MessageKind::Request, 1), drop(MessageKind::Response, 2)});
+  s.client.max_attempts = 5;  // sends of any kind: attempt 1, lookup 1, attempt 2, lookup 2
+  SUBCASE("key per intent: the intent's one key") {
+    Run run = Simulation(s, s.faults).run();
+    std::string key = key_of_attempt(run, 1);
+    CHECK(key_of_attempt(run, 2) == key);
+    CHECK(text_of(run, "lookup", Side::Client, 2) ==
+          "the client reconciles: it looks up " + key + ", the intent's one key (every attempt carries it)");
+  }
+  SUBCASE("key per attempt: the latest attempt's key, not the original one") {
+    s.client.key_scope = KeyScope::PerAttempt;
+    Run run = Simulation(s, s.faults).run();
+    std::string first = key_of_attempt(run, 1), second = key_of_attempt(run, 2);
+    REQUIRE(first != second);
+    CHECK(text_of(run, "lookup", Side::Client, 1) == "the client reconciles: it looks up " + first + " (the key of attempt 1)");
+    std::string later = text_of(run, "lookup", Side::Client, 2);
+    CHECK(has(later, "it looks up " + second + " (the key of attempt 2)"));
+    CHECK(has(later, "earlier attempts carried other keys"));
+    CHECK(!has(later, "original"));
+  }
+}
