@@ -392,7 +392,19 @@ void Client::on_message(const Message& m) {
   if (sim_.crash_here(ClientPoint::BeforeRecord, m.intent, m.n)) return;
   std::optional<IntentRow> r = row(m.intent);
   if (!r || r->status == status::kDelivered || r->status == status::kConflict) return;
-  if (m.outcome == "ok" || m.outcome == "found") {
+  bool vouches = m.outcome == "ok" || m.outcome == "found";
+  if (vouches && !m.fingerprint.empty() && m.fingerprint != r->fingerprint) {
+    // The receipt is for other content than the row now holds (the row was changed and
+    // resent under the same key). A late response to the earlier content says nothing
+    // about this content: the row's own request is answered on its own. A lookup that
+    // finds the key bound to the other content means this content will be refused under
+    // this key (IETF draft: 422): a definite error.
+    if (m.outcome == "ok") return;
+    stop_waiting(m.intent);
+    record_status(m.intent, status::kConflict, std::nullopt, Service::kSameKeyDifferentPayload, error_kind::kDefinite);
+    return;
+  }
+  if (vouches) {
     stop_waiting(m.intent);
     record_status(m.intent, status::kDelivered, m.receipt);
   } else if (m.outcome == "rejected") {

@@ -109,7 +109,8 @@ Counterexample shrink(const Scenario& scenario, FaultPlan plan, Invariant invari
       fewer.faults.erase(fewer.faults.begin() + static_cast<std::ptrdiff_t>(i));
       Run r = Simulation(scenario, fewer).run();
       RunVerdict rv = check_invariants(r);
-      if (const Violation* w = find_violation(rv, invariant, intent)) {
+      const Violation* w = find_violation(rv, invariant, intent);
+      if (w && r.fired.size() < best.plan.faults.size()) {
         best = {fired_plan(r), *w};
         smaller = true;
         break;

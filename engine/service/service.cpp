@@ -148,7 +148,7 @@ void Service::submit(const Message& m) {
     put(local, "receipt", receipt);
     if (found[0][2].text != m.op_key) put(local, "matched_key", found[0][2].text);
     record("replay", m.intent, std::move(local), m.id);
-    reply(m, MessageKind::Response, "ok", receipt, "");
+    reply(m, MessageKind::Response, "ok", receipt, "", m.fingerprint);
   } else {
     nlohmann::json local = nlohmann::json::object();
     put(local, "op_key", m.op_key);
@@ -212,7 +212,7 @@ void Service::write_new(const Message& m) {
   }
   if (sim_.crash_service_here(ServicePoint::AfterCommit, m.intent, m.n)) return;
   if (contract.notify == Notify::Direct && !notify_directly(m.intent, m.op_key, email_key, receipt)) return;
-  reply(m, MessageKind::Response, "ok", receipt, "");
+  reply(m, MessageKind::Response, "ok", receipt, "", m.fingerprint);
   if (outbox) {
     // The relay's own step, after this request's: it finds the row this commit wrote.
     int epoch = epoch_;
@@ -298,7 +298,7 @@ void Service::on_email_ack(const Message& m) {
 
 void Service::lookup(const Message& m) {
   std::int64_t lag = sim_.scenario().service.lookup_lag_ms;
-  auto found = db_.query("SELECT receipt, created_at FROM idempotency_keys WHERE op_key = ?1",
+  auto found = db_.query("SELECT receipt, created_at, fingerprint FROM idempotency_keys WHERE op_key = ?1",
                          {SqlValue::of(m.op_key)});
   bool seen = !found.empty() && lookup_sees(found[0][1].integer, sim_.now(), lag);
   nlohmann::json local = nlohmann::json::object();
@@ -318,7 +318,8 @@ void Service::lookup(const Message& m) {
     }
   }
   record(seen ? "found" : "not_found", m.intent, std::move(local), m.id);
-  reply(m, MessageKind::LookupReply, seen ? "found" : "not_found", seen ? found[0][0].text : "", "");
+  reply(m, MessageKind::LookupReply, seen ? "found" : "not_found", seen ? found[0][0].text : "", "",
+        seen ? found[0][2].text : "");
 }
 
 void Service::expire_due() {
@@ -360,7 +361,7 @@ void Service::restart() {
 }
 
 void Service::reply(const Message& to, MessageKind kind, const std::string& outcome,
-                    const std::string& receipt, const std::string& reason) {
+                    const std::string& receipt, const std::string& reason, const std::string& fingerprint) {
   Message r;
   r.kind = kind;
   r.from = Side::Service;
@@ -371,6 +372,7 @@ void Service::reply(const Message& to, MessageKind kind, const std::string& outc
   r.outcome = outcome;
   r.receipt = receipt;
   r.reason = reason;
+  r.fingerprint = fingerprint;
   int id = sim_.network().send(r);
   nlohmann::json local = nlohmann::json::object();
   put(local, "message", to_string(kind));

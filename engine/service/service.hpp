@@ -127,8 +127,11 @@ class Service {
   void on_email_ack(const Message& m);
   std::string intent_of(const std::string& op_key) const;
   int record(const std::string& kind, const std::string& intent, nlohmann::json local, int message = -1);
+  /// `fingerprint`: for an ok response or a found lookup reply, the fingerprint of the
+  /// content the receipt is for (as a Stripe or IETF-draft service returns the original
+  /// request with a replay), so the client can tell whose receipt it holds.
   void reply(const Message& to, MessageKind kind, const std::string& outcome,
-             const std::string& receipt, const std::string& reason);
+             const std::string& receipt, const std::string& reason, const std::string& fingerprint = "");
 
   Simulation& sim_;
   Database db_;

@@ -61,7 +61,9 @@ struct Message {
   std::string op_key;  ///< email/email_ack: the operation key of the effect notified about
   std::string email_key;  ///< email/email_ack only: the email's key (provider dedup)
   std::string payload;      ///< request only
-  std::string fingerprint;  ///< request only
+  /// request: its payload's fingerprint; an ok response or a found lookup reply: the
+  /// fingerprint of the content the receipt is for
+  std::string fingerprint;
   /// Replies: "ok" (receipt), "rejected" (reason), "found" (receipt), "not_found",
   /// "in_progress" (the key is still being processed: an indefinite error).
   std::string outcome;

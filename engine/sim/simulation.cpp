@@ -106,6 +106,11 @@ const Fault* Simulation::pass(Fault point) {
   run_.points.push_back(std::move(point));
   for (const Fault& f : plan_.faults) {
     if (f.id() != id) continue;
+    // A fault fires once, at the first pass of its point (a client's before_record of
+    // attempt 1 is passed by the response of attempt 1 and again by the reply to lookup 1).
+    for (const Fault& done : run_.fired) {
+      if (done.id() == id) return nullptr;
+    }
     run_.fired.push_back(f);
     return &f;
   }

@@ -133,28 +133,57 @@ TEST_CASE("false_success: a key written before its effect answers a retry 'done'
   CHECK(check_invariants(run_with(s, {crash_service(ServicePoint::BetweenWrites)})).safe());
 }
 
-TEST_CASE("false_success: DELIVERED for changed content the service never accepted, from a late reply about the old content") {
+TEST_CASE("false_success: DELIVERED for content the service never accepted is flagged, and the client no longer records it") {
   // The reply to attempt 1 (old content, committed at 10 ms) arrives at 20 ms; at 15 ms the
-  // client reuses the key for changed content, so the old receipt lands on the new content.
+  // client reuses the key for changed content. The reply carries the fingerprint its
+  // receipt is for, so the client does not put the old receipt on the new content: the
+  // new content is refused (422) and the row ends CONFLICT, which is no false failure
+  // (the effect that exists is of the old content).
   Scenario s = one_intent();
   s.script.push_back({ActionKind::ResendChangedPayload, 15, -1, kIntent, "payload-2"});
-  Run wrong = run_with(s);
-  RunVerdict v = check_invariants(wrong);
-  std::vector<Violation> lie = of(v, Invariant::FalseSuccess);
+  Run run = run_with(s);
+  const IntentRow* end = row_of(run.steps.back(), kIntent);
+  REQUIRE(end != nullptr);
+  CHECK(end->status == status::kConflict);
+  CHECK(effects_for(run, last(run), kIntent) == 1);
+  CHECK(check_invariants(run).safe());
+
+  // The invariant itself: the same run, its last row DELIVERED with the old receipt for
+  // the new content (what the client recorded before replies carried a fingerprint).
+  std::vector<IntentRow> rows(run.steps.back().snap.intents.begin(), run.steps.back().snap.intents.end());
+  for (IntentRow& r : rows) {
+    if (r.intent != kIntent) continue;
+    r.status = status::kDelivered;
+    r.receipt = run.steps.back().snap.deliveries[0].receipt;
+  }
+  Run lied = run;
+  lied.steps.back().snap.intents = Rows<IntentRow>(rows);
+  std::vector<Violation> lie = of(check_invariants(lied), Invariant::FalseSuccess);
   REQUIRE(lie.size() == 1);
   CHECK(lie[0].intent == kIntent);
-  const IntentRow* end = row_of(wrong.steps.back(), kIntent);
-  REQUIRE(end != nullptr);
-  CHECK(end->status == status::kDelivered);
-  CHECK(effects_for(wrong, last(wrong), kIntent) == 1);  // one effect: of the old content
+  CHECK(lie[0].step == last(lied));
   CHECK(lie[0].reason.en.find("the service never accepted") != std::string::npos);
   CHECK(lie[0].reason.zh.find("内容哈希") != std::string::npos);
-  CHECK(wrong.steps[lie[0].step].event.kind == "record");
+}
 
-  // The right knob: changed content is a new intent with its own key.
-  Scenario right = one_intent();
-  right.script.push_back({ActionKind::Deliver, 15, -1, "r-v2", "payload-2"});
-  CHECK(check_invariants(run_with(right)).safe());
+TEST_CASE("a lookup that finds the key bound to other content ends the changed row CONFLICT, a definite error") {
+  // Attempt 2 (changed content under the same key) is lost; the lookup finds the key
+  // holding the old content: the new content will be refused under this key.
+  Scenario s = one_intent();
+  s.client.retry_after_ms = 50;
+  s.script.push_back({ActionKind::ResendChangedPayload, 300, -1, kIntent, "payload-2"});
+  Fault lost = drop(MessageKind::Request);
+  lost.n = 2;
+  Run run = run_with(s, {lost});
+  int conflict = first_step(run, [](const Step& st) {
+    const IntentRow* r = row_of(st, kIntent);
+    return r && r->status == status::kConflict;
+  });
+  REQUIRE(conflict >= 0);
+  CHECK(run.steps[conflict].event.local.value("error", "") == error_kind::kDefinite);
+  CHECK(run.steps[conflict - 1].event.kind == "receive");
+  CHECK(run.messages[run.steps[conflict - 1].event.message].kind == MessageKind::LookupReply);
+  CHECK(check_invariants(run).safe());
 }
 
 TEST_CASE("false_failure: FAILED after a timeout while the effect exists; reconciling instead ends DELIVERED") {
