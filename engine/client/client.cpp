@@ -416,7 +416,11 @@ void Client::on_message(const Message& m) {
     if (!stop.empty()) {
       escalate(m.intent, stop);
     } else if (sim_.scenario().client.on_not_found == OnNotFound::RetryLookup) {
-      // The lookup may lag or have forgotten the key: ask again later.
+      // The lookup may lag or have forgotten the key: the outcome is unknown (a row a
+      // recovery scan reconciled may still say PENDING), and the client asks again later.
+      if (r->status != status::kUnknown) {
+        record_status(m.intent, status::kUnknown, std::nullopt, "", error_kind::kIndefinite);
+      }
       after_unknown(m.intent);
     } else {
       // Trusting the lookup: the request never took effect, so sending it again under
