@@ -24,16 +24,6 @@ std::string failure(const Run& run, const std::string& intent) {
   return broken.empty() ? "" : broken.front().reason.en;
 }
 
-std::vector<std::string> shipped_lessons() {
-  std::vector<std::string> out;
-  for (const auto& e : std::filesystem::directory_iterator(std::string(IDEMLAB_SOURCE_DIR) + "/lessons")) {
-    std::string name = e.path().filename().string();
-    if (e.path().extension() == ".json" && name.find(".schema.") == std::string::npos) out.push_back(name);
-  }
-  std::sort(out.begin(), out.end());
-  return out;
-}
-
 }  // namespace
 
 TEST_CASE("every side-by-side lesson: the mistake fails in the lesson's run, the fix never fails in its fault space") {

@@ -1,0 +1,120 @@
+// The explorer (engine/explore/): every fault schedule of up to K faults; counterexamples
+// come from engine/invariants/ and reproduce; the course's side-by-side lessons hold.
+#include <doctest/doctest.h>
+
+#include "engine/explore/explore.hpp"
+#include "engine/explore/fuzz.hpp"
+#include "engine/scenario/scenario_json.hpp"
+#include "engine/sim/simulation.hpp"
+#include "lesson_file.hpp"
+
+using namespace idemlab;
+
+namespace {
+
+ExploreResult explore_k(const Scenario& s, int k) {
+  ExploreLimits limits;
+  limits.max_faults = k;
+  return explore(s, limits);
+}
+
+}  // namespace
+
+TEST_CASE("every side-by-side lesson at K = 2: the mistake has a counterexample, the fix has none") {
+  int compared = 0;
+  for (const std::string& name : shipped_lessons()) {
+    auto p = prepared_lesson(name);
+    if (!p->lesson.compare) continue;
+    ++compared;
+    const Comparison& c = *p->lesson.compare;
+    CAPTURE(name);
+    ExploreResult wrong = explore_k(c.policies[0].scenario, 2);
+    CHECK(wrong.complete);
+    CHECK_MESSAGE(!wrong.counterexamples.empty(), "policy '" << c.policies[0].id << "' has no counterexample");
+    ExploreResult right = explore_k(c.policies[1].scenario, 2);
+    CHECK(right.complete);
+    CHECK(right.schedules > 10);
+    for (const Counterexample& x : right.counterexamples) {
+      FAIL_CHECK("policy '" << c.policies[1].id << "' breaks " << to_string(x.violation.invariant) << " when "
+                            << x.plan.describe().en << ": " << x.violation.reason.en);
+    }
+  }
+  CHECK(compared >= 8);
+}
+
+TEST_CASE("a counterexample reproduces from its own scenario and cannot lose a fault") {
+  auto p = prepared_lesson("07-service-ordering.json");
+  const Scenario& key_first = p->lesson.compare->policies[0].scenario;
+  ExploreResult r = explore_k(key_first, 2);
+  REQUIRE(!r.counterexamples.empty());
+  for (const Counterexample& x : r.counterexamples) {
+    CAPTURE(x.plan.id());
+    Run run = Simulation(key_first, x.plan).run();
+    bool again = false;
+    for (const Violation& v : check_invariants(run).violations) {
+      again = again || (v.invariant == x.violation.invariant && v.intent == x.violation.intent);
+    }
+    CHECK(again);
+    for (std::size_t i = 0; i < x.plan.faults.size(); ++i) {
+      FaultPlan fewer = x.plan;
+      fewer.faults.erase(fewer.faults.begin() + static_cast<std::ptrdiff_t>(i));
+      for (const Violation& v : check_invariants(Simulation(key_first, fewer).run()).violations) {
+        CHECK_FALSE((v.invariant == x.violation.invariant && v.intent == x.violation.intent));
+      }
+    }
+  }
+  // Fewest faults first: the one-fault crash between the two writes leads.
+  CHECK(r.counterexamples.front().plan.faults.size() == 1);
+  CHECK(r.counterexamples.front().plan.faults[0].id() == "crash:service:between_writes:weekly-report:1");
+  // The JSON's scenario carries the plan: paste it anywhere and the run breaks again.
+  nlohmann::json j = r.to_json(key_first);
+  CHECK(j["counterexamples"][0]["scenario"]["faults"] == nlohmann::json::array({write_fault(r.counterexamples.front().plan.faults[0])}));
+}
+
+TEST_CASE("schedules grow with K, every schedule is counted once, and the same input gives the same result") {
+  auto p = prepared_lesson("01-lost-receipt.json");
+  ExploreResult k1 = explore_k(p->lesson.scenario, 1), k2 = explore_k(p->lesson.scenario, 2);
+  CHECK(k1.schedules > 1);
+  CHECK(k2.schedules > k1.schedules);
+  int counted = 0;
+  for (const OutcomeClass& c : k2.outcomes) counted += c.count;
+  CHECK(counted == k2.schedules);
+  CHECK(explore_k(p->lesson.scenario, 2).to_json(p->lesson.scenario) == k2.to_json(p->lesson.scenario));
+}
+
+TEST_CASE("a limit that cuts the search says so") {
+  auto p = prepared_lesson("09-retry-layers.json");
+  ExploreLimits limits;
+  limits.max_faults = 2;
+  limits.max_schedules = 25;
+  ExploreResult r = explore(p->lesson.scenario, limits);
+  CHECK_FALSE(r.complete);
+  CHECK(r.cut == "schedules");
+  CHECK(r.schedules == 25);
+  CHECK(r.cut_text.en.find("incomplete") != std::string::npos);
+  CHECK(!r.cut_text.zh.empty());
+}
+
+TEST_CASE("fuzz: the right configuration never breaks an invariant; each wrong setting that costs safety is caught") {
+  FuzzOptions o;
+  o.seed = 20261201;
+  o.runs = 3000;
+  nlohmann::json report = fuzz(o);
+  CHECK(report["right"]["violations"] == 0);
+  CHECK(report["right"]["runs"] == 1500);
+  for (const nlohmann::json& w : report["wrong_settings"]) {
+    CAPTURE(w["knob"].get<std::string>() + "=" + w["value"].get<std::string>());
+    CHECK(w["runs"].get<int>() > 0);
+    // Layers that multiply retries cost load, not safety: no invariant judges load.
+    if (w["knob"] == "client.retry_layers") continue;
+    CHECK(w["caught"].get<int>() > 0);
+    // Its example reproduces: the scenario it names breaks an invariant when run.
+    Reader r("example");
+    Scenario s;
+    std::set<std::string> intents;
+    read_scenario(r, w["example"]["scenario"], "", s, intents);
+    CHECK(r.problems().empty());
+    CHECK_FALSE(check_invariants(Simulation(s, s.faults).run()).safe());
+  }
+  CHECK(fuzz(o) == report);  // the same seed, the same report
+}
