@@ -15,7 +15,7 @@
 // or another lookup (ClientPolicy::on_not_found); an `in_progress` answer (the service is
 // still processing the key) is indefinite: the intent stays UNKNOWN.
 //
-// Errors are definite or indefinite (DESIGN.md): a rejection (the service refused before
+// Errors are definite or indefinite (docs/design.md): a rejection (the service refused before
 // doing anything) is definite and ends the intent as CONFLICT; a timeout, or a reply
 // that leaves the outcome open, is indefinite and leaves it UNKNOWN. Every `record` step
 // after an error carries local.error = "definite" | "indefinite"; the wrong on_timeout

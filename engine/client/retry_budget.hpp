@@ -1,5 +1,5 @@
 #pragma once
-// The client's retry budget (DESIGN.md, "retry budget (attempts, deadline, backoff), with
+// The client's retry budget (docs/design.md, "retry budget (attempts, deadline, backoff), with
 // retry layers that multiply"): how many sends an intent may take, which iteration of
 // each retry layer a send is, and how long the client waits before a retry.
 //

@@ -1,6 +1,6 @@
 #pragma once
 // Fault injection: faults attach to named injection points that the simulation passes
-// (DESIGN.md, "Fault injector"). A fault plan is plain data, so a lesson can store it and
+// (docs/design.md, "The model"). A fault plan is plain data, so a lesson can store it and
 // the explorer can enumerate a fault space.
 //
 // Injection points (their ids):

@@ -1,6 +1,6 @@
 #pragma once
 // The fixed vocabulary of facts the knowledge grid and the questions can ask about
-// (DESIGN.md, "What each side knows"). Each is evaluated on the truth of one run at one
+// (docs/design.md, "What each side knows"). Each is evaluated on the truth of one run at one
 // step, as the observer sees it:
 //   effect_exists        bool   an effect (a deliveries row) exists for the intent
 //   effect_count         count  how many effects exist for the intent

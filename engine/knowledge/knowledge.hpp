@@ -1,5 +1,5 @@
 #pragma once
-// What each side knows, computed and never authored (DESIGN.md). Possible-worlds
+// What each side knows, computed and never authored (docs/design.md). Possible-worlds
 // semantics (Halpern and Moses, "Knowledge and common knowledge in a distributed
 // environment", JACM 1990): a side knows a fact at a point when the fact holds at every
 // point of every world that the side cannot tell apart from it.
@@ -9,7 +9,7 @@
 // restarts) plus the current virtual time (each side reads its own clock). A crash loses
 // a process's memory: after a restart its view is the durable rows it reads back plus
 // what it does from then on, so it cannot tell apart two worlds that left the same rows
-// behind (DESIGN.md, "volatile memory lost on crash"). A point of
+// behind (docs/design.md, "The model"). A point of
 // another world is a step j whose state holds at that time: time(j) <= t and the next
 // step, if any, is at time >= t.
 #include <utility>

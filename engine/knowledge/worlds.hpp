@@ -1,6 +1,6 @@
 #pragma once
 // The possible worlds of a lesson: its own run plus one run per fault plan of its fault
-// space (DESIGN.md, "What each side knows"). World 0 is always the lesson's own run.
+// space (docs/design.md, "What each side knows"). World 0 is always the lesson's own run.
 #include <vector>
 
 #include "engine/sim/run.hpp"

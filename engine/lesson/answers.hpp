@@ -1,6 +1,6 @@
 #pragma once
 // Answer checking: every expected answer that depends on the simulation is computed here
-// from the scenario (DESIGN.md, "Lessons and answer checking"); only concept questions
+// from the scenario (lessons/README.md); only concept questions
 // carry a fixed answer.
 //
 // Answer shapes (engine/api/API.md): knowledge -> "knows_true" | "knows_false" |

@@ -1,5 +1,5 @@
 #pragma once
-// Judging a choose question ("choose the next action", DESIGN.md "Lessons and answer
+// Judging a choose question ("choose the next action", docs/design.md "Lessons and answer
 // checking"). Each option is an action the client could take right after the moment. The
 // engine runs it in every run the client cannot tell apart there (engine/lesson/forks.hpp)
 // and judges it by the invariants (engine/invariants/, the one definition of safety):

@@ -1,5 +1,5 @@
 #pragma once
-// The side-by-side view of a lesson (DESIGN.md, "The page": the same fault plan under two
+// The side-by-side view of a lesson (docs/design.md, "What idemlab is": the same fault plan under two
 // client policies, with an effect counter on each). The lesson's `compare` block names two
 // policies; each is the lesson's scenario with some client and service knobs replaced,
 // run once under the lesson's own fault plan. Shape: engine/api/API.md, `compare`.

@@ -1,6 +1,6 @@
 #pragma once
 // Running on from a question's moment in every run the client cannot tell apart there
-// (DESIGN.md, "Lessons and answer checking"): the runs predict and choose questions are
+// (lessons/README.md): the runs predict and choose questions are
 // answered over. At the moment the client has seen the same events in each of them, so
 // whatever it does next, it does in all of them.
 #include <optional>

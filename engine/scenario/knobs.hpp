@@ -1,10 +1,11 @@
 #pragma once
 // THE table of every knob of a scenario, every injection point kind and every script
-// action (docs/design.md, "The scenario"). The scenario reader and writer
-// (scenario_json.hpp), the lesson schema (lessons/schema/lesson.schema.json, tested equal
-// to this table by tests/wasm/schema.test.mjs), the API's `vocabulary`, the CLI's fuzzer
-// and the page's controls all come from here: adding a knob is a row below plus its
-// behaviour in the part that has it, never a list retyped elsewhere.
+// action (docs/design.md, "The scenario and its knob table"). The scenario reader and
+// writer (scenario_json.hpp), the lesson reader's action and message names, the API's
+// `vocabulary` (which the sandbox's controls are to be built from), and the fuzzer come
+// from here; the lesson schema (lessons/schema/lesson.schema.json) is tested equal to it
+// by tests/wasm/schema.test.mjs. Adding a knob is a row below plus its behaviour in the
+// part that has it, plus its entry in the schema (the test names what is missing).
 //
 // Every knob has a default, and the default is its right setting: a knob a lesson leaves
 // out never carries a latent mistake; a lesson that teaches a mistake names the wrong
@@ -22,7 +23,7 @@
 
 namespace idemlab {
 
-/// How a setting of a knob is judged (DESIGN.md: each policy knob has a right and a
+/// How a setting of a knob is judged (docs/design.md: each policy knob has a right and a
 /// wrong setting).
 enum class Setting { Right, Wrong, Neutral };
 const char* to_string(Setting s);

@@ -2,7 +2,7 @@
 // A scenario: everything one simulated run depends on. Lessons carry one as data
 // (lessons/README.md); engine/experiments builds the course's own ones in code.
 //
-// The knobs each have a right and a wrong setting (DESIGN.md, "The model"):
+// The knobs each have a right and a wrong setting (docs/design.md, "The model"):
 //  - key_scope: one operation key per intent (right) or a new key per attempt (wrong: the
 //    service cannot tell a retry from a new operation).
 //  - on_timeout: record UNKNOWN (right: a timeout is an indefinite error) or mark the

@@ -16,7 +16,7 @@
 //     the transaction that deletes the record. It answers nothing a request or lookup can
 //     see: it lets the service say truthfully, in its not_found step, why a lookup found
 //     nothing (not shown in the timeline's tables).
-// Times are virtual ms. The contract's knobs are ServiceContract (engine/sim/scenario.hpp).
+// Times are virtual ms. The contract's knobs are ServiceContract (engine/scenario/scenario.hpp).
 //
 // submit(op_key, payload), the behaviour of the IETF Idempotency-Key HTTP header draft
 // (draft-ietf-httpapi-idempotency-key-header):

@@ -1,6 +1,6 @@
 #pragma once
 // What one simulated run yields: the timeline, one Step per event, each with a snapshot of
-// both sides (DESIGN.md, "A run yields a timeline"), and every message with its fate.
+// both sides (docs/design.md, "The model"), and every message with its fate.
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -27,7 +27,7 @@ inline constexpr const char* kNeedsHuman = "NEEDS_HUMAN";
 }  // namespace status
 
 /// How a client's `record` step classifies the error behind it (its local.error).
-/// DESIGN.md: only a definite error may end an intent as failed; an indefinite one leaves
+/// docs/design.md: only a definite error may end an intent as failed; an indefinite one leaves
 /// it UNKNOWN until reconciled.
 namespace error_kind {
 inline constexpr const char* kDefinite = "definite";      ///< it certainly did not take effect (a rejection)

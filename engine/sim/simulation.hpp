@@ -2,7 +2,7 @@
 // The deterministic discrete-event simulation: a virtual clock in ms, an event queue
 // ordered by (time, priority, insertion), and the parts (client, network, service, and the
 // mail provider the service may notify) that schedule work on it. Every event a part performs becomes one timeline Step with a
-// snapshot of both sides (DESIGN.md, "The model").
+// snapshot of both sides (docs/design.md, "The model").
 //
 // Determinism: no wall clock, no unordered containers, no floating point; the same
 // Scenario and FaultPlan give the same Run natively and in WASM.

@@ -1,5 +1,5 @@
 #pragma once
-// Learner-facing text in both languages the product ships (DESIGN.md: zh-CN and en).
+// Learner-facing text in both languages the product ships (docs/design.md: zh-CN and en).
 // Every string the engine hands to a front end is an L10n; front ends pick one.
 #include <nlohmann/json.hpp>
 #include <string>

@@ -1,7 +1,7 @@
 """Puts the bench measurements together: a table, or with --json one JSON object.
 
-usage: python3 report.py [--json] NATIVE SEED WASM PAGE TRANSFER_BYTES SITE_BYTES
-Each of NATIVE SEED WASM PAGE is the JSON one measurement printed ("{}" if it failed).
+usage: python3 report.py [--json] NATIVE SEED WASM PAGE TRANSFER_BYTES SITE_BYTES [FUZZ]
+Each of NATIVE SEED WASM PAGE FUZZ is the JSON one measurement printed ("{}" if it failed).
 TRANSFER_BYTES: what a visit fetches (the list, then a lesson), gzip -9; "" if unknown.
 SITE_BYTES: every file of the built site, gzip -9.
 """
@@ -15,6 +15,7 @@ if as_json:
 native, seed, wasm, page = (json.loads(a or "{}") for a in args[:4])
 transfer = int(args[4]) if args[4:] and args[4].isdigit() else None
 site = int(args[5]) if args[5:] and args[5].isdigit() else None
+fuzz = json.loads(args[6] or "{}") if args[6:] else {}
 
 result = {
     "native_runs_per_s": native.get("runs_per_s"),
@@ -27,6 +28,12 @@ result = {
     # per lesson: the runs (worlds) of its fault space and its knowledge time (wasm)
     "lessons": wasm.get("lessons") or [],
     "site_gzip_bytes": site,
+    # the native fuzzer, invariants checked on every step of every schedule
+    "fuzz_schedules_per_s": fuzz.get("fuzz_schedules_per_s"),
+    # explore at K = 2 in WASM, the lesson with the most schedules
+    "explore_ms": wasm.get("explore_ms"),
+    "explore_lesson": wasm.get("explore_lesson"),
+    "explore_schedules": wasm.get("explore_schedules"),
 }
 ratio = None
 if result["native_runs_per_s"] and result["seed_lab_runs_per_s"]:
@@ -42,6 +49,9 @@ result["targets"] = {
     "knowledge_ms_max": target(result["knowledge_ms_max"], "< 50", lambda v: v < 50),
     "page_interactive_ms": target(result["page_interactive_ms"], "< 500", lambda v: v < 500),
     "transfer_gzip_bytes": target(transfer, "< 400000", lambda v: v < 400000),
+    # 1,000,000 schedules in under 5 minutes
+    "fuzz_schedules_per_s": target(result["fuzz_schedules_per_s"], ">= 3334", lambda v: v >= 3334),
+    "explore_ms": target(result["explore_ms"], "< 1000", lambda v: v < 1000),
 }
 
 if as_json:
@@ -65,6 +75,8 @@ rows = [
     ("lesson list shown ms (median)", result["list_interactive_ms"], ""),
     ("transfer of a visit, gzip -9 bytes", transfer, "transfer_gzip_bytes"),
     ("whole site, gzip -9 bytes", site, ""),
+    ("fuzz schedules/s (native, invariants on)", result["fuzz_schedules_per_s"], "fuzz_schedules_per_s"),
+    ("explore ms, K = 2, most schedules (wasm)", result["explore_ms"], "explore_ms"),
 ]
 print(f"{'measure':<44} {'value':>12}  target")
 for label, value, key in rows:
@@ -75,10 +87,12 @@ for label, value, key in rows:
     print(f"{label:<44} {show(value):>12}  {verdict}")
 if wasm.get("knowledge_lesson"):
     print(f"slowest lesson: {wasm['knowledge_lesson']}")
+if result["explore_lesson"]:
+    print(f"explored: {result['explore_lesson']}, {result['explore_schedules']} schedules at K = 2")
 if result["lessons"]:
     print()
-    print(f"{'lesson':<44} {'runs (worlds)':>13}  {'knowledge ms (wasm)':>19}")
+    print(f"{'lesson':<44} {'runs (worlds)':>13}  {'knowledge ms (wasm)':>19}  {'schedules K=2':>13}")
     for row in result["lessons"]:
-        print(f"{row['lesson']:<44} {row['worlds']:>13}  {show(row['knowledge_ms']):>19}")
+        print(f"{row['lesson']:<44} {row['worlds']:>13}  {show(row['knowledge_ms']):>19}  {row.get('explore_schedules', 'n/a'):>13}")
 if page.get("console_errors"):
     print(f"note: the page logged {page['console_errors']} console error(s) while loading")

@@ -5,8 +5,13 @@
 // changes with each call so that the engine's cache of prepared lessons never answers).
 // Per lesson it also reports the number of runs (worlds) in its fault space, beside that
 // lesson's time.
+// It also times `explore` at K = 2 (every schedule of up to two faults, each judged by the
+// invariants) for every lesson; the lesson with the most schedules counts (explore_ms, the
+// median of five calls, beside its schedule count).
 // usage: node wasm.mjs SECONDS  ->  {"wasm_runs_per_s": x, "knowledge_ms_max": y, "knowledge_lesson": f,
-//                                    "lessons": [{"lesson": f, "worlds": n, "knowledge_ms": ms}]}
+//                                    "lessons": [{"lesson": f, "worlds": n, "knowledge_ms": ms,
+//                                                 "explore_schedules": n}],
+//                                    "explore_ms": ms, "explore_lesson": f, "explore_schedules": n}
 import { readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -52,7 +57,24 @@ for (const name of lessons) {
   perLesson.push({ lesson: name, worlds: worlds[name], knowledge_ms: times[3] });
   if (times[3] > knowledgeMsMax) [knowledgeMsMax, knowledgeLesson] = [times[3], name];
 }
+// Explore at K = 2: the schedule count of each lesson, then the largest one timed.
+function explore(name) {
+  calls += 1;
+  const text = JSON.stringify({ file: `lessons/${calls}/${name}`, text: readFileSync(resolve(REPO, 'lessons', name), 'utf8'), faults: 2 });
+  const start = performance.now();
+  const out = JSON.parse(engine.call('explore', text));
+  const ms = performance.now() - start;
+  if (out.error || out.ok === false) throw new Error(JSON.stringify(out).slice(0, 300));
+  return { ms, schedules: out.schedules };
+}
+let largest = null;
+for (const row of perLesson) {
+  row.explore_schedules = explore(row.lesson).schedules;
+  if (!largest || row.explore_schedules > largest.explore_schedules) largest = row;
+}
+const exploreTimes = Array.from({ length: 5 }, () => explore(largest.lesson).ms).sort((a, b) => a - b);
 console.log(JSON.stringify({
   wasm_runs_per_s: wasmRunsPerS, knowledge_ms_max: knowledgeMsMax, knowledge_lesson: knowledgeLesson,
   lessons: perLesson,
+  explore_ms: exploreTimes[2], explore_lesson: largest.lesson, explore_schedules: largest.explore_schedules,
 }));

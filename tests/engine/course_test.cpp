@@ -13,7 +13,7 @@ using namespace idemlab;
 
 // The course's side-by-side lessons put the mistake first and the fix second. Over the
 // whole fault space of the lesson, the fix never ends in a failure a user would notice,
-// and the mistake shows its failure in the lesson's own run (DESIGN.md, "The model":
+// and the mistake shows its failure in the lesson's own run (docs/design.md, "The model":
 // each knob has a right and a wrong setting).
 namespace {
 

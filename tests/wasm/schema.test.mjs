@@ -46,6 +46,36 @@ function readmeExample() {
   return JSON.parse(block[1]);
 }
 
+// The schema's knobs are the engine's knob table (engine/scenario/knobs.hpp), as the API's
+// `vocabulary` gives it: the same names in each group, the same values in the same order,
+// the same ranges, and the same default (the right setting), so an editor's completion
+// and the engine never disagree.
+test('the schema describes exactly the knobs of the engine\'s table, with their values, ranges and defaults', () => {
+  const schema = JSON.parse(read('lessons/schema/lesson.schema.json'));
+  const vocab = JSON.parse(engine.call('vocabulary', '{}'));
+  const property = (p) => (p.$ref ? { ...schema.$defs[p.$ref.split('/').pop()], ...p } : p);
+  for (const group of ['client', 'service', 'provider', 'timing']) {
+    const props = schema.$defs.scenario.properties[group].properties;
+    const knobs = vocab.knobs.filter((k) => k.group === group);
+    assert.deepEqual(Object.keys(props).sort(), knobs.map((k) => k.name).sort(), `the knobs of ${group}`);
+    for (const k of knobs) {
+      const p = property(props[k.name]);
+      const where = `${group}.${k.name}`;
+      if (k.type === 'choice') assert.deepEqual(p.enum, k.values.map((v) => v.name), where);
+      if (k.type === 'boolean') assert.equal(p.type, 'boolean', where);
+      if (k.type === 'integer') assert.deepEqual([p.type, p.minimum, p.maximum], ['integer', k.min, k.max], where);
+      if (k.type === 'layers') assert.deepEqual([p.type, p.maxItems], ['array', k.max_layers], where);
+      if (k.type !== 'layers') assert.deepEqual(p.default, k.default ?? undefined, `${where}: the default`);
+    }
+  }
+  // Injection points and actions: the same names as the engine's tables.
+  const names = (field) => vocab.injection_points.filter((k) => field in k).map((k) => k[field]);
+  assert.deepEqual(schema.$defs.message.enum, names('drop'));
+  assert.deepEqual(schema.$defs.crashPoint.enum, names('crash_client'));
+  assert.deepEqual(schema.$defs.serviceCrashPoint.enum, names('crash_service'));
+  assert.deepEqual(schema.$defs.do.enum, vocab.actions.map((a) => a.name));
+});
+
 test('there are lessons to validate', () => {
   assert.ok(shipped.length >= 2, `found ${shipped.join(', ')}`);
 });
@@ -110,13 +140,17 @@ const accepted = {
   },
   'a crash fault with its restart delay': () => {
     const l = base();
-    l.scenario.faults.push({ crash_client: 'before_record', intent: 'weekly-report', attempt: 9, restart_after_ms: 70 });
+    // Attempt 1's response is lost, so this point is passed by the reply to lookup 1 (a
+    // planned fault must fire in the lesson's own run, or check refuses the lesson).
+    l.scenario.faults.push({ crash_client: 'before_record', intent: 'weekly-report', attempt: 1, restart_after_ms: 70 });
     return l;
   },
   'a service crash fault with its restart delay, and a moment at a separate key write': () => {
     const l = base();
     l.scenario.service = { ordering: 'effect_first' };
-    l.scenario.faults.push({ crash_service: 'between_writes', intent: 'weekly-report', attempt: 9, restart_after_ms: 40 });
+    // A second intent, later, takes the crash: the lesson's own run up to it is unchanged.
+    l.scenario.script.push({ at: 400, do: 'deliver', intent: 'other', payload: 'another report' });
+    l.scenario.faults.push({ crash_service: 'between_writes', intent: 'other', attempt: 1, restart_after_ms: 40 });
     l.moments[0].at = { event: 'register', side: 'service' };
     return l;
   },
@@ -162,6 +196,9 @@ const accepted = {
     const l = base();
     l.scenario.service = { lookup: true, notify: 'outbox' };
     l.scenario.provider = { dedup: 'none' };
+    // Without the provider's dedup, every option of the choose question may end with a
+    // duplicated email (an invariant): no option is safe, so the question goes.
+    l.questions = l.questions.filter((q) => q.kind !== 'choose');
     l.scenario.faults.push({ drop: 'email_ack', attempt: 1 });
     l.scenario.fault_space.service_crash_points = ['after_commit', 'after_email_send'];
     l.facts = ['effect_exists', 'effect_count', 'request_arrived', 'response_arrived', 'client_has_receipt', 'email_sent', 'email_count']
@@ -177,7 +214,10 @@ const accepted = {
   'a direct notification, and a crash right after an email is sent': () => {
     const l = base();
     l.scenario.service = { notify: 'direct' };
-    l.scenario.faults.push({ crash_service: 'after_email_send', attempt: 9, restart_after_ms: 30 });
+    l.scenario.script.push({ at: 400, do: 'deliver', intent: 'other', payload: 'another report' });
+    l.scenario.faults.push({ crash_service: 'after_email_send', intent: 'other', attempt: 1, restart_after_ms: 30 });
+    // A direct call can lose the email in every option's runs: no option is safe.
+    l.questions = l.questions.filter((q) => q.kind !== 'choose');
     l.scenario.fault_space.service_crash_points = ['after_email_send'];
     l.moments.push({ id: 'notified', at: { event: 'notify', side: 'service', message: 'email' }, label: l.title, narration: l.summary });
     return l;
