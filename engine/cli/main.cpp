@@ -15,11 +15,13 @@
 //                                    its problems (also printed to stderr); exit 0 either way
 //   idemlab compare LESSON           the lesson's side-by-side timelines (JSON)
 //   idemlab bench [--runs N]         runs of the lost-response scenario per second (JSON)
-//   idemlab explore FILE [--faults K] [--limit N] [--policy ID]
+//   idemlab explore FILE [--faults K] [--limit N] [--max-ms MS] [--policy ID]
 //                                    every fault schedule of up to K (1..3, default 2) faults
 //                                    of a lesson or a bare scenario file (JSON with "script"
 //                                    at its top), optionally as one of the lesson's compare
-//                                    policies: outcome classes and shrunk counterexamples
+//                                    policies (--limit: schedules at most, default 20000;
+//                                    --max-ms: a wall-clock budget, default none; a cut
+//                                    search says so): outcome classes and shrunk counterexamples
 //                                    (JSON); exit 0, or 1 if the input is bad
 //   idemlab fuzz --seed S --runs N [--out DIR]
 //                                    random scenarios under random faults, the invariants on
@@ -48,7 +50,7 @@ using nlohmann::json;
 int usage() {
   std::cerr << "usage: idemlab seed-lab | seed-experiment | run LESSON [--json] [--lang en|zh-CN] |\n"
                "               check LESSON... | answers LESSON... | index LESSON... | compare LESSON |\n"
-               "               bench [--runs N] | explore FILE [--faults K] [--limit N] [--policy ID] |\n"
+               "               bench [--runs N] | explore FILE [--faults K] [--limit N] [--max-ms MS] [--policy ID] |\n"
                "               fuzz --seed S --runs N [--out DIR]\n";
   return 2;
 }
@@ -210,10 +212,12 @@ int cmd_explore(const std::vector<std::string>& args) {
   json in = json::object();
   for (std::size_t i = 0; i < args.size(); ++i) {
     bool has_value = i + 1 < args.size();
-    if ((args[i] == "--faults" || args[i] == "--limit") && has_value) {
-      long long n = number_arg("explore", args[i], args[i + 1], 1, args[i] == "--faults" ? 3 : 200000);
+    if ((args[i] == "--faults" || args[i] == "--limit" || args[i] == "--max-ms") && has_value) {
+      const std::string& flag = args[i];
+      long long n = number_arg("explore", flag, args[i + 1], flag == "--max-ms" ? 0 : 1,
+                               flag == "--faults" ? 3 : flag == "--limit" ? 200000 : 3600000);
       if (n < 0) return 2;
-      in[args[i] == "--faults" ? "faults" : "limit"] = n;
+      in[flag == "--faults" ? "faults" : flag == "--limit" ? "limit" : "max_ms"] = n;
       ++i;
     } else if (args[i] == "--policy" && has_value) {
       in["policy"] = args[++i];
