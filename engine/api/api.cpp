@@ -104,20 +104,25 @@ std::string sandbox_lesson(const json& scenario) {
 // The scenario an `explore` or `scenario` call is about: the lesson's (or a bare one),
 // optionally run as one of the lesson's compare policies ("policy": "<id>") or with knobs
 // overridden ("policy": {"client": {...}, "service": {...}, ...}).
-Scenario scenario_of(const PreparedLesson& p, const json& in, const std::string& file, const std::string& text) {
+Scenario scenario_of(const Lesson& lesson, const json& in, const std::string& file, const std::string& text) {
   auto policy = in.find("policy");
-  if (policy == in.end() || policy->is_null()) return p.lesson.scenario;
+  if (policy == in.end() || policy->is_null()) return lesson.scenario;
   if (policy->is_string()) {
-    if (p.lesson.compare) {
-      for (const ComparePolicy& c : p.lesson.compare->policies) {
+    if (lesson.compare) {
+      for (const ComparePolicy& c : lesson.compare->policies) {
         if (c.id == policy->get<std::string>()) return c.scenario;
       }
     }
-    throw LessonError({{file, "/policy", "unknown policy '" + policy->get<std::string>() + "': a policy id of the lesson's compare block"}});
+    std::vector<std::string> ids;
+    if (lesson.compare) {
+      for (const ComparePolicy& c : lesson.compare->policies) ids.push_back(c.id);
+    }
+    throw LessonError({{file, "/policy", ids.empty() ? "unknown policy '" + policy->get<std::string>() + "': this has no side-by-side (compare) block, so it names no policy"
+                                                     : "unknown policy '" + policy->get<std::string>() + "'; the lesson's policies: " + join_names(ids)}});
   }
-  json lesson = json::parse(text, nullptr, false);
+  json file_json = json::parse(text, nullptr, false);
   std::vector<std::string> overridden;
-  json merged = override_knobs(lesson.is_object() ? lesson.value("scenario", json::object()) : json::object(), *policy,
+  json merged = override_knobs(file_json.is_object() ? file_json.value("scenario", json::object()) : json::object(), *policy,
                                "/policy", overridden);
   Reader r(file);
   Scenario out;
@@ -173,23 +178,12 @@ json dispatch(const std::string& method, const std::string& input) {
   } else {
     return error(file, "", "the input has no \"text\" (the lesson file's text) and no \"scenario\"");
   }
-  std::shared_ptr<const PreparedLesson> p;
-  try {
-    p = prepared(file, text);
-  } catch (const LessonError& e) {
-    return problems_json(e);
-  }
-  if (method == "check") {
-    json out = json::object();
-    put(out, "ok", true);
-    put(out, "id", p->lesson.id);
-    return out;
-  }
-  if (method == "run") return timeline_json(*p);
   if (method == "scenario" || method == "explore") {
+    // Only the scenario is needed: the lesson is read and checked, not prepared (its
+    // questions are not answered).
     Scenario sc;
     try {
-      sc = scenario_of(*p, in, file, text);
+      sc = scenario_of(load_lesson(file, text), in, file, text);
     } catch (const LessonError& e) {
       return problems_json(e);
     }
@@ -206,6 +200,19 @@ json dispatch(const std::string& method, const std::string& input) {
     if (!r.problems().empty()) return problems_json(LessonError(r.problems()));
     return explore(sc, limits).to_json(sc);
   }
+  std::shared_ptr<const PreparedLesson> p;
+  try {
+    p = prepared(file, text);
+  } catch (const LessonError& e) {
+    return problems_json(e);
+  }
+  if (method == "check") {
+    json out = json::object();
+    put(out, "ok", true);
+    put(out, "id", p->lesson.id);
+    return out;
+  }
+  if (method == "run") return timeline_json(*p);
   if (method == "answers") {
     try {
       return all_answers(*p);

@@ -31,6 +31,7 @@
 //                                    configuration breaks an invariant
 #include <chrono>
 #include <cstdlib>
+#include <filesystem>
 #include <map>
 #include <fstream>
 #include <iostream>
@@ -64,8 +65,33 @@ bool read_file(const std::string& path, std::string& out) {
   return true;
 }
 
+// A file is a lesson, or a bare scenario (docs/design.md, "The scenario and its knob
+// table"): a JSON object with none of a lesson's own fields. A bare scenario goes to the
+// API as {"scenario": ...}.
+bool is_bare_scenario(const json& parsed) {
+  if (!parsed.is_object()) return false;
+  for (const char* key : {"id", "level", "title", "summary", "scenario", "moments", "questions", "facts", "compare"}) {
+    if (parsed.contains(key)) return false;
+  }
+  return true;
+}
+
 json lesson_input(const std::string& path, std::string& text) {
+  json parsed = json::parse(text, nullptr, false);
+  if (is_bare_scenario(parsed)) return {{"file", path}, {"scenario", parsed}};
   return {{"file", path}, {"text", text}};
+}
+
+// The API names a bare scenario's problems under /scenario (its place in the API's
+// input); in the file they are at the top.
+void file_paths(json& out, const json& input) {
+  if (!input.contains("scenario")) return;
+  auto fix = [](json& p) {
+    std::string path = p.value("path", "");
+    if (path.rfind("/scenario", 0) == 0) p["path"] = path.substr(9);
+  };
+  if (out.contains("error")) fix(out["error"]);
+  if (out.contains("errors")) for (json& p : out["errors"]) fix(p);
 }
 
 void print_problem(const json& p) {
@@ -97,7 +123,9 @@ int cmd_check(const std::vector<std::string>& files) {
       ++bad;
       continue;
     }
-    json out = json::parse(idemlab::api::call("check", lesson_input(f, text).dump()));
+    json in = lesson_input(f, text);
+    json out = json::parse(idemlab::api::call("check", in.dump()));
+    file_paths(out, in);
     if (report_failure(out)) {
       ++bad;
       continue;
@@ -133,8 +161,10 @@ int cmd_run(const std::vector<std::string>& args) {
     std::cerr << file << ": /: cannot read the file\n";
     return 1;
   }
-  std::string raw = idemlab::api::call("run", lesson_input(file, text).dump());
+  json in = lesson_input(file, text);
+  std::string raw = idemlab::api::call("run", in.dump());
   json out = json::parse(raw);
+  file_paths(out, in);
   if (report_failure(out)) return 1;
   if (as_json) {
     std::cout << raw << "\n";
@@ -224,22 +254,25 @@ int cmd_explore(const std::vector<std::string>& args) {
     } else if (file.empty() && args[i].rfind("--", 0) != 0) {
       file = args[i];
     } else {
+      std::cerr << "idemlab explore: " << (args[i].rfind("--", 0) == 0 ? "unknown option or missing value: '" : "one file at a time, not also '")
+                << args[i] << "'\n";
       return usage();
     }
   }
-  if (file.empty()) return usage();
+  if (file.empty()) {
+    std::cerr << "idemlab explore: name a lesson or a scenario file\n";
+    return usage();
+  }
   std::string text;
   if (!read_file(file, text)) {
     std::cerr << file << ": /: cannot read the file\n";
     return 1;
   }
-  in["file"] = file;
-  json parsed = json::parse(text, nullptr, false);
-  if (parsed.is_object() && parsed.contains("script") && !parsed.contains("scenario")) in["scenario"] = parsed;
-  else in["text"] = text;
-  std::string raw = idemlab::api::call("explore", in.dump());
-  std::cout << raw << "\n";
-  return report_failure(json::parse(raw)) ? 1 : 0;
+  in.update(lesson_input(file, text));
+  json out = json::parse(idemlab::api::call("explore", in.dump()));
+  file_paths(out, in);
+  std::cout << out.dump() << "\n";
+  return report_failure(out) ? 1 : 0;
 }
 
 int cmd_fuzz(const std::vector<std::string>& args) {
@@ -258,11 +291,15 @@ int cmd_fuzz(const std::vector<std::string>& args) {
     } else if (args[i] == "--out") {
       out_dir = args[i + 1];
     } else {
+      std::cerr << "idemlab fuzz: unknown option '" << args[i] << "'\n";
       return usage();
     }
     ++i;
   }
-  if (!in.contains("seed") || !in.contains("runs")) return usage();
+  if (!in.contains("seed") || !in.contains("runs")) {
+    std::cerr << "idemlab fuzz: give both --seed and --runs\n";
+    return usage();
+  }
   auto start = std::chrono::steady_clock::now();
   json out = json::parse(idemlab::api::call("fuzz", in.dump()));
   double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -279,9 +316,16 @@ int cmd_fuzz(const std::vector<std::string>& args) {
   }
   if (!out_dir.empty()) {
     int n = 0;
+    std::error_code made;
+    std::filesystem::create_directories(out_dir, made);
     auto write = [&](const std::string& name, const json& scenario) {
-      std::ofstream f(out_dir + "/" + name + ".json");
+      std::string path = out_dir + "/" + name + ".json";
+      std::ofstream f(path);
       f << scenario.dump(2) << "\n";
+      if (!f) {
+        std::cerr << path << ": cannot write the file" << (made ? " (" + made.message() + ")" : std::string()) << "\n";
+        return;
+      }
       ++n;
     };
     int k = 0;

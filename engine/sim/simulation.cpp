@@ -1,5 +1,7 @@
 #include "engine/sim/simulation.hpp"
 
+#include <stdexcept>
+
 #include "engine/client/client.hpp"
 #include "engine/net/network.hpp"
 #include "engine/provider/provider.hpp"
@@ -20,6 +22,8 @@ const char* to_string(Side s) {
 
 Simulation::Simulation(const Scenario& scenario, const FaultPlan& plan, std::vector<Action> extra)
     : scenario_(scenario), plan_(plan) {
+  for (const Fault& f : plan_.faults) plan_ids_.push_back(f.id());
+  fired_.assign(plan_.faults.size(), false);
   run_.lookup_offered = scenario_.service.lookup;
   run_.lookup_lag_ms = scenario_.service.lookup_lag_ms;
   run_.key_per_attempt = scenario_.client.key_scope == KeyScope::PerAttempt;
@@ -104,13 +108,13 @@ int Simulation::record(Event event) {
 const Fault* Simulation::pass(Fault point) {
   std::string id = point.id();
   run_.points.push_back(std::move(point));
-  for (const Fault& f : plan_.faults) {
-    if (f.id() != id) continue;
+  for (std::size_t i = 0; i < plan_.faults.size(); ++i) {
+    const Fault& f = plan_.faults[i];
+    if (plan_ids_[i] != id) continue;
     // A fault fires once, at the first pass of its point (a client's before_record of
     // attempt 1 is passed by the response of attempt 1 and again by the reply to lookup 1).
-    for (const Fault& done : run_.fired) {
-      if (done.id() == id) return nullptr;
-    }
+    if (fired_[i]) return nullptr;
+    fired_[i] = true;
     run_.fired.push_back(f);
     return &f;
   }
@@ -158,7 +162,7 @@ bool Simulation::crash_at(Fault point, const std::string& intent, int n) {
 }
 
 Run Simulation::run() {
-  if (ran_) return run_;
+  if (ran_) throw std::logic_error("Simulation::run is called once: the run was handed over");
   ran_ = true;
   run_.steps.reserve(64);
   Event start;
@@ -181,7 +185,7 @@ Run Simulation::run() {
     now_ = at;
     fn();
   }
-  return run_;
+  return std::move(run_);  // handed over, not copied: a run holds every step's snapshot
 }
 
 }  // namespace idemlab

@@ -31,7 +31,8 @@ class Simulation {
   ~Simulation();
 
   /// Runs until nothing is scheduled, or a limit is hit (kMaxSteps steps or kHorizonMs of
-  /// virtual time: a lesson whose script never settles still ends). Call once.
+  /// virtual time: a lesson whose script never settles still ends). Call once: the run is
+  /// moved out (a second call throws std::logic_error).
   Run run();
 
   static constexpr int kMaxSteps = 400;
@@ -72,6 +73,8 @@ class Simulation {
 
   Scenario scenario_;
   FaultPlan plan_;
+  std::vector<std::string> plan_ids_;  // plan_.faults[i].id(), computed once
+  std::vector<bool> fired_;            // plan_.faults[i] has fired (a fault fires once)
   std::vector<Action> forks_;  // actions tied to a step
   std::int64_t now_ = 0;
   std::uint64_t seq_ = 0;

@@ -2,7 +2,7 @@
 // refuses two files that share a lesson id; bad arguments get a message, not a crash.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import test from 'node:test';
@@ -89,4 +89,48 @@ test('check and answers refuse a choose question with two safe options, naming f
     assert.equal(r.status, 1, `${cmd}: ${r.stdout}`);
     assert.match(r.stderr, new RegExp(`two-safe\\.json: /questions/${i}/options: options '[^']+', 'same-key' are all safe, and exactly one must be`));
   }
+});
+
+test('explore: a side-by-side mistake yields a counterexample whose scenario, saved as a file, replays the failure', () => {
+  const r = cli('explore', 'lessons/07-service-ordering.json', '--policy', 'key-first');
+  assert.equal(r.status, 0, r.stderr);
+  const out = JSON.parse(r.stdout);
+  assert.equal(out.complete, true);
+  assert.equal(out.safe, false);
+  const first = out.counterexamples[0];
+  assert.equal(first.invariant, 'false_success');
+  assert.deepEqual(first.fault_ids, ['crash:service:between_writes:weekly-report:1']);
+  // The scenario it carries is a file of its own: run it, and the run's verdict names the
+  // same violation at the same step.
+  const file = join(mkdtempSync(join(tmpdir(), 'idemlab-')), 'counterexample.json');
+  writeFileSync(file, JSON.stringify(first.scenario));
+  const run = cli('run', file, '--json');
+  assert.equal(run.status, 0, run.stderr);
+  const verdict = JSON.parse(run.stdout).verdict;
+  assert.ok(verdict.violations.some((v) => v.invariant === 'false_success' && v.step === first.step), JSON.stringify(verdict));
+  // The fix has none.
+  const right = JSON.parse(cli('explore', 'lessons/07-service-ordering.json', '--policy', 'atomic').stdout);
+  assert.equal(right.safe, true);
+  assert.deepEqual(right.counterexamples, []);
+});
+
+test('explore and fuzz: bad input is named with its file, its own path and the reason; fuzz --out makes its folder', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'idemlab-'));
+  const bare = join(dir, 'bare.json');
+  writeFileSync(bare, JSON.stringify({ script: [{ at: 0, do: 'deliver', intent: 'a', payload: 'x' }], client: { key_scop: 'intent' } }));
+  let r = cli('explore', bare);
+  assert.equal(r.status, 1);
+  assert.match(r.stderr, /bare\.json: \/client\/key_scop: unknown field 'key_scop'; allowed: key_scope,/);
+  r = cli('explore', 'lessons/07-service-ordering.json', '--policy', 'nope');
+  assert.equal(r.status, 1);
+  assert.match(r.stderr, /unknown policy 'nope'; the lesson's policies: key-first, atomic/);
+  r = cli('explore', 'lessons/07-service-ordering.json', '--faults', '9');
+  assert.equal(r.status, 2);
+  assert.match(r.stderr, /--faults is a whole number from 1 to 3, not '9'/);
+  const out = join(dir, 'not', 'yet');
+  r = cli('fuzz', '--seed', '3', '--runs', '300', '--out', out);
+  assert.equal(r.status, 0, r.stderr);
+  const written = Number(/wrote (\d+) scenario files/.exec(r.stderr)[1]);
+  assert.ok(written > 0, r.stderr);
+  assert.equal(readdirSync(out).length, written);
 });
