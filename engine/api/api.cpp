@@ -9,7 +9,6 @@
 
 #include "engine/experiments/seed_experiment.hpp"
 #include "engine/explore/explore.hpp"
-#include "engine/explore/fuzz.hpp"
 #include "engine/invariants/invariants.hpp"
 #include "engine/scenario/knobs.hpp"
 #include "engine/scenario/scenario_json.hpp"
@@ -152,19 +151,9 @@ json dispatch(const std::string& method, const std::string& input) {
   if (method == "simulate") return simulate(input);
   if (method == "seed_experiment") return seed_experiment();
   if (method == "vocabulary") return vocabulary();
-  if (method == "fuzz") {
-    json in = json::parse(input, nullptr, false);
-    if (!in.is_object()) return error("", "", "the input is not a JSON object");
-    Reader r("");
-    FuzzOptions o;
-    o.seed = static_cast<std::uint64_t>(r.integer(in, "", "seed", true, 1, 0, 1LL << 53));
-    o.runs = static_cast<int>(r.integer(in, "", "runs", true, 1, 1, FuzzOptions::kMaxRuns));
-    if (!r.problems().empty()) return problems_json(LessonError(r.problems()));
-    return fuzz(o);
-  }
   if (method != "check" && method != "run" && method != "answer" && method != "answers" && method != "compare" &&
       method != "explore" && method != "scenario") {
-    return error("", "", "unknown method '" + method + "'; known: check, run, answer, answers, compare, explore, fuzz, scenario, seed_lab, seed_experiment, simulate, vocabulary");
+    return error("", "", "unknown method '" + method + "'; known: check, run, answer, answers, compare, explore, scenario, seed_lab, seed_experiment, simulate, vocabulary");
   }
   json in = json::parse(input, nullptr, false);
   if (in.is_discarded() || !in.is_object()) return error("", "", "the input is not a JSON object");

@@ -215,22 +215,36 @@ ExploreResult explore(const Scenario& scenario, const ExploreLimits& limits) {
                     "the search stopped after " + std::to_string(limits.max_ms) +
                         " ms (the time limit): the result is incomplete"};
   }
-  std::stable_sort(out.outcomes.begin(), out.outcomes.end(),
-                   [](const OutcomeClass& a, const OutcomeClass& b) { return a.count > b.count; });
+  // Most common first; ties keep the order first met (the class keys are distinct, and
+  // class_index holds that order).
+  std::sort(out.outcomes.begin(), out.outcomes.end(), [&](const OutcomeClass& a, const OutcomeClass& b) {
+    if (a.count != b.count) return a.count > b.count;
+    return class_index.at(a.key) < class_index.at(b.key);
+  });
+  std::vector<std::size_t> order;
   for (auto& [kind, list] : found) {
     std::set<std::string> kept;
     for (const Counterexample& c : list) {
       Counterexample s = c.plan.faults.size() > 1
                              ? shrink(scenario, c.plan, c.violation.invariant, c.violation.intent)
                              : c;
-      if (kept.insert(s.plan.id()).second) out.counterexamples.push_back(std::move(s));
+      if (kept.insert(s.plan.id()).second) {
+        out.counterexamples.push_back(std::move(s));
+        order.push_back(order.size());
+      }
     }
   }
-  std::stable_sort(out.counterexamples.begin(), out.counterexamples.end(),
-                   [](const Counterexample& a, const Counterexample& b) {
-                     if (a.plan.faults.size() != b.plan.faults.size()) return a.plan.faults.size() < b.plan.faults.size();
-                     return a.violation.step < b.violation.step;
-                   });
+  // Fewest faults first, then the earliest violation; ties keep the order found.
+  std::vector<Counterexample> found_order = std::move(out.counterexamples);
+  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    const Counterexample& x = found_order[a];
+    const Counterexample& y = found_order[b];
+    if (x.plan.faults.size() != y.plan.faults.size()) return x.plan.faults.size() < y.plan.faults.size();
+    if (x.violation.step != y.violation.step) return x.violation.step < y.violation.step;
+    return a < b;
+  });
+  out.counterexamples.clear();
+  for (std::size_t i : order) out.counterexamples.push_back(std::move(found_order[i]));
   return out;
 }
 

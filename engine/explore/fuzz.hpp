@@ -12,7 +12,9 @@
 // The right configuration must never break an invariant (a finding, reported with a
 // scenario file that reproduces it); every wrong setting should be caught by some
 // schedule, and the report lists which were and which were not. Deterministic: the same
-// seed and runs give the same report, natively and in WASM (speed is not in it).
+// seed and runs give the same report (speed is not in it). A developer's tool: the native
+// CLI calls it (`idemlab fuzz`); it is not an API method, so the page's WebAssembly
+// module does not carry it.
 #include <cstdint>
 #include <vector>
 

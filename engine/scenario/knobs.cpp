@@ -15,201 +15,187 @@ std::optional<std::int64_t> to_opt_ms(const json& v) {
   return v.is_null() ? std::nullopt : std::optional<std::int64_t>(v.get<std::int64_t>());
 }
 
-// A Choice knob over an enum: values in order, each with the enum value it stands for.
-template <typename E>
-Knob choice(std::string group, std::string name, L10n meaning, std::vector<std::pair<E, KnobValue>> values,
-            std::function<E&(Scenario&)> field) {
-  Knob k;
-  k.group = std::move(group);
-  k.name = std::move(name);
-  k.type = KnobType::Choice;
-  k.meaning = std::move(meaning);
-  std::vector<std::pair<E, std::string>> names;
-  for (auto& [e, v] : values) {
-    names.emplace_back(e, v.name);
-    k.values.push_back(std::move(v));
+// The table is constant rows of plain C strings and captureless functions (data, not
+// code): build_table() turns them into Knob values in one loop.
+struct ValueRow {
+  const char* knob;  // "group.name" of the knob it belongs to
+  const char* name;
+  Setting setting;
+  const char* zh;
+  const char* en;
+  int index;         // Choice: the enum value it stands for
+};
+
+struct KnobRow {
+  const char* group;
+  const char* name;
+  KnobType type;
+  const char* zh;
+  const char* en;
+  long long min, max, typical_min, typical_max;
+  bool optional;           // Integer: may be unset (its default)
+  long long default_int;   // Integer (not optional): the default
+  int (*get_index)(const Scenario&);
+  void (*set_index)(Scenario&, int);
+  json (*get_value)(const Scenario&);
+  void (*set_value)(Scenario&, const json&);
+  Setting (*judge)(const json&);
+};
+
+using limits::kMaxVirtualMs;
+using S = Setting;
+using T = KnobType;
+
+// A Choice knob's accessors over an enum field, as ints.
+#define IDEMLAB_ENUM_FIELD(expr)                                   \
+  [](const Scenario& s) { return static_cast<int>(s.expr); },      \
+  [](Scenario& s, int v) { s.expr = static_cast<decltype(s.expr)>(v); }, nullptr, nullptr, nullptr
+// An optional Integer knob's accessors over a std::optional<int64_t> field.
+#define IDEMLAB_OPT_MS_FIELD(expr) \
+  nullptr, nullptr, [](const Scenario& s) { return opt_ms(s.expr); }, [](Scenario& s, const json& v) { s.expr = to_opt_ms(v); }
+// An Integer or Boolean knob's accessors over a plain field.
+#define IDEMLAB_FIELD(expr) \
+  nullptr, nullptr, [](const Scenario& s) { return json(s.expr); }, [](Scenario& s, const json& v) { s.expr = v.get<decltype(s.expr)>(); }
+
+Setting wrong_when_set(const json& v) { return v.is_null() ? S::Right : S::Wrong; }
+// Right: at most one layer retries (attempts > 1); wrong: two or more multiply.
+Setting one_layer_retries(const json& v) {
+  int retrying = 0;
+  if (v.is_array()) {
+    for (const json& l : v) retrying += l.value("attempts", 1) > 1;
   }
-  k.default_value = k.values.front().name;  // the first value is the default (and right)
-  k.get = [names, field](const Scenario& s) {
-    E e = field(const_cast<Scenario&>(s));
-    for (const auto& [v, n] : names) {
-      if (v == e) return json(n);
-    }
-    return json(nullptr);
-  };
-  k.set = [names, field](Scenario& s, const json& v) {
-    for (const auto& [e, n] : names) {
-      if (n == v.get<std::string>()) field(s) = e;
-    }
-  };
-  return k;
+  return retrying > 1 ? S::Wrong : S::Right;
 }
 
-Knob integer(std::string group, std::string name, L10n meaning, long long min, long long max, long long typical_min,
-             long long typical_max, json default_value, std::function<json(const Scenario&)> get,
-             std::function<void(Scenario&, const json&)> set,
-             std::function<Setting(const json&)> judge = [](const json&) { return Setting::Neutral; }) {
-  Knob k;
-  k.group = std::move(group);
-  k.name = std::move(name);
-  k.type = KnobType::Integer;
-  k.meaning = std::move(meaning);
-  k.min = min;
-  k.max = max;
-  k.typical_min = typical_min;
-  k.typical_max = typical_max;
-  k.optional = default_value.is_null();
-  k.default_value = std::move(default_value);
-  k.get = std::move(get);
-  k.set = std::move(set);
-  k.judge = std::move(judge);
-  return k;
-}
+const KnobRow kKnobs[] = {
+    // --- the client's policy (engine/client/client.hpp) ---
+    {"client", "key_scope", T::Choice, "操作标识的范围：每个意图一个，还是每次尝试一个", "how far one operation key reaches: one intent, or one attempt",
+     0, 0, 0, 0, false, 0, IDEMLAB_ENUM_FIELD(client.key_scope)},
+    {"client", "persist", T::Choice, "先把意图存进数据库，还是先发请求", "whether the intent is stored before or after the request leaves",
+     0, 0, 0, 0, false, 0, IDEMLAB_ENUM_FIELD(client.persist)},
+    {"client", "on_timeout", T::Choice, "超时后客户端记下什么", "what the client records when a reply does not come in time",
+     0, 0, 0, 0, false, 0, IDEMLAB_ENUM_FIELD(client.on_timeout)},
+    {"client", "recovery", T::Choice, "对账的方式", "how the client settles an unknown outcome",
+     0, 0, 0, 0, false, 0, IDEMLAB_ENUM_FIELD(client.recovery)},
+    {"client", "recovery_scan", T::Choice, "重启后恢复扫描要对账哪些意图", "which intents the client reconciles after a restart",
+     0, 0, 0, 0, false, 0, IDEMLAB_ENUM_FIELD(client.recovery_scan)},
+    {"client", "on_not_found", T::Choice, "对账查询答“查不到”之后怎么办", "what a lookup answered \"not found\" leads to",
+     0, 0, 0, 0, false, 0, IDEMLAB_ENUM_FIELD(client.on_not_found)},
+    {"client", "max_attempts", T::Integer, "每个意图最多发送几次（请求和查询都算）；用完仍不知道结果就转人工",
+     "sends per intent, requests and lookups alike; spent with the outcome unknown, a person takes over",
+     1, limits::kMaxAttempts, 1, 5, false, 3, IDEMLAB_FIELD(client.max_attempts), nullptr},
+    {"client", "retry_after_ms", T::Integer, "记下 UNKNOWN 多久之后自己去对账（虚拟毫秒）；不设则只在重启后或脚本要求时对账",
+     "how long after recording UNKNOWN the client reconciles by itself (virtual ms); unset: only after a restart or when the script says so",
+     1, kMaxVirtualMs, 20, 300, true, 0, IDEMLAB_OPT_MS_FIELD(client.retry_after_ms), nullptr},
+    {"client", "deadline_ms", T::Integer, "决定之后多久不再发送（虚拟毫秒）；不设则没有期限", "how long after deciding the client stops sending (virtual ms); unset: no deadline",
+     1, kMaxVirtualMs, 100, 2000, true, 0, IDEMLAB_OPT_MS_FIELD(client.deadline_ms), nullptr},
+    {"client", "backoff_ms", T::Integer, "每次自动重试前的等待，逐次翻倍（虚拟毫秒）", "the wait before each automatic retry, doubling each time (virtual ms)",
+     1, kMaxVirtualMs, 10, 200, true, 0, IDEMLAB_OPT_MS_FIELD(client.backoff_ms), nullptr},
+    {"client", "retry_layers", T::Layers, "会重试的各层（由内到外），次数相乘；只该有一层负责重试",
+     "the layers that retry, innermost first; their attempts multiply, and one layer should own the retry",
+     0, 0, 0, 0, false, 0, nullptr, nullptr,
+     [](const Scenario& s) {
+       json out = json::array();
+       for (const RetryLayer& l : s.client.retry_layers) out.push_back({{"layer", l.layer}, {"attempts", l.attempts}});
+       return out;
+     },
+     [](Scenario& s, const json& v) {
+       s.client.retry_layers.clear();
+       for (const json& l : v) s.client.retry_layers.push_back({l.at("layer").get<std::string>(), l.at("attempts").get<int>()});
+     },
+     one_layer_retries},
+    // --- the service's contract (engine/service/service.hpp) ---
+    {"service", "lookup", T::Boolean, "服务端是否提供按操作标识查询", "whether the service offers lookup by operation key",
+     0, 0, 0, 0, false, 1, IDEMLAB_FIELD(service.lookup), nullptr},
+    {"service", "ordering", T::Choice, "服务端写去重记录和业务效果的顺序", "the order in which the service writes the dedup record and the effect",
+     0, 0, 0, 0, false, 0, IDEMLAB_ENUM_FIELD(service.ordering)},
+    {"service", "dedup", T::Choice, "服务端凭什么认出重复请求", "what the service recognises a repeat by",
+     0, 0, 0, 0, false, 0, IDEMLAB_ENUM_FIELD(service.dedup)},
+    {"service", "lookup_lag_ms", T::Integer, "查询读的副本落后多久（虚拟毫秒）：更新的去重记录查不到",
+     "how far behind the replica that lookup reads is (virtual ms): a younger dedup record is not found",
+     0, kMaxVirtualMs, 0, 500, false, 0, IDEMLAB_FIELD(service.lookup_lag_ms), nullptr},
+    {"service", "retention_ms", T::Integer, "去重记录保留多久（虚拟毫秒）；过期后同一个标识会再做一次",
+     "how long a dedup record is kept (virtual ms); after it, the same key makes a new effect",
+     1, kMaxVirtualMs, 50, 1000, true, 0, IDEMLAB_OPT_MS_FIELD(service.retention_ms), wrong_when_set},
+    {"service", "processing_ms", T::Integer, "从收到请求到提交要多久（虚拟毫秒）；其间同一标识的请求被答“处理中”（IETF 草案的 409）",
+     "time from receiving a request to committing it (virtual ms); meanwhile the same key is answered in progress (the IETF draft's 409)",
+     0, kMaxVirtualMs, 0, 300, false, 0, IDEMLAB_FIELD(service.processing_ms), nullptr},
+    {"service", "notify", T::Choice, "每个新业务效果的通知邮件怎么发", "how the service sends the notification email each new effect owes",
+     0, 0, 0, 0, false, 0, IDEMLAB_ENUM_FIELD(service.notify)},
+    // --- the mail provider (engine/provider/provider.hpp) ---
+    {"provider", "dedup", T::Choice, "邮件服务商是否按邮件的幂等键去重", "whether the mail provider deduplicates emails by their key",
+     0, 0, 0, 0, false, 0, IDEMLAB_ENUM_FIELD(provider.dedup_by_key)},
+    // --- timing ---
+    {"timing", "latency_ms", T::Integer, "每条消息单程的网络延迟（虚拟毫秒）", "one-way network latency of every message (virtual ms)",
+     limits::kMinLatencyMs, limits::kMaxLatencyMs, 2, 60, false, 10, IDEMLAB_FIELD(timing.latency_ms), nullptr},
+    {"timing", "timeout_ms", T::Integer, "客户端等答复多久（虚拟毫秒）", "how long the client waits for a reply (virtual ms)",
+     1, kMaxVirtualMs, 20, 300, false, 100, IDEMLAB_FIELD(timing.timeout_ms), nullptr},
+};
+
+#undef IDEMLAB_ENUM_FIELD
+#undef IDEMLAB_OPT_MS_FIELD
+#undef IDEMLAB_FIELD
+
+// The values of every Choice and Boolean knob; a Choice knob's first value is its default
+// (and right or neutral) setting.
+const ValueRow kValues[] = {
+    {"client.key_scope", "intent", S::Right, "每个意图一个操作标识，每次重试都带着它", "one key per intent, carried by every retry", static_cast<int>(KeyScope::PerIntent)},
+    {"client.key_scope", "attempt", S::Wrong, "每次尝试换一个新标识：服务端分不清重试和新操作", "a new key per attempt: the service cannot tell a retry from a new operation", static_cast<int>(KeyScope::PerAttempt)},
+    {"client.persist", "before_send", S::Right, "先存意图再发送：崩溃后还能找到它", "store the intent, then send: a crash cannot hide it", static_cast<int>(PersistWhen::BeforeSend)},
+    {"client.persist", "after_send", S::Wrong, "先发送再存：中间崩溃会留下客户端毫无记录的业务效果", "send, then store: a crash in between leaves an effect the client has no record of", static_cast<int>(PersistWhen::AfterSend)},
+    {"client.on_timeout", "record_unknown", S::Right, "记为 UNKNOWN：超时是不确定结果，不是失败", "record UNKNOWN: a timeout is an indefinite error, not a failure", static_cast<int>(OnTimeout::RecordUnknown)},
+    {"client.on_timeout", "mark_failed_and_resend", S::Wrong, "记为 FAILED 再重发：业务效果可能已经发生", "record FAILED and send again: the effect may already exist", static_cast<int>(OnTimeout::MarkFailedAndResend)},
+    {"client.recovery", "lookup", S::Right, "用原操作标识查询服务端", "look the outcome up by the operation key", static_cast<int>(Recovery::Lookup)},
+    {"client.recovery", "resend", S::Neutral, "用同一个操作标识再发一次请求：服务端去重时安全", "send the request again under the same key: safe while the service deduplicates it", static_cast<int>(Recovery::Resend)},
+    {"client.recovery_scan", "unknown_and_pending", S::Right, "UNKNOWN 和崩溃前遗留的 PENDING 都对账", "UNKNOWN ones and the PENDING ones a crash left behind", static_cast<int>(RecoveryScan::UnknownAndStalePending)},
+    {"client.recovery_scan", "unknown", S::Wrong, "只对账 UNKNOWN：超时前崩溃留下的 PENDING 被遗忘", "UNKNOWN only: a PENDING intent left by a crash before the timeout is forgotten", static_cast<int>(RecoveryScan::UnknownOnly)},
+    {"client.on_not_found", "resend", S::Neutral, "用同一个操作标识重发：只在查询权威、去重记录仍在时才对", "resend under the same key: right only while lookup is authoritative and the dedup record is kept", static_cast<int>(OnNotFound::Resend)},
+    {"client.on_not_found", "retry_lookup", S::Neutral, "过一会儿再查：查询可能滞后", "look up again later: the lookup may lag", static_cast<int>(OnNotFound::RetryLookup)},
+    {"service.lookup", "true", S::Neutral, "提供查询：客户端可以对账", "lookup offered: the client can reconcile", 1},
+    {"service.lookup", "false", S::Neutral, "不提供查询：客户端只能用同一个标识重发", "no lookup: the client can only resend under the same key", 0},
+    {"service.ordering", "atomic", S::Right, "同一个事务：崩溃后要么都在，要么都不在", "one transaction: a crash leaves both or neither", static_cast<int>(Ordering::Atomic)},
+    {"service.ordering", "key_first", S::Wrong, "先写标识：中间崩溃后，重试被答“已完成”，业务效果却没有", "key first: after a crash between, a retry is told \"done\" for an effect that never happened", static_cast<int>(Ordering::KeyFirst)},
+    {"service.ordering", "effect_first", S::Wrong, "先写效果：中间崩溃后，重试会再做一次", "effect first: after a crash between, a retry makes a second effect", static_cast<int>(Ordering::EffectFirst)},
+    {"service.dedup", "key", S::Right, "凭操作标识", "by operation key", static_cast<int>(Dedup::Key)},
+    {"service.dedup", "fingerprint", S::Wrong, "凭内容哈希：内容相同的两个意图被合成一个", "by payload fingerprint: two intents with the same content become one", static_cast<int>(Dedup::Fingerprint)},
+    {"service.notify", "none", S::Neutral, "不发邮件", "no email", static_cast<int>(Notify::None)},
+    {"service.notify", "direct", S::Wrong, "提交后直接调用：中间崩溃，邮件就永远丢了", "a direct call after the commit: a crash in between loses the email for good", static_cast<int>(Notify::Direct)},
+    {"service.notify", "outbox", S::Right, "事务性发件箱：邮件欠条和业务效果同一事务写入，由中继发送", "transactional outbox: the email owed is written with the effect, a relay sends it", static_cast<int>(Notify::Outbox)},
+    {"provider.dedup", "key", S::Right, "按邮件键去重：中继重发也只收一封", "by email key: a relay's resend is still one email", 1},
+    {"provider.dedup", "none", S::Wrong, "不去重：中继每重发一次就多一封", "none: every resend of the relay is one more email", 0},
+};
 
 std::vector<Knob> build_table() {
-  using limits::kMaxVirtualMs;
   std::vector<Knob> t;
-  // --- the client's policy (engine/client/client.hpp) ---
-  t.push_back(choice<KeyScope>(
-      "client", "key_scope", {"操作标识的范围：每个意图一个，还是每次尝试一个", "how far one operation key reaches: one intent, or one attempt"},
-      {{KeyScope::PerIntent, {"intent", Setting::Right, {"每个意图一个操作标识，每次重试都带着它", "one key per intent, carried by every retry"}}},
-       {KeyScope::PerAttempt, {"attempt", Setting::Wrong, {"每次尝试换一个新标识：服务端分不清重试和新操作", "a new key per attempt: the service cannot tell a retry from a new operation"}}}},
-      [](Scenario& s) -> KeyScope& { return s.client.key_scope; }));
-  t.push_back(choice<PersistWhen>(
-      "client", "persist", {"先把意图存进数据库，还是先发请求", "whether the intent is stored before or after the request leaves"},
-      {{PersistWhen::BeforeSend, {"before_send", Setting::Right, {"先存意图再发送：崩溃后还能找到它", "store the intent, then send: a crash cannot hide it"}}},
-       {PersistWhen::AfterSend, {"after_send", Setting::Wrong, {"先发送再存：中间崩溃会留下客户端毫无记录的业务效果", "send, then store: a crash in between leaves an effect the client has no record of"}}}},
-      [](Scenario& s) -> PersistWhen& { return s.client.persist; }));
-  t.push_back(choice<OnTimeout>(
-      "client", "on_timeout", {"超时后客户端记下什么", "what the client records when a reply does not come in time"},
-      {{OnTimeout::RecordUnknown, {"record_unknown", Setting::Right, {"记为 UNKNOWN：超时是不确定结果，不是失败", "record UNKNOWN: a timeout is an indefinite error, not a failure"}}},
-       {OnTimeout::MarkFailedAndResend, {"mark_failed_and_resend", Setting::Wrong, {"记为 FAILED 再重发：业务效果可能已经发生", "record FAILED and send again: the effect may already exist"}}}},
-      [](Scenario& s) -> OnTimeout& { return s.client.on_timeout; }));
-  t.push_back(choice<Recovery>(
-      "client", "recovery", {"对账的方式", "how the client settles an unknown outcome"},
-      {{Recovery::Lookup, {"lookup", Setting::Right, {"用原操作标识查询服务端", "look the outcome up by the operation key"}}},
-       {Recovery::Resend, {"resend", Setting::Neutral, {"用同一个操作标识再发一次请求：服务端去重时安全", "send the request again under the same key: safe while the service deduplicates it"}}}},
-      [](Scenario& s) -> Recovery& { return s.client.recovery; }));
-  t.push_back(choice<RecoveryScan>(
-      "client", "recovery_scan", {"重启后恢复扫描要对账哪些意图", "which intents the client reconciles after a restart"},
-      {{RecoveryScan::UnknownAndStalePending, {"unknown_and_pending", Setting::Right, {"UNKNOWN 和崩溃前遗留的 PENDING 都对账", "UNKNOWN ones and the PENDING ones a crash left behind"}}},
-       {RecoveryScan::UnknownOnly, {"unknown", Setting::Wrong, {"只对账 UNKNOWN：超时前崩溃留下的 PENDING 被遗忘", "UNKNOWN only: a PENDING intent left by a crash before the timeout is forgotten"}}}},
-      [](Scenario& s) -> RecoveryScan& { return s.client.recovery_scan; }));
-  t.push_back(choice<OnNotFound>(
-      "client", "on_not_found", {"对账查询答“查不到”之后怎么办", "what a lookup answered \"not found\" leads to"},
-      {{OnNotFound::Resend, {"resend", Setting::Neutral, {"用同一个操作标识重发：只在查询权威、去重记录仍在时才对", "resend under the same key: right only while lookup is authoritative and the dedup record is kept"}}},
-       {OnNotFound::RetryLookup, {"retry_lookup", Setting::Neutral, {"过一会儿再查：查询可能滞后", "look up again later: the lookup may lag"}}}},
-      [](Scenario& s) -> OnNotFound& { return s.client.on_not_found; }));
-  t.push_back(integer(
-      "client", "max_attempts", {"每个意图最多发送几次（请求和查询都算）；用完仍不知道结果就转人工", "sends per intent, requests and lookups alike; spent with the outcome unknown, a person takes over"},
-      1, limits::kMaxAttempts, 1, 5, 3, [](const Scenario& s) { return json(s.client.max_attempts); },
-      [](Scenario& s, const json& v) { s.client.max_attempts = v.get<int>(); }));
-  t.push_back(integer(
-      "client", "retry_after_ms", {"记下 UNKNOWN 多久之后自己去对账（虚拟毫秒）；不设则只在重启后或脚本要求时对账", "how long after recording UNKNOWN the client reconciles by itself (virtual ms); unset: only after a restart or when the script says so"},
-      1, kMaxVirtualMs, 20, 300, nullptr, [](const Scenario& s) { return opt_ms(s.client.retry_after_ms); },
-      [](Scenario& s, const json& v) { s.client.retry_after_ms = to_opt_ms(v); }));
-  t.push_back(integer(
-      "client", "deadline_ms", {"决定之后多久不再发送（虚拟毫秒）；不设则没有期限", "how long after deciding the client stops sending (virtual ms); unset: no deadline"},
-      1, kMaxVirtualMs, 100, 2000, nullptr, [](const Scenario& s) { return opt_ms(s.client.deadline_ms); },
-      [](Scenario& s, const json& v) { s.client.deadline_ms = to_opt_ms(v); }));
-  t.push_back(integer(
-      "client", "backoff_ms", {"每次自动重试前的等待，逐次翻倍（虚拟毫秒）", "the wait before each automatic retry, doubling each time (virtual ms)"},
-      1, kMaxVirtualMs, 10, 200, nullptr, [](const Scenario& s) { return opt_ms(s.client.backoff_ms); },
-      [](Scenario& s, const json& v) { s.client.backoff_ms = to_opt_ms(v); }));
-  {
+  for (const KnobRow& r : kKnobs) {
     Knob k;
-    k.group = "client";
-    k.name = "retry_layers";
-    k.type = KnobType::Layers;
-    k.meaning = {"会重试的各层（由内到外），次数相乘；只该有一层负责重试",
-                 "the layers that retry, innermost first; their attempts multiply, and one layer should own the retry"};
-    k.default_value = json::array();
-    k.get = [](const Scenario& s) {
-      json out = json::array();
-      for (const RetryLayer& l : s.client.retry_layers) {
-        json o = json::object();
-        put(o, "layer", l.layer);
-        put(o, "attempts", l.attempts);
-        out.push_back(std::move(o));
-      }
-      return out;
-    };
-    k.set = [](Scenario& s, const json& v) {
-      s.client.retry_layers.clear();
-      for (const json& l : v) s.client.retry_layers.push_back({l.at("layer").get<std::string>(), l.at("attempts").get<int>()});
-    };
-    // Right: at most one layer retries (attempts > 1); wrong: two or more multiply.
-    k.judge = [](const json& v) {
-      int retrying = 0;
-      if (v.is_array()) {
-        for (const json& l : v) retrying += l.value("attempts", 1) > 1;
-      }
-      return retrying > 1 ? Setting::Wrong : Setting::Right;
-    };
+    k.group = r.group;
+    k.name = r.name;
+    k.type = r.type;
+    k.meaning = {r.zh, r.en};
+    k.min = r.min;
+    k.max = r.max;
+    k.typical_min = r.typical_min;
+    k.typical_max = r.typical_max;
+    k.optional = r.optional;
+    k.get_index = r.get_index;
+    k.set_index = r.set_index;
+    k.get_value = r.get_value;
+    k.set_value = r.set_value;
+    k.judge = r.judge;
+    for (const ValueRow& v : kValues) {
+      if (k.path() != v.knob) continue;
+      k.values.push_back({v.name, v.setting, {v.zh, v.en}});
+      k.indexes.push_back(v.index);
+    }
+    switch (r.type) {
+      case KnobType::Choice: k.default_value = k.values.front().name; break;
+      case KnobType::Boolean: k.default_value = r.default_int != 0; break;
+      case KnobType::Integer: k.default_value = r.optional ? json(nullptr) : json(r.default_int); break;
+      case KnobType::Layers: k.default_value = json::array(); break;
+    }
     t.push_back(std::move(k));
   }
-  // --- the service's contract (engine/service/service.hpp) ---
-  {
-    Knob k;
-    k.group = "service";
-    k.name = "lookup";
-    k.type = KnobType::Boolean;
-    k.meaning = {"服务端是否提供按操作标识查询", "whether the service offers lookup by operation key"};
-    k.values = {{"true", Setting::Neutral, {"提供查询：客户端可以对账", "lookup offered: the client can reconcile"}},
-                {"false", Setting::Neutral, {"不提供查询：客户端只能用同一个标识重发", "no lookup: the client can only resend under the same key"}}};
-    k.default_value = true;
-    k.get = [](const Scenario& s) { return json(s.service.lookup); };
-    k.set = [](Scenario& s, const json& v) { s.service.lookup = v.get<bool>(); };
-    t.push_back(std::move(k));
-  }
-  t.push_back(choice<Ordering>(
-      "service", "ordering", {"服务端写去重记录和业务效果的顺序", "the order in which the service writes the dedup record and the effect"},
-      {{Ordering::Atomic, {"atomic", Setting::Right, {"同一个事务：崩溃后要么都在，要么都不在", "one transaction: a crash leaves both or neither"}}},
-       {Ordering::KeyFirst, {"key_first", Setting::Wrong, {"先写标识：中间崩溃后，重试被答“已完成”，业务效果却没有", "key first: after a crash between, a retry is told \"done\" for an effect that never happened"}}},
-       {Ordering::EffectFirst, {"effect_first", Setting::Wrong, {"先写效果：中间崩溃后，重试会再做一次", "effect first: after a crash between, a retry makes a second effect"}}}},
-      [](Scenario& s) -> Ordering& { return s.service.ordering; }));
-  t.push_back(choice<Dedup>(
-      "service", "dedup", {"服务端凭什么认出重复请求", "what the service recognises a repeat by"},
-      {{Dedup::Key, {"key", Setting::Right, {"凭操作标识", "by operation key"}}},
-       {Dedup::Fingerprint, {"fingerprint", Setting::Wrong, {"凭内容哈希：内容相同的两个意图被合成一个", "by payload fingerprint: two intents with the same content become one"}}}},
-      [](Scenario& s) -> Dedup& { return s.service.dedup; }));
-  t.push_back(integer(
-      "service", "lookup_lag_ms", {"查询读的副本落后多久（虚拟毫秒）：更新的去重记录查不到", "how far behind the replica that lookup reads is (virtual ms): a younger dedup record is not found"},
-      0, kMaxVirtualMs, 0, 500, 0, [](const Scenario& s) { return json(s.service.lookup_lag_ms); },
-      [](Scenario& s, const json& v) { s.service.lookup_lag_ms = v.get<std::int64_t>(); }));
-  t.push_back(integer(
-      "service", "retention_ms", {"去重记录保留多久（虚拟毫秒）；过期后同一个标识会再做一次", "how long a dedup record is kept (virtual ms); after it, the same key makes a new effect"},
-      1, kMaxVirtualMs, 50, 1000, nullptr, [](const Scenario& s) { return opt_ms(s.service.retention_ms); },
-      [](Scenario& s, const json& v) { s.service.retention_ms = to_opt_ms(v); },
-      [](const json& v) { return v.is_null() ? Setting::Right : Setting::Wrong; }));
-  t.push_back(integer(
-      "service", "processing_ms", {"从收到请求到提交要多久（虚拟毫秒）；其间同一标识的请求被答“处理中”（IETF 草案的 409）", "time from receiving a request to committing it (virtual ms); meanwhile the same key is answered in progress (the IETF draft's 409)"},
-      0, kMaxVirtualMs, 0, 300, 0, [](const Scenario& s) { return json(s.service.processing_ms); },
-      [](Scenario& s, const json& v) { s.service.processing_ms = v.get<std::int64_t>(); }));
-  t.push_back(choice<Notify>(
-      "service", "notify", {"每个新业务效果的通知邮件怎么发", "how the service sends the notification email each new effect owes"},
-      {{Notify::None, {"none", Setting::Neutral, {"不发邮件", "no email"}}},
-       {Notify::Direct, {"direct", Setting::Wrong, {"提交后直接调用：中间崩溃，邮件就永远丢了", "a direct call after the commit: a crash in between loses the email for good"}}},
-       {Notify::Outbox, {"outbox", Setting::Right, {"事务性发件箱：邮件欠条和业务效果同一事务写入，由中继发送", "transactional outbox: the email owed is written with the effect, a relay sends it"}}}},
-      [](Scenario& s) -> Notify& { return s.service.notify; }));
-  // --- the mail provider (engine/provider/provider.hpp) ---
-  {
-    Knob k = choice<bool>(
-        "provider", "dedup", {"邮件服务商是否按邮件的幂等键去重", "whether the mail provider deduplicates emails by their key"},
-        {{true, {"key", Setting::Right, {"按邮件键去重：中继重发也只收一封", "by email key: a relay's resend is still one email"}}},
-         {false, {"none", Setting::Wrong, {"不去重：中继每重发一次就多一封", "none: every resend of the relay is one more email"}}}},
-        [](Scenario& s) -> bool& { return s.provider.dedup_by_key; });
-    t.push_back(std::move(k));
-  }
-  // --- timing ---
-  t.push_back(integer(
-      "timing", "latency_ms", {"每条消息单程的网络延迟（虚拟毫秒）", "one-way network latency of every message (virtual ms)"},
-      limits::kMinLatencyMs, limits::kMaxLatencyMs, 2, 60, 10, [](const Scenario& s) { return json(s.timing.latency_ms); },
-      [](Scenario& s, const json& v) { s.timing.latency_ms = v.get<std::int64_t>(); }));
-  t.push_back(integer(
-      "timing", "timeout_ms", {"客户端等答复多久（虚拟毫秒）", "how long the client waits for a reply (virtual ms)"},
-      1, kMaxVirtualMs, 20, 300, 100, [](const Scenario& s) { return json(s.timing.timeout_ms); },
-      [](Scenario& s, const json& v) { s.timing.timeout_ms = v.get<std::int64_t>(); }));
   return t;
 }
 
@@ -232,6 +218,25 @@ const char* to_string(KnobType t) {
     case KnobType::Layers: return "layers";
   }
   return "?";
+}
+
+json Knob::get(const Scenario& s) const {
+  if (type != KnobType::Choice) return get_value(s);
+  int v = get_index(s);
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    if (indexes[i] == v) return values[i].name;
+  }
+  return nullptr;
+}
+
+void Knob::set(Scenario& s, const json& value) const {
+  if (type != KnobType::Choice) {
+    set_value(s, value);
+    return;
+  }
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    if (value.is_string() && values[i].name == value.get<std::string>()) set_index(s, indexes[i]);
+  }
 }
 
 Setting Knob::setting_of(const json& value) const {

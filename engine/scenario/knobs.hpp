@@ -11,7 +11,6 @@
 // out never carries a latent mistake; a lesson that teaches a mistake names the wrong
 // setting explicitly. Where no setting is wrong by itself (timing, budgets), the knob is
 // neutral.
-#include <functional>
 #include <string>
 #include <vector>
 
@@ -55,12 +54,22 @@ struct Knob {
   /// optional Integer left unset.
   nlohmann::json default_value;
   L10n meaning;  ///< one line: what the knob decides
-  /// Integer and Layers: how a value is judged (null = unset).
-  std::function<Setting(const nlohmann::json&)> judge;
-  /// Read the knob from a scenario (null when unset) / write a value that was checked.
-  std::function<nlohmann::json(const Scenario&)> get;
-  std::function<void(Scenario&, const nlohmann::json&)> set;
+  /// How the knob reaches into a Scenario: plain functions (no captures), so that the
+  /// table is data. Choice knobs read and write the enum as an int (`indexes[i]` is the
+  /// enum value of `values[i]`); the other kinds read and write JSON values.
+  std::vector<int> indexes;
+  int (*get_index)(const Scenario&) = nullptr;
+  void (*set_index)(Scenario&, int) = nullptr;
+  nlohmann::json (*get_value)(const Scenario&) = nullptr;
+  void (*set_value)(Scenario&, const nlohmann::json&) = nullptr;
+  /// Integer and Layers: how a value is judged (null = unset); nullptr: neutral.
+  Setting (*judge)(const nlohmann::json&) = nullptr;
 
+  /// The knob's value in `s` (null when an optional Integer is unset).
+  nlohmann::json get(const Scenario& s) const;
+  /// Writes a value that was checked (a value name for Choice, true/false, an integer or
+  /// null, the layers array).
+  void set(Scenario& s, const nlohmann::json& value) const;
   /// "client.key_scope"
   std::string path() const { return group + "." + name; }
   /// How `value` is judged: the value's own setting for Choice and Boolean, `judge` else.
