@@ -341,20 +341,21 @@ json InjectionPointKind::to_json() const {
 
 const std::vector<InjectionPointKind>& injection_point_table() {
   using K = Fault::Kind;
+  // The names are the fault part's own (engine/faults/fault.cpp to_string), not retyped.
   static const std::vector<InjectionPointKind> table = {
-      {K::Drop, "drop", "request", "attempt", {"请求在网络中丢失", "the request is lost in the network"}},
-      {K::Drop, "drop", "response", "attempt", {"响应在网络中丢失（服务端可能已经做了）", "the response is lost in the network (the service may have done the work)"}},
-      {K::Drop, "drop", "lookup", "lookup", {"对账查询丢失", "the lookup is lost"}},
-      {K::Drop, "drop", "lookup_reply", "lookup", {"对账查询的答复丢失", "the reply to a lookup is lost"}},
-      {K::Drop, "drop", "email", "email send", {"发给邮件服务商的邮件丢失", "an email to the mail provider is lost"}},
-      {K::Drop, "drop", "email_ack", "email send", {"邮件服务商的确认丢失", "the mail provider's ack is lost"}},
-      {K::CrashClient, "crash_client", "after_persist", "attempt", {"客户端存下意图后、发送前崩溃", "the client crashes after storing the intent, before sending"}},
-      {K::CrashClient, "crash_client", "after_send", "attempt", {"客户端发出请求后崩溃", "the client crashes after sending"}},
-      {K::CrashClient, "crash_client", "before_record", "attempt", {"客户端收到答复、记下结果前崩溃", "the client crashes after a reply arrives, before recording it"}},
-      {K::CrashService, "crash_service", "before_commit", "attempt", {"服务端写入任何数据前崩溃", "the service crashes before writing anything"}},
-      {K::CrashService, "crash_service", "between_writes", "attempt", {"服务端在两次写入之间崩溃（atomic 下回滚）", "the service crashes between its two writes (rolled back under atomic)"}},
-      {K::CrashService, "crash_service", "after_commit", "attempt", {"服务端提交后、回复前崩溃", "the service crashes after committing, before replying"}},
-      {K::CrashService, "crash_service", "after_email_send", "email send", {"服务端把邮件交给邮件服务商后立刻崩溃", "the service crashes right after handing an email to the mail provider"}},
+      {K::Drop, "drop", to_string(MessageKind::Request), "attempt", {"请求在网络中丢失", "the request is lost in the network"}},
+      {K::Drop, "drop", to_string(MessageKind::Response), "attempt", {"响应在网络中丢失（服务端可能已经做了）", "the response is lost in the network (the service may have done the work)"}},
+      {K::Drop, "drop", to_string(MessageKind::Lookup), "lookup", {"对账查询丢失", "the lookup is lost"}},
+      {K::Drop, "drop", to_string(MessageKind::LookupReply), "lookup", {"对账查询的答复丢失", "the reply to a lookup is lost"}},
+      {K::Drop, "drop", to_string(MessageKind::Email), "email send", {"发给邮件服务商的邮件丢失", "an email to the mail provider is lost"}},
+      {K::Drop, "drop", to_string(MessageKind::EmailAck), "email send", {"邮件服务商的确认丢失", "the mail provider's ack is lost"}},
+      {K::CrashClient, "crash_client", to_string(ClientPoint::AfterPersist), "attempt", {"客户端存下意图后、发送前崩溃", "the client crashes after storing the intent, before sending"}},
+      {K::CrashClient, "crash_client", to_string(ClientPoint::AfterSend), "attempt", {"客户端发出请求后崩溃", "the client crashes after sending"}},
+      {K::CrashClient, "crash_client", to_string(ClientPoint::BeforeRecord), "attempt", {"客户端收到答复、记下结果前崩溃", "the client crashes after a reply arrives, before recording it"}},
+      {K::CrashService, "crash_service", to_string(ServicePoint::BeforeCommit), "attempt", {"服务端写入任何数据前崩溃", "the service crashes before writing anything"}},
+      {K::CrashService, "crash_service", to_string(ServicePoint::BetweenWrites), "attempt", {"服务端在两次写入之间崩溃（atomic 下回滚）", "the service crashes between its two writes (rolled back under atomic)"}},
+      {K::CrashService, "crash_service", to_string(ServicePoint::AfterCommit), "attempt", {"服务端提交后、回复前崩溃", "the service crashes after committing, before replying"}},
+      {K::CrashService, "crash_service", to_string(ServicePoint::AfterEmailSend), "email send", {"服务端把邮件交给邮件服务商后立刻崩溃", "the service crashes right after handing an email to the mail provider"}},
   };
   return table;
 }
