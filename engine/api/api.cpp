@@ -107,14 +107,12 @@ Scenario scenario_of(const Lesson& lesson, const json& in, const std::string& fi
   auto policy = in.find("policy");
   if (policy == in.end() || policy->is_null()) return lesson.scenario;
   if (policy->is_string()) {
+    std::vector<std::string> ids;
     if (lesson.compare) {
       for (const ComparePolicy& c : lesson.compare->policies) {
         if (c.id == policy->get<std::string>()) return c.scenario;
+        ids.push_back(c.id);
       }
-    }
-    std::vector<std::string> ids;
-    if (lesson.compare) {
-      for (const ComparePolicy& c : lesson.compare->policies) ids.push_back(c.id);
     }
     throw LessonError({{file, "/policy", ids.empty() ? "unknown policy '" + policy->get<std::string>() + "': this has no side-by-side (compare) block, so it names no policy"
                                                      : "unknown policy '" + policy->get<std::string>() + "'; the lesson's policies: " + join_names(ids)}});

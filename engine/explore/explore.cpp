@@ -29,38 +29,25 @@ std::vector<std::string> intents_of(const Run& run) {
   return out;
 }
 
-int count_for(const Run& run, const std::string& intent, bool emails) {
-  int n = 0;
-  const Snapshot& end = run.steps.back().snap;
-  auto owned = [&](const std::string& op_key) {
-    auto owner = run.key_owner.find(op_key);
-    return owner != run.key_owner.end() && owner->second == intent;
-  };
-  if (emails) {
-    for (const EmailRow& e : end.emails) n += owned(e.op_key);
-  } else {
-    for (const DeliveryRow& d : end.deliveries) n += owned(d.op_key);
-  }
-  return n;
-}
-
 // The outcome class of a run: each intent's final status and effects (and emails).
 std::pair<std::string, L10n> outcome_of(const Run& run) {
   std::string key;
   L10n text;
+  const std::map<std::string, IntentTruth> truth = truth_at(run, run.steps.back());
   for (const std::string& intent : intents_of(run)) {
+    const IntentTruth& t = truth.at(intent);
     std::string status = "NONE";
     for (const IntentRow& r : run.steps.back().snap.intents) {
       if (r.intent == intent) status = r.status;
     }
-    int effects = count_for(run, intent, false);
+    int effects = t.effects;
     std::string n = std::to_string(effects);
     key += (key.empty() ? "" : ";") + intent + "=" + status + "/" + n;
     L10n one = {intent + "：" + (status == "NONE" ? std::string("客户端没有记录") : status) + "，" + n + " 条业务效果",
                 intent + ": " + (status == "NONE" ? std::string("no client row") : status) + ", " + n +
                     (effects == 1 ? " effect" : " effects")};
     if (run.mail) {
-      int emails = count_for(run, intent, true);
+      int emails = t.emails;
       key += "/" + std::to_string(emails) + "mail";
       one = L10n::join(one, {"，" + std::to_string(emails) + " 封邮件", std::to_string(emails) + (emails == 1 ? " email" : " emails")}, "", ", ");
     }

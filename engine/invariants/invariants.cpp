@@ -11,32 +11,24 @@
 namespace idemlab {
 namespace {
 
-// What the observer sees of one intent at one step: its effects (deliveries rows whose
-// op_key the intent's requests carried), the client's row for it, and its emails.
-struct Tally {
-  int effects = 0;
-  /// effects whose fingerprint is the client row's own (0 without a row)
-  int own_content = 0;
-  const IntentRow* row = nullptr;
-  int emails = 0;
-};
+using Tally = IntentTruth;
 
-// Every intent's tally at `step`, by intent. Only intents with a row, an effect or an
-// email appear; rows and effects whose key no intent owns are left out.
-std::map<std::string, Tally> tally_step(const Run& run, const Step& s) {
-  std::map<std::string, Tally> out;
+Tally tally_of(const std::map<std::string, Tally>& all, const std::string& intent) {
+  auto it = all.find(intent);
+  return it == all.end() ? Tally{} : it->second;
+}
+
+}  // namespace
+
+std::map<std::string, IntentTruth> truth_at(const Run& run, const Step& s) {
+  std::map<std::string, IntentTruth> out;
   for (const IntentRow& r : s.snap.intents) out[r.intent].row = &r;
+  // Every row is in place: an effect's content is compared with its intent's row at once.
   for (const DeliveryRow& d : s.snap.deliveries) {
     auto owner = run.key_owner.find(d.op_key);
     if (owner == run.key_owner.end()) continue;
-    Tally& t = out[owner->second];
+    IntentTruth& t = out[owner->second];
     ++t.effects;
-  }
-  // own_content once every row is known (a row is per intent, so at most one each).
-  for (const DeliveryRow& d : s.snap.deliveries) {
-    auto owner = run.key_owner.find(d.op_key);
-    if (owner == run.key_owner.end()) continue;
-    Tally& t = out[owner->second];
     if (t.row && t.row->fingerprint == d.fingerprint) ++t.own_content;
   }
   if (run.mail) {
@@ -48,10 +40,7 @@ std::map<std::string, Tally> tally_step(const Run& run, const Step& s) {
   return out;
 }
 
-Tally tally_of(const std::map<std::string, Tally>& all, const std::string& intent) {
-  auto it = all.find(intent);
-  return it == all.end() ? Tally{} : it->second;
-}
+namespace {
 
 bool believes_done(const IntentRow* r) { return r && (r->status == status::kDelivered || r->receipt.has_value()); }
 
@@ -201,7 +190,7 @@ std::vector<Violation> RunVerdict::at_step(const Run& run, int step) const {
     }
     if (v.step > step) continue;
     if (!tallied) {
-      all = tally_step(run, run.steps[step]);
+      all = truth_at(run, run.steps[step]);
       tallied = true;
     }
     Tally t = tally_of(all, v.intent);
@@ -247,7 +236,14 @@ RunVerdict check_invariants(const Run& run) {
   const auto& table = invariant_table();
   std::map<std::string, Tally> all;
   for (std::size_t i = 0; i < run.steps.size(); ++i) {
-    all = tally_step(run, run.steps[i]);
+    const Snapshot& snap = run.steps[i].snap;
+    if (i > 0) {
+      // A step that changed none of the tables judged (most: a send, a receive) leaves
+      // every invariant as the step before did.
+      const Snapshot& before = run.steps[i - 1].snap;
+      if (snap.intents == before.intents && snap.deliveries == before.deliveries && snap.emails == before.emails) continue;
+    }
+    all = truth_at(run, run.steps[i]);
     for (std::size_t k = 0; k < table.size(); ++k) {
       const InvariantInfo& inv = table[k];
       bool always = inv.scope == InvariantScope::Always;

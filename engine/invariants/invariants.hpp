@@ -27,6 +27,7 @@
 //                             intent (only where the service notifies).
 // A run that stopped at a limit (step limit, virtual-time horizon) is judged on its
 // always-invariants only, and says why it stopped.
+#include <map>
 #include <string>
 #include <vector>
 
@@ -83,6 +84,22 @@ struct RunVerdict {
   /// {"stop": to_string(stop), "stop_text": describe(stop), "violations": [Violation]}
   nlohmann::json to_json() const;
 };
+
+/// What the observer sees of one intent at one step: its effects (deliveries rows whose
+/// op_key the intent's requests carried, Run::key_owner), how many of them carry the
+/// client row's own content, the client's row (nullptr: none), and its emails (counted
+/// only where the service notifies).
+struct IntentTruth {
+  int effects = 0;
+  int own_content = 0;  ///< effects whose fingerprint is the row's own (0 without a row)
+  const IntentRow* row = nullptr;
+  int emails = 0;
+};
+
+/// Every intent with a row, an effect or an email at `step`, by intent. Rows and effects
+/// whose key no intent owns are left out. The one count of effects per intent that the
+/// invariants judge (the explorer's outcome classes read it too).
+std::map<std::string, IntentTruth> truth_at(const Run& run, const Step& step);
 
 /// Checks every step of `run` (linear in its steps and rows).
 RunVerdict check_invariants(const Run& run);

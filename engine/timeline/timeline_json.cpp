@@ -202,8 +202,6 @@ json event_json(const Step& s, const Run& run) {
 
 }  // namespace
 
-json step_json(const Run& run, int index) { return step_json(run, index, check_invariants(run)); }
-
 json step_json(const Run& run, int index, const RunVerdict& verdict) {
   const Step& s = run.steps.at(index);
   const Step* prev = index > 0 ? &run.steps[index - 1] : nullptr;

@@ -15,8 +15,7 @@ nlohmann::json timeline_json(const PreparedLesson& lesson);
 
 /// One step of a run as JSON without knowledge (used by the CLI and experiments too).
 /// Its "invariants" are `verdict` (check_invariants(run), computed once per run) as of
-/// that step; the two-argument form checks the whole run again on every call.
+/// that step.
 nlohmann::json step_json(const Run& run, int step, const RunVerdict& verdict);
-nlohmann::json step_json(const Run& run, int step);
 
 }  // namespace idemlab

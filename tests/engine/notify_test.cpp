@@ -162,14 +162,14 @@ TEST_CASE("the restarted relay cannot know whether its email arrived; the ack te
 
 TEST_CASE("without notify the timeline has no outbox and no provider") {
   Run run = Simulation(notifying(Notify::None), FaultPlan{}).run();
-  nlohmann::json step = step_json(run, last(run));
+  nlohmann::json step = step_json(run, last(run), check_invariants(run));
   CHECK(!step.contains("provider"));
   CHECK(!step["service"].contains("outbox"));
   CHECK(!step["truth"].contains("emails"));
   CHECK(emails(run) == 0);
 
   Run outbox = Simulation(notifying(Notify::Outbox), FaultPlan{}).run();
-  nlohmann::json end = step_json(outbox, last(outbox));
+  nlohmann::json end = step_json(outbox, last(outbox), check_invariants(outbox));
   CHECK(end["provider"]["emails"].size() == 1);
   CHECK(end["service"]["outbox"][0]["status"] == "sent");
   CHECK(end["truth"]["emails"]["by_intent"][kIntent] == 1);

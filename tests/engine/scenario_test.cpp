@@ -27,8 +27,9 @@ Scenario read_back(const json& j) {
 // The whole timeline of one run, as the page receives it.
 std::string timeline_of(const Scenario& s) {
   Run run = Simulation(s, s.faults).run();
+  const RunVerdict verdict = check_invariants(run);
   json steps = json::array();
-  for (std::size_t i = 0; i < run.steps.size(); ++i) steps.push_back(step_json(run, static_cast<int>(i)));
+  for (std::size_t i = 0; i < run.steps.size(); ++i) steps.push_back(step_json(run, static_cast<int>(i), verdict));
   return steps.dump();
 }
 
