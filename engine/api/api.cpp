@@ -24,6 +24,8 @@ namespace {
 
 using nlohmann::json;
 
+ProgressHook progress_hook = nullptr;
+
 json error(const std::string& file, const std::string& path, const std::string& reason) {
   json e = json::object(), out = json::object();
   put(e, "file", file);
@@ -185,6 +187,9 @@ json dispatch(const std::string& method, const std::string& input) {
     limits.max_schedules = static_cast<int>(r.integer(in, "", "limit", false, limits.max_schedules, 1, ExploreLimits::kMaxSchedules));
     limits.max_ms = r.integer(in, "", "max_ms", false, 0, 0, 3600000);
     if (!r.problems().empty()) return problems_json(LessonError(r.problems()));
+    limits.on_progress = [](const ExploreProgress& p) {
+      if (progress_hook) progress_hook(p.depth, p.max_faults, p.done, p.total, p.schedules);
+    };
     return explore(sc, limits).to_json(sc);
   }
   std::shared_ptr<const PreparedLesson> p;
@@ -228,6 +233,8 @@ json dispatch(const std::string& method, const std::string& input) {
 }
 
 }  // namespace
+
+void set_progress_hook(ProgressHook hook) { progress_hook = hook; }
 
 std::string call(const std::string& method, const std::string& input) {
   try {

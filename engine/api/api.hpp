@@ -14,4 +14,11 @@ namespace idemlab::api {
 /// `run` does not simulate again.
 std::string call(const std::string& method, const std::string& input);
 
+/// Progress of a long call (today: `explore`), reported while it runs: the depth being
+/// searched (1..max_faults), plans of that depth tried / planned, and distinct schedules
+/// simulated so far. The WASM binding forwards it to JavaScript (Module.onProgress), so a
+/// Web Worker can post it to the page. nullptr (the default) reports nothing.
+using ProgressHook = void (*)(int depth, int max_faults, int done, int total, int schedules);
+void set_progress_hook(ProgressHook hook);
+
 }  // namespace idemlab::api

@@ -13,6 +13,19 @@
 #define IDEMLAB_EXPORT
 #endif
 
+#ifdef __EMSCRIPTEN__
+// Forwards api progress (engine/api/api.hpp, set_progress_hook) to Module.onProgress, when
+// the page (a Web Worker) has set one.
+EM_JS(void, idemlab_js_progress, (int depth, int max_faults, int done, int total, int schedules), {
+  if (typeof Module.onProgress === 'function') {
+    Module.onProgress({depth : depth, max_faults : max_faults, done : done, total : total, schedules : schedules});
+  }
+});
+namespace {
+const bool progress_hooked = (idemlab::api::set_progress_hook(idemlab_js_progress), true);
+}
+#endif
+
 extern "C" {
 
 /// Runs api::call(method, input). Both arguments are NUL-terminated UTF-8; the result is

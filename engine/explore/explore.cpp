@@ -15,53 +15,6 @@ namespace {
 
 using nlohmann::json;
 
-// Every intent of the run's end: the client's rows, then intents that own an effect only.
-std::vector<std::string> intents_of(const Run& run) {
-  std::vector<std::string> out;
-  const Snapshot& end = run.steps.back().snap;
-  for (const IntentRow& r : end.intents) out.push_back(r.intent);
-  for (const DeliveryRow& d : end.deliveries) {
-    auto owner = run.key_owner.find(d.op_key);
-    if (owner != run.key_owner.end() && std::find(out.begin(), out.end(), owner->second) == out.end()) {
-      out.push_back(owner->second);
-    }
-  }
-  return out;
-}
-
-// The outcome class of a run: each intent's final status and effects (and emails).
-std::pair<std::string, L10n> outcome_of(const Run& run) {
-  std::string key;
-  L10n text;
-  const std::map<std::string, IntentTruth> truth = truth_at(run, run.steps.back());
-  for (const std::string& intent : intents_of(run)) {
-    const IntentTruth& t = truth.at(intent);
-    std::string status = "NONE";
-    for (const IntentRow& r : run.steps.back().snap.intents) {
-      if (r.intent == intent) status = r.status;
-    }
-    int effects = t.effects;
-    std::string n = std::to_string(effects);
-    key += (key.empty() ? "" : ";") + intent + "=" + status + "/" + n;
-    L10n one = {intent + "：" + (status == "NONE" ? std::string("客户端没有记录") : status) + "，" + n + " 条业务效果",
-                intent + ": " + (status == "NONE" ? std::string("no client row") : status) + ", " + n +
-                    (effects == 1 ? " effect" : " effects")};
-    if (run.mail) {
-      int emails = t.emails;
-      key += "/" + std::to_string(emails) + "mail";
-      one = L10n::join(one, {"，" + std::to_string(emails) + " 封邮件", std::to_string(emails) + (emails == 1 ? " email" : " emails")}, "", ", ");
-    }
-    text = text.en.empty() ? one : L10n::join(text, one, "；", "; ");
-  }
-  if (run.stop != StopReason::Settled) {
-    key += std::string("|") + to_string(run.stop);
-    text = L10n::join(text, describe(run.stop), "（", " (");
-    text.zh += "）";
-    text.en += ")";
-  }
-  return {key, text};
-}
-
 FaultPlan fired_plan(const Run& run) {
   FaultPlan p;
   p.faults = run.fired;
@@ -151,12 +104,13 @@ ExploreResult explore(const Scenario& scenario, const ExploreLimits& limits) {
     ++out.schedules;
     RunVerdict verdict = check_invariants(run);
     FaultPlan fired = fired_plan(run);
-    auto [key, text] = outcome_of(run);
+    const RunEnding ending = ending_of(run);
+    const std::string key = ending.key();
     auto it = class_index.find(key);
     if (it == class_index.end()) {
       OutcomeClass c;
       c.key = key;
-      c.text = text;
+      c.text = ending.text();
       c.example = fired;
       for (const Violation& v : verdict.violations) {
         std::string name = to_string(v.invariant);
@@ -182,14 +136,25 @@ ExploreResult explore(const Scenario& scenario, const ExploreLimits& limits) {
   bool go = visit(FaultPlan{}, 0, &frontier);
   for (int depth = 1; go && depth <= out.max_faults; ++depth) {
     std::vector<Node> next_level;
+    ExploreProgress progress;
+    progress.depth = depth;
+    progress.max_faults = out.max_faults;
+    for (const Node& node : frontier) progress.total += static_cast<int>(node.next.size());
+    auto report = [&] {
+      progress.schedules = out.schedules;
+      if (limits.on_progress) limits.on_progress(progress);
+    };
+    report();
     for (const Node& node : frontier) {
       for (const Fault& f : node.next) {
         FaultPlan plan = node.plan;
         plan.faults.push_back(f);
         if (!(go = visit(plan, depth, depth < out.max_faults ? &next_level : nullptr))) break;
+        if (++progress.done % ExploreLimits::kProgressEvery == 0) report();
       }
       if (!go) break;
     }
+    if (go) report();
     frontier = std::move(next_level);
   }
 

@@ -21,6 +21,18 @@
 
 namespace idemlab {
 
+/// How far a search has got, for a front end's progress bar: the depth (faults per
+/// schedule) being searched, the plans of that depth tried and planned, and the distinct
+/// schedules simulated so far (all depths). `total` is the plans at this depth before
+/// duplicates are skipped, so `done` reaches it exactly when the depth is finished.
+struct ExploreProgress {
+  int depth = 0;
+  int max_faults = 0;
+  int done = 0;
+  int total = 0;
+  int schedules = 0;
+};
+
 struct ExploreLimits {
   /// Faults per schedule, 1..kMaxFaults: each fault multiplies the schedules by the
   /// injection points a run passes (tens), so 3 is already thousands.
@@ -35,6 +47,10 @@ struct ExploreLimits {
   std::int64_t max_ms = 0;
   /// Counterexamples kept per (invariant, intent).
   int per_kind = 3;
+  /// Called at the start of each depth and then every kProgressEvery plans (nullptr: none).
+  /// It must not throw; it cannot change the result.
+  void (*on_progress)(const ExploreProgress&) = nullptr;
+  static constexpr int kProgressEvery = 32;
 };
 
 /// One schedule that breaks an invariant, shrunk: no fault of it can be removed and the

@@ -305,4 +305,82 @@ L10n describe(StopReason s) {
   return {};
 }
 
+RunEnding ending_of(const Run& run) {
+  RunEnding out;
+  out.mail = run.mail;
+  out.stop = run.stop;
+  const Step& last = run.steps.back();
+  const std::map<std::string, IntentTruth> truth = truth_at(run, last);
+  auto add = [&](const std::string& intent) {
+    for (const IntentEnding& e : out.intents) {
+      if (e.intent == intent) return;
+    }
+    IntentEnding e;
+    e.intent = intent;
+    e.status = "NONE";
+    auto t = truth.find(intent);
+    if (t != truth.end()) {
+      e.effects = t->second.effects;
+      e.emails = t->second.emails;
+      if (t->second.row) e.status = t->second.row->status;
+    }
+    out.intents.push_back(std::move(e));
+  };
+  for (const IntentRow& r : last.snap.intents) add(r.intent);
+  for (const DeliveryRow& d : last.snap.deliveries) {
+    auto owner = run.key_owner.find(d.op_key);
+    if (owner != run.key_owner.end()) add(owner->second);
+  }
+  return out;
+}
+
+std::string RunEnding::key() const {
+  std::string key;
+  for (const IntentEnding& e : intents) {
+    key += (key.empty() ? "" : ";") + e.intent + "=" + e.status + "/" + std::to_string(e.effects);
+    if (mail) key += "/" + std::to_string(e.emails) + "mail";
+  }
+  if (stop != StopReason::Settled) key += std::string("|") + to_string(stop);
+  return key;
+}
+
+L10n RunEnding::text() const {
+  L10n text;
+  for (const IntentEnding& e : intents) {
+    std::string n = std::to_string(e.effects);
+    L10n one = {e.intent + "：" + (e.status == "NONE" ? std::string("客户端没有记录") : e.status) + "，" + n + " 条业务效果",
+                e.intent + ": " + (e.status == "NONE" ? std::string("no client row") : e.status) + ", " + n +
+                    (e.effects == 1 ? " effect" : " effects")};
+    if (mail) {
+      std::string m = std::to_string(e.emails);
+      one = L10n::join(one, {"，" + m + " 封邮件", m + (e.emails == 1 ? " email" : " emails")}, "", ", ");
+    }
+    text = text.en.empty() ? one : L10n::join(text, one, "；", "; ");
+  }
+  if (stop != StopReason::Settled) {
+    text = L10n::join(text, describe(stop), "（", " (");
+    text.zh += "）";
+    text.en += ")";
+  }
+  return text;
+}
+
+nlohmann::json RunEnding::to_json() const {
+  nlohmann::json list = nlohmann::json::array();
+  for (const IntentEnding& e : intents) {
+    nlohmann::json o = nlohmann::json::object();
+    put(o, "intent", e.intent);
+    put(o, "status", e.status);
+    put(o, "effects", e.effects);
+    if (mail) put(o, "emails", e.emails);
+    list.push_back(std::move(o));
+  }
+  nlohmann::json out = nlohmann::json::object();
+  put(out, "key", key());
+  put(out, "text", text().to_json());
+  put(out, "intents", list);
+  put(out, "stop", to_string(stop));
+  return out;
+}
+
 }  // namespace idemlab

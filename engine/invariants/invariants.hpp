@@ -104,6 +104,28 @@ std::map<std::string, IntentTruth> truth_at(const Run& run, const Step& step);
 /// Checks every step of `run` (linear in its steps and rows).
 RunVerdict check_invariants(const Run& run);
 
+/// How a run ends, per intent: the client's final status ("NONE": no row), its effects,
+/// and its emails (where the service notifies). The explorer's outcome classes and the
+/// sandbox's summary both read it.
+struct IntentEnding {
+  std::string intent;
+  std::string status;
+  int effects = 0;
+  int emails = 0;
+};
+struct RunEnding {
+  std::vector<IntentEnding> intents;  ///< the client's rows, then intents with effects only
+  bool mail = false;                  ///< emails are counted (the service notifies)
+  StopReason stop = StopReason::Settled;
+  /// "weekly-report=DELIVERED/1[/1mail];..." + "|" + stop when the run did not settle
+  std::string key() const;
+  /// "weekly-report: DELIVERED, 1 effect" per intent, joined; why it stopped when unsettled
+  L10n text() const;
+  /// {"key", "text": L10n, "intents": [{"intent", "status", "effects"[, "emails"]}], "stop"}
+  nlohmann::json to_json() const;
+};
+RunEnding ending_of(const Run& run);
+
 /// "settled" | "step_limit" | "horizon"
 const char* to_string(StopReason s);
 /// Why the run stopped, for a learner ("the run settled: nothing was left to happen", ...).

@@ -224,8 +224,19 @@ struct Run {
   std::vector<Step> steps;
   StopReason stop = StopReason::Settled;
   std::vector<Message> messages;
-  /// Injection points this run passed, as single faults (for enumerating the fault space).
+  /// Injection points this run passed, as single faults (for enumerating the fault space),
+  /// in the order passed (a point passed twice appears twice).
   std::vector<Fault> points;
+  /// Where each of `points` was passed (same index): `step` is the index of the next step
+  /// recorded after the pass (the point lies just before it), `t` the virtual time in ms,
+  /// `message` the message a drop point is about (-1 for crash points). What a front end
+  /// needs to draw a point as a target on the timeline.
+  struct PointWhere {
+    int step = 0;
+    std::int64_t t = 0;
+    int message = -1;
+  };
+  std::vector<PointWhere> point_where;
   /// The faults of the plan that fired in this run, in the order they fired (a planned
   /// fault at a point the run never reaches does not fire).
   std::vector<Fault> fired;

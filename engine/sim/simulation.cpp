@@ -105,9 +105,10 @@ int Simulation::record(Event event) {
   return index;
 }
 
-const Fault* Simulation::pass(Fault point) {
+const Fault* Simulation::pass(Fault point, int message) {
   std::string id = point.id();
   run_.points.push_back(std::move(point));
+  run_.point_where.push_back({static_cast<int>(run_.steps.size()), now_, message});
   for (std::size_t i = 0; i < plan_.faults.size(); ++i) {
     const Fault& f = plan_.faults[i];
     if (plan_ids_[i] != id) continue;
@@ -127,7 +128,7 @@ bool Simulation::planned_drop(const Message& m) {
   point.message = m.kind;
   point.intent = m.intent;
   point.n = m.n;
-  return pass(point) != nullptr;
+  return pass(point, m.id) != nullptr;
 }
 
 bool Simulation::crash_here(ClientPoint where, const std::string& intent, int n) {

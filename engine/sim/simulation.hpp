@@ -65,8 +65,9 @@ class Simulation {
  private:
   void perform(const Action& a);
   Snapshot snapshot();
-  /// Records `point` as an injection point passed; the planned fault there, or nullptr.
-  const Fault* pass(Fault point);
+  /// Records `point` as an injection point passed (`message`: the message a drop point is
+  /// about, -1 for none); the planned fault there, or nullptr.
+  const Fault* pass(Fault point, int message = -1);
   /// A crash point of either side passed: crashes that side and schedules its restart
   /// when the plan says so.
   bool crash_at(Fault point, const std::string& intent, int n);

@@ -1,10 +1,12 @@
 #include "engine/timeline/timeline_json.hpp"
 
 #include <algorithm>
+#include <set>
 
 #include "engine/invariants/invariants.hpp"
 #include "engine/json/fields.hpp"
 #include "engine/lesson/answers.hpp"
+#include "engine/scenario/scenario_json.hpp"
 #include "engine/timeline/describe.hpp"
 
 namespace idemlab {
@@ -21,6 +23,41 @@ const char* fate_name(Message::Fate f) {
     case Message::Fate::Dropped: return "dropped";
   }
   return "?";
+}
+
+// Every injection point the run passed, once each (its first pass: where a fault there
+// fires), as a target a front end can offer: where it lies, what a fault there does, and
+// whether the scenario's plan has it and it fired.
+json targets_json(const Run& run, const FaultPlan& plan, std::int64_t restart_after_ms) {
+  std::set<std::string> seen;
+  json out = json::array();
+  for (std::size_t i = 0; i < run.points.size(); ++i) {
+    Fault f = run.points[i];
+    const std::string id = f.id();
+    if (!seen.insert(id).second) continue;
+    const Run::PointWhere& where = run.point_where[i];
+    bool planned = false;
+    f.restart_after_ms = restart_after_ms;
+    for (const Fault& g : plan.faults) {
+      if (g.id() != id) continue;
+      planned = true;
+      f.restart_after_ms = g.restart_after_ms;
+    }
+    bool fired = std::any_of(run.fired.begin(), run.fired.end(), [&](const Fault& g) { return g.id() == id; });
+    const char* side = f.kind == Fault::Kind::Drop ? "network" : f.kind == Fault::Kind::CrashClient ? "client" : "service";
+    json o = json::object();
+    put(o, "id", id);
+    put(o, "fault", write_fault(f));
+    put(o, "side", side);
+    put(o, "step", where.step);
+    put(o, "t", where.t);
+    put(o, "message", where.message >= 0 ? json(where.message) : json(nullptr));
+    put(o, "text", f.describe().to_json());
+    put(o, "planned", planned);
+    put(o, "fired", fired);
+    out.push_back(std::move(o));
+  }
+  return out;
 }
 
 json lesson_view(const PreparedLesson& p) {
@@ -336,6 +373,8 @@ json timeline_json(const PreparedLesson& p) {
   put(out, "messages", std::move(messages));
   put(out, "steps", std::move(steps));
   put(out, "verdict", verdict.to_json());
+  put(out, "ending", ending_of(run).to_json());
+  put(out, "targets", targets_json(run, p.lesson.scenario.faults, p.lesson.scenario.space.restart_after_ms));
   return out;
 }
 
