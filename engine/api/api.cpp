@@ -131,6 +131,43 @@ Scenario scenario_of(const Lesson& lesson, const json& in, const std::string& fi
   return out;
 }
 
+// A sandbox edits a scenario knob by knob: a planned fault may stop firing when a knob
+// changes the run (no lookup, so no lookup to lose). A lesson with such a fault is refused
+// (prepared.cpp); a bare scenario given to `run` instead has those faults taken out of
+// `scenario` (they change nothing in the run), and they are returned, each
+// {"id", "fault", "text"}, for the front end to say so. Nothing is done to a scenario that
+// does not read: the usual problems follow.
+json drop_unfired(json& scenario) {
+  Reader r("scenario");
+  Scenario sc;
+  std::set<std::string> intents;
+  read_scenario(r, scenario, "/scenario", sc, intents);
+  if (!r.problems().empty() || sc.faults.faults.empty() || !scenario.contains("faults") || !scenario["faults"].is_array() ||
+      scenario["faults"].size() != sc.faults.faults.size()) {
+    return json();
+  }
+  Run run = Simulation(sc, sc.faults).run();
+  std::set<std::string> fired;
+  for (const Fault& f : run.fired) fired.insert(f.id());
+  json kept = json::array();
+  json out = json::array();
+  for (std::size_t i = 0; i < sc.faults.faults.size(); ++i) {
+    const Fault& f = sc.faults.faults[i];
+    if (fired.count(f.id())) {
+      kept.push_back(scenario["faults"][i]);
+      continue;
+    }
+    json o = json::object();
+    put(o, "id", f.id());
+    put(o, "fault", write_fault(f));
+    put(o, "text", f.describe().to_json());
+    out.push_back(std::move(o));
+  }
+  if (out.empty()) return json();
+  scenario["faults"] = std::move(kept);
+  return out;
+}
+
 // Runs the lost-response scenario `runs` times (a full timeline over both databases each
 // time): the same work natively and in WASM, for scripts/bench.
 json simulate(const std::string& input) {
@@ -160,7 +197,9 @@ json dispatch(const std::string& method, const std::string& input) {
   std::string file = in.contains("file") && in["file"].is_string() ? in["file"].get<std::string>()
                      : in.contains("scenario") ? "scenario" : "lesson";
   std::string text;
+  json unfired;  // `run` of a bare scenario: the planned faults that never fired, left out
   if (in.contains("scenario")) {
+    if (method == "run") unfired = drop_unfired(in["scenario"]);
     text = sandbox_lesson(in["scenario"]);
   } else if (in.contains("text") && in["text"].is_string()) {
     text = in["text"].get<std::string>();
@@ -204,7 +243,11 @@ json dispatch(const std::string& method, const std::string& input) {
     put(out, "id", p->lesson.id);
     return out;
   }
-  if (method == "run") return timeline_json(*p);
+  if (method == "run") {
+    json out = timeline_json(*p);
+    if (!unfired.is_null()) put(out, "unfired", std::move(unfired));
+    return out;
+  }
   if (method == "answers") {
     try {
       return all_answers(*p);

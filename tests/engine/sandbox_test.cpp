@@ -129,3 +129,24 @@ TEST_CASE("explore reports its progress per depth while it runs") {
   CHECK(progress_last_depth == 2);
   CHECK(progress_bad == 0);
 }
+
+TEST_CASE("a planned fault that a knob change stops from firing is taken out of a sandbox run and named") {
+  json s = scenario_of_lesson("01-lost-receipt.json");
+  s["faults"] = json::array({json{{"drop", "response"}, {"attempt", 1}}, json{{"drop", "lookup"}, {"attempt", 1}}});
+  json with_lookup = run_scenario(s);
+  REQUIRE(with_lookup.contains("targets"));
+  CHECK_FALSE(with_lookup.contains("unfired"));
+  // Reconciling by resending: no lookup is ever sent, so there is none to lose.
+  s["client"]["recovery"] = "resend";
+  json without = run_scenario(s);
+  REQUIRE(without.contains("unfired"));
+  REQUIRE(without["unfired"].size() == 1);
+  CHECK(without["unfired"][0]["id"] == "drop:lookup:weekly-report:1");
+  // The run is the one with the fault that still fires.
+  CHECK(target(without, "drop:response:weekly-report:1")->at("fired") == true);
+  // A lesson file with such a fault is still refused by check.
+  json lesson = json::parse(read_lesson_text("01-lost-receipt.json"));
+  lesson["scenario"] = s;
+  json checked = json::parse(api::call("check", json{{"file", "x.json"}, {"text", lesson.dump()}}.dump()));
+  CHECK(checked["ok"] == false);
+}
