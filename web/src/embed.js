@@ -26,3 +26,8 @@ export function postAnswerChecked(lesson, question, correct) {
 export function postLessonCompleted(lesson, counts) {
   post({ source: 'idemlab', type: 'lesson-completed', lesson, questions: counts.questions, first_try_right: counts.first_try_right });
 }
+
+/** A challenge's check (the engine's): solved, and whether the attempt kept to its rules. */
+export function postChallengeChecked(lesson, kind, solved, allowed) {
+  post({ source: 'idemlab', type: 'challenge-checked', lesson, kind, solved: !!solved, allowed: !!allowed });
+}

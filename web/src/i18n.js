@@ -1,6 +1,8 @@
 // Every UI string, in zh-CN and en. Lesson text arrives from the engine as
 // L10n objects ({"zh-CN": ..., "en": ...}) and is picked with `l()`.
 
+import { SANDBOX_STRINGS } from './sandbox/strings.js';
+
 export const LANGS = ['zh-CN', 'en'];
 const LANG_KEY = 'idemlab.lang';
 
@@ -518,6 +520,7 @@ const STRINGS = {
     'announce.step': 'Step {i}: {line}',
   },
 };
+for (const lang of LANGS) Object.assign(STRINGS[lang], SANDBOX_STRINGS[lang]);
 
 let current = detectInitial();
 const listeners = new Set();

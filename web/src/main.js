@@ -7,6 +7,9 @@ import { Engine, EngineError } from './engine.js';
 import { LessonStore } from './lessons.js';
 import { Progress } from './progress.js';
 import { currentRoute, onRoute, listHash, lessonHash, replaceHash } from './router.js';
+import { EngineWorker } from './worker-client.js';
+import { decodeState, encodeState } from './sandbox/codec.js';
+import { SandboxView } from './views/sandbox.js';
 import { isEmbedded } from './embed.js';
 import { renderList } from './views/list.js';
 import { LessonView } from './views/lesson.js';
@@ -20,6 +23,8 @@ const app = {
 
   store: null,
   progress: null,
+  worker: new EngineWorker(), // long engine calls (explore, a challenge's check)
+  vocab: null, // the engine's vocabulary, asked once
   view: null, // the mounted LessonView, if any
   renderToken: 0,
   globalNotices: [],
@@ -136,6 +141,7 @@ async function route() {
     return;
   }
 
+  if (r.name === 'sandbox' && app.view && app.view.kind === 'sandbox' && app.view.followRoute(r.code, r.step)) return;
   const ofLesson = r.name === 'lesson' || r.name === 'compare';
   if (ofLesson && app.view && app.view.kind === r.name && app.view.id === r.id) {
     app.view.followRoute(r.step);
@@ -187,12 +193,23 @@ async function route() {
         showLessonError({ file: rec.file, errors: got.errors });
         return;
       }
-      app.view = new CompareView(mainEl, { rec, data: got.data, progress: app.progress, initialStep: r.step, focus: true });
+      app.view = new CompareView(mainEl, { rec, data: got.data, progress: app.progress, initialStep: r.step, focus: true, engine: app.engine });
       setReady(true);
       return;
     }
     app.view = new LessonView(mainEl, { rec, store: app.store, progress: app.progress, initialStep: r.step, focus: true });
     setReady(true);
+    return;
+  }
+  if (r.name === 'sandbox') {
+    replaceChildren(mainEl, h('p', { class: 'loading', 'aria-busy': 'true' }, t(app.engine ? 'app.loading' : 'app.loadingEngine')));
+    await app.engineReady;
+    if (!isCurrent()) return;
+    if (app.engineError) {
+      replaceChildren(mainEl, engineErrorCard(app.engineError));
+      return;
+    }
+    await openSandbox(r, isCurrent);
     return;
   }
   document.title = `idemlab — ${t('app.tagline')}`;
@@ -201,6 +218,71 @@ async function route() {
   if (r.unknown) replaceHash(listHash());
   renderList(mainEl, { store: app.store, progress: app.progress, notify, isCurrent, message });
   window.scrollTo(0, 0);
+}
+
+// The sandbox's default scenario, before the engine fills in every knob's default: one
+// intent delivered, no fault (the learner adds them).
+const DEFAULT_SCENARIO = { script: [{ at: 0, do: 'deliver', intent: 'weekly-report', payload: 'Weekly report, version 1' }] };
+
+function defaultState() {
+  const out = app.engine.call('scenario', { scenario: DEFAULT_SCENARIO });
+  return { v: 1, s: out.scenario };
+}
+
+/** Cuts an address for a notice: long or odd hashes are shown short, as text. */
+function shortCode(code) {
+  const text = String(code || '');
+  return text.length > 60 ? `${text.slice(0, 60)}…` : text;
+}
+
+async function openSandbox(r, isCurrent) {
+  if (!app.vocab) app.vocab = app.engine.call('vocabulary', {});
+  const notices = [];
+  let state = null;
+  if (r.code) {
+    const got = decodeState(r.code);
+    if (got.error) notices.push({ key: got.error.key, params: got.error.params, testid: 'sb-bad-link', then: true });
+    else state = got.state;
+  }
+  let challenge = null;
+  if (state && state.ch) {
+    let rec = null;
+    try {
+      rec = await app.store.find(state.ch);
+    } catch (_) {
+      rec = null;
+    }
+    if (!isCurrent()) return;
+    const view = rec && rec.status === 'ok' && rec.run && rec.run.lesson.challenge;
+    if (view) challenge = { rec, view };
+    else {
+      notices.push({ key: 'sandbox.badLesson', params: { id: shortCode(state.ch) }, testid: 'sb-bad-link' });
+      delete state.ch;
+    }
+  }
+  let view = null;
+  if (state) {
+    try {
+      view = new SandboxView(mainEl, { state, step: r.step, app, challenge, notices: noticeList(notices), focus: true });
+    } catch (e) {
+      if (!e.errors) throw e;
+      const reason = e.errors.map((x) => `${x.path || '/'}: ${x.reason}`).join('; ');
+      notices.push({ key: 'sandbox.badScenario', params: { reason: reason.length > 300 ? `${reason.slice(0, 300)}…` : reason }, testid: 'sb-bad-link', then: true });
+    }
+  }
+  if (!view) {
+    view = new SandboxView(mainEl, { state: defaultState(), step: null, app, notices: noticeList(notices), focus: true });
+  }
+  app.view = view;
+  setReady(true);
+  app.worker.warm();
+}
+
+/** Notices about a link that did not open say that the default scenario is shown instead. */
+function noticeList(notices) {
+  const out = notices.map(({ then: _t, ...n }) => n);
+  if (notices.some((n) => n.then)) out.push({ key: 'sandbox.showingDefault', testid: 'sb-default-shown' });
+  return out;
 }
 
 /** A lesson that failed when it was opened (fetched, run or compared): its error card. */
@@ -219,8 +301,12 @@ function inFormField(el) {
 }
 
 function onKey(ev) {
-  if (!app.view || ev.altKey || ev.ctrlKey || ev.metaKey || ev.shiftKey) return;
-  if (inFormField(ev.target)) return;
+  if (!app.view || inFormField(ev.target)) return;
+  if (app.view.kind === 'sandbox' && (ev.ctrlKey || ev.metaKey) && !ev.altKey) {
+    if (app.view.onUndoKey(ev)) ev.preventDefault();
+    return;
+  }
+  if (ev.altKey || ev.ctrlKey || ev.metaKey || ev.shiftKey) return;
   try {
     if (app.view.onKey(ev)) ev.preventDefault();
   } catch (e) {
@@ -273,6 +359,7 @@ async function start() {
   // A debugging and test handle: the same engine calls the page makes.
   window.__idemlab = {
     call: (method, input) => app.engine.call(method, input),
+    sandboxCode: (state) => encodeState(state),
     lesson: (id) => {
       for (const rec of app.store.records.values()) {
         if (rec.status === 'ok' && rec.id === id) return { file: rec.file, text: rec.text, questions: rec.run.lesson.questions };

@@ -1,4 +1,6 @@
-// Hash routes: #/ (lesson list), #/lesson/ID, #/lesson/ID/step/N, and the lesson's
+// Hash routes: #/ (lesson list), #/lesson/ID, #/lesson/ID/step/N, the sandbox #/sandbox
+// (a default scenario), #/sandbox/CODE, #/sandbox/CODE/step/N (CODE: the whole scenario,
+// web/src/sandbox/codec.js), and the lesson's
 // side-by-side view #/lesson/ID/compare, #/lesson/ID/compare/step/N (N: a virtual time's
 // position, counted from 0).
 // Following the current step uses replaceState, so stepping never fills the
@@ -14,6 +16,13 @@ export function parse(hash) {
     }
   });
   if (parts.length === 0) return { name: 'list' };
+  if (parts[0] === 'sandbox') {
+    const code = parts[1] && parts[1] !== 'step' ? parts[1] : null;
+    const rest = code ? parts.slice(2) : parts.slice(1);
+    let step = null;
+    if (rest[0] === 'step' && rest[1] !== undefined && /^\d+$/.test(rest[1])) step = Number(rest[1]);
+    return { name: 'sandbox', code, step };
+  }
   if (parts[0] === 'lesson' && parts[1]) {
     const name = parts[2] === 'compare' ? 'compare' : 'lesson';
     const rest = name === 'compare' ? parts.slice(3) : parts.slice(2);
@@ -31,6 +40,11 @@ export function lessonHash(id, step) {
 
 export function compareHash(id, step) {
   const base = `#/lesson/${encodeURIComponent(id)}/compare`;
+  return step === null || step === undefined ? base : `${base}/step/${step}`;
+}
+
+export function sandboxHash(code, step) {
+  const base = code ? `#/sandbox/${code}` : '#/sandbox';
   return step === null || step === undefined ? base : `${base}/step/${step}`;
 }
 

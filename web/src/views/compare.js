@@ -6,7 +6,8 @@
 
 import { h, replaceChildren, measureNextFrame } from '../dom.js';
 import { t, l } from '../i18n.js';
-import { compareHash, listHash, replaceHash } from '../router.js';
+import { compareHash, listHash, replaceHash, sandboxHash } from '../router.js';
+import { encodeState } from '../sandbox/codec.js';
 import { statusPill } from './panels.js';
 import { INVARIANTS } from './knowledge.js';
 import { stepLine } from './timeline.js';
@@ -37,8 +38,9 @@ function knobList(policy) {
 }
 
 export class CompareView {
-  constructor(root, { rec, data, progress, initialStep, focus = false }) {
+  constructor(root, { rec, data, progress, initialStep, focus = false, engine = null }) {
     this.kind = 'compare';
+    this.engine = engine;
     this.root = root;
     this.rec = rec;
     this.id = rec.id;
@@ -87,7 +89,22 @@ export class CompareView {
             'div',
             { class: 'compare-caption', 'data-testid': 'compare-caption' },
             h('p', null, t('compare.caption', { faults: l(data.faults), intent: data.intent })),
-            h('ul', { class: 'compare-legend' }, this.policies.map((p, i) => h('li', null, h('span', { class: 'badge badge-side' }, NAMES[i]), ' ', l(p.label)))),
+            h(
+              'ul',
+              { class: 'compare-legend' },
+              this.policies.map((p, i) =>
+                h(
+                  'li',
+                  null,
+                  h('span', { class: 'badge badge-side' }, NAMES[i]),
+                  ' ',
+                  l(p.label),
+                  this.engine
+                    ? [' ', h('button', { type: 'button', class: 'btn btn-small', 'data-testid': `open-in-sandbox-${NAMES[i]}`, onclick: () => this.openInSandbox(p.id) }, t('sandbox.openPolicy', { name: NAMES[i] }))]
+                    : null,
+                ),
+              ),
+            ),
             data.narration ? h('p', { class: 'compare-narration', 'data-testid': 'compare-narration' }, l(data.narration)) : null,
           ),
           open > 0 ? h('p', { class: 'notice notice-warn', 'data-testid': 'compare-spoiler' }, t('compare.spoiler', { n: open })) : null,
@@ -103,6 +120,13 @@ export class CompareView {
         this.el.live,
       ),
     );
+  }
+
+  /** One policy's scenario (the engine's), under the lesson's fault plan, in the sandbox. */
+  openInSandbox(policyId) {
+    const out = this.engine.call('scenario', { file: this.rec.file, text: this.rec.text, policy: policyId });
+    if (!out || !out.scenario) return;
+    window.location.hash = sandboxHash(encodeState({ v: 1, s: out.scenario, from: this.id }));
   }
 
   column(policy, i) {

@@ -4,7 +4,7 @@
 // reveals what happens next.
 
 import { h, s, keyedChildren, measureNextFrame } from '../dom.js';
-import { t, sideName } from '../i18n.js';
+import { t, l, sideName } from '../i18n.js';
 
 // Lane positions (x) and the drawing's width. A run whose steps carry `provider` (the
 // service notifies a mail provider) gets a fourth lane right of the service's.
@@ -201,6 +201,7 @@ function mountDiagram(container, run) {
       times: s('g', { class: 'times' }),
       messages: s('g', { class: 'messages' }),
       events: s('g', { class: 'events' }),
+      targets: s('g', { class: 'targets' }),
     },
     // Keyed children of the svg and of each group, as keyedChildren returned them.
     parts: null,
@@ -208,7 +209,16 @@ function mountDiagram(container, run) {
     times: null,
     messages: null,
     events: null,
+    onTarget: null,
+    targetById: new Map(),
   };
+  // Sandbox targets: a click adds or removes the fault there (the sandbox's target list is
+  // the keyboard route to the same thing).
+  view.fixed.targets.addEventListener('click', (ev) => {
+    const g = ev.target.closest && ev.target.closest('.target');
+    const tg = g && view.targetById.get(g.getAttribute('data-target'));
+    if (tg && view.onTarget) view.onTarget(tg);
+  });
   // Rows are click targets; the text timeline is the keyboard route to the same thing.
   view.fixed.rows.addEventListener('click', (ev) => {
     const row = ev.target.closest && ev.target.closest('.row');
@@ -223,13 +233,14 @@ function mountDiagram(container, run) {
  * clicked (the text timeline is the keyboard route to the same thing). Stepping only adds,
  * removes or redraws what differs from the step drawn before.
  */
-export function renderDiagram(container, run, cur, onPick) {
+export function renderDiagram(container, run, cur, onPick, { targets = null, onTarget = null } = {}) {
   let view = views.get(container);
   if (!view || view.run !== run) {
     if (view) container.querySelector('.diagram').remove();
     view = mountDiagram(container, run);
   }
   view.onPick = onPick || null;
+  view.onTarget = onTarget;
   view.cur = cur;
   const { svg, fixed, prefix, height, geo, sides } = view;
   const W = geo.width;
@@ -262,6 +273,7 @@ export function renderDiagram(container, run, cur, onPick) {
     }
   }
   parts.push(['times', () => fixed.times], ['messages', () => fixed.messages], ['events', () => fixed.events]);
+  if (targets) parts.push(['targets', () => fixed.targets]);
   view.parts = keyedChildren(svg, view.parts, parts);
 
   // Time labels: shown when the time changes, and always on the current row.
@@ -292,8 +304,58 @@ export function renderDiagram(container, run, cur, onPick) {
   }
   view.events = keyedChildren(fixed.events, view.events, evItems);
 
+  if (targets) drawTargets(view, targets, cur);
+
   // Keep the current row in view, measured once the page is laid out for this frame.
   measureNextFrame(view, () => keepRowInView(view));
+}
+
+// Where a target is drawn: on its message's line (a drop), or on its side's lane just
+// before the step it precedes (a crash); several crash points at one place fan out.
+function targetShape(view, tg, cur, slot) {
+  const { geo, run } = view;
+  let x;
+  let yy;
+  if (tg.message !== null && tg.message !== undefined) {
+    const m = run.messages[tg.message];
+    if (!m || !Number.isInteger(m.sent_step) || m.sent_step > cur) return null;
+    const x1 = laneX(geo, m.from);
+    const y1 = y(m.sent_step);
+    const ended = Number.isInteger(m.end_step) && m.end_step <= cur;
+    const x2 = ended && m.fate === 'dropped' ? (x1 + laneX(geo, m.to)) / 2 : laneX(geo, m.to);
+    const y2 = ended ? y(m.end_step) : y1 + RH * 0.35;
+    const f = ended ? 0.3 : 0.5;
+    x = x1 + (x2 - x1) * f;
+    yy = y1 + (y2 - y1) * f;
+  } else {
+    if (tg.step - 1 > cur) return null;
+    x = laneX(geo, tg.side) + (tg.side === 'client' ? -1 : 1) * (16 + 18 * slot);
+    yy = y(tg.step) - RH / 2;
+  }
+  const label = `${tg.planned ? t(tg.fault.drop ? 'sandbox.undoLose' : 'sandbox.undoCrash') : t(tg.fault.drop ? 'sandbox.lose' : 'sandbox.crash')}: ${l(tg.text)}`;
+  return s(
+    'g',
+    { class: ['target', tg.planned ? 'target-planned' : 'target-open', tg.fault.drop ? 'target-drop' : 'target-crash'], 'data-target': tg.id, 'data-testid': 'diagram-target' },
+    s('title', null, label),
+    s('circle', { class: 'target-hit', cx: x, cy: yy, r: 11 }),
+    tg.fault.drop ? cross(x, yy, 4.5, 'target-mark') : s('path', { class: 'target-mark', d: `M${x - 5},${yy - 5} L${x + 5},${yy + 5} M${x + 5},${yy - 5} L${x - 5},${yy + 5}` }),
+  );
+}
+
+function drawTargets(view, targets, cur) {
+  view.targetById = new Map(targets.map((tg) => [tg.id, tg]));
+  const slots = new Map();
+  const shapes = [];
+  for (const tg of targets) {
+    const place = `${tg.side}@${tg.step}`;
+    const slot = tg.message === null || tg.message === undefined ? slots.get(place) || 0 : 0;
+    if (tg.message === null || tg.message === undefined) slots.set(place, slot + 1);
+    const shape = targetShape(view, tg, cur, slot);
+    if (shape) shapes.push(shape);
+  }
+  const g = view.fixed.targets;
+  while (g.firstChild) g.removeChild(g.firstChild);
+  for (const shape of shapes) g.appendChild(shape);
 }
 
 function keepRowInView(view) {

@@ -4,7 +4,8 @@
 
 import { h, replaceChildren, rebuildKeepingFocus } from '../dom.js';
 import { t, l } from '../i18n.js';
-import { lessonHash, listHash, replaceHash } from '../router.js';
+import { lessonHash, listHash, replaceHash, sandboxHash } from '../router.js';
+import { encodeState } from '../sandbox/codec.js';
 import { clampStep, blockingStep, questionsAt, hiddenAt, momentAt } from '../gating.js';
 import { postAnswerChecked, postLessonCompleted } from '../embed.js';
 import { renderDiagram } from './diagram.js';
@@ -84,6 +85,7 @@ export class LessonView {
     this.el.truth = h('div', { class: 'truth-slot' });
     this.el.timeline = h('section', { class: 'card timeline-card' });
     this.el.completed = h('div', { class: 'completed-slot' });
+    this.el.challenge = h('div', { class: 'challenge-slot' });
     this.el.live = h('p', { class: 'visually-hidden', 'aria-live': 'polite', 'data-testid': 'step-announce' });
     const truthToggle = h('input', {
       type: 'checkbox',
@@ -126,6 +128,11 @@ export class LessonView {
           ),
           this.rec.compare ? lessonTabs(this.id, 'lesson') : null,
           h('p', { class: 'lead' }, l(lesson.summary)),
+          h(
+            'p',
+            { class: 'sb-open-row' },
+            h('button', { type: 'button', class: 'btn', 'data-testid': 'open-in-sandbox', title: t('sandbox.openHint'), onclick: () => this.openInSandbox() }, t('sandbox.open')),
+          ),
         ),
         this.el.notices,
         h(
@@ -163,6 +170,7 @@ export class LessonView {
           ),
           h('div', { class: 'col col-b' }, this.el.diagram, this.el.timeline),
         ),
+        this.el.challenge,
         selfCheck(this.id, lesson.self_check, this.progress),
         this.el.live,
       ),
@@ -282,6 +290,8 @@ export class LessonView {
 
     renderTimeline(this.el.timeline, this.run, i, (n) => this.tryGo(n));
 
+    this.renderChallenge(i);
+
     const lp = this.progress.peek(this.id);
     const done = !!(lp && lp.completed);
     const stats = this.stats();
@@ -291,6 +301,34 @@ export class LessonView {
       (done || i >= this.last) && stats.questions > 0
         ? h('p', { class: 'first-try', 'data-testid': 'first-try' }, t('lesson.firstTry', { k: stats.first_try_right, n: stats.questions }))
         : null,
+    );
+  }
+
+  /** The lesson's scenario, at this step, in the sandbox (the engine normalises it). */
+  openInSandbox() {
+    const out = this.store.engine.call('scenario', { file: this.rec.file, text: this.rec.text });
+    if (!out || !out.scenario) return;
+    window.location.hash = sandboxHash(encodeState({ v: 1, s: out.scenario, from: this.id }), this.step);
+  }
+
+  /** The lesson ends with its challenge (when it has one): shown from the last step on. */
+  renderChallenge(i) {
+    const c = this.lesson.challenge;
+    if (!c || i < this.last) {
+      replaceChildren(this.el.challenge);
+      return;
+    }
+    const solved = this.progress.isCorrect(this.id, 'challenge');
+    const href = sandboxHash(encodeState({ v: 1, s: c.scenario, ch: this.id }));
+    replaceChildren(
+      this.el.challenge,
+      h(
+        'section',
+        { class: 'card challenge-card', 'data-testid': 'challenge-card', 'data-kind': c.kind },
+        h('h3', { class: 'section-title' }, t('challenge.endTitle'), ' · ', t(c.kind === 'break' ? 'challenge.break' : 'challenge.fix'), solved ? h('span', { class: 'badge badge-ok', 'data-testid': 'challenge-solved' }, ' ✓ ', t('challenge.solvedBefore')) : null),
+        h('p', null, l(c.prompt)),
+        h('a', { class: 'btn btn-primary', href, 'data-testid': 'start-challenge' }, t('challenge.start')),
+      ),
     );
   }
 

@@ -4,7 +4,7 @@
 
 import { h, replaceChildren } from '../dom.js';
 import { t, l } from '../i18n.js';
-import { lessonHash, compareHash } from '../router.js';
+import { lessonHash, compareHash, sandboxHash } from '../router.js';
 import { lessonErrorCard, indexErrorCard } from './errors.js';
 
 /** Progress on a lesson of the index ({id, questionIds}). */
@@ -132,6 +132,13 @@ export function renderList(root, { store, progress, notify, message, isCurrent }
       h('h2', { class: 'view-title' }, t('list.heading')),
       h('p', { class: 'lead' }, t('list.intro')),
       items,
+      h(
+        'section',
+        { class: 'card sandbox-card', 'data-testid': 'sandbox-card', 'aria-labelledby': 'sandbox-card-h' },
+        h('h3', { id: 'sandbox-card-h', class: 'section-title' }, t('sandbox.listTitle')),
+        h('p', null, t('sandbox.listText')),
+        h('a', { class: 'btn btn-primary', href: sandboxHash(null), 'data-testid': 'open-sandbox' }, t('sandbox.listOpen')),
+      ),
       progressTools(progress, notify, store),
     ),
   );

@@ -1,0 +1,70 @@
+// The sandbox's address: the whole state (scenario, fault plan, pinned policy, where it
+// came from) in the URL, so that copying the address shares the exact run.
+//
+//   #/sandbox/<code>[/step/N]
+//   <code> = "1" + base64url(deflate-raw(UTF-8 JSON of the state))
+//
+// The leading "1" is the format's version. Compression is fflate's (a small, well-kept
+// pure-JS deflate, synchronous, so the page can write the address on every edit); a
+// scenario of a lesson's size becomes a few hundred characters. decodeState never throws:
+// it returns {state} or {error} with the reason in both languages' keys' params.
+
+import { deflateSync, inflateSync, strToU8, strFromU8 } from 'fflate';
+
+export const CODE_VERSION = '1';
+// Limits on what an address may carry, each with its reason:
+// - a code longer than this is not something the page ever writes (the largest shipped
+//   lesson's scenario and a pinned policy take well under 4 KB), and URLs past ~32 KB are
+//   cut by some browsers and servers;
+export const MAX_CODE_CHARS = 32000;
+// - the inflated JSON is bounded too, so a small crafted code cannot expand to megabytes.
+export const MAX_STATE_BYTES = 256 * 1024;
+
+function toBase64Url(bytes) {
+  let bin = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode.apply(null, bytes.subarray(i, i + 0x8000));
+  return btoa(bin).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+function fromBase64Url(text) {
+  const b64 = text.replace(/-/g, '+').replace(/_/g, '/');
+  const bin = atob(b64 + '==='.slice((b64.length + 3) % 4));
+  const out = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
+  return out;
+}
+
+/** The address code of `state` (an object that JSON can hold). */
+export function encodeState(state) {
+  const bytes = deflateSync(strToU8(JSON.stringify(state)), { level: 9 });
+  return CODE_VERSION + toBase64Url(bytes);
+}
+
+/**
+ * {state} for a code this page wrote, else {error: {key, params}}: an i18n key of
+ * sandbox.bad* and what to fill it with.
+ */
+export function decodeState(code) {
+  if (typeof code !== 'string' || code.length === 0) return { error: { key: 'sandbox.badEmpty' } };
+  if (code.length > MAX_CODE_CHARS) return { error: { key: 'sandbox.badLong', params: { n: code.length, max: MAX_CODE_CHARS } } };
+  if (code[0] !== CODE_VERSION) return { error: { key: 'sandbox.badVersion' } };
+  if (!/^[A-Za-z0-9_-]+$/.test(code.slice(1))) return { error: { key: 'sandbox.badChars' } };
+  let text;
+  try {
+    const bytes = inflateSync(fromBase64Url(code.slice(1)), { out: undefined });
+    if (bytes.length > MAX_STATE_BYTES) return { error: { key: 'sandbox.badLong', params: { n: bytes.length, max: MAX_STATE_BYTES } } };
+    text = strFromU8(bytes);
+  } catch (_) {
+    return { error: { key: 'sandbox.badData' } };
+  }
+  let state;
+  try {
+    state = JSON.parse(text);
+  } catch (_) {
+    return { error: { key: 'sandbox.badData' } };
+  }
+  if (!state || typeof state !== 'object' || Array.isArray(state) || !state.s || typeof state.s !== 'object' || Array.isArray(state.s)) {
+    return { error: { key: 'sandbox.badShape' } };
+  }
+  return { state };
+}

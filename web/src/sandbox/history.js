@@ -1,0 +1,40 @@
+// Undo and redo of sandbox edits: states as JSON text (each a whole scenario and plan, so
+// an undo restores exactly what was shown). Bounded: the oldest edits drop off.
+
+export const MAX_UNDO = 200; // a long session of clicks; each entry is a few KB
+
+export class History {
+  constructor() {
+    this.past = [];
+    this.future = [];
+  }
+
+  /** An edit happened: `before` is the state it replaced. */
+  push(before) {
+    this.past.push(JSON.stringify(before));
+    if (this.past.length > MAX_UNDO) this.past.shift();
+    this.future = [];
+  }
+
+  canUndo() {
+    return this.past.length > 0;
+  }
+
+  canRedo() {
+    return this.future.length > 0;
+  }
+
+  /** The state before `current`, or null. */
+  undo(current) {
+    if (!this.past.length) return null;
+    this.future.push(JSON.stringify(current));
+    return JSON.parse(this.past.pop());
+  }
+
+  /** The state undone last, or null. */
+  redo(current) {
+    if (!this.future.length) return null;
+    this.past.push(JSON.stringify(current));
+    return JSON.parse(this.future.pop());
+  }
+}

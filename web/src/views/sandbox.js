@@ -1,0 +1,878 @@
+// The sandbox (#/sandbox/<code>): a scenario of the learner's own. The same diagram,
+// panels, knowledge grid, truth and text timeline as a lesson, beside a scenario panel
+// whose controls come from the engine's knob table (`vocabulary`), the fault plan, the
+// run's targets (every injection point it passed: one click adds or removes a fault
+// there), the run's ending and verdicts, undo / redo, a pinned policy A against the
+// edited B, the explorer (in the engine's Web Worker) and, for a lesson's challenge, the
+// engine's check. The page decides nothing: every run, verdict and check is the engine's.
+
+import { h, replaceChildren, rebuildKeepingFocus } from '../dom.js';
+import { t, l } from '../i18n.js';
+import { listHash, lessonHash, replaceHash, sandboxHash } from '../router.js';
+import { encodeState } from '../sandbox/codec.js';
+import { History } from '../sandbox/history.js';
+import { outputErrors } from '../engine.js';
+import { postChallengeChecked } from '../embed.js';
+import { renderDiagram } from './diagram.js';
+import { clientPanel, servicePanel, networkStrip, providerPanel, statusPill } from './panels.js';
+import { knowledgeGrid, truthSummary } from './knowledge.js';
+import { renderTimeline, stepLine } from './timeline.js';
+import { stepButtons, scrubber, focusWhenLaidOut } from './stepcontrols.js';
+import { stepKeyTarget } from '../keys.js';
+
+const GROUPS = ['client', 'service', 'provider', 'timing'];
+const NO_HIDDEN = { sides: new Set(), truth: false };
+
+/** The same fault, whatever its restart delay: kind, point, intent, attempt. */
+export function faultKey(f) {
+  const kind = f.drop ? 'drop' : f.crash_client ? 'crash_client' : 'crash_service';
+  return `${kind}:${f[kind]}:${f.intent || ''}:${f.attempt || 1}`;
+}
+
+const clone = (x) => JSON.parse(JSON.stringify(x));
+const fmt = (n) => Number(n).toLocaleString('en-US');
+
+export class SandboxView {
+  /**
+   * state: {v: 1, s: scenario, from?: lesson id, ch?: lesson id (a challenge), a?: the
+   * pinned policy {client, service, provider}}; app: {engine, worker, vocab, store,
+   * progress}; challenge: the lesson's challenge view ({kind, prompt, ...}) and its rec.
+   */
+  constructor(root, { state, step, app, challenge = null, notices = [], focus = false }) {
+    this.kind = 'sandbox';
+    this.root = root;
+    this.app = app;
+    this.engine = app.engine;
+    this.vocab = app.vocab;
+    this.challenge = challenge; // {rec, view}
+    this.history = new History();
+    this.notices = [...notices];
+    this.editError = null;
+    this.explore = null; // {k, running, progress, result, error}
+    this.check = null; // the challenge's last check
+    this.showTruth = app.progress.getPref('showTruth', true);
+    this.step = -1;
+    this.state = null;
+    const first = this.evaluate(state);
+    if (first.errors) throw Object.assign(new Error('the scenario was refused'), { errors: first.errors });
+    this.accept(first, { record: false });
+    this.mount();
+    this.go(step === null || step === undefined ? this.last : step, { force: true });
+    document.title = `${t('sandbox.title')} · idemlab`;
+    if (focus) focusWhenLaidOut(this.root.querySelector('[data-testid="sandbox-title"]'));
+  }
+
+  // --- the engine ---------------------------------------------------------------------
+
+  /** Runs a state's scenario (and the pinned policy's): {state, run, pinRun, removed} or {errors}. */
+  evaluate(state) {
+    const next = clone(state);
+    const out = this.engine.call('run', { scenario: next.s });
+    const errors = outputErrors(out, 'scenario');
+    if (errors) return { errors };
+    const removed = Array.isArray(out.unfired) ? out.unfired : [];
+    if (removed.length) {
+      const gone = new Set(removed.map((u) => faultKey(u.fault)));
+      next.s.faults = (next.s.faults || []).filter((f) => !gone.has(faultKey(f)));
+    }
+    let pinRun = null;
+    if (next.a) {
+      const a = { ...clone(next.s), ...clone(next.a) };
+      const outA = this.engine.call('run', { scenario: a });
+      const errA = outputErrors(outA, 'scenario A');
+      pinRun = errA ? { errors: errA } : outA;
+    }
+    return { state: next, run: out, pinRun, removed };
+  }
+
+  accept(result, { record = true } = {}) {
+    if (record && this.state) this.history.push(this.state);
+    this.state = result.state;
+    this.run = result.run;
+    this.pinRun = result.pinRun;
+    this.last = this.run.steps.length - 1;
+    this.removed = result.removed || [];
+    this.code = encodeState(this.state);
+  }
+
+  /** An edit: a new state from the current one. Refused edits leave everything as it was. */
+  edit(change) {
+    const next = clone(this.state);
+    change(next);
+    const result = this.evaluate(next);
+    if (result.errors) {
+      this.editError = result.errors;
+      this.render();
+      return false;
+    }
+    this.editError = null;
+    this.accept(result);
+    this.explore = this.explore && this.explore.running ? this.explore : null;
+    this.check = null;
+    this.remount();
+    return true;
+  }
+
+  undo() {
+    const prev = this.history.undo(this.state);
+    if (prev) this.restore(prev);
+  }
+
+  redo() {
+    const next = this.history.redo(this.state);
+    if (next) this.restore(next);
+  }
+
+  restore(state) {
+    const result = this.evaluate(state);
+    if (result.errors) return;
+    this.editError = null;
+    this.accept(result, { record: false });
+    this.check = null;
+    this.remount();
+  }
+
+  // --- edits --------------------------------------------------------------------------
+
+  setKnob(group, name, value) {
+    this.edit((st) => {
+      st.s[group] = st.s[group] || {};
+      if (value === undefined) delete st.s[group][name];
+      else st.s[group][name] = value;
+      // A scenario with retry layers takes its attempts from them: the reader refuses
+      // max_attempts and retry_after_ms beside retry_layers (lessons/README.md).
+      if (group === 'client' && name === 'retry_layers') {
+        if (Array.isArray(value) && value.length) {
+          delete st.s.client.max_attempts;
+          delete st.s.client.retry_after_ms;
+        } else {
+          delete st.s.client.retry_layers;
+        }
+      }
+    });
+  }
+
+  toggleTarget(target) {
+    this.edit((st) => {
+      const key = faultKey(target.fault);
+      const faults = st.s.faults || [];
+      if (faults.some((f) => faultKey(f) === key)) st.s.faults = faults.filter((f) => faultKey(f) !== key);
+      else st.s.faults = [...faults, clone(target.fault)];
+    });
+  }
+
+  removeFault(index) {
+    this.edit((st) => {
+      st.s.faults = (st.s.faults || []).filter((_, i) => i !== index);
+    });
+  }
+
+  setRestart(index, ms) {
+    this.edit((st) => {
+      st.s.faults[index].restart_after_ms = ms;
+    });
+  }
+
+  setScriptAt(index, at) {
+    this.edit((st) => {
+      st.s.script[index].at = at;
+    });
+  }
+
+  removeAction(index) {
+    this.edit((st) => {
+      st.s.script = st.s.script.filter((_, i) => i !== index);
+    });
+  }
+
+  addAction(action) {
+    this.edit((st) => {
+      st.s.script = [...(st.s.script || []), action];
+    });
+  }
+
+  pin() {
+    this.edit((st) => {
+      st.a = {};
+      for (const g of ['client', 'service', 'provider']) if (st.s[g]) st.a[g] = clone(st.s[g]);
+    });
+  }
+
+  unpin() {
+    this.edit((st) => {
+      delete st.a;
+    });
+  }
+
+  // --- explore and check (the Web Worker) ---------------------------------------------
+
+  async startExplore(k) {
+    if (this.explore && this.explore.running) return;
+    const scenario = clone(this.state.s);
+    const code = this.code;
+    this.explore = { k, running: true, progress: null, result: null, error: null };
+    this.renderExplore();
+    try {
+      const out = await this.app.worker.call('explore', { scenario, faults: k }, {
+        onProgress: (p) => {
+          if (!this.explore || !this.explore.running) return;
+          this.explore.progress = p;
+          this.renderExploreProgress();
+        },
+      });
+      if (!this.explore || this.code !== code) return; // the scenario changed meanwhile
+      const errors = outputErrors(out, 'scenario');
+      this.explore = { k, running: false, result: errors ? null : out, error: errors ? errors.map((e) => e.reason).join('; ') : null };
+    } catch (e) {
+      if (!this.explore) return;
+      this.explore = e.cancelled ? null : { k, running: false, result: null, error: e.reason || e.message };
+    }
+    this.renderExplore();
+  }
+
+  cancelExplore() {
+    this.app.worker.cancel();
+    this.explore = null;
+    this.renderExplore();
+  }
+
+  loadScenario(scenario) {
+    this.edit((st) => {
+      st.s = clone(scenario);
+    });
+  }
+
+  async checkChallenge() {
+    const { rec } = this.challenge;
+    this.check = { running: true };
+    this.renderChallenge();
+    try {
+      const out = await this.app.worker.call('challenge', { file: rec.file, text: rec.text, attempt: clone(this.state.s) });
+      const errors = outputErrors(out, rec.file);
+      if (errors) {
+        this.check = { error: errors.map((e) => `${e.path ? e.path + ': ' : ''}${e.reason}`).join('; ') };
+      } else {
+        this.check = { result: out };
+        const qid = 'challenge';
+        this.app.progress.recordTry(rec.id, qid, this.code, { correct: !!out.solved });
+        postChallengeChecked(rec.id, this.challenge.view.kind, !!out.solved, !!out.allowed);
+      }
+    } catch (e) {
+      this.check = e.cancelled ? null : { error: e.reason || e.message };
+    }
+    this.renderChallenge();
+  }
+
+  // --- layout -------------------------------------------------------------------------
+
+  mount() {
+    const el = (this.el = stepButtons('lesson', { first: 'first', prev: 'prev', next: 'next', last: 'last' }, this, (n) => this.go(n)));
+    el.range = scrubber({ last: this.last, label: t('lesson.scrubber'), testid: 'scrubber', id: 'sb-scrubber', go: (n) => this.go(n) });
+    el.stepLabel = h('p', { class: 'step-label', 'data-testid': 'step-label', 'aria-hidden': 'true' });
+    el.undo = h('button', { type: 'button', class: 'btn', 'data-testid': 'sb-undo', onclick: () => this.undo() }, '↶ ', t('sandbox.undo'));
+    el.redo = h('button', { type: 'button', class: 'btn', 'data-testid': 'sb-redo', onclick: () => this.redo() }, '↷ ', t('sandbox.redo'));
+    el.copy = h('button', { type: 'button', class: 'btn', 'data-testid': 'sb-copy', onclick: () => this.copyLink() }, t('sandbox.copyLink'));
+    el.copied = h('span', { class: 'muted small', role: 'status', 'data-testid': 'sb-copied' });
+    el.notices = h('div', { class: 'notices', 'data-testid': 'sb-notices' });
+    el.challenge = h('div', { class: 'sb-challenge-slot' });
+    el.summary = h('section', { class: 'card sb-summary', 'data-testid': 'sb-summary', 'aria-labelledby': 'sb-summary-h' });
+    el.compare = h('div', { class: 'sb-compare-slot' });
+    el.knobs = h('section', { class: 'card sb-knobs', 'data-testid': 'sb-knobs', 'aria-labelledby': 'sb-knobs-h' });
+    el.script = h('section', { class: 'card sb-script', 'data-testid': 'sb-script', 'aria-labelledby': 'sb-script-h' });
+    el.plan = h('section', { class: 'card sb-plan', 'data-testid': 'sb-plan', 'aria-labelledby': 'sb-plan-h' });
+    el.targets = h('section', { class: 'card sb-targets', 'data-testid': 'sb-targets', 'aria-labelledby': 'sb-targets-h' });
+    el.explore = h('section', { class: 'card sb-explore', 'data-testid': 'sb-explore', 'aria-labelledby': 'sb-explore-h' });
+    el.diagram = h('section', { class: 'card diagram-card', 'aria-labelledby': 'diagram-h' }, h('h3', { id: 'diagram-h', class: 'section-title' }, t('diagram.title')), h('p', { class: 'muted small' }, t('sandbox.diagramHint')));
+    el.panels = h('div', { class: 'panels' });
+    el.grid = h('div', { class: 'grid-slot' });
+    el.truth = h('div', { class: 'truth-slot' });
+    el.timeline = h('section', { class: 'card timeline-card' });
+    el.live = h('p', { class: 'visually-hidden', 'aria-live': 'polite', 'data-testid': 'step-announce' });
+    el.edited = h('p', { class: 'visually-hidden', 'aria-live': 'polite', 'data-testid': 'sb-announce' });
+    const truthToggle = h('input', {
+      type: 'checkbox',
+      id: 'sb-truth-toggle',
+      class: 'switch',
+      checked: !!this.showTruth,
+      'data-testid': 'truth-toggle',
+      onchange: (ev) => {
+        this.showTruth = ev.target.checked;
+        this.app.progress.setPref('showTruth', this.showTruth);
+        this.renderStep();
+      },
+    });
+    const back = this.state.from || this.state.ch;
+    replaceChildren(
+      this.root,
+      h(
+        'section',
+        { class: 'lesson-view sandbox-view', 'data-testid': 'sandbox-view' },
+        h(
+          'header',
+          { class: 'lesson-head' },
+          h('a', { class: 'back-link', href: back ? lessonHash(back) : listHash(), 'data-testid': 'back' }, back ? t('sandbox.backToLesson') : t('nav.back')),
+          h('div', { class: 'lesson-title-row' }, h('h2', { class: 'view-title', 'data-testid': 'sandbox-title', tabindex: '-1' }, t(this.challenge ? 'sandbox.challengeTitle' : 'sandbox.title'))),
+          h('p', { class: 'lead' }, t('sandbox.lead')),
+          h('div', { class: 'btn-row sb-actions', role: 'group', 'aria-label': t('sandbox.actions') }, el.undo, el.redo, el.copy, el.copied),
+        ),
+        el.notices,
+        el.challenge,
+        h(
+          'div',
+          { class: 'lesson-body' },
+          h('div', { class: 'col col-a' }, el.summary, el.compare, el.plan, el.targets, el.knobs, el.script, el.explore),
+          h(
+            'div',
+            { class: 'col col-b' },
+            h(
+              'div',
+              { class: 'controls', role: 'group', 'aria-label': t('lesson.controls'), 'data-testid': 'controls', tabindex: '-1' },
+              h('div', { class: 'btn-row' }, el.first, el.prev, el.next, el.last),
+              h('div', { class: 'scrub' }, h('div', { class: 'scrub-track' }, el.range), el.stepLabel),
+              h('p', { class: 'keys-hint muted' }, t('sandbox.keys')),
+            ),
+            el.diagram,
+            el.panels,
+            h(
+              'section',
+              { class: 'card grid-card', 'aria-labelledby': 'grid-h' },
+              h('div', { class: 'grid-card-head' }, h('h3', { id: 'grid-h', class: 'section-title' }, t('grid.title')), h('label', { class: 'switch-label', for: 'sb-truth-toggle' }, truthToggle, h('span', null, t('truth.toggle')))),
+              el.grid,
+              el.truth,
+            ),
+            el.timeline,
+          ),
+        ),
+        el.live,
+        el.edited,
+      ),
+    );
+    this.el.controls = this.root.querySelector('[data-testid="controls"]');
+    this.render();
+  }
+
+  /** After an edit: the run changed length; keep the learner near the step they looked at. */
+  remount() {
+    this.el.range.max = String(this.last);
+    const keep = Math.min(this.step, this.last);
+    this.step = -1;
+    this.render();
+    this.go(keep, { force: true });
+    this.el.edited.textContent = t('sandbox.recomputed', { text: l(this.run.ending.text) });
+  }
+
+  render() {
+    this.renderNotices();
+    this.renderChallenge();
+    this.renderSummary();
+    this.renderCompare();
+    this.renderPlan();
+    this.renderKnobs();
+    this.renderScript();
+    this.renderExplore();
+    this.el.undo.disabled = !this.history.canUndo();
+    this.el.redo.disabled = !this.history.canRedo();
+    if (this.step >= 0) this.renderStep();
+  }
+
+  go(n, { force = false } = {}) {
+    const target = Math.max(0, Math.min(this.last, n));
+    if (target === this.step && !force) return;
+    this.step = target;
+    replaceHash(sandboxHash(this.code, this.step));
+    this.renderStep();
+    this.el.live.textContent = t('announce.step', { i: this.step, line: stepLine(this.run.steps[this.step]) });
+  }
+
+  renderStep() {
+    const i = this.step;
+    const st = this.run.steps[i];
+    this.el.range.value = String(i);
+    this.el.range.setAttribute('aria-valuetext', `${t('lesson.stepOf', { i, last: this.last })}, t=${st.t}ms`);
+    this.el.stepLabel.textContent = `${t('lesson.stepOf', { i, last: this.last })} · t=${st.t}ms`;
+    this.el.first.disabled = this.el.prev.disabled = i <= 0;
+    this.el.next.disabled = this.el.last.disabled = i >= this.last;
+    renderDiagram(this.el.diagram, this.run, i, (n) => this.go(n), { targets: this.run.targets, onTarget: (tg) => this.toggleTarget(tg) });
+    rebuildKeepingFocus(this.el.panels, () =>
+      replaceChildren(this.el.panels, clientPanel(st.client), networkStrip(st.network, this.run.messages), servicePanel(st.service), st.provider ? providerPanel(st.provider) : null),
+    );
+    rebuildKeepingFocus(this.el.grid, () => replaceChildren(this.el.grid, knowledgeGrid(this.run.lesson, st, NO_HIDDEN, this.showTruth, this.run.worlds)));
+    if (!this.showTruth) replaceChildren(this.el.truth, h('p', { class: 'muted truth-note' }, t('truth.hiddenNote')));
+    else replaceChildren(this.el.truth, h('h4', { class: 'truth-title' }, t('truth.title')), truthSummary(st));
+    renderTimeline(this.el.timeline, this.run, i, (n) => this.go(n));
+    rebuildKeepingFocus(this.el.targets, () => this.renderTargets());
+  }
+
+  renderNotices() {
+    const items = [...this.notices];
+    for (const u of this.removed) items.push({ key: 'sandbox.unfired', params: { text: l(u.text) }, testid: 'sb-unfired' });
+    replaceChildren(
+      this.el.notices,
+      this.editError
+        ? h(
+            'div',
+            { class: 'notice notice-warn', role: 'alert', 'data-testid': 'sb-edit-error' },
+            h('p', null, t('sandbox.refused')),
+            h('ul', null, this.editError.map((e) => h('li', null, h('code', null, e.path || '/'), ' ', h('span', { lang: 'en' }, e.reason)))),
+          )
+        : null,
+      items.map((n) => h('div', { class: 'notice notice-warn', role: 'status', 'data-testid': n.testid || 'notice' }, h('p', null, t(n.key, n.params)))),
+    );
+  }
+
+  renderSummary() {
+    const run = this.run;
+    const verdict = run.verdict || { violations: [] };
+    replaceChildren(
+      this.el.summary,
+      h('h3', { id: 'sb-summary-h', class: 'section-title' }, t('sandbox.summary')),
+      h(
+        'ul',
+        { class: 'sb-ending', 'data-testid': 'sb-ending' },
+        (run.ending.intents || []).map((e) =>
+          h(
+            'li',
+            { 'data-intent': e.intent, 'data-status': e.status, 'data-effects': e.effects },
+            h('code', null, e.intent),
+            ' ',
+            e.status === 'NONE' ? h('span', { class: 'muted' }, t('sandbox.noRow')) : statusPill(e.status),
+            ' ',
+            t(e.effects === 1 ? 'sandbox.effect' : 'sandbox.effects', { n: e.effects }),
+            e.emails !== undefined ? ` · ${t(e.emails === 1 ? 'sandbox.email' : 'sandbox.emails', { n: e.emails })}` : null,
+          ),
+        ),
+      ),
+      verdict.violations.length
+        ? h('ul', { class: 'sb-verdict inv-list', 'data-testid': 'sb-verdict' }, verdict.violations.map((v) => h('li', { class: 'inv-broken', 'data-invariant': v.invariant }, '⚠ ', l(v.reason))))
+        : h('p', { class: 'inv-ok', 'data-testid': 'sb-verdict' }, '✓ ', t('sandbox.noViolation')),
+      verdict.stop && verdict.stop !== 'settled' ? h('p', { class: 'muted' }, l(verdict.stop_text)) : null,
+    );
+  }
+
+  renderCompare() {
+    if (!this.state.a) {
+      replaceChildren(
+        this.el.compare,
+        h('p', { class: 'sb-pin-row' }, h('button', { type: 'button', class: 'btn', 'data-testid': 'sb-pin', onclick: () => this.pin() }, t('sandbox.pin')), ' ', h('span', { class: 'muted small' }, t('sandbox.pinHint'))),
+      );
+      return;
+    }
+    const column = (name, run, policy) => {
+      if (!run || run.errors) {
+        return h('div', { class: 'sb-col', 'data-testid': `sb-col-${name}` }, h('h4', null, name), h('p', { class: 'notice notice-warn' }, t('sandbox.pinRefused'), ' ', h('span', { lang: 'en' }, (run && run.errors ? run.errors : []).map((e) => e.reason).join('; '))));
+      }
+      const changed = [];
+      for (const g of ['client', 'service', 'provider']) {
+        for (const [k, v] of Object.entries(policy[g] || {})) {
+          const other = ((name === 'A' ? this.state.s : this.state.a)[g] || {})[k];
+          if (JSON.stringify(other) !== JSON.stringify(v)) changed.push(h('code', { class: 'chip' }, `${g}.${k}: ${typeof v === 'string' ? v : JSON.stringify(v)}`));
+        }
+      }
+      return h(
+        'div',
+        { class: 'sb-col', 'data-testid': `sb-col-${name}` },
+        h('h4', null, name === 'A' ? t('sandbox.pinnedA') : t('sandbox.editedB')),
+        changed.length ? h('p', { class: 'compare-knobs' }, changed) : h('p', { class: 'muted small' }, t('sandbox.samePolicy')),
+        h('ul', { class: 'sb-ending' }, (run.ending.intents || []).map((e) => h('li', { 'data-intent': e.intent, 'data-effects': e.effects }, h('strong', { class: 'sb-count' }, String(e.effects)), ' ', t(e.effects === 1 ? 'sandbox.effectOf' : 'sandbox.effectsOf', { intent: e.intent }), ' · ', e.status === 'NONE' ? t('sandbox.noRow') : statusPill(e.status)))),
+        run.verdict.violations.length ? h('ul', { class: 'inv-list' }, run.verdict.violations.map((v) => h('li', { class: 'inv-broken' }, '⚠ ', l(v.reason)))) : h('p', { class: 'inv-ok' }, '✓ ', t('sandbox.noViolation')),
+        run.unfired && run.unfired.length ? h('p', { class: 'muted small' }, t('sandbox.unfiredIn', { text: run.unfired.map((u) => l(u.text)).join('; ') })) : null,
+      );
+    };
+    replaceChildren(
+      this.el.compare,
+      h(
+        'section',
+        { class: 'card sb-compare', 'data-testid': 'sb-compare', 'aria-labelledby': 'sb-compare-h' },
+        h('h3', { id: 'sb-compare-h', class: 'section-title' }, t('sandbox.compareTitle')),
+        h('p', { class: 'muted small' }, t('sandbox.compareCaption', { faults: this.planText() })),
+        h('div', { class: 'sb-cols' }, column('A', this.pinRun, this.state.a), column('B', this.run, this.state.s)),
+        h('button', { type: 'button', class: 'btn btn-small', 'data-testid': 'sb-unpin', onclick: () => this.unpin() }, t('sandbox.unpin')),
+      ),
+    );
+  }
+
+  planText() {
+    const planned = (this.run.targets || []).filter((tg) => tg.planned);
+    return planned.length ? planned.map((tg) => l(tg.text)).join('; ') : t('sandbox.noFault');
+  }
+
+  renderPlan() {
+    const faults = this.state.s.faults || [];
+    const byKey = new Map((this.run.targets || []).map((tg) => [faultKey(tg.fault), tg]));
+    replaceChildren(
+      this.el.plan,
+      h('h3', { id: 'sb-plan-h', class: 'section-title' }, t('sandbox.plan')),
+      faults.length === 0
+        ? h('p', { class: 'muted', 'data-testid': 'sb-plan-empty' }, t('sandbox.planEmpty'))
+        : h(
+            'ol',
+            { class: 'sb-plan-list', 'data-testid': 'sb-plan-list' },
+            faults.map((f, i) => {
+              const tg = byKey.get(faultKey(f));
+              const crash = !f.drop;
+              return h(
+                'li',
+                { 'data-fault': faultKey(f) },
+                h('span', null, tg ? l(tg.text) : faultKey(f), f.intent ? h('span', { class: 'muted' }, ` (${f.intent})`) : null),
+                crash
+                  ? h(
+                      'label',
+                      { class: 'sb-inline' },
+                      t('sandbox.restartAfter'),
+                      ' ',
+                      h('input', { type: 'number', min: '1', max: '600000', step: '10', value: String(f.restart_after_ms ?? 50), class: 'sb-num', onchange: (ev) => this.setRestart(i, Math.max(1, Math.round(Number(ev.target.value) || 1))) }),
+                      ' ms',
+                    )
+                  : null,
+                ' ',
+                h('button', { type: 'button', class: 'btn btn-small', 'aria-label': t('sandbox.removeFault', { text: tg ? l(tg.text) : faultKey(f) }), onclick: () => this.removeFault(i) }, t('sandbox.remove')),
+              );
+            }),
+          ),
+    );
+  }
+
+  renderTargets() {
+    const cur = this.step;
+    const targets = this.run.targets || [];
+    const side = (s) => t(`side.${s}`);
+    replaceChildren(
+      this.el.targets,
+      h('h3', { id: 'sb-targets-h', class: 'section-title' }, t('sandbox.targets')),
+      h('p', { class: 'muted small' }, t('sandbox.targetsHint')),
+      h(
+        'ul',
+        { class: 'sb-target-list', 'data-testid': 'sb-target-list' },
+        targets.map((tg) =>
+          h(
+            'li',
+            { class: [tg.step > cur + 1 && 'is-later'] },
+            h(
+              'button',
+              {
+                type: 'button',
+                class: ['btn', 'btn-small', 'sb-target', tg.planned && 'is-planned'],
+                'aria-pressed': tg.planned ? 'true' : 'false',
+                'data-target': tg.id,
+                'data-testid': 'sb-target',
+                onclick: () => this.toggleTarget(tg),
+              },
+              tg.planned ? t(tg.fault.drop ? 'sandbox.undoLose' : 'sandbox.undoCrash') : t(tg.fault.drop ? 'sandbox.lose' : 'sandbox.crash'),
+            ),
+            ' ',
+            h('span', null, l(tg.text)),
+            h('span', { class: 'muted small' }, ` · ${side(tg.side)} · t=${tg.t}ms`),
+          ),
+        ),
+      ),
+    );
+  }
+
+  renderKnobs() {
+    const locked = this.challenge && this.challenge.view.kind === 'break';
+    const groups = GROUPS.map((g) => {
+      const knobs = (this.vocab.knobs || []).filter((k) => k.group === g);
+      if (!knobs.length) return null;
+      return h(
+        'fieldset',
+        { class: 'sb-group', disabled: locked || null },
+        h('legend', null, t(`sandbox.group.${g}`)),
+        knobs.map((k) => this.knobControl(k)),
+      );
+    });
+    replaceChildren(
+      this.el.knobs,
+      h('h3', { id: 'sb-knobs-h', class: 'section-title' }, t('sandbox.scenario')),
+      locked ? h('p', { class: 'muted small' }, t('sandbox.lockedBreak')) : null,
+      groups,
+    );
+  }
+
+  knobControl(k) {
+    const group = this.state.s[k.group] || {};
+    const has = Object.prototype.hasOwnProperty.call(group, k.name);
+    const value = has ? group[k.name] : k.default;
+    const id = `knob-${k.group}-${k.name}`;
+    const setting = this.settingOf(k, value, has);
+    const badge = setting ? h('span', { class: ['badge', `setting-${setting}`], 'data-testid': 'knob-setting' }, t(`sandbox.setting.${setting}`)) : null;
+    const label = h('label', { for: id, class: 'sb-knob-name' }, h('code', null, k.name), ' ', badge);
+    const meaning = h('p', { class: 'muted small sb-knob-meaning', id: `${id}-m` }, l(k.meaning));
+    let control;
+    if (k.type === 'choice' || k.type === 'boolean') {
+      const cur = String(value);
+      control = h(
+        'select',
+        { id, 'aria-describedby': `${id}-m`, 'data-knob': `${k.group}.${k.name}`, onchange: (ev) => this.setKnob(k.group, k.name, k.type === 'boolean' ? ev.target.value === 'true' : ev.target.value) },
+        (k.values || []).map((v) => h('option', { value: v.name, selected: v.name === cur || null, title: l(v.meaning) }, `${v.name} — ${l(v.meaning)}`)),
+      );
+    } else if (k.type === 'integer') {
+      const unset = value === null || value === undefined;
+      const input = h('input', {
+        id,
+        type: 'number',
+        class: 'sb-num',
+        min: String(k.min),
+        max: String(k.max),
+        step: '1',
+        value: unset ? '' : String(value),
+        placeholder: k.optional ? t('sandbox.unset') : '',
+        'aria-describedby': `${id}-m`,
+        'data-knob': `${k.group}.${k.name}`,
+        onchange: (ev) => {
+          const raw = ev.target.value.trim();
+          if (raw === '' && k.optional) this.setKnob(k.group, k.name, undefined);
+          else if (raw !== '') this.setKnob(k.group, k.name, Math.round(Number(raw)));
+        },
+      });
+      control = h('span', { class: 'sb-inline' }, input, k.unit ? ` ${k.unit}` : null, k.optional && !unset ? h('button', { type: 'button', class: 'btn btn-small', onclick: () => this.setKnob(k.group, k.name, undefined) }, t('sandbox.unsetIt')) : null);
+    } else if (k.type === 'layers') {
+      const layers = Array.isArray(value) ? value : [];
+      control = h(
+        'div',
+        { class: 'sb-layers', 'data-knob': `${k.group}.${k.name}` },
+        layers.map((ly, i) =>
+          h(
+            'span',
+            { class: 'sb-inline sb-layer' },
+            h('code', null, ly.layer),
+            ' × ',
+            h('input', {
+              type: 'number',
+              class: 'sb-num',
+              min: '1',
+              max: String(k.max_attempts || 20),
+              value: String(ly.attempts),
+              'aria-label': t('sandbox.layerAttempts', { layer: ly.layer }),
+              onchange: (ev) => this.setKnob(k.group, k.name, layers.map((x, j) => (j === i ? { ...x, attempts: Math.max(1, Math.round(Number(ev.target.value) || 1)) } : x))),
+            }),
+            h('button', { type: 'button', class: 'btn btn-small', 'aria-label': t('sandbox.removeLayer', { layer: ly.layer }), onclick: () => this.setKnob(k.group, k.name, layers.filter((_, j) => j !== i)) }, '×'),
+          ),
+        ),
+        layers.length < (k.max_layers || 5)
+          ? h('button', { type: 'button', class: 'btn btn-small', id, onclick: () => this.setKnob(k.group, k.name, [...layers, { layer: `layer${layers.length + 1}`, attempts: 2 }]) }, t('sandbox.addLayer'))
+          : null,
+      );
+    }
+    return h('div', { class: 'sb-knob' }, label, control, meaning);
+  }
+
+  /** How the engine's table judges the value: right / wrong / neutral (null: unknown). */
+  settingOf(k, value, has) {
+    if (k.type === 'choice' || k.type === 'boolean') {
+      const v = (k.values || []).find((x) => x.name === String(value));
+      return v ? v.setting : null;
+    }
+    if (k.type === 'integer') {
+      const isDefault = !has || value === k.default || (value === null && k.default === null);
+      return isDefault ? k.default_setting || null : k.other_setting || null;
+    }
+    if (k.type === 'layers') {
+      const retrying = (Array.isArray(value) ? value : []).filter((x) => x.attempts > 1).length;
+      return retrying >= 2 ? 'wrong' : 'right';
+    }
+    return null;
+  }
+
+  renderScript() {
+    const script = this.state.s.script || [];
+    const locked = this.challenge && this.challenge.view.kind === 'break';
+    const actions = this.vocab.actions || [];
+    const intents = [...new Set(script.map((a) => a.intent).filter(Boolean))];
+    const pick = h('select', { 'aria-label': t('sandbox.newAction'), 'data-testid': 'sb-new-action' }, actions.map((a) => h('option', { value: a.name, title: l(a.meaning) }, `${a.name} — ${l(a.meaning)}`)));
+    const intent = h('input', { type: 'text', class: 'sb-text', value: intents[0] || 'weekly-report', 'aria-label': t('sandbox.newIntent'), maxlength: '64' });
+    const at = h('input', { type: 'number', class: 'sb-num', min: '0', max: '600000', value: String(script.length ? script[script.length - 1].at + 100 : 0), 'aria-label': t('sandbox.newAt') });
+    const add = () => {
+      const spec = actions.find((a) => a.name === pick.value);
+      if (!spec) return;
+      const action = { at: Math.max(0, Math.round(Number(at.value) || 0)), do: spec.name };
+      if (spec.intent !== 'none' && intent.value.trim()) action.intent = intent.value.trim();
+      if (spec.payload) action.payload = `${action.intent || 'payload'} (${t('sandbox.payloadAt', { at: action.at })})`;
+      this.addAction(action);
+    };
+    replaceChildren(
+      this.el.script,
+      h('h3', { id: 'sb-script-h', class: 'section-title' }, t('sandbox.script')),
+      h(
+        'fieldset',
+        { class: 'sb-group', disabled: locked || null },
+        h('legend', { class: 'visually-hidden' }, t('sandbox.script')),
+        h(
+          'ol',
+          { class: 'sb-script-list', 'data-testid': 'sb-script-list' },
+          script.map((a, i) =>
+            h(
+              'li',
+              null,
+              h('label', { class: 'sb-inline' }, 't=', h('input', { type: 'number', class: 'sb-num', min: '0', max: '600000', value: String(a.at), 'aria-label': t('sandbox.actionAt', { n: i + 1 }), onchange: (ev) => this.setScriptAt(i, Math.max(0, Math.round(Number(ev.target.value) || 0))) }), ' ms'),
+              ' ',
+              h('code', null, a.do),
+              a.intent ? h('span', null, ' ', h('code', null, a.intent)) : null,
+              a.payload ? h('span', { class: 'muted small' }, ` “${a.payload}”`) : null,
+              ' ',
+              h('button', { type: 'button', class: 'btn btn-small', 'aria-label': t('sandbox.removeAction', { n: i + 1 }), onclick: () => this.removeAction(i) }, t('sandbox.remove')),
+            ),
+          ),
+        ),
+        h('p', { class: 'sb-inline sb-add' }, pick, ' ', intent, ' ', 't=', at, ' ms ', h('button', { type: 'button', class: 'btn btn-small', 'data-testid': 'sb-add-action', onclick: add }, t('sandbox.addAction'))),
+      ),
+    );
+  }
+
+  renderExplore() {
+    const ex = this.explore;
+    const kSelect = h(
+      'select',
+      { 'aria-label': t('sandbox.exploreK'), 'data-testid': 'sb-explore-k', disabled: ex && ex.running ? true : null },
+      [1, 2, 3].map((k) => h('option', { value: String(k), selected: (ex ? ex.k : 2) === k || null }, t('sandbox.upToK', { k }))),
+    );
+    const body = [];
+    if (ex && ex.running) {
+      body.push(
+        h('p', { role: 'status', 'data-testid': 'sb-explore-progress' }, this.progressText()),
+        h('progress', { max: '100', value: String(this.progressPct()), 'data-testid': 'sb-explore-bar' }),
+        h('button', { type: 'button', class: 'btn', 'data-testid': 'sb-explore-cancel', onclick: () => this.cancelExplore() }, t('sandbox.cancel')),
+      );
+    } else if (ex && ex.error) {
+      body.push(h('p', { class: 'notice notice-warn', role: 'alert' }, t('sandbox.exploreFailed'), ' ', h('span', { lang: 'en' }, ex.error)));
+    } else if (ex && ex.result) {
+      body.push(this.exploreResult(ex.k, ex.result));
+    }
+    replaceChildren(
+      this.el.explore,
+      h('h3', { id: 'sb-explore-h', class: 'section-title' }, t('sandbox.explore')),
+      h('p', { class: 'muted small' }, t('sandbox.exploreHint')),
+      h('p', { class: 'sb-inline' }, kSelect, ' ', h('button', { type: 'button', class: 'btn btn-primary', 'data-testid': 'sb-explore-run', disabled: ex && ex.running ? true : null, onclick: () => this.startExplore(Number(kSelect.value)) }, t('sandbox.exploreRun'))),
+      h('div', { class: 'sb-explore-body', 'aria-live': 'polite' }, body),
+    );
+  }
+
+  progressPct() {
+    const p = this.explore && this.explore.progress;
+    if (!p || !p.total) return 0;
+    const perDepth = 100 / p.max_faults;
+    return Math.round((p.depth - 1) * perDepth + (perDepth * p.done) / p.total);
+  }
+
+  progressText() {
+    const p = this.explore && this.explore.progress;
+    if (!p) return t('sandbox.exploreStarting');
+    return t('sandbox.exploreProgress', { depth: p.depth, k: p.max_faults, done: fmt(p.done), total: fmt(p.total), n: fmt(p.schedules) });
+  }
+
+  /** Fast path for progress: only the status line and bar change. */
+  renderExploreProgress() {
+    const line = this.el.explore.querySelector('[data-testid="sb-explore-progress"]');
+    const bar = this.el.explore.querySelector('[data-testid="sb-explore-bar"]');
+    if (!line || !bar) {
+      this.renderExplore();
+      return;
+    }
+    line.textContent = this.progressText();
+    bar.value = this.progressPct();
+  }
+
+  exploreResult(k, r) {
+    const searched = t(r.complete ? 'sandbox.searched' : 'sandbox.searchedCut', { n: fmt(r.schedules), k });
+    const head =
+      r.violating === 0
+        ? h('p', { class: 'inv-ok', 'data-testid': 'sb-explore-summary' }, '✓ ', t('sandbox.noneFound', { searched }))
+        : h('p', { class: 'inv-broken', 'data-testid': 'sb-explore-summary' }, '⚠ ', t('sandbox.someFound', { v: fmt(r.violating), searched }));
+    return h(
+      'div',
+      null,
+      head,
+      r.cut ? h('p', { class: 'muted' }, l(r.cut.text)) : null,
+      h('h4', null, t('sandbox.outcomes')),
+      h('ul', { class: 'sb-outcomes', 'data-testid': 'sb-outcomes' }, r.outcomes.map((o) => h('li', { class: o.violations.length ? 'inv-broken' : null }, h('strong', null, fmt(o.count)), ' × ', l(o.text), o.violations.length ? ` ⚠ ${o.violations.join(', ')}` : ''))),
+      r.counterexamples.length
+        ? [
+            h('h4', null, t('sandbox.counterexamples')),
+            h(
+              'ol',
+              { class: 'sb-cex', 'data-testid': 'sb-cex' },
+              r.counterexamples.map((c) =>
+                h(
+                  'li',
+                  null,
+                  h('p', null, l(c.reason)),
+                  h('p', { class: 'muted small' }, t('sandbox.when', { plan: l(c.plan) })),
+                  h('button', { type: 'button', class: 'btn btn-small', 'data-testid': 'sb-cex-load', onclick: () => this.loadScenario(c.scenario) }, t('sandbox.loadCex')),
+                ),
+              ),
+            ),
+          ]
+        : null,
+    );
+  }
+
+  renderChallenge() {
+    if (!this.challenge) {
+      replaceChildren(this.el.challenge);
+      return;
+    }
+    const v = this.challenge.view;
+    const c = this.check;
+    let verdict = null;
+    if (c && c.running) verdict = h('p', { role: 'status' }, t('sandbox.checking'));
+    else if (c && c.error) verdict = h('p', { class: 'notice notice-warn', role: 'alert' }, t('sandbox.checkFailed'), ' ', h('span', { lang: 'en' }, c.error));
+    else if (c && c.result) {
+      const r = c.result;
+      verdict = h('div', { class: ['notice', r.solved ? 'notice-ok' : 'notice-warn'], role: 'status', 'data-testid': 'sb-check-result', 'data-solved': r.solved ? 'true' : 'false' }, h('p', null, r.solved ? '✓ ' : '✕ ', t(r.solved ? 'sandbox.solved' : r.allowed === false ? 'sandbox.notAllowed' : 'sandbox.notSolved')), h('p', null, l(r.text)));
+    }
+    const limits = v.kind === 'break' ? t('sandbox.breakLimits', { n: v.max_faults, goal: l(v.goal_text) || v.goal }) : t('sandbox.fixLimits', { n: v.max_changes, k: v.faults });
+    const solvedBefore = this.app.progress.isCorrect(this.challenge.rec.id, 'challenge');
+    replaceChildren(
+      this.el.challenge,
+      h(
+        'section',
+        { class: 'card sb-challenge', 'data-testid': 'sb-challenge', 'data-kind': v.kind },
+        h('h3', { class: 'section-title' }, t(v.kind === 'break' ? 'challenge.break' : 'challenge.fix'), solvedBefore ? h('span', { class: 'badge badge-ok' }, ' ✓ ', t('challenge.solvedBefore')) : null),
+        h('p', { 'data-testid': 'sb-challenge-prompt' }, l(v.prompt)),
+        h('p', { class: 'muted small' }, limits),
+        v.hint ? h('details', null, h('summary', null, t('challenge.hint')), h('p', null, l(v.hint))) : null,
+        h('p', null, h('button', { type: 'button', class: 'btn btn-primary', 'data-testid': 'sb-check', disabled: c && c.running ? true : null, onclick: () => this.checkChallenge() }, t('sandbox.check'))),
+        verdict,
+      ),
+    );
+  }
+
+  async copyLink() {
+    const url = window.location.href;
+    try {
+      await navigator.clipboard.writeText(url);
+      this.el.copied.textContent = t('sandbox.copied');
+    } catch (_) {
+      this.el.copied.textContent = t('sandbox.copyManual');
+    }
+  }
+
+  onKey(ev) {
+    const n = stepKeyTarget(ev.key, this.step, this.last);
+    if (n === null) return false;
+    this.go(n);
+    return true;
+  }
+
+  /** Ctrl/Cmd+Z and Ctrl/Cmd+Shift+Z (or Ctrl+Y), outside form fields. */
+  onUndoKey(ev) {
+    const key = ev.key.toLowerCase();
+    if (key === 'z' && !ev.shiftKey) this.undo();
+    else if ((key === 'z' && ev.shiftKey) || key === 'y') this.redo();
+    else return false;
+    return true;
+  }
+
+  /** The address changed (typed, pasted, or back/forward). */
+  followRoute(code, step) {
+    if (code === this.code) {
+      if (step !== null && step !== undefined) this.go(step);
+      return true;
+    }
+    return false; // another scenario: the router mounts a new view
+  }
+
+  destroy() {
+    if (this.explore && this.explore.running) this.app.worker.cancel();
+  }
+}
+

@@ -1,0 +1,67 @@
+// The engine in a Web Worker (dist/engine/worker.js, next to idemlab.js and idemlab.wasm):
+// long calls (explore, a challenge's check) run here, so the page keeps answering input.
+// Messages in:  {id, method, input}               (input: an object, sent as JSON text)
+// Messages out: {id, progress: {depth, max_faults, done, total, schedules}}  while it runs
+//               {id, output: "<JSON text>"}                                   when done
+//               {id, error: "<reason>"}          the engine could not answer (not loaded,
+//                                                 trapped); the page names it in words
+// One call at a time; a call is cancelled by terminating the worker (the page then
+// starts a new one when it needs it).
+
+/* global createIdemlab, importScripts */
+
+let current = null; // the id of the call running, for progress
+
+const ready = (async () => {
+  importScripts('idemlab.js');
+  const res = await fetch('idemlab.wasm');
+  if (!res.ok) throw new Error(`engine/idemlab.wasm: HTTP ${res.status}`);
+  const wasmBinary = await res.arrayBuffer();
+  return createIdemlab({
+    wasmBinary,
+    print: () => {},
+    printErr: () => {},
+    onProgress: (p) => {
+      if (current !== null) self.postMessage({ id: current, progress: p });
+    },
+  });
+})();
+
+function call(m, method, input) {
+  const text = JSON.stringify(input);
+  const mSize = m.lengthBytesUTF8(method) + 1;
+  const iSize = m.lengthBytesUTF8(text) + 1;
+  const mp = m._malloc(mSize);
+  const ip = m._malloc(iSize);
+  let out = 0;
+  try {
+    m.stringToUTF8(method, mp, mSize);
+    m.stringToUTF8(text, ip, iSize);
+    out = m._idemlab_call(mp, ip);
+    if (!out) throw new Error('the engine returned no result (out of memory)');
+    return m.UTF8ToString(out);
+  } finally {
+    if (out) m._idemlab_free(out);
+    m._free(mp);
+    m._free(ip);
+  }
+}
+
+self.onmessage = async (ev) => {
+  const { id, method, input } = ev.data || {};
+  let m;
+  try {
+    m = await ready;
+  } catch (e) {
+    self.postMessage({ id, error: `the engine did not load in the worker (${(e && e.message) || e})` });
+    return;
+  }
+  current = id;
+  try {
+    self.postMessage({ id, output: call(m, method, input) });
+  } catch (e) {
+    self.postMessage({ id, error: `${method}: ${(e && e.message) || e}` });
+  } finally {
+    current = null;
+  }
+};
