@@ -319,18 +319,18 @@ export class SandboxView {
         el.challenge,
         h(
           'div',
+          { class: 'controls', role: 'group', 'aria-label': t('lesson.controls'), 'data-testid': 'controls', tabindex: '-1' },
+          h('div', { class: 'btn-row' }, el.first, el.prev, el.next, el.last),
+          h('div', { class: 'scrub' }, h('div', { class: 'scrub-track' }, el.range), el.stepLabel),
+          h('p', { class: 'keys-hint muted' }, t('sandbox.keys')),
+        ),
+        h(
+          'div',
           { class: 'lesson-body' },
           h('div', { class: 'col col-a' }, el.summary, el.compare, el.plan, el.targets, el.knobs, el.script, el.explore),
           h(
             'div',
             { class: 'col col-b' },
-            h(
-              'div',
-              { class: 'controls', role: 'group', 'aria-label': t('lesson.controls'), 'data-testid': 'controls', tabindex: '-1' },
-              h('div', { class: 'btn-row' }, el.first, el.prev, el.next, el.last),
-              h('div', { class: 'scrub' }, h('div', { class: 'scrub-track' }, el.range), el.stepLabel),
-              h('p', { class: 'keys-hint muted' }, t('sandbox.keys')),
-            ),
             el.diagram,
             el.panels,
             h(
