@@ -360,6 +360,7 @@ async function start() {
   window.__idemlab = {
     call: (method, input) => app.engine.call(method, input),
     sandboxCode: (state) => encodeState(state),
+    sandboxState: (code) => decodeState(code),
     lesson: (id) => {
       for (const rec of app.store.records.values()) {
         if (rec.status === 'ok' && rec.id === id) return { file: rec.file, text: rec.text, questions: rec.run.lesson.questions };

@@ -1,0 +1,244 @@
+// The sandbox (#/sandbox/...): a learner edits the policy, places faults by clicking the
+// run's injection points, explores every schedule in the engine's Web Worker and shares
+// the run by its address. What a run ends with is read from the page and compared with
+// what the engine says (window.__idemlab), never with numbers written here.
+
+import { test, expect, useEnglish, openLesson } from './helpers.mjs';
+
+const LOST = 'drop:response:weekly-report:1';
+
+test.beforeEach(async ({ page }) => {
+  await useEnglish(page);
+});
+
+async function waitSandbox(page) {
+  await page.locator('body[data-ready="true"]').waitFor();
+  await page.locator('[data-testid="sandbox-view"]').waitFor();
+}
+
+/** The sandbox of lesson `id`'s scenario, at its last step (every target drawn). */
+async function sandboxFromLesson(page, id = 'lost-receipt') {
+  await openLesson(page, id);
+  await page.getByTestId('open-in-sandbox').click();
+  await waitSandbox(page);
+  await page.getByTestId('controls').focus();
+  await page.keyboard.press('End');
+}
+
+const ending = (page, intent = 'weekly-report') => page.locator(`[data-testid="sb-ending"] li[data-intent="${intent}"]`);
+const violation = (page, name) => page.locator(`[data-testid="sb-verdict"] li[data-invariant="${name}"]`);
+const planItems = (page) => page.locator('[data-testid="sb-plan-list"] li');
+
+/** What the page shows of a run: its ending, verdict, plan and text timeline. */
+async function shownRun(page) {
+  return {
+    ending: await page.getByTestId('sb-ending').innerText(),
+    verdict: await page.getByTestId('sb-verdict').innerText(),
+    plan: await page.getByTestId('sb-plan').innerText(),
+    timeline: await page.locator('.timeline-card').innerText(),
+  };
+}
+
+test('open lost-receipt in the sandbox, click away the lost response: DELIVERED with one effect; a new key per attempt that resends, with the fault back: a duplicate effect', async ({ page }) => {
+  await sandboxFromLesson(page);
+  // The lesson's own fault is in the plan and drawn as a placed target on the diagram.
+  await expect(planItems(page)).toHaveCount(1);
+  const placed = page.locator(`[data-testid="diagram-target"][data-target="${LOST}"]`);
+  await expect(placed).toHaveClass(/target-planned/);
+  await placed.click();
+  await expect(planItems(page)).toHaveCount(0);
+  await expect(ending(page)).toHaveAttribute('data-status', 'DELIVERED');
+  await expect(ending(page)).toHaveAttribute('data-effects', '1');
+  await expect(page.locator('[data-testid="sb-verdict"] li')).toHaveCount(0);
+
+  // The controls come from the engine's knob table, with its judgement of each value.
+  const keyScope = page.locator('[data-knob="client.key_scope"]');
+  await keyScope.selectOption('attempt');
+  await expect(keyScope.locator('xpath=ancestor::div[contains(@class,"sb-knob")]').getByTestId('knob-setting')).toHaveText('wrong');
+  await page.locator('[data-knob="client.recovery"]').selectOption('resend');
+  await page.locator(`[data-testid="sb-target"][data-target="${LOST}"]`).click();
+  await expect(planItems(page)).toHaveCount(1);
+  await expect(ending(page)).toHaveAttribute('data-effects', '2');
+  await expect(violation(page, 'duplicate_effect')).toContainText('weekly-report');
+
+  // The page shows what the engine computes for the scenario its address holds.
+  const code = new URL(page.url()).hash.split('/')[2];
+  const engineSays = await page.evaluate((c) => {
+    const { state } = window.__idemlab.sandboxState(c);
+    return window.__idemlab.call('run', { scenario: state.s }).ending;
+  }, code);
+  expect(engineSays.intents).toEqual([{ intent: 'weekly-report', status: await ending(page).getAttribute('data-status'), effects: 2 }]);
+});
+
+test('explore at K = 2 in a worker, then load a counterexample into the sandbox and its address', async ({ page }) => {
+  await sandboxFromLesson(page);
+  await page.locator('[data-knob="client.key_scope"]').selectOption('attempt');
+  await page.locator('[data-knob="client.recovery"]').selectOption('resend');
+  const before = page.url();
+  await page.getByTestId('sb-explore-k').selectOption('2');
+  await page.getByTestId('sb-explore-run').click();
+  const summary = page.getByTestId('sb-explore-summary');
+  await expect(summary).toBeVisible({ timeout: 60_000 });
+  await expect(summary).toContainText('schedules of up to 2 faults');
+  const cex = page.locator('[data-testid="sb-cex"] > li');
+  expect(await cex.count()).toBeGreaterThan(0);
+  const reason = (await cex.first().locator('p').first().innerText()).trim();
+  await cex.first().getByTestId('sb-cex-load').click();
+  // The counterexample's violation is now the sandbox's own run's, and the address holds it.
+  await expect(page.getByTestId('sb-verdict')).toContainText(reason.split(':')[0]);
+  expect(await planItems(page).count()).toBeGreaterThan(0);
+  expect(page.url()).not.toBe(before);
+});
+
+test('a fault-free right policy: explore says what it searched, never "safe"', async ({ page }) => {
+  await page.goto('./#/sandbox');
+  await waitSandbox(page);
+  await page.getByTestId('sb-explore-k').selectOption('1');
+  await page.getByTestId('sb-explore-run').click();
+  const summary = page.getByTestId('sb-explore-summary');
+  await expect(summary).toBeVisible({ timeout: 60_000 });
+  await expect(summary).toHaveText(/No violation in [\d,]+ schedules of up to 1 faults?/);
+  await expect(summary).not.toContainText(/\bsafe\b/i);
+});
+
+test('a shared address opens the same run, in another browser context', async ({ page, browser, baseURL }) => {
+  await sandboxFromLesson(page);
+  await page.locator('[data-knob="client.key_scope"]').selectOption('attempt');
+  await page.locator('[data-knob="client.recovery"]').selectOption('resend');
+  await page.locator('[data-testid="sb-target"][data-target^="crash:service:after_commit"]').first().click();
+  const shown = await shownRun(page);
+  const url = page.url();
+  const other = await browser.newContext({ baseURL });
+  const p2 = await other.newPage();
+  await useEnglish(p2);
+  await p2.goto(url);
+  await waitSandbox(p2);
+  await p2.getByTestId('controls').focus();
+  await p2.keyboard.press('End');
+  await page.keyboard.press('End');
+  expect(await shownRun(p2)).toEqual(await shownRun(page));
+  expect(shown.plan).toEqual((await shownRun(p2)).plan);
+  // A reload keeps it too.
+  await p2.reload();
+  await waitSandbox(p2);
+  expect((await shownRun(p2)).ending).toEqual(shown.ending);
+  await other.close();
+});
+
+test('undo and redo, by button and by Ctrl+Z / Ctrl+Shift+Z', async ({ page }) => {
+  await sandboxFromLesson(page);
+  const start = await shownRun(page);
+  await expect(page.getByTestId('sb-undo')).toBeDisabled();
+  await page.locator(`[data-testid="sb-target"][data-target="${LOST}"]`).click();
+  const edited = await shownRun(page);
+  expect(edited.plan).not.toEqual(start.plan);
+  await page.getByTestId('sb-undo').click();
+  expect((await shownRun(page)).plan).toEqual(start.plan);
+  await page.getByTestId('sb-redo').click();
+  expect((await shownRun(page)).plan).toEqual(edited.plan);
+  await page.getByTestId('controls').focus();
+  await page.keyboard.press('Control+z');
+  expect((await shownRun(page)).plan).toEqual(start.plan);
+  await page.keyboard.press('Control+Shift+z');
+  expect((await shownRun(page)).plan).toEqual(edited.plan);
+});
+
+test('keyboard only: open the sandbox from the list, place and remove a fault from the target list', async ({ page }) => {
+  await page.goto('./#/');
+  await page.locator('[data-testid="lesson-list"][data-ready="true"]').waitFor();
+  await page.getByTestId('open-sandbox').focus();
+  await page.keyboard.press('Enter');
+  await waitSandbox(page);
+  await expect(page.getByTestId('sb-plan-empty')).toBeVisible();
+  const first = page.getByTestId('sb-target').first();
+  await first.focus();
+  await page.keyboard.press('Enter');
+  await expect(planItems(page)).toHaveCount(1);
+  // The list was redrawn with the run: the same point is now pressed.
+  const id = await page.locator('[data-testid="sb-target"][aria-pressed="true"]').getAttribute('data-target');
+  expect(id).toBeTruthy();
+  const remove = planItems(page).first().getByRole('button', { name: /Remove/ });
+  await remove.focus();
+  await page.keyboard.press('Space');
+  await expect(page.getByTestId('sb-plan-empty')).toBeVisible();
+});
+
+test('broken sandbox addresses say why and show the default scenario, never a blank page', async ({ page }) => {
+  const long = `1${'A'.repeat(40000)}`;
+  for (const [hash, words] of [
+    ['#/sandbox/1garbage!!', /holds characters it should not/],
+    ['#/sandbox/1AAAA', /does not decode/],
+    ['#/sandbox/9abc', /not in a format this page writes/],
+    [`#/sandbox/${long}`, /too long/],
+  ]) {
+    await page.goto(`./${hash}`);
+    await waitSandbox(page);
+    await expect(page.getByTestId('sb-bad-link')).toContainText(words);
+    await expect(page.getByTestId('sb-default-shown')).toBeVisible();
+    await expect(page.getByTestId('sb-ending')).toContainText('weekly-report');
+    // The address now holds the scenario shown, not the broken one.
+    expect(page.url().length).toBeLessThan(2000);
+  }
+  // A link that decodes but that the engine refuses (a latency of 0 ms) names the reason.
+  const code = await page.evaluate(() => window.__idemlab.sandboxCode({ v: 1, s: { timing: { latency_ms: 0 }, script: [{ at: 0, do: 'deliver', intent: 'x', payload: 'p' }] } }));
+  await page.goto(`./#/sandbox/${code}`);
+  await waitSandbox(page);
+  await expect(page.getByTestId('sb-bad-link')).toContainText('latency_ms');
+  await expect(page.getByTestId('sb-default-shown')).toBeVisible();
+});
+
+test('a knob change that bypasses a planned fault takes it out of the plan and says so', async ({ page }) => {
+  await sandboxFromLesson(page);
+  await page.locator('[data-testid="sb-target"][data-target^="drop:lookup:"]').click();
+  await expect(planItems(page)).toHaveCount(2);
+  await page.locator('[data-knob="client.recovery"]').selectOption('resend');
+  await expect(page.getByTestId('sb-unfired')).toContainText('lookup 1 is lost');
+  await expect(planItems(page)).toHaveCount(1);
+});
+
+test('an edit the engine refuses is named and changes nothing', async ({ page }) => {
+  await sandboxFromLesson(page);
+  const before = await shownRun(page);
+  const url = page.url();
+  const latency = page.locator('[data-knob="timing.latency_ms"]');
+  await latency.fill('0');
+  await latency.press('Enter');
+  await expect(page.getByTestId('sb-edit-error')).toContainText('latency_ms');
+  expect(await shownRun(page)).toEqual(before);
+  expect(page.url()).toBe(url);
+});
+
+test('pin as A, edit B: both run under the same fault plan with their counters', async ({ page }) => {
+  await sandboxFromLesson(page);
+  await page.getByTestId('sb-pin').click();
+  await page.locator('[data-knob="client.key_scope"]').selectOption('attempt');
+  await page.locator('[data-knob="client.recovery"]').selectOption('resend');
+  const a = page.getByTestId('sb-col-A');
+  const b = page.getByTestId('sb-col-B');
+  await expect(a.locator('li[data-intent="weekly-report"]')).toHaveAttribute('data-effects', '1');
+  await expect(b.locator('li[data-intent="weekly-report"]')).toHaveAttribute('data-effects', '2');
+  await expect(b).toContainText('client.key_scope: attempt');
+  await expect(page.getByTestId('sb-compare')).toContainText('the response of attempt 1 is lost');
+  // The pin travels in the address.
+  await page.reload();
+  await waitSandbox(page);
+  await expect(page.getByTestId('sb-col-A')).toBeVisible();
+  await page.getByTestId('sb-unpin').click();
+  await expect(page.getByTestId('sb-compare')).toHaveCount(0);
+});
+
+test('the page answers input while the largest lesson is explored, and the search can be cancelled', async ({ page }) => {
+  await sandboxFromLesson(page, 'retry-layers');
+  await page.getByTestId('sb-explore-k').selectOption('3');
+  await page.getByTestId('sb-explore-run').click();
+  await expect(page.getByTestId('sb-explore-progress')).toBeVisible();
+  // While the worker searches, stepping the timeline still works at once.
+  await page.getByTestId('first').click();
+  await expect(page.getByTestId('step-label')).toContainText(/^Step 0 /);
+  await page.getByTestId('next').click();
+  await expect(page.getByTestId('step-label')).toContainText(/^Step 1 /);
+  await expect(page.getByTestId('sb-explore-progress')).toContainText(/Depth \d of 3/);
+  await page.getByTestId('sb-explore-cancel').click();
+  await expect(page.getByTestId('sb-explore-progress')).toHaveCount(0);
+  await expect(page.getByTestId('sb-explore-run')).toBeEnabled();
+});
