@@ -1,6 +1,6 @@
 """Puts the bench measurements together: a table, or with --json one JSON object.
 
-usage: python3 report.py [--json] NATIVE SEED WASM PAGE TRANSFER_BYTES SITE_BYTES [FUZZ]
+usage: python3 report.py [--json] NATIVE SEED WASM PAGE TRANSFER_BYTES SITE_BYTES [FUZZ] [SANDBOX]
 Each of NATIVE SEED WASM PAGE FUZZ is the JSON one measurement printed ("{}" if it failed).
 TRANSFER_BYTES: what a visit fetches (the list, then a lesson), gzip -9; "" if unknown.
 SITE_BYTES: every file of the built site, gzip -9.
@@ -16,6 +16,7 @@ native, seed, wasm, page = (json.loads(a or "{}") for a in args[:4])
 transfer = int(args[4]) if args[4:] and args[4].isdigit() else None
 site = int(args[5]) if args[5:] and args[5].isdigit() else None
 fuzz = json.loads(args[6] or "{}") if args[6:] else {}
+sandbox = json.loads(args[7] or "{}") if args[7:] else {}
 
 result = {
     "native_runs_per_s": native.get("runs_per_s"),
@@ -34,6 +35,10 @@ result = {
     "explore_ms": wasm.get("explore_ms"),
     "explore_lesson": wasm.get("explore_lesson"),
     "explore_schedules": wasm.get("explore_schedules"),
+    # the sandbox in chromium, on the lesson with the most schedules (scripts/bench-lib/sandbox.mjs)
+    "sandbox_edit_ms": sandbox.get("sandbox_edit_ms"),
+    "explore_ms_page": sandbox.get("explore_ms_page"),
+    "explore_longest_task_ms": sandbox.get("explore_longest_task_ms"),
 }
 ratio = None
 if result["native_runs_per_s"] and result["seed_lab_runs_per_s"]:
@@ -52,6 +57,10 @@ result["targets"] = {
     # 1,000,000 schedules in under 5 minutes
     "fuzz_schedules_per_s": target(result["fuzz_schedules_per_s"], ">= 3334", lambda v: v >= 3334),
     "explore_ms": target(result["explore_ms"], "< 1000", lambda v: v < 1000),
+    "sandbox_edit_ms": target(result["sandbox_edit_ms"], "< 50", lambda v: v < 50),
+    "explore_ms_page": target(result["explore_ms_page"], "< 1000", lambda v: v < 1000),
+    # 0: no main-thread task over 50 ms (the Long Tasks API reports only those)
+    "explore_longest_task_ms": target(result["explore_longest_task_ms"], "< 50", lambda v: v < 50),
 }
 
 if as_json:
@@ -77,6 +86,9 @@ rows = [
     ("whole site, gzip -9 bytes", site, ""),
     ("fuzz schedules/s (native, invariants on)", result["fuzz_schedules_per_s"], "fuzz_schedules_per_s"),
     ("explore ms, K = 2, most schedules (wasm)", result["explore_ms"], "explore_ms"),
+    ("sandbox edit ms, click to redrawn (median)", result["sandbox_edit_ms"], "sandbox_edit_ms"),
+    ("explore ms in the page (worker), K = 2", result["explore_ms_page"], "explore_ms_page"),
+    ("longest main-thread task while exploring", result["explore_longest_task_ms"], "explore_longest_task_ms"),
 ]
 print(f"{'measure':<44} {'value':>12}  target")
 for label, value, key in rows:

@@ -25,6 +25,12 @@ async function sandboxFromLesson(page, id = 'lost-receipt') {
   await page.keyboard.press('End');
 }
 
+/** The address once the sandbox has written its latest state into it. */
+async function settledUrl(page) {
+  await page.evaluate(() => window.__idemlab.hashSettled());
+  return page.url();
+}
+
 const ending = (page, intent = 'weekly-report') => page.locator(`[data-testid="sb-ending"] li[data-intent="${intent}"]`);
 const violation = (page, name) => page.locator(`[data-testid="sb-verdict"] li[data-invariant="${name}"]`);
 const planItems = (page) => page.locator('[data-testid="sb-plan-list"] li');
@@ -62,7 +68,7 @@ test('open lost-receipt in the sandbox, click away the lost response: DELIVERED 
   await expect(violation(page, 'duplicate_effect')).toContainText('weekly-report');
 
   // The page shows what the engine computes for the scenario its address holds.
-  const code = new URL(page.url()).hash.split('/')[2];
+  const code = new URL(await settledUrl(page)).hash.split('/')[2];
   const engineSays = await page.evaluate((c) => {
     const { state } = window.__idemlab.sandboxState(c);
     return window.__idemlab.call('run', { scenario: state.s }).ending;
@@ -74,7 +80,7 @@ test('explore at K = 2 in a worker, then load a counterexample into the sandbox 
   await sandboxFromLesson(page);
   await page.locator('[data-knob="client.key_scope"]').selectOption('attempt');
   await page.locator('[data-knob="client.recovery"]').selectOption('resend');
-  const before = page.url();
+  const before = await settledUrl(page);
   await page.getByTestId('sb-explore-k').selectOption('2');
   await page.getByTestId('sb-explore-run').click();
   const summary = page.getByTestId('sb-explore-summary');
@@ -87,7 +93,7 @@ test('explore at K = 2 in a worker, then load a counterexample into the sandbox 
   // The counterexample's violation is now the sandbox's own run's, and the address holds it.
   await expect(page.getByTestId('sb-verdict')).toContainText(reason.split(':')[0]);
   expect(await planItems(page).count()).toBeGreaterThan(0);
-  expect(page.url()).not.toBe(before);
+  expect(await settledUrl(page)).not.toBe(before);
 });
 
 test('a fault-free right policy: explore says what it searched, never "safe"', async ({ page }) => {
@@ -107,7 +113,7 @@ test('a shared address opens the same run, in another browser context', async ({
   await page.locator('[data-knob="client.recovery"]').selectOption('resend');
   await page.locator('[data-testid="sb-target"][data-target^="crash:service:after_commit"]').first().click();
   const shown = await shownRun(page);
-  const url = page.url();
+  const url = await settledUrl(page);
   const other = await browser.newContext({ baseURL });
   const p2 = await other.newPage();
   await useEnglish(p2);
@@ -177,7 +183,7 @@ test('broken sandbox addresses say why and show the default scenario, never a bl
     await expect(page.getByTestId('sb-default-shown')).toBeVisible();
     await expect(page.getByTestId('sb-ending')).toContainText('weekly-report');
     // The address now holds the scenario shown, not the broken one.
-    expect(page.url().length).toBeLessThan(2000);
+    expect((await settledUrl(page)).length).toBeLessThan(2000);
   }
   // A link that decodes but that the engine refuses (a latency of 0 ms) names the reason.
   const code = await page.evaluate(() => window.__idemlab.sandboxCode({ v: 1, s: { timing: { latency_ms: 0 }, script: [{ at: 0, do: 'deliver', intent: 'x', payload: 'p' }] } }));
@@ -199,13 +205,13 @@ test('a knob change that bypasses a planned fault takes it out of the plan and s
 test('an edit the engine refuses is named and changes nothing', async ({ page }) => {
   await sandboxFromLesson(page);
   const before = await shownRun(page);
-  const url = page.url();
+  const url = await settledUrl(page);
   const latency = page.locator('[data-knob="timing.latency_ms"]');
   await latency.fill('0');
   await latency.press('Enter');
   await expect(page.getByTestId('sb-edit-error')).toContainText('latency_ms');
   expect(await shownRun(page)).toEqual(before);
-  expect(page.url()).toBe(url);
+  expect(await settledUrl(page)).toBe(url);
 });
 
 test('pin as A, edit B: both run under the same fault plan with their counters', async ({ page }) => {
@@ -220,6 +226,7 @@ test('pin as A, edit B: both run under the same fault plan with their counters',
   await expect(b).toContainText('client.key_scope: attempt');
   await expect(page.getByTestId('sb-compare')).toContainText('the response of attempt 1 is lost');
   // The pin travels in the address.
+  await settledUrl(page);
   await page.reload();
   await waitSandbox(page);
   await expect(page.getByTestId('sb-col-A')).toBeVisible();

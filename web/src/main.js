@@ -6,7 +6,7 @@ import { t, getLang, setLang, onLangChange } from './i18n.js';
 import { Engine, EngineError } from './engine.js';
 import { LessonStore } from './lessons.js';
 import { Progress } from './progress.js';
-import { currentRoute, onRoute, listHash, lessonHash, replaceHash } from './router.js';
+import { currentRoute, onRoute, listHash, lessonHash, replaceHash, hashSettled } from './router.js';
 import { EngineWorker } from './worker-client.js';
 import { decodeState, encodeState } from './sandbox/codec.js';
 import { SandboxView } from './views/sandbox.js';
@@ -361,6 +361,7 @@ async function start() {
     call: (method, input) => app.engine.call(method, input),
     sandboxCode: (state) => encodeState(state),
     sandboxState: (code) => decodeState(code),
+    hashSettled: () => hashSettled(),
     lesson: (id) => {
       for (const rec of app.store.records.values()) {
         if (rec.status === 'ok' && rec.id === id) return { file: rec.file, text: rec.text, questions: rec.run.lesson.questions };

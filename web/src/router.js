@@ -62,8 +62,52 @@ export function replaceHash(hash) {
   }
 }
 
+// The sandbox writes its whole scenario into the address after every edit and step.
+// Chromium's replaceState can take tens of ms on a large page, so those writes are
+// coalesced and made after the frame that shows the change (flushed before the page
+// goes away, dropped when the learner navigates elsewhere first).
+const SOON_MS = 120;
+let pendingHash = null;
+let pendingTimer = null;
+const settledWaiters = [];
+
+function flushHash() {
+  if (pendingTimer) clearTimeout(pendingTimer);
+  pendingTimer = null;
+  const hash = pendingHash;
+  pendingHash = null;
+  if (hash !== null) replaceHash(hash);
+  while (settledWaiters.length) settledWaiters.shift()();
+}
+
+/** replaceHash, a little later: the last of several calls wins. */
+export function replaceHashSoon(hash) {
+  pendingHash = hash;
+  if (!pendingTimer) pendingTimer = setTimeout(flushHash, SOON_MS);
+}
+
+/** Resolves once no replaceHashSoon write is pending (for tests and before sharing). */
+export function hashSettled() {
+  if (pendingHash === null) return Promise.resolve();
+  return new Promise((resolve) => settledWaiters.push(resolve));
+}
+
+/** Writes a pending address now (before copying it, before the page goes away). */
+export function flushPendingHash() {
+  if (pendingHash !== null) flushHash();
+}
+
+window.addEventListener('pagehide', flushPendingHash);
+
 export function onRoute(fn) {
-  window.addEventListener('hashchange', () => fn(parse(window.location.hash)));
+  window.addEventListener('hashchange', () => {
+    // The learner went to another address: an older pending write must not undo that.
+    if (pendingTimer) clearTimeout(pendingTimer);
+    pendingTimer = null;
+    pendingHash = null;
+    while (settledWaiters.length) settledWaiters.shift()();
+    fn(parse(window.location.hash));
+  });
 }
 
 export function currentRoute() {

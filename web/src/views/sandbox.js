@@ -8,7 +8,7 @@
 
 import { h, replaceChildren, rebuildKeepingFocus } from '../dom.js';
 import { t, l } from '../i18n.js';
-import { listHash, lessonHash, replaceHash, sandboxHash } from '../router.js';
+import { listHash, lessonHash, replaceHashSoon, flushPendingHash, sandboxHash } from '../router.js';
 import { encodeState } from '../sandbox/codec.js';
 import { History } from '../sandbox/history.js';
 import { outputErrors } from '../engine.js';
@@ -279,7 +279,7 @@ export class SandboxView {
     el.compare = h('div', { class: 'sb-compare-slot' });
     el.knobs = h('section', { class: 'card sb-knobs', 'data-testid': 'sb-knobs', 'aria-labelledby': 'sb-knobs-h' });
     el.script = h('section', { class: 'card sb-script', 'data-testid': 'sb-script', 'aria-labelledby': 'sb-script-h' });
-    el.plan = h('section', { class: 'card sb-plan', 'data-testid': 'sb-plan', 'aria-labelledby': 'sb-plan-h' });
+    el.plan = h('section', { class: 'card sb-plan', 'data-testid': 'sb-plan', 'aria-labelledby': 'sb-plan-h', tabindex: '-1' });
     el.targets = h('section', { class: 'card sb-targets', 'data-testid': 'sb-targets', 'aria-labelledby': 'sb-targets-h' });
     el.explore = h('section', { class: 'card sb-explore', 'data-testid': 'sb-explore', 'aria-labelledby': 'sb-explore-h' });
     el.diagram = h('section', { class: 'card diagram-card', 'aria-labelledby': 'diagram-h' }, h('h3', { id: 'diagram-h', class: 'section-title' }, t('diagram.title')), h('p', { class: 'muted small' }, t('sandbox.diagramHint')));
@@ -353,23 +353,34 @@ export class SandboxView {
 
   /** After an edit: the run changed length; keep the learner near the step they looked at. */
   remount() {
+    const hadFocus = this.root.contains(document.activeElement);
     this.el.range.max = String(this.last);
     const keep = Math.min(this.step, this.last);
     this.step = -1;
     this.render();
     this.go(keep, { force: true });
     this.el.edited.textContent = t('sandbox.recomputed', { text: l(this.run.ending.text) });
+    // The control the learner used went away with the edit (a removed fault's button):
+    // the keyboard lands on the fault plan, not on the top of the page.
+    if (hadFocus && !this.root.contains(document.activeElement)) this.el.plan.focus({ preventScroll: true });
   }
 
   render() {
     this.renderNotices();
-    this.renderChallenge();
+    rebuildKeepingFocus(this.el.challenge, () => this.renderChallenge());
     this.renderSummary();
-    this.renderCompare();
-    this.renderPlan();
-    this.renderKnobs();
-    this.renderScript();
-    this.renderExplore();
+    rebuildKeepingFocus(this.el.compare, () => this.renderCompare());
+    rebuildKeepingFocus(this.el.plan, () => this.renderPlan());
+    // The knob and script controls change only with the knobs and the script (a fault
+    // added on the diagram leaves them as they are: not rebuilt, the focus stays put).
+    const s = this.state.s;
+    const controls = JSON.stringify([s.client, s.service, s.provider, s.timing, s.script]);
+    if (controls !== this.renderedControls) {
+      this.renderedControls = controls;
+      rebuildKeepingFocus(this.el.knobs, () => this.renderKnobs());
+      rebuildKeepingFocus(this.el.script, () => this.renderScript());
+    }
+    rebuildKeepingFocus(this.el.explore, () => this.renderExplore());
     this.el.undo.disabled = !this.history.canUndo();
     this.el.redo.disabled = !this.history.canRedo();
     if (this.step >= 0) this.renderStep();
@@ -379,7 +390,7 @@ export class SandboxView {
     const target = Math.max(0, Math.min(this.last, n));
     if (target === this.step && !force) return;
     this.step = target;
-    replaceHash(sandboxHash(this.code, this.step));
+    replaceHashSoon(sandboxHash(this.code, this.step));
     this.renderStep();
     this.el.live.textContent = t('announce.step', { i: this.step, line: stepLine(this.run.steps[this.step]) });
   }
@@ -453,7 +464,7 @@ export class SandboxView {
     if (!this.state.a) {
       replaceChildren(
         this.el.compare,
-        h('p', { class: 'sb-pin-row' }, h('button', { type: 'button', class: 'btn', 'data-testid': 'sb-pin', onclick: () => this.pin() }, t('sandbox.pin')), ' ', h('span', { class: 'muted small' }, t('sandbox.pinHint'))),
+        h('p', { class: 'sb-pin-row' }, h('button', { type: 'button', class: 'btn', 'data-testid': 'sb-pin', 'data-fkey': 'pin', onclick: () => this.pin() }, t('sandbox.pin')), ' ', h('span', { class: 'muted small' }, t('sandbox.pinHint'))),
       );
       return;
     }
@@ -486,7 +497,7 @@ export class SandboxView {
         h('h3', { id: 'sb-compare-h', class: 'section-title' }, t('sandbox.compareTitle')),
         h('p', { class: 'muted small' }, t('sandbox.compareCaption', { faults: this.planText() })),
         h('div', { class: 'sb-cols' }, column('A', this.pinRun, this.state.a), column('B', this.run, this.state.s)),
-        h('button', { type: 'button', class: 'btn btn-small', 'data-testid': 'sb-unpin', onclick: () => this.unpin() }, t('sandbox.unpin')),
+        h('button', { type: 'button', class: 'btn btn-small', 'data-testid': 'sb-unpin', 'data-fkey': 'pin', onclick: () => this.unpin() }, t('sandbox.unpin')),
       ),
     );
   }
@@ -520,12 +531,12 @@ export class SandboxView {
                       { class: 'sb-inline' },
                       t('sandbox.restartAfter'),
                       ' ',
-                      h('input', { type: 'number', min: '1', max: '600000', step: '10', value: String(f.restart_after_ms ?? 50), class: 'sb-num', onchange: (ev) => this.setRestart(i, Math.max(1, Math.round(Number(ev.target.value) || 1))) }),
+                      h('input', { type: 'number', min: '1', max: '600000', step: '10', value: String(f.restart_after_ms ?? 50), class: 'sb-num', 'data-fkey': `restart-${faultKey(f)}`, 'aria-label': t('sandbox.restartOf', { text: tg ? l(tg.text) : faultKey(f) }), onchange: (ev) => this.setRestart(i, Math.max(1, Math.round(Number(ev.target.value) || 1))) }),
                       ' ms',
                     )
                   : null,
                 ' ',
-                h('button', { type: 'button', class: 'btn btn-small', 'aria-label': t('sandbox.removeFault', { text: tg ? l(tg.text) : faultKey(f) }), onclick: () => this.removeFault(i) }, t('sandbox.remove')),
+                h('button', { type: 'button', class: 'btn btn-small', 'data-fkey': `remove-${faultKey(f)}`, 'aria-label': t('sandbox.removeFault', { text: tg ? l(tg.text) : faultKey(f) }), onclick: () => this.removeFault(i) }, t('sandbox.remove')),
               );
             }),
           ),
@@ -554,6 +565,7 @@ export class SandboxView {
                 class: ['btn', 'btn-small', 'sb-target', tg.planned && 'is-planned'],
                 'aria-pressed': tg.planned ? 'true' : 'false',
                 'data-target': tg.id,
+                'data-fkey': `target-${tg.id}`,
                 'data-testid': 'sb-target',
                 onclick: () => this.toggleTarget(tg),
               },
@@ -602,13 +614,14 @@ export class SandboxView {
       const cur = String(value);
       control = h(
         'select',
-        { id, 'aria-describedby': `${id}-m`, 'data-knob': `${k.group}.${k.name}`, onchange: (ev) => this.setKnob(k.group, k.name, k.type === 'boolean' ? ev.target.value === 'true' : ev.target.value) },
+        { id, 'data-fkey': id, 'aria-describedby': `${id}-m`, 'data-knob': `${k.group}.${k.name}`, onchange: (ev) => this.setKnob(k.group, k.name, k.type === 'boolean' ? ev.target.value === 'true' : ev.target.value) },
         (k.values || []).map((v) => h('option', { value: v.name, selected: v.name === cur || null, title: l(v.meaning) }, `${v.name} — ${l(v.meaning)}`)),
       );
     } else if (k.type === 'integer') {
       const unset = value === null || value === undefined;
       const input = h('input', {
         id,
+        'data-fkey': id,
         type: 'number',
         class: 'sb-num',
         min: String(k.min),
@@ -624,7 +637,7 @@ export class SandboxView {
           else if (raw !== '') this.setKnob(k.group, k.name, Math.round(Number(raw)));
         },
       });
-      control = h('span', { class: 'sb-inline' }, input, k.unit ? ` ${k.unit}` : null, k.optional && !unset ? h('button', { type: 'button', class: 'btn btn-small', onclick: () => this.setKnob(k.group, k.name, undefined) }, t('sandbox.unsetIt')) : null);
+      control = h('span', { class: 'sb-inline' }, input, k.unit ? ` ${k.unit}` : null, k.optional && !unset ? h('button', { type: 'button', class: 'btn btn-small', 'data-fkey': `${id}-unset`, onclick: () => this.setKnob(k.group, k.name, undefined) }, t('sandbox.unsetIt')) : null);
     } else if (k.type === 'layers') {
       const layers = Array.isArray(value) ? value : [];
       control = h(
@@ -643,13 +656,14 @@ export class SandboxView {
               max: String(k.max_attempts || 20),
               value: String(ly.attempts),
               'aria-label': t('sandbox.layerAttempts', { layer: ly.layer }),
+              'data-fkey': `${id}-layer-${i}`,
               onchange: (ev) => this.setKnob(k.group, k.name, layers.map((x, j) => (j === i ? { ...x, attempts: Math.max(1, Math.round(Number(ev.target.value) || 1)) } : x))),
             }),
             h('button', { type: 'button', class: 'btn btn-small', 'aria-label': t('sandbox.removeLayer', { layer: ly.layer }), onclick: () => this.setKnob(k.group, k.name, layers.filter((_, j) => j !== i)) }, '×'),
           ),
         ),
         layers.length < (k.max_layers || 5)
-          ? h('button', { type: 'button', class: 'btn btn-small', id, onclick: () => this.setKnob(k.group, k.name, [...layers, { layer: `layer${layers.length + 1}`, attempts: 2 }]) }, t('sandbox.addLayer'))
+          ? h('button', { type: 'button', class: 'btn btn-small', id, 'data-fkey': `${id}-add`, onclick: () => this.setKnob(k.group, k.name, [...layers, { layer: `layer${layers.length + 1}`, attempts: 2 }]) }, t('sandbox.addLayer'))
           : null,
       );
     }
@@ -703,13 +717,13 @@ export class SandboxView {
             h(
               'li',
               null,
-              h('label', { class: 'sb-inline' }, 't=', h('input', { type: 'number', class: 'sb-num', min: '0', max: '600000', value: String(a.at), 'aria-label': t('sandbox.actionAt', { n: i + 1 }), onchange: (ev) => this.setScriptAt(i, Math.max(0, Math.round(Number(ev.target.value) || 0))) }), ' ms'),
+              h('label', { class: 'sb-inline' }, 't=', h('input', { type: 'number', class: 'sb-num', min: '0', max: '600000', value: String(a.at), 'data-fkey': `at-${i}`, 'aria-label': t('sandbox.actionAt', { n: i + 1 }), onchange: (ev) => this.setScriptAt(i, Math.max(0, Math.round(Number(ev.target.value) || 0))) }), ' ms'),
               ' ',
               h('code', null, a.do),
               a.intent ? h('span', null, ' ', h('code', null, a.intent)) : null,
               a.payload ? h('span', { class: 'muted small' }, ` “${a.payload}”`) : null,
               ' ',
-              h('button', { type: 'button', class: 'btn btn-small', 'aria-label': t('sandbox.removeAction', { n: i + 1 }), onclick: () => this.removeAction(i) }, t('sandbox.remove')),
+              h('button', { type: 'button', class: 'btn btn-small', 'data-fkey': `remove-action-${i}`, 'aria-label': t('sandbox.removeAction', { n: i + 1 }), onclick: () => this.removeAction(i) }, t('sandbox.remove')),
             ),
           ),
         ),
@@ -722,7 +736,7 @@ export class SandboxView {
     const ex = this.explore;
     const kSelect = h(
       'select',
-      { 'aria-label': t('sandbox.exploreK'), 'data-testid': 'sb-explore-k', disabled: ex && ex.running ? true : null },
+      { 'aria-label': t('sandbox.exploreK'), 'data-testid': 'sb-explore-k', 'data-fkey': 'explore-k', disabled: ex && ex.running ? true : null },
       [1, 2, 3].map((k) => h('option', { value: String(k), selected: (ex ? ex.k : 2) === k || null }, t('sandbox.upToK', { k }))),
     );
     const body = [];
@@ -730,7 +744,7 @@ export class SandboxView {
       body.push(
         h('p', { role: 'status', 'data-testid': 'sb-explore-progress' }, this.progressText()),
         h('progress', { max: '100', value: String(this.progressPct()), 'data-testid': 'sb-explore-bar' }),
-        h('button', { type: 'button', class: 'btn', 'data-testid': 'sb-explore-cancel', onclick: () => this.cancelExplore() }, t('sandbox.cancel')),
+        h('button', { type: 'button', class: 'btn', 'data-testid': 'sb-explore-cancel', 'data-fkey': 'explore-cancel', onclick: () => this.cancelExplore() }, t('sandbox.cancel')),
       );
     } else if (ex && ex.error) {
       body.push(h('p', { class: 'notice notice-warn', role: 'alert' }, t('sandbox.exploreFailed'), ' ', h('span', { lang: 'en' }, ex.error)));
@@ -741,7 +755,7 @@ export class SandboxView {
       this.el.explore,
       h('h3', { id: 'sb-explore-h', class: 'section-title' }, t('sandbox.explore')),
       h('p', { class: 'muted small' }, t('sandbox.exploreHint')),
-      h('p', { class: 'sb-inline' }, kSelect, ' ', h('button', { type: 'button', class: 'btn btn-primary', 'data-testid': 'sb-explore-run', disabled: ex && ex.running ? true : null, onclick: () => this.startExplore(Number(kSelect.value)) }, t('sandbox.exploreRun'))),
+      h('p', { class: 'sb-inline' }, kSelect, ' ', h('button', { type: 'button', class: 'btn btn-primary', 'data-testid': 'sb-explore-run', 'data-fkey': 'explore-run', disabled: ex && ex.running ? true : null, onclick: () => this.startExplore(Number(kSelect.value)) }, t('sandbox.exploreRun'))),
       h('div', { class: 'sb-explore-body', 'aria-live': 'polite' }, body),
     );
   }
@@ -796,7 +810,7 @@ export class SandboxView {
                   null,
                   h('p', null, l(c.reason)),
                   h('p', { class: 'muted small' }, t('sandbox.when', { plan: l(c.plan) })),
-                  h('button', { type: 'button', class: 'btn btn-small', 'data-testid': 'sb-cex-load', onclick: () => this.loadScenario(c.scenario) }, t('sandbox.loadCex')),
+                  h('button', { type: 'button', class: 'btn btn-small', 'data-testid': 'sb-cex-load', 'data-fkey': `cex-${c.fault_ids.join(',')}`, onclick: () => this.loadScenario(c.scenario) }, t('sandbox.loadCex')),
                 ),
               ),
             ),
@@ -830,13 +844,14 @@ export class SandboxView {
         h('p', { 'data-testid': 'sb-challenge-prompt' }, l(v.prompt)),
         h('p', { class: 'muted small' }, limits),
         v.hint ? h('details', null, h('summary', null, t('challenge.hint')), h('p', null, l(v.hint))) : null,
-        h('p', null, h('button', { type: 'button', class: 'btn btn-primary', 'data-testid': 'sb-check', disabled: c && c.running ? true : null, onclick: () => this.checkChallenge() }, t('sandbox.check'))),
+        h('p', null, h('button', { type: 'button', class: 'btn btn-primary', 'data-testid': 'sb-check', 'data-fkey': 'check', disabled: c && c.running ? true : null, onclick: () => this.checkChallenge() }, t('sandbox.check'))),
         verdict,
       ),
     );
   }
 
   async copyLink() {
+    flushPendingHash();
     const url = window.location.href;
     try {
       await navigator.clipboard.writeText(url);

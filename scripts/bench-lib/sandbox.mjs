@@ -1,0 +1,105 @@
+// Times the sandbox in Debian's chromium, on the lesson whose explore has the most
+// schedules at K = 2 (09-retry-layers), opened in the sandbox at its last step, warm:
+// - sandbox_edit_ms: a click on a diagram target that adds a fault no click added before
+//   (a scenario the engine has not seen: nothing cached), until the next frame after the
+//   run is recomputed and redrawn; the median of EDITS such clicks (each fault is taken
+//   away again between them, untimed);
+// - explore_ms_page: "explore, up to 2 faults" until its result is shown (median of 3,
+//   after one run that starts the Web Worker);
+// - explore_longest_task_ms: the longest main-thread task (Long Tasks API: tasks over
+//   50 ms) while those explores ran; 0 when there was none.
+// usage: node sandbox.mjs PORT  ->  {"sandbox_edit_ms", "explore_ms_page", "explore_longest_task_ms", "lesson", ...}
+import { spawn } from 'node:child_process';
+import { chromium } from '@playwright/test';
+import config from '../../playwright.config.js';
+import { REPO } from '../../tests/wasm/engine-node.mjs';
+
+const port = Number(process.argv[2]);
+const origin = `http://127.0.0.1:${port}`;
+const LESSON = 'retry-layers';
+const EDITS = 21;
+
+const server = spawn('python3', ['-m', 'http.server', String(port), '--bind', '127.0.0.1', '--directory', 'dist'],
+  { cwd: REPO, stdio: 'ignore' });
+process.on('exit', () => server.kill());
+
+async function waitForServer() {
+  for (let i = 0; i < 100; i += 1) {
+    try {
+      if ((await fetch(`${origin}/`)).ok) return;
+    } catch { /* not up yet */ }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`no server on ${origin}`);
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+await waitForServer();
+const browser = await chromium.launch({ ...config.use.launchOptions, headless: true });
+let out;
+try {
+  const page = await browser.newPage({ viewport: { width: 1300, height: 1000 } });
+  await page.addInitScript(() => {
+    window.__longTasks = [];
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) window.__longTasks.push({ start: e.startTime, ms: e.duration });
+    }).observe({ type: 'longtask', buffered: true });
+  });
+  await page.goto(`${origin}/#/lesson/${LESSON}`);
+  await page.waitForSelector('body[data-ready="true"]', { state: 'attached', timeout: 30_000 });
+  await page.click('[data-testid="open-in-sandbox"]');
+  await page.waitForSelector('[data-testid="sandbox-view"]');
+  await page.focus('[data-testid="controls"]');
+  await page.keyboard.press('End');
+  const targets = await page.$$eval('[data-testid="diagram-target"].target-open', (gs) => gs.map((g) => g.getAttribute('data-target')));
+
+  // One click on a diagram target, timed in the page until the frame after it.
+  const click = (id) => page.evaluate(async (tid) => {
+    const g = document.querySelector(`[data-testid="diagram-target"][data-target="${tid}"]`);
+    if (!g) return null; // not drawn in this run
+    const t0 = performance.now();
+    g.dispatchEvent(new MouseEvent('click', { bubbles: true }));
+    await new Promise((r) => requestAnimationFrame(() => r()));
+    return performance.now() - t0;
+  }, id);
+  const edits = [];
+  for (const [i, id] of targets.entries()) {
+    const ms = await click(id); // adds the fault
+    if (ms === null) continue;
+    if (i >= 2) edits.push(ms); // the first two warm the code up
+    await page.click('[data-testid="sb-undo"]'); // and takes it away again, untimed
+    if (edits.length >= EDITS) break;
+  }
+  const explore = () => page.evaluate(async () => {
+    const k = document.querySelector('[data-testid="sb-explore-k"]');
+    k.value = '2';
+    const t0 = performance.now();
+    document.querySelector('[data-testid="sb-explore-run"]').click();
+    await new Promise((resolve) => {
+      const done = () => document.querySelector('[data-testid="sb-explore-summary"]');
+      if (done()) return resolve();
+      const mo = new MutationObserver(() => { if (done()) { mo.disconnect(); resolve(); } });
+      mo.observe(document.body, { subtree: true, childList: true });
+    });
+    return { ms: performance.now() - t0, start: t0, end: performance.now() };
+  });
+  await explore(); // starts the worker and its engine
+  const runs = [];
+  for (let i = 0; i < 3; i += 1) runs.push(await explore());
+  const tasks = await page.evaluate(() => window.__longTasks);
+  const during = tasks.filter((t) => runs.some((r) => t.start + t.ms >= r.start && t.start <= r.end));
+  const schedules = await page.textContent('[data-testid="sb-explore-summary"]');
+  out = {
+    lesson: LESSON,
+    sandbox_edit_ms: Math.round(median(edits) * 10) / 10,
+    sandbox_edits: edits.length,
+    explore_ms_page: Math.round(median(runs.map((r) => r.ms))),
+    explore_longest_task_ms: Math.round(Math.max(0, ...during.map((t) => t.ms))),
+    explore_page_summary: schedules.trim(),
+  };
+} finally {
+  await browser.close();
+  server.kill();
+}
+console.log(JSON.stringify(out));
