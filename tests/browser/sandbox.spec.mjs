@@ -249,3 +249,26 @@ test('the page answers input while the largest lesson is explored, and the searc
   await expect(page.getByTestId('sb-explore-progress')).toHaveCount(0);
   await expect(page.getByTestId('sb-explore-run')).toBeEnabled();
 });
+
+test('from a side-by-side view, each policy opens in the sandbox with its own knobs; open questions are flagged', async ({ page }) => {
+  await page.goto('./#/lesson/retry-duplicates/compare');
+  await page.locator('body[data-ready="true"]').waitFor();
+  for (const [name, index] of [['A', 0], ['B', 1]]) {
+    await page.goto('./#/lesson/retry-duplicates/compare');
+    await page.locator('[data-testid="compare-view"]').waitFor();
+    const expected = await page.evaluate((i) => {
+      const rec = window.__idemlab.lesson('retry-duplicates');
+      const compare = window.__idemlab.call('compare', { file: rec.file, text: rec.text });
+      const policy = compare.policies[i].id;
+      return window.__idemlab.call('scenario', { file: rec.file, text: rec.text, policy }).scenario.client;
+    }, index);
+    await page.getByTestId(`open-in-sandbox-${name}`).click();
+    await waitSandbox(page);
+    for (const knob of ['key_scope', 'on_timeout', 'recovery']) {
+      await expect(page.locator(`[data-knob="client.${knob}"]`)).toHaveValue(String(expected[knob]));
+    }
+    // Nothing answered yet in this browser: the sandbox says it shows how the run ends.
+    await expect(page.getByTestId('sb-spoiler')).toBeVisible();
+    await expect(page.getByTestId('back')).toHaveAttribute('href', '#/lesson/retry-duplicates');
+  }
+});

@@ -260,6 +260,20 @@ async function openSandbox(r, isCurrent) {
       delete state.ch;
     }
   }
+  if (state && state.from) {
+    // Opened from a lesson: say so when its questions are still open (the sandbox shows
+    // how the run ends, which some of them ask to predict).
+    let rec = null;
+    try {
+      rec = await app.store.find(state.from);
+    } catch (_) {
+      rec = null;
+    }
+    if (!isCurrent()) return;
+    const qs = rec && rec.status === 'ok' && rec.run ? rec.run.lesson.questions || [] : [];
+    const open = qs.filter((q) => !app.progress.isAnswered(rec.id, q.id)).length;
+    if (open > 0) notices.push({ key: 'sandbox.spoiler', params: { n: open }, testid: 'sb-spoiler' });
+  }
   let view = null;
   if (state) {
     try {

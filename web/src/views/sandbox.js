@@ -737,7 +737,7 @@ export class SandboxView {
     const kSelect = h(
       'select',
       { 'aria-label': t('sandbox.exploreK'), 'data-testid': 'sb-explore-k', 'data-fkey': 'explore-k', disabled: ex && ex.running ? true : null },
-      [1, 2, 3].map((k) => h('option', { value: String(k), selected: (ex ? ex.k : 2) === k || null }, t('sandbox.upToK', { k }))),
+      [1, 2, 3].map((k) => h('option', { value: String(k), selected: (ex ? ex.k : 2) === k || null }, k === 1 ? t('sandbox.upToOne') : t('sandbox.upToK', { k }))),
     );
     const body = [];
     if (ex && ex.running) {
@@ -786,7 +786,8 @@ export class SandboxView {
   }
 
   exploreResult(k, r) {
-    const searched = t(r.complete ? 'sandbox.searched' : 'sandbox.searchedCut', { n: fmt(r.schedules), k });
+    const key = (r.complete ? 'sandbox.searched' : 'sandbox.searchedCut') + (k === 1 ? 'One' : '');
+    const searched = t(key, { n: fmt(r.schedules), k });
     const head =
       r.violating === 0
         ? h('p', { class: 'inv-ok', 'data-testid': 'sb-explore-summary' }, '✓ ', t('sandbox.noneFound', { searched }))
