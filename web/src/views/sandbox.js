@@ -254,7 +254,7 @@ export class SandboxView {
       } else {
         this.check = { result: out };
         const qid = 'challenge';
-        this.app.progress.recordTry(rec.id, qid, this.code, { correct: !!out.solved });
+        this.app.progress.recordTry(rec.id, qid, this.code, { correct: !!out.solved, explanation: out.text });
         postChallengeChecked(rec.id, this.challenge.view.kind, !!out.solved, !!out.allowed);
       }
     } catch (e) {
@@ -601,6 +601,9 @@ export class SandboxView {
   }
 
   knobControl(k) {
+    // A fix-it challenge names the knobs it lets the learner change: the others stay put.
+    const fix = this.challenge && this.challenge.view.kind === 'fix' ? this.challenge.view : null;
+    const fixed = fix && Array.isArray(fix.knobs) && !fix.knobs.includes(`${k.group}.${k.name}`);
     const group = this.state.s[k.group] || {};
     const has = Object.prototype.hasOwnProperty.call(group, k.name);
     const value = has ? group[k.name] : k.default;
@@ -667,7 +670,12 @@ export class SandboxView {
           : null,
       );
     }
-    return h('div', { class: 'sb-knob' }, label, control, meaning);
+    if (fixed) {
+      for (const el of control.querySelectorAll ? [control, ...control.querySelectorAll('input, select, button')] : [control]) {
+        if ('disabled' in el) el.disabled = true;
+      }
+    }
+    return h('div', { class: ['sb-knob', fixed && 'is-fixed'], 'data-fixed': fixed ? 'true' : null }, label, control, meaning);
   }
 
   /** How the engine's table judges the value: right / wrong / neutral (null: unknown). */
