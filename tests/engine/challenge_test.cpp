@@ -29,7 +29,12 @@ json check_with(const std::string& name, const json& challenge) {
   return call("check", {{"file", "lessons/variant.json"}, {"text", lesson.dump()}});
 }
 
-std::string reason_of(const json& out) { return out["errors"][0]["reason"].get<std::string>(); }
+// The first problem's reason of a refused lesson, checking the refusal names `path`.
+std::string refused_at(const json& out, const std::string& path) {
+  REQUIRE(out["ok"] == false);
+  CHECK(out["errors"][0]["path"] == path);
+  return out["errors"][0]["reason"].get<std::string>();
+}
 
 bool breaks(const json& violations, const std::string& invariant) {
   for (const json& v : violations) {
@@ -195,8 +200,7 @@ TEST_CASE("an attempt that is not a valid scenario is refused with paths under /
   json start = call("run", lesson_input(name, text))["lesson"]["challenge"]["scenario"];
   start["client"]["key_scope"] = "per-attempt";
   json out = attempt(name, text, start);
-  REQUIRE(out["ok"] == false);
-  CHECK(out["errors"][0]["path"] == "/attempt/client/key_scope");
+  refused_at(out, "/attempt/client/key_scope");
   CHECK(call("challenge", lesson_input(name, text)).contains("error"));
   // A lesson without a challenge has nothing to attempt.
   CHECK(attempt("04-cancel-not-undo.json", read_lesson_text("04-cancel-not-undo.json"), start)["error"]["path"] == "/challenge");
@@ -210,9 +214,8 @@ TEST_CASE("check refuses a break challenge whose goal no plan within max_faults 
                          {"prompt", {{"zh-CN", "让它重复"}, {"en", "Make it duplicate"}}},
                          {"goal", "duplicate_effect"},
                          {"max_faults", 1}});
-  REQUIRE(out["ok"] == false);
-  CHECK(out["errors"][0]["path"].get<std::string>().rfind("/challenge", 0) == 0);
-  CHECK(reason_of(out).find("no plan of at most 1 fault breaks duplicate_effect") != std::string::npos);
+  // The refusal points at the limit the author could raise.
+  CHECK(refused_at(out, "/challenge/max_faults").find("no plan of at most 1 fault breaks duplicate_effect") != std::string::npos);
 }
 
 TEST_CASE("check refuses a break challenge whose start breaks the goal with no fault") {
@@ -223,9 +226,7 @@ TEST_CASE("check refuses a break challenge whose start breaks the goal with no f
                          {"prompt", {{"zh-CN", "让它说谎"}, {"en", "Make it lie"}}},
                          {"goal", "false_success"},
                          {"policy", "dedup-by-content"}});
-  REQUIRE(out["ok"] == false);
-  CHECK(out["errors"][0]["path"] == "/challenge");
-  CHECK(reason_of(out).find("already breaks false_success with no fault") != std::string::npos);
+  CHECK(refused_at(out, "/challenge").find("already breaks false_success with no fault") != std::string::npos);
 }
 
 TEST_CASE("check refuses a fix challenge whose start already passes") {
@@ -233,9 +234,7 @@ TEST_CASE("check refuses a fix challenge whose start already passes") {
                         {{"kind", "fix"},
                          {"prompt", {{"zh-CN", "修好它"}, {"en", "Fix it"}}},
                          {"policy", "unknown-and-pending"}});
-  REQUIRE(out["ok"] == false);
-  CHECK(out["errors"][0]["path"] == "/challenge");
-  CHECK(reason_of(out).find("already passes") != std::string::npos);
+  CHECK(refused_at(out, "/challenge").find("already passes") != std::string::npos);
 }
 
 TEST_CASE("check refuses a fix challenge with no solution among its knobs") {
@@ -248,9 +247,7 @@ TEST_CASE("check refuses a fix challenge with no solution among its knobs") {
                          {"faults", 1},
                          {"max_changes", 2},
                          {"knobs", {"timing.latency_ms", "timing.timeout_ms"}}});
-  REQUIRE(out["ok"] == false);
-  CHECK(out["errors"][0]["path"] == "/challenge");
-  CHECK(reason_of(out).find("no change of at most 2 knobs (of timing.latency_ms, timing.timeout_ms)") != std::string::npos);
+  CHECK(refused_at(out, "/challenge").find("no change of at most 2 knobs (of timing.latency_ms, timing.timeout_ms)") != std::string::npos);
   // The same start with the client's key among the knobs has one.
   CHECK(check_with("01-lost-receipt.json",
                    {{"kind", "fix"},
@@ -262,12 +259,9 @@ TEST_CASE("check refuses a fix challenge with no solution among its knobs") {
 
 TEST_CASE("a challenge's fields are checked where they belong") {
   json out = check_with("01-lost-receipt.json", {{"kind", "fix"}, {"prompt", {{"zh-CN", "修"}, {"en", "Fix"}}}, {"goal", "duplicate_effect"}});
-  REQUIRE(out["ok"] == false);
-  CHECK(out["errors"][0]["path"] == "/challenge/goal");
+  refused_at(out, "/challenge/goal");
   out = check_with("01-lost-receipt.json", {{"kind", "fix"}, {"prompt", {{"zh-CN", "修"}, {"en", "Fix"}}}, {"knobs", {"client.colour"}}});
-  REQUIRE(out["ok"] == false);
-  CHECK(out["errors"][0]["path"] == "/challenge/knobs/0");
+  refused_at(out, "/challenge/knobs/0");
   out = check_with("01-lost-receipt.json", {{"kind", "break"}, {"prompt", {{"zh-CN", "破"}, {"en", "Break"}}}, {"goal", "duplicate_effect"}, {"policy", "no-such-policy"}});
-  REQUIRE(out["ok"] == false);
-  CHECK(out["errors"][0]["path"] == "/challenge/policy");
+  refused_at(out, "/challenge/policy");
 }
