@@ -315,9 +315,12 @@ json judge_break(const Lesson& lesson, const Challenge& c, const Scenario& a) {
   if (!problems.empty()) {
     std::size_t i = std::stoul(problems[0].path.substr(problems[0].path.rfind('/') + 1));
     L10n fault = a.faults.faults[i].describe();
+    bool twice = problems[0].reason.find(" again: ") != std::string::npos;
     json out = judged(false, false,
-                      {"计划中的故障（" + fault.zh + "）不会触发：这次运行从未经过那个注入点，或同一个故障放了两次。",
-                       "The planned fault (" + fault.en + ") does not fire: " + problems[0].reason + "."},
+                      twice ? L10n{"同一个故障（" + fault.zh + "）放了两次：一个注入点只会触发一次。",
+                                   "The same fault (" + fault.en + ") is placed twice: " + problems[0].reason + "."}
+                            : L10n{"计划中的故障（" + fault.zh + "）不会触发：这次运行从未经过那个注入点。",
+                                   "The planned fault (" + fault.en + ") does not fire: " + problems[0].reason + "."},
                       changes, n);
     json ps = json::array();
     for (const LessonProblem& p : problems) ps.push_back(p.to_json());
@@ -336,7 +339,7 @@ json judge_break(const Lesson& lesson, const Challenge& c, const Scenario& a) {
     text = {"还没有放故障：这次运行没有违反任何不变式；目标是 " + goal + "。",
             "No fault placed yet: the run breaks no invariant; the goal is " + goal + "."};
   } else if (verdict.violations.empty()) {
-    text = {"用这 " + number(static_cast<long long>(n)) + " 个故障，这次运行没有违反任何不变式；目标是 " + goal + "。",
+    text = {"放了 " + number(static_cast<long long>(n)) + " 个故障，这次运行仍然没有违反任何不变式；目标是 " + goal + "。",
             "With " + with + ", the run breaks no invariant; the goal is " + goal + "."};
   } else {
     std::vector<std::string> names;
@@ -391,12 +394,16 @@ json judge_fix(const Challenge& c, const Scenario& a) {
   } else if (r.violating > 0) {
     const Counterexample& x = r.counterexamples.front();
     L10n plan = x.plan.describe();
-    text = {where.zh + "，有 " + number(r.violating) + " 种违反了不变式。比如" + plan.zh + "时：" + x.violation.reason.zh,
-            number(r.violating) + " of " + where.en + " break an invariant. For example, when " + plan.en + ": " +
-                x.violation.reason.en};
+    L10n example = x.plan.faults.empty() ? L10n{"即使没有任何故障：", "Even with no fault: "}
+                                         : L10n{"比如" + plan.zh + "时：", "For example, when " + plan.en + ": "};
+    text = {where.zh + "，有 " + number(r.violating) + " 种违反了不变式。" + example.zh + x.violation.reason.zh,
+            number(r.violating) + " of " + where.en + " break an invariant. " + example.en + x.violation.reason.en};
   } else {
     text = {where.zh + "没有违反，但搜索没有做完：" + r.cut_text.zh + "。",
             "No violation in " + where.en + ", but not every schedule was searched: " + r.cut_text.en + "."};
+  }
+  if (changes.empty()) {
+    text = L10n::join({"还没有改任何开关。", "No knob changed yet."}, text, "", " ");
   }
   json full = r.to_json(a);
   json e = json::object();
