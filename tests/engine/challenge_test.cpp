@@ -265,3 +265,35 @@ TEST_CASE("a challenge's fields are checked where they belong") {
   out = check_with("01-lost-receipt.json", {{"kind", "break"}, {"prompt", {{"zh-CN", "破"}, {"en", "Break"}}}, {"goal", "duplicate_effect"}, {"policy", "no-such-policy"}});
   refused_at(out, "/challenge/policy");
 }
+
+TEST_CASE("run shows a challenge with its start, its goal's meaning and the knobs it allows") {
+  json vocab = call("vocabulary", json::object());
+  // 05 names no knobs: every knob of the table may change.
+  json fix = call("run", lesson_input("05-stale-pending.json", read_lesson_text("05-stale-pending.json")))["lesson"]["challenge"];
+  json every = json::array();
+  for (const json& k : vocab["knobs"]) every.push_back(k["group"].get<std::string>() + "." + k["name"].get<std::string>());
+  CHECK(fix["kind"] == "fix");
+  CHECK(fix["knobs"] == every);
+  CHECK(fix["goal"].is_null());
+  CHECK_FALSE(fix.contains("max_faults"));
+  // The start is the lesson's own scenario (no policy), as `scenario` writes it.
+  json own = call("scenario", lesson_input("05-stale-pending.json", read_lesson_text("05-stale-pending.json")));
+  CHECK(fix["scenario"] == own["scenario"]);
+
+  // 06 starts from its compare policy "send-first", without the lesson's fault.
+  std::string text = read_lesson_text("06-send-first.json");
+  json brk = call("run", lesson_input("06-send-first.json", text))["lesson"]["challenge"];
+  json in = lesson_input("06-send-first.json", text);
+  in["policy"] = "send-first";
+  json policy = call("scenario", in)["scenario"];
+  CHECK_FALSE(policy["faults"].empty());
+  policy["faults"] = json::array();
+  CHECK(brk["scenario"] == policy);
+  CHECK(brk["goal"] == "forgotten_intent");
+  for (const json& i : vocab["invariants"]) {
+    if (i["name"] == "forgotten_intent") CHECK(brk["goal_text"] == i["meaning"]);
+  }
+  CHECK_FALSE(brk.contains("knobs"));
+  // A lesson without a challenge shows none.
+  CHECK_FALSE(call("run", lesson_input("04-cancel-not-undo.json", read_lesson_text("04-cancel-not-undo.json")))["lesson"].contains("challenge"));
+}
