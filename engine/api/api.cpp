@@ -2,6 +2,7 @@
 
 #include <deque>
 #include <memory>
+#include <optional>
 #include <set>
 #include <utility>
 
@@ -14,6 +15,7 @@
 #include "engine/scenario/scenario_json.hpp"
 #include "engine/json/fields.hpp"
 #include "engine/lesson/answers.hpp"
+#include "engine/lesson/challenge.hpp"
 #include "engine/lesson/compare.hpp"
 #include "engine/lesson/prepared.hpp"
 #include "engine/sim/simulation.hpp"
@@ -189,8 +191,8 @@ json dispatch(const std::string& method, const std::string& input) {
   if (method == "seed_experiment") return seed_experiment();
   if (method == "vocabulary") return vocabulary();
   if (method != "check" && method != "run" && method != "answer" && method != "answers" && method != "compare" &&
-      method != "explore" && method != "scenario") {
-    return error("", "", "unknown method '" + method + "'; known: check, run, answer, answers, compare, explore, scenario, seed_lab, seed_experiment, simulate, vocabulary");
+      method != "explore" && method != "scenario" && method != "challenge") {
+    return error("", "", "unknown method '" + method + "'; known: challenge, check, run, answer, answers, compare, explore, scenario, seed_lab, seed_experiment, simulate, vocabulary");
   }
   json in = json::parse(input, nullptr, false);
   if (in.is_discarded() || !in.is_object()) return error("", "", "the input is not a JSON object");
@@ -231,11 +233,32 @@ json dispatch(const std::string& method, const std::string& input) {
     };
     return explore(sc, limits).to_json(sc);
   }
+  if (method == "challenge") {
+    // The learner's attempt at the lesson's challenge: the lesson is read, not prepared.
+    try {
+      Lesson lesson = load_lesson(file, text);
+      if (!lesson.challenge) return error(file, "/challenge", "the lesson has no \"challenge\" block");
+      if (!in.contains("attempt")) return error(file, "/attempt", "the input has no \"attempt\" (the learner's scenario)");
+      return judge_attempt(lesson, in["attempt"]);
+    } catch (const LessonError& e) {
+      return problems_json(e);
+    }
+  }
   std::shared_ptr<const PreparedLesson> p;
   try {
     p = prepared(file, text);
   } catch (const LessonError& e) {
     return problems_json(e);
+  }
+  // A challenge must be solvable and not solved at its start: `check` and `answers` search
+  // for a solution with the explorer (`run` does not: it only shows the challenge).
+  std::optional<ChallengeSolution> solution;
+  if ((method == "check" || method == "answers") && p->lesson.challenge) {
+    try {
+      solution = solve_challenge(p->lesson);
+    } catch (const LessonError& e) {
+      return problems_json(e);
+    }
   }
   if (method == "check") {
     json out = json::object();
@@ -246,11 +269,14 @@ json dispatch(const std::string& method, const std::string& input) {
   if (method == "run") {
     json out = timeline_json(*p);
     if (!unfired.is_null()) put(out, "unfired", std::move(unfired));
+    if (p->lesson.challenge) put(out["lesson"], "challenge", challenge_view(*p->lesson.challenge));
     return out;
   }
   if (method == "answers") {
     try {
-      return all_answers(*p);
+      json out = all_answers(*p);
+      if (solution) put(out, "challenge", solution->to_json());
+      return out;
     } catch (const std::invalid_argument& e) {
       return error(file, "", e.what());
     }

@@ -6,8 +6,8 @@
 
 namespace idemlab::api {
 
-/// Runs `method` ("check", "run", "answer", "answers", "compare", "seed_lab", "seed_experiment",
-/// "simulate", "vocabulary")
+/// Runs `method` ("check", "run", "answer", "answers", "compare", "explore", "scenario",
+/// "challenge", "seed_lab", "seed_experiment", "simulate", "vocabulary")
 /// on `input` (JSON text). Always returns JSON text and never throws: a failure is
 /// {"error": {"file", "path", "reason"}}, an invalid lesson {"ok": false, "errors": [...]}.
 /// Prepared lessons are cached by file name and text (the last few), so `answer` after

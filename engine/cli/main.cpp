@@ -23,6 +23,11 @@
 //                                    --max-ms: a wall-clock budget, default none; a cut
 //                                    search says so): outcome classes and shrunk counterexamples
 //                                    (JSON); exit 0, or 1 if the input is bad
+//   idemlab challenge LESSON ATTEMPT
+//                                    judges ATTEMPT (a scenario file: the learner's sandbox
+//                                    scenario) against LESSON's challenge: solved or not,
+//                                    allowed or not, and why (JSON); exit 0 when solved, 1
+//                                    when not (or the input is bad)
 //   idemlab fuzz --seed S --runs N [--out DIR]
 //                                    random scenarios under random faults, the invariants on
 //                                    every step (JSON report on stdout; schedules per second
@@ -53,6 +58,7 @@ int usage() {
   std::cerr << "usage: idemlab seed-lab | seed-experiment | run LESSON [--json] [--lang en|zh-CN] |\n"
                "               check LESSON... | answers LESSON... | index LESSON... | compare LESSON |\n"
                "               bench [--runs N] | explore FILE [--faults K] [--limit N] [--max-ms MS] [--policy ID] |\n"
+               "               challenge LESSON ATTEMPT |\n"
                "               fuzz --seed S --runs N [--out DIR]\n";
   return 2;
 }
@@ -71,7 +77,7 @@ bool read_file(const std::string& path, std::string& out) {
 // API as {"scenario": ...}.
 bool is_bare_scenario(const json& parsed) {
   if (!parsed.is_object()) return false;
-  for (const char* key : {"id", "level", "title", "summary", "scenario", "moments", "questions", "facts", "compare"}) {
+  for (const char* key : {"id", "level", "title", "summary", "scenario", "moments", "questions", "facts", "compare", "challenge"}) {
     if (parsed.contains(key)) return false;
   }
   return true;
@@ -276,6 +282,24 @@ int cmd_explore(const std::vector<std::string>& args) {
   return report_failure(out) ? 1 : 0;
 }
 
+int cmd_challenge(const std::string& lesson, const std::string& attempt) {
+  std::string text, attempt_text;
+  if (!read_file(lesson, text) || !read_file(attempt, attempt_text)) {
+    std::cerr << (text.empty() ? lesson : attempt) << ": /: cannot read the file\n";
+    return 1;
+  }
+  json scenario = json::parse(attempt_text, nullptr, false);
+  if (scenario.is_discarded()) {
+    std::cerr << attempt << ": /: not valid JSON\n";
+    return 1;
+  }
+  json in = {{"file", lesson}, {"text", text}, {"attempt", scenario}};
+  json out = json::parse(idemlab::api::call("challenge", in.dump()));
+  std::cout << out.dump(2) << "\n";
+  if (report_failure(out)) return 1;
+  return out.value("solved", false) ? 0 : 1;
+}
+
 int cmd_fuzz(const std::vector<std::string>& args) {
   json in = json::object();
   std::string out_dir;
@@ -388,6 +412,7 @@ int main(int argc, char** argv) {
     if (cmd == "bench") return cmd_bench(args);
     if (cmd == "explore") return cmd_explore(args);
     if (cmd == "fuzz") return cmd_fuzz(args);
+    if (cmd == "challenge" && args.size() == 2) return cmd_challenge(args[0], args[1]);
   } catch (const std::exception& e) {
     std::cerr << "idemlab: " << e.what() << "\n";
     return 1;

@@ -129,6 +129,13 @@ ExploreResult explore(const Scenario& scenario, const ExploreLimits& limits) {
       std::vector<Counterexample>& list = found[kind];
       if (static_cast<int>(list.size()) < limits.per_kind) list.push_back({fired, v});
     }
+    for (const Violation& v : verdict.violations) {
+      if (std::find(limits.stop_on.begin(), limits.stop_on.end(), v.invariant) != limits.stop_on.end()) {
+        out.complete = false;
+        out.cut = "violation";
+        return false;
+      }
+    }
     if (children && depth < out.max_faults) children->push_back({fired, next_faults(run, fired, space)});
     return true;
   };
@@ -166,6 +173,9 @@ ExploreResult explore(const Scenario& scenario, const ExploreLimits& limits) {
     out.cut_text = {"搜索在 " + std::to_string(limits.max_ms) + " 毫秒时停下（时间上限），结果不完整",
                     "the search stopped after " + std::to_string(limits.max_ms) +
                         " ms (the time limit): the result is incomplete"};
+  } else if (out.cut == "violation") {
+    out.cut_text = {"搜索在第一个违反所问不变式的故障组合处停下，结果不完整",
+                    "the search stopped at the first schedule that breaks an invariant it was asked about: the result is incomplete"};
   }
   // Most common first; ties keep the order first met (the class keys are distinct, and
   // class_index holds that order).

@@ -51,6 +51,11 @@ struct ExploreLimits {
   /// It must not throw; it cannot change the result.
   void (*on_progress)(const ExploreProgress&) = nullptr;
   static constexpr int kProgressEvery = 32;
+  /// Stop at the first schedule that breaks one of these invariants (empty: never), for a
+  /// yes/no question ("can this break?", asked by engine/lesson/challenge). The result is
+  /// then cut ("violation"): it covers the schedules up to that one, which is among its
+  /// counterexamples.
+  std::vector<Invariant> stop_on;
 };
 
 /// One schedule that breaks an invariant, shrunk: no fault of it can be removed and the
@@ -75,7 +80,7 @@ struct ExploreResult {
   int schedules = 0;           ///< distinct schedules simulated (the fault-free one included)
   int violating = 0;           ///< schedules that break some invariant
   bool complete = true;        ///< false when a limit cut the search
-  std::string cut;             ///< "" | "schedules" | "time"
+  std::string cut;             ///< "" | "schedules" | "time" | "violation" (stop_on)
   L10n cut_text;               ///< why it was cut, for the learner
   std::vector<OutcomeClass> outcomes;             ///< most common first
   std::vector<Counterexample> counterexamples;    ///< fewest faults first, then earliest step

@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "engine/invariants/invariants.hpp"
 #include "engine/json/fields.hpp"
 #include "engine/knowledge/facts.hpp"
 #include "engine/scenario/reader.hpp"
@@ -94,6 +95,27 @@ struct Comparison {
   std::string intent;  ///< the intent whose effects are counted ("" = the first delivered)
 };
 
+/// A lesson's `challenge` (lessons/README.md, "Challenges"): a checked exercise in the
+/// sandbox. `break`: from `start` (no fault), place at most `max_faults` faults until the
+/// run breaks `goal`. `fix`: from `start` (which breaks some invariant within `faults`
+/// faults), change at most `max_changes` of `knobs` until the explorer finds no violation
+/// in any schedule of up to `faults` faults. engine/lesson/challenge.hpp checks both.
+struct Challenge {
+  std::string kind;  ///< "break" | "fix"
+  L10n prompt;
+  std::optional<Invariant> goal;  ///< break only: the invariant the learner is to break
+  int max_faults = 1;    ///< break: faults the learner may place, 1..limits::kMaxChallengeFaults
+  int max_changes = 1;   ///< fix: knobs the learner may change, 1..limits::kMaxChallengeChanges
+  int faults = 2;        ///< fix: K, the explorer's faults per schedule, 1..ExploreLimits::kMaxFaults
+  /// fix: the knobs that may change ("group.name", in knob table order; every knob of the
+  /// table when the lesson names none).
+  std::vector<std::string> knobs;
+  std::optional<L10n> hint;
+  /// The starting scenario: the lesson's, with the challenge's `policy` written over it;
+  /// for `break` without faults (the learner places them), for `fix` with the lesson's.
+  Scenario start;
+};
+
 struct Lesson {
   std::string file;
   std::string id;
@@ -105,6 +127,7 @@ struct Lesson {
   std::vector<Question> questions;
   std::vector<L10n> self_check;
   std::optional<Comparison> compare;  ///< the side-by-side view, if the lesson has one
+  std::optional<Challenge> challenge;  ///< the closing exercise, if the lesson has one
 
   const FactRef* fact(const std::string& id) const;
   const Moment* moment(const std::string& id) const;

@@ -4,6 +4,7 @@
 
 #include "engine/lesson/lesson.hpp"
 #include "engine/scenario/knobs.hpp"
+#include "engine/scenario/limits.hpp"
 #include "engine/scenario/scenario_json.hpp"
 
 namespace idemlab {
@@ -165,12 +166,31 @@ Question read_question(Reader& r, const json& q, const std::string& path, const 
   return out;
 }
 
+// The lesson's scenario (`scenario`, its JSON; may be null) with the knobs of `overrides`
+// ({"client": {...}, "service": {...}, ...}) written over it, read by read_scenario itself,
+// so an override takes exactly the values the scenario's own knobs take. Only problems of
+// the overrides are reported, at the override's path under `path`; the others are the
+// scenario's own, already reported under /scenario. `merged` receives the JSON read.
+Scenario read_policy(Reader& r, const json* scenario, const json& overrides, const std::string& path, json& merged) {
+  std::vector<std::string> overridden;  // JSON Pointers of the knobs the policy sets
+  merged = override_knobs(scenario ? *scenario : json::object(), overrides, path, overridden);
+  Reader sub(r.file());
+  Scenario out;
+  std::set<std::string> intents;
+  read_scenario(sub, merged, path, out, intents);
+  for (const LessonProblem& q : sub.problems()) {
+    for (const std::string& o : overridden) {
+      if (q.path == o || q.path.rfind(o + "/", 0) == 0) {
+        r.problem(q.path, q.reason);
+        break;
+      }
+    }
+  }
+  return out;
+}
+
 // The `compare` block (lessons/README.md, "Side by side"): two policies, each the
-// lesson's scenario with some knobs of `client` and `service` replaced. A policy's
-// scenario is read by read_scenario itself, from the lesson's `scenario` with the
-// overrides written over it, so an override takes exactly the values the scenario's own
-// knobs take. Only problems of the overrides are reported, at the override's path; the
-// others are the scenario's own, already reported under /scenario.
+// lesson's scenario with some knobs of `client` and `service` replaced (read_policy).
 void read_compare(Reader& r, const json& c, const json* scenario, Lesson& lesson) {
   const std::string path = "/compare";
   Comparison out;
@@ -208,22 +228,8 @@ void read_compare(Reader& r, const json& c, const json* scenario, Lesson& lesson
       if (!o->is_object()) r.problem(Reader::at(p, part), "expected an object");
       else (part == "client" ? policy.client : policy.service) = *o;
     }
-    std::vector<std::string> overridden;  // JSON Pointers of the knobs this policy sets
-    json merged = override_knobs(scenario ? *scenario : json::object(),
-                                 {{"client", policy.client}, {"service", policy.service}}, p, overridden);
-    Reader sub(lesson.file);
-    Lesson run_as;
-    std::set<std::string> intents;
-    read_scenario(sub, merged, p, run_as.scenario, intents);
-    for (const LessonProblem& q : sub.problems()) {
-      for (const std::string& o : overridden) {
-        if (q.path == o || q.path.rfind(o + "/", 0) == 0) {
-          r.problem(q.path, q.reason);
-          break;
-        }
-      }
-    }
-    policy.scenario = std::move(run_as.scenario);
+    json merged;
+    policy.scenario = read_policy(r, scenario, {{"client", policy.client}, {"service", policy.service}}, p, merged);
     effective.push_back(merged["client"].dump() + merged["service"].dump());
     out.policies.push_back(std::move(policy));
   }
@@ -232,6 +238,84 @@ void read_compare(Reader& r, const json& c, const json* scenario, Lesson& lesson
                                      out.policies[0].id + "': replace a knob in one of them");
   }
   lesson.compare = std::move(out);
+}
+
+// The `challenge` block (lessons/README.md, "Challenges"). Its starting scenario is the
+// lesson's with `policy` written over it: a compare policy's id, or knob overrides read as
+// read_policy reads them. Whether the challenge can be solved (and is not solved already)
+// needs the explorer: engine/lesson/challenge.hpp checks that.
+void read_challenge(Reader& r, const json& c, const json* scenario, Lesson& lesson) {
+  const std::string path = "/challenge";
+  Challenge out;
+  if (!r.object(c, path, {"kind", "prompt", "goal", "policy", "max_faults", "max_changes", "faults", "knobs", "hint"})) return;
+  out.kind = r.choice(c, path, "kind", {"break", "fix"}, true, "break");
+  bool breaks = out.kind == "break";
+  out.prompt = r.text(c, path, "prompt", true);
+  if (c.contains("hint")) out.hint = r.text(c, path, "hint", true);
+  for (const char* key : {"goal", "max_faults"}) {
+    if (!breaks && c.contains(key)) r.problem(Reader::at(path, key), std::string("\"") + key + "\" belongs to a break challenge");
+  }
+  for (const char* key : {"max_changes", "faults", "knobs"}) {
+    if (breaks && c.contains(key)) r.problem(Reader::at(path, key), std::string("\"") + key + "\" belongs to a fix challenge");
+  }
+  if (breaks) {
+    std::vector<std::string> names;
+    for (const InvariantInfo& i : invariant_table()) names.push_back(i.name);
+    std::string goal = r.choice(c, path, "goal", names, true, "");
+    for (const InvariantInfo& i : invariant_table()) {
+      if (goal == i.name) out.goal = i.id;
+    }
+    out.max_faults = static_cast<int>(r.integer(c, path, "max_faults", false, 1, 1, limits::kMaxChallengeFaults));
+  } else {
+    out.max_changes = static_cast<int>(r.integer(c, path, "max_changes", false, 1, 1, limits::kMaxChallengeChanges));
+    out.faults = static_cast<int>(r.integer(c, path, "faults", false, 2, 1, limits::kMaxChallengeFaults));
+    if (const json* knobs = r.array(c, path, "knobs", false)) {
+      std::string kp = Reader::at(path, "knobs");
+      if (knobs->empty()) r.problem(kp, "name at least one knob, or leave \"knobs\" out (every knob may change)");
+      std::set<std::string> named;
+      for (std::size_t i = 0; i < knobs->size(); ++i) {
+        const json& k = (*knobs)[i];
+        std::string name = k.is_string() ? k.get<std::string>() : "";
+        std::size_t dot = name.find('.');
+        if (name.empty() || dot == std::string::npos || !find_knob(name.substr(0, dot), name.substr(dot + 1))) {
+          std::vector<std::string> all;
+          for (const Knob& kn : knob_table()) all.push_back(kn.path());
+          r.problem(Reader::at(kp, i), "unknown knob " + k.dump() + "; known: " + join_names(all));
+        } else if (!named.insert(name).second) {
+          r.problem(Reader::at(kp, i), "knob '" + name + "' is named twice");
+        }
+      }
+      for (const Knob& kn : knob_table()) {
+        if (named.count(kn.path())) out.knobs.push_back(kn.path());
+      }
+    } else {
+      for (const Knob& kn : knob_table()) out.knobs.push_back(kn.path());
+    }
+  }
+  out.start = lesson.scenario;
+  if (const json* policy = r.field(c, path, "policy", false)) {
+    std::string pp = Reader::at(path, "policy");
+    if (policy->is_string()) {
+      std::vector<std::string> ids;
+      bool found = false;
+      for (const ComparePolicy& p : lesson.compare ? lesson.compare->policies : std::vector<ComparePolicy>{}) {
+        ids.push_back(p.id);
+        if (p.id == policy->get<std::string>()) {
+          out.start = p.scenario;
+          found = true;
+        }
+      }
+      if (!found) {
+        r.problem(pp, "unknown policy '" + policy->get<std::string>() + "'; " +
+                          (ids.empty() ? std::string("the lesson has no compare block") : "the lesson's policies: " + join_names(ids)));
+      }
+    } else if (r.object(*policy, pp, {"client", "service", "provider", "timing"})) {
+      json merged;
+      out.start = read_policy(r, scenario, *policy, pp, merged);
+    }
+  }
+  if (breaks) out.start.faults.faults.clear();
+  lesson.challenge = std::move(out);
 }
 
 }  // namespace
@@ -260,7 +344,7 @@ Lesson load_lesson(const std::string& file, const std::string& text) {
   Lesson lesson;
   lesson.file = file;
   if (!r.object(j, "", {"$schema", "id", "level", "title", "summary", "scenario", "facts", "moments", "questions", "self_check",
-                        "compare"})) {
+                        "compare", "challenge"})) {
     throw LessonError(r.problems());
   }
   lesson.id = r.string(j, "", "id", true);
@@ -343,6 +427,7 @@ Lesson load_lesson(const std::string& file, const std::string& text) {
     for (std::size_t i = 0; i < checks->size(); ++i) lesson.self_check.push_back(r.text_value((*checks)[i], Reader::at("/self_check", i)));
   }
   if (const json* c = r.field(j, "", "compare", false)) read_compare(r, *c, r.field(j, "", "scenario", false), lesson);
+  if (const json* c = r.field(j, "", "challenge", false)) read_challenge(r, *c, r.field(j, "", "scenario", false), lesson);
   if (!r.problems().empty()) throw LessonError(r.problems());
   return lesson;
 }

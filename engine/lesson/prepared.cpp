@@ -43,21 +43,20 @@ bool same_kind(const Fault& a, const Fault& b) {
   return false;
 }
 
-// The lesson's own faults that never fire in its own run (world 0, Run::fired), each a
-// problem at /scenario/faults/<i>: shown as part of "this run itself", a fault that never
-// fires would describe to the learner a run that is not the one they watch.
-void unfired_faults(const Lesson& lesson, const Run& run, std::vector<LessonProblem>& problems) {
-  const std::vector<Fault>& faults = lesson.scenario.faults.faults;
+}  // namespace
+
+void unfired_faults(const std::string& file, const std::vector<Fault>& faults, const Run& run,
+                    const std::string& path_of_faults, std::vector<LessonProblem>& problems) {
   for (std::size_t i = 0; i < faults.size(); ++i) {
     std::string id = faults[i].id();
-    std::string path = "/scenario/faults/" + std::to_string(i);
+    std::string path = path_of_faults + "/" + std::to_string(i);
     bool fired = std::any_of(run.fired.begin(), run.fired.end(), [&](const Fault& f) { return f.id() == id; });
     if (fired) {
       auto first = std::find_if(faults.begin(), faults.begin() + static_cast<std::ptrdiff_t>(i),
                                 [&](const Fault& f) { return f.id() == id; });
       if (first != faults.begin() + static_cast<std::ptrdiff_t>(i)) {
-        problems.push_back({lesson.file, path,
-                            "fault '" + id + "' is /scenario/faults/" +
+        problems.push_back({file, path,
+                            "fault '" + id + "' is " + path_of_faults + "/" +
                                 std::to_string(first - faults.begin()) + " again: an injection point fires once"});
       }
       continue;
@@ -69,7 +68,7 @@ void unfired_faults(const Lesson& lesson, const Run& run, std::vector<LessonProb
       if (!same_kind(p, faults[i]) || std::find(passed.begin(), passed.end(), pid) != passed.end()) continue;
       passed.push_back(pid);
     }
-    std::string reason = "fault '" + id + "' never fires: the lesson's run never passes that injection point";
+    std::string reason = "fault '" + id + "' never fires: the run never passes that injection point";
     if (passed.empty()) {
       reason += " (it passes no point of that kind)";
     } else {
@@ -77,18 +76,18 @@ void unfired_faults(const Lesson& lesson, const Run& run, std::vector<LessonProb
       for (std::size_t k = 0; k < passed.size() && k < 4; ++k) reason += (k ? ", " : "") + passed[k];
       if (passed.size() > 4) reason += ", ...";
     }
-    problems.push_back({lesson.file, path, reason});
+    problems.push_back({file, path, reason});
   }
 }
-
-}  // namespace
 
 std::shared_ptr<const PreparedLesson> prepare_lesson(Lesson lesson) {
   auto out = std::make_shared<PreparedLesson>();
   out->worlds = build_worlds(lesson.scenario);
   out->knowledge = std::make_unique<Knowledge>(out->worlds);
   std::vector<LessonProblem> problems;
-  unfired_faults(lesson, out->run(), problems);
+  // Shown as part of "this run itself", a fault that never fires would describe to the
+  // learner a run that is not the one they watch.
+  unfired_faults(lesson.file, lesson.scenario.faults.faults, out->run(), "/scenario/faults", problems);
   for (std::size_t i = 0; i < lesson.moments.size(); ++i) {
     int step = find_moment_step(out->run(), lesson.moments[i].match);
     if (step < 0) {

@@ -26,6 +26,13 @@ struct PreparedLesson {
 /// Runs and checks `lesson`. Throws LessonError (file, JSON Pointer, reason).
 std::shared_ptr<const PreparedLesson> prepare_lesson(Lesson lesson);
 
+/// The faults of `faults` that never fire in `run` (Run::fired), or are listed twice, each a
+/// problem at `path_of_faults`/<i> naming a few points of that kind the run does pass. A
+/// fault fires once, at the first pass of its point; a planned fault that never fires
+/// changes nothing, so a plan that names one describes a run that is not the one shown.
+void unfired_faults(const std::string& file, const std::vector<Fault>& faults, const Run& run,
+                    const std::string& path_of_faults, std::vector<LessonProblem>& problems);
+
 /// The first step of `run` matching a moment's `at` object (see lessons/README.md),
 /// or -1.
 int find_moment_step(const Run& run, const nlohmann::json& match);

@@ -22,4 +22,16 @@ inline constexpr int kMaxRetryLayers = 5;
 inline constexpr std::int64_t kMinLatencyMs = 2;
 inline constexpr std::int64_t kMaxLatencyMs = 60000;
 
+/// A challenge (lessons/README.md, "Challenges"): faults a `break` lets the learner place
+/// and knobs a `fix` lets them change. Three is the explorer's own ceiling on faults per
+/// schedule, and three knobs already make a fix a puzzle rather than a lesson; `check`
+/// searches the changes, so more would also make checking a lesson slow.
+inline constexpr int kMaxChallengeFaults = 3;
+inline constexpr int kMaxChallengeChanges = 3;
+/// Candidate changes `check` tries when it looks for a fix challenge's solution (each one
+/// an explore of up to K faults, stopped at its first violation). The search takes the
+/// likeliest first (one knob at its right setting), so a solvable challenge is found within
+/// a few; 200 keeps the check of an unsolvable one to seconds natively.
+inline constexpr int kMaxFixCandidates = 200;
+
 }  // namespace idemlab::limits

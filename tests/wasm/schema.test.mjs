@@ -74,6 +74,8 @@ test('the schema describes exactly the knobs of the engine\'s table, with their 
   assert.deepEqual(schema.$defs.crashPoint.enum, names('crash_client'));
   assert.deepEqual(schema.$defs.serviceCrashPoint.enum, names('crash_service'));
   assert.deepEqual(schema.$defs.do.enum, vocab.actions.map((a) => a.name));
+  // A challenge's goal is one of the engine's invariants.
+  assert.deepEqual(schema.$defs.challenge.properties.goal.enum, vocab.invariants.map((i) => i.name));
 });
 
 test('there are lessons to validate', () => {
@@ -324,6 +326,11 @@ const refused = {
   'an attempt on an email fact': ['/facts/0/attempt', (l) => { l.facts = [{ fact: 'email_count', attempt: 1 }]; }],
   'an unknown ask about mail': ['/questions/2/ask', (l) => { questionOf(l, 'predict').ask = 'mails'; }],
   'an unknown side in a moment': ['/moments/0/at/side', (l) => { l.moments[0].at.side = 'mailer'; }],
+  'an unknown challenge goal': ['/challenge/goal', (l) => { l.challenge.goal = 'double_effect'; }],
+  'a break challenge with four faults': ['/challenge/max_faults', (l) => { l.challenge.max_faults = 4; }],
+  'a fix field in a break challenge': ['/challenge/knobs', (l) => { l.challenge.knobs = ['client.key_scope']; }],
+  'a challenge without its prompt': ['/challenge/prompt', (l) => { delete l.challenge.prompt; }],
+  'an unknown knob in a challenge policy': ['/challenge/policy/client/key_scop', (l) => { l.challenge.policy = { client: { key_scop: 'intent' } }; }],
 };
 
 for (const [name, [path, spoil, enginePath = path]] of Object.entries(refused)) {
