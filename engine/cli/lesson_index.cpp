@@ -69,6 +69,9 @@ json lesson_index(const std::vector<IndexSource>& sources) {
     entry["question_count"] = ids.size();
     entry["question_ids"] = std::move(ids);
     entry["compare"] = problems_of(json::parse(api::call("compare", input))).is_null();
+    // "break" | "fix" | null: the lesson ends with a challenge (the list shows whether
+    // the learner has solved it).
+    entry["challenge"] = lesson.contains("challenge") ? lesson["challenge"]["kind"] : json(nullptr);
     lessons.push_back(std::move(entry));
   }
   json out = json::object();

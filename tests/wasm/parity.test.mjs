@@ -103,6 +103,7 @@ test('the built lesson index is what the CLI computes, and each entry is what th
     );
     assert.equal(entry.question_count, lesson.questions.length);
     assert.equal(entry.compare, !JSON.parse(engine.call('compare', input)).error, `${entry.file}: compare`);
+    assert.equal(entry.challenge, lesson.challenge ? lesson.challenge.kind : null, `${entry.file}: challenge`);
   }
 });
 

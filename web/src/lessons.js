@@ -70,7 +70,7 @@ function readEntry(raw, i) {
     Array.isArray(ids) &&
     ids.every(isText);
   if (!fine) return here('expected {"ok": true, "id", "level", "title", "summary", "question_ids"} or {"ok": false, "errors"}');
-  return { status: 'ok', file, id: raw.id, level: raw.level, title: raw.title, summary: raw.summary, questionIds: ids, compare: raw.compare === true };
+  return { status: 'ok', file, id: raw.id, level: raw.level, title: raw.title, summary: raw.summary, questionIds: ids, compare: raw.compare === true, challenge: raw.challenge === 'break' || raw.challenge === 'fix' ? raw.challenge : null };
 }
 
 export class LessonStore {

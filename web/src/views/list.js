@@ -46,6 +46,15 @@ function lessonCard(rec, progress) {
       st.total
         ? h('p', { class: 'lesson-first-try muted', 'data-testid': 'lesson-first-try' }, t('lesson.firstTry', { k: st.firstTry, n: st.total }))
         : null,
+      rec.challenge
+        ? h(
+            'p',
+            { class: 'lesson-challenge muted', 'data-testid': 'lesson-challenge', 'data-solved': progress.isCorrect(rec.id, 'challenge') ? 'true' : 'false' },
+            t(rec.challenge === 'break' ? 'challenge.break' : 'challenge.fix'),
+            ' · ',
+            progress.isCorrect(rec.id, 'challenge') ? `✓ ${t('challenge.solvedBefore')}` : progress.isAnswered(rec.id, 'challenge') ? t('challenge.tried') : t('challenge.notYet'),
+          )
+        : null,
     ),
     h(
       'div',

@@ -1,0 +1,152 @@
+// Challenges: a lesson ends with "break it" or "fix it"; the learner works in the sandbox
+// and the engine checks the attempt. Solutions come from the engine (`answers`), never
+// from this file.
+
+import { test, expect, useEnglish, openLesson, completeLesson, openEmbedded } from './helpers.mjs';
+
+test.beforeEach(async ({ page }) => {
+  await useEnglish(page);
+});
+
+/** The lesson's challenge as the engine states it, and the solution `check` found. */
+async function challengeOf(page, id) {
+  return page.evaluate((lessonId) => {
+    const rec = window.__idemlab.lesson(lessonId);
+    const run = window.__idemlab.call('run', { file: rec.file, text: rec.text });
+    const answers = window.__idemlab.call('answers', { file: rec.file, text: rec.text });
+    return { view: run.lesson.challenge, solution: answers.challenge };
+  }, id);
+}
+
+/** The sandbox address of a lesson's challenge, as the lesson's end card links it. */
+async function openChallenge(page, id) {
+  await openLesson(page, id);
+  const c = await challengeOf(page, id);
+  const code = await page.evaluate(([s, lessonId]) => window.__idemlab.sandboxCode({ v: 1, s, ch: lessonId }), [c.view.scenario, id]);
+  await page.goto(`./#/sandbox/${code}`);
+  await page.locator('[data-testid="sandbox-view"]').waitFor();
+  await expect(page.getByTestId('sb-challenge')).toBeVisible();
+  await page.getByTestId('controls').focus();
+  await page.keyboard.press('End');
+  return c;
+}
+
+/** The target id of a fault of the engine's solution, from the engine's own targets. */
+async function targetOf(page, scenario, fault) {
+  return page.evaluate(([s, f]) => {
+    const run = window.__idemlab.call('run', { scenario: s });
+    const same = (a, b) => ['drop', 'crash_client', 'crash_service', 'intent', 'attempt'].every((k) => a[k] === b[k]);
+    const t = run.targets.find((x) => same(x.fault, f));
+    return t ? t.id : null;
+  }, [scenario, fault]);
+}
+
+async function check(page) {
+  await page.getByTestId('sb-check').click();
+  const result = page.getByTestId('sb-check-result');
+  await expect(result).toBeVisible({ timeout: 60_000 });
+  return result;
+}
+
+test('the end of a lesson offers its challenge, which opens in the sandbox', async ({ page }) => {
+  await openLesson(page, 'lost-receipt');
+  await expect(page.getByTestId('challenge-card')).toHaveCount(0);
+  await completeLesson(page);
+  const card = page.getByTestId('challenge-card');
+  await expect(card).toBeVisible();
+  const c = await challengeOf(page, 'lost-receipt');
+  await expect(card).toContainText(c.view.prompt.en);
+  await card.getByTestId('start-challenge').click();
+  await expect(page.getByTestId('sb-challenge-prompt')).toHaveText(c.view.prompt.en);
+  await expect(page.getByTestId('sb-challenge')).toHaveAttribute('data-kind', c.view.kind);
+});
+
+test('break it (lost-receipt): a fault that does not produce the goal is refused; the engine\'s solution is solved and recorded', async ({ page }) => {
+  const c = await openChallenge(page, 'lost-receipt');
+  expect(c.view.kind).toBe('break');
+  // The policy is given: its controls cannot be changed.
+  await expect(page.locator('[data-knob="client.key_scope"]')).toBeDisabled();
+  // No fault: nothing breaks.
+  let result = await check(page);
+  await expect(result).toHaveAttribute('data-solved', 'false');
+  // A fault the engine's solution does not use, whose run does not break the goal.
+  const solutionId = await targetOf(page, c.view.scenario, c.solution.faults[0]);
+  expect(solutionId).toBeTruthy();
+  const others = await page.evaluate(([s, goal, sol]) => {
+    const run = window.__idemlab.call('run', { scenario: s });
+    return run.targets
+      .filter((t) => t.id !== sol)
+      .filter((t) => {
+        const r = window.__idemlab.call('run', { scenario: { ...s, faults: [t.fault] } });
+        return !r.verdict.violations.some((v) => v.invariant === goal);
+      })
+      .map((t) => t.id);
+  }, [c.view.scenario, c.view.goal, solutionId]);
+  expect(others.length).toBeGreaterThan(0);
+  await page.locator(`[data-testid="sb-target"][data-target="${others[0]}"]`).click();
+  result = await check(page);
+  await expect(result).toHaveAttribute('data-solved', 'false');
+  // The solution.
+  await page.locator(`[data-testid="sb-target"][data-target="${others[0]}"]`).click();
+  await page.locator(`[data-testid="sb-target"][data-target="${solutionId}"]`).click();
+  result = await check(page);
+  await expect(result).toHaveAttribute('data-solved', 'true');
+  await expect(result).toContainText('Challenge solved');
+  // It counts: the lesson's end card says it is solved.
+  await openLesson(page, 'lost-receipt');
+  await completeLesson(page);
+  await expect(page.getByTestId('challenge-solved')).toBeVisible();
+});
+
+test('fix it (retry-duplicates): the start is not solved, two changes are not allowed, the engine\'s one change is solved', async ({ page }) => {
+  const c = await openChallenge(page, 'retry-duplicates');
+  expect(c.view.kind).toBe('fix');
+  let result = await check(page);
+  await expect(result).toHaveAttribute('data-solved', 'false');
+  // The knobs the challenge does not list are fixed.
+  const fixed = await page.locator('.sb-knob[data-fixed="true"]').count();
+  expect(fixed).toBeGreaterThan(0);
+  const [change] = c.solution.changes;
+  const [group, name] = change.knob.split('.');
+  await page.locator(`[data-knob="${group}.${name}"]`).selectOption(String(change.to));
+  // A second change beyond the limit of one: not allowed, whatever it does.
+  const second = c.view.knobs.find((k) => k !== change.knob);
+  const other = await page.evaluate((k) => {
+    const v = window.__idemlab.call('vocabulary', {});
+    const [g, n] = k.split('.');
+    return v.knobs.find((x) => x.group === g && x.name === n);
+  }, second);
+  const current = await page.locator(`[data-knob="${second}"]`).inputValue();
+  const value = other.values.map((x) => x.name).find((x) => x !== current);
+  await page.locator(`[data-knob="${second}"]`).selectOption(value);
+  result = await check(page);
+  await expect(result).toHaveAttribute('data-solved', 'false');
+  await expect(result).toContainText("breaks the challenge's rules");
+  await page.getByTestId('sb-undo').click();
+  result = await check(page);
+  await expect(result).toHaveAttribute('data-solved', 'true');
+  await expect(result).toContainText(/No violation in [\d,]+ schedules/i);
+});
+
+test('a checked challenge is reported to an embedding course page', async ({ page }) => {
+  const { frame, ctx } = await openEmbedded(page, '#/lesson/retry-duplicates');
+  const c = await challengeOf(ctx, 'retry-duplicates');
+  const code = await ctx.evaluate(([s]) => window.__idemlab.sandboxCode({ v: 1, s, ch: 'retry-duplicates' }), [c.view.scenario]);
+  await ctx.evaluate((h) => { window.location.hash = h; }, `#/sandbox/${code}`);
+  await frame.getByTestId('sb-check').click();
+  await expect(frame.getByTestId('sb-check-result')).toBeVisible({ timeout: 60_000 });
+  await expect.poll(() => page.evaluate(() => window.msgs.filter((m) => m && m.type === 'challenge-checked').length)).toBe(1);
+  const msg = await page.evaluate(() => window.msgs.find((m) => m.type === 'challenge-checked'));
+  expect(msg).toMatchObject({ source: 'idemlab', lesson: 'retry-duplicates', kind: 'fix', solved: false, allowed: true });
+});
+
+test('the lesson list says which lessons end with a challenge and whether it is solved', async ({ page }) => {
+  await page.goto('./#/');
+  await page.locator('[data-testid="lesson-list"][data-ready="true"]').waitFor();
+  const withChallenge = page.locator('[data-testid="lesson-card"]:has([data-testid="lesson-challenge"])');
+  // As many as the engine says end with one (the index holds its kind).
+  const kinds = await page.evaluate(async () => (await (await fetch('lessons/index.json')).json()).lessons.filter((e) => e.challenge).length);
+  expect(kinds).toBeGreaterThanOrEqual(6);
+  await expect(withChallenge).toHaveCount(kinds);
+  await expect(page.locator('[data-lesson="retry-duplicates"] [data-testid="lesson-challenge"]')).toHaveAttribute('data-solved', 'false');
+});
