@@ -5,10 +5,9 @@
 // opening the lesson from it (scripts/bench sums their gzip sizes).
 // usage: node page.mjs PORT LOADS  ->  {"page_interactive_ms": median, "first_ms": x,
 //          "list_interactive_ms": median, "visit_files": ["index.html", ...], "console_errors": n}
-import { spawn } from 'node:child_process';
 import { chromium } from '@playwright/test';
 import config from '../../playwright.config.js';
-import { REPO } from '../../tests/wasm/engine-node.mjs';
+import { serveDist } from './serve.mjs';
 
 const port = Number(process.argv[2]);
 const loads = Number(process.argv[3] || 5);
@@ -16,20 +15,6 @@ const origin = `http://127.0.0.1:${port}`;
 const LESSON = 'lost-receipt';
 const url = `${origin}/#/lesson/${LESSON}/step/0`;
 
-const server = spawn('python3', ['-m', 'http.server', String(port), '--bind', '127.0.0.1', '--directory', 'dist'],
-  { cwd: REPO, stdio: 'ignore' });
-const stopServer = () => server.kill();
-process.on('exit', stopServer);
-
-async function waitForServer() {
-  for (let i = 0; i < 100; i += 1) {
-    try {
-      if ((await fetch(`${origin}/`)).ok) return;
-    } catch { /* not up yet */ }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`no server on ${origin}`);
-}
 
 // Notes, in page time (ms since navigation start), when <body> gets data-ready="true".
 function markReady() {
@@ -56,7 +41,7 @@ function markListed(entries) {
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-await waitForServer();
+const stopServer = await serveDist(port);
 const entries = (await (await fetch(`${origin}/lessons/index.json`)).json()).lessons.length;
 const browser = await chromium.launch({ ...config.use.launchOptions, headless: true });
 const times = [];

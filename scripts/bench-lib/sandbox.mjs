@@ -9,33 +9,19 @@
 // - explore_longest_task_ms: the longest main-thread task (Long Tasks API: tasks over
 //   50 ms) while those explores ran; 0 when there was none.
 // usage: node sandbox.mjs PORT  ->  {"sandbox_edit_ms", "explore_ms_page", "explore_longest_task_ms", "lesson", ...}
-import { spawn } from 'node:child_process';
 import { chromium } from '@playwright/test';
 import config from '../../playwright.config.js';
-import { REPO } from '../../tests/wasm/engine-node.mjs';
+import { serveDist } from './serve.mjs';
 
 const port = Number(process.argv[2]);
 const origin = `http://127.0.0.1:${port}`;
 const LESSON = 'retry-layers';
 const EDITS = 21;
 
-const server = spawn('python3', ['-m', 'http.server', String(port), '--bind', '127.0.0.1', '--directory', 'dist'],
-  { cwd: REPO, stdio: 'ignore' });
-process.on('exit', () => server.kill());
-
-async function waitForServer() {
-  for (let i = 0; i < 100; i += 1) {
-    try {
-      if ((await fetch(`${origin}/`)).ok) return;
-    } catch { /* not up yet */ }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`no server on ${origin}`);
-}
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-await waitForServer();
+const stopServer = await serveDist(port);
 const browser = await chromium.launch({ ...config.use.launchOptions, headless: true });
 let out;
 try {
@@ -100,6 +86,6 @@ try {
   };
 } finally {
   await browser.close();
-  server.kill();
+  stopServer();
 }
 console.log(JSON.stringify(out));

@@ -244,16 +244,20 @@ async function openSandbox(r, isCurrent) {
     if (got.error) notices.push({ key: got.error.key, params: got.error.params, testid: 'sb-bad-link', then: true });
     else state = got.state;
   }
+  // A lesson the state names (its challenge, or where it came from), or null.
+  const lessonOf = async (id) => {
+    try {
+      const rec = await app.store.find(id);
+      return rec && rec.status === 'ok' && rec.run ? rec : null;
+    } catch (_) {
+      return null;
+    }
+  };
   let challenge = null;
   if (state && state.ch) {
-    let rec = null;
-    try {
-      rec = await app.store.find(state.ch);
-    } catch (_) {
-      rec = null;
-    }
+    const rec = await lessonOf(state.ch);
     if (!isCurrent()) return;
-    const view = rec && rec.status === 'ok' && rec.run && rec.run.lesson.challenge;
+    const view = rec && rec.run.lesson.challenge;
     if (view) challenge = { rec, view };
     else {
       notices.push({ key: 'sandbox.badLesson', params: { id: shortCode(state.ch) }, testid: 'sb-bad-link' });
@@ -263,14 +267,9 @@ async function openSandbox(r, isCurrent) {
   if (state && state.from) {
     // Opened from a lesson: say so when its questions are still open (the sandbox shows
     // how the run ends, which some of them ask to predict).
-    let rec = null;
-    try {
-      rec = await app.store.find(state.from);
-    } catch (_) {
-      rec = null;
-    }
+    const rec = await lessonOf(state.from);
     if (!isCurrent()) return;
-    const qs = rec && rec.status === 'ok' && rec.run ? rec.run.lesson.questions || [] : [];
+    const qs = rec ? rec.run.lesson.questions || [] : [];
     const open = qs.filter((q) => !app.progress.isAnswered(rec.id, q.id)).length;
     if (open > 0) notices.push({ key: 'sandbox.spoiler', params: { n: open }, testid: 'sb-spoiler' });
   }

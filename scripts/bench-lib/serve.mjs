@@ -1,0 +1,21 @@
+// The built site (dist/) on 127.0.0.1 for a bench script: Python's server (it sends .wasm
+// as application/wasm), stopped when the script exits.
+import { spawn } from 'node:child_process';
+import { REPO } from '../../tests/wasm/engine-node.mjs';
+
+/** Serves dist/ on `port`; resolves once it answers. Returns a function that stops it. */
+export async function serveDist(port) {
+  const origin = `http://127.0.0.1:${port}`;
+  const server = spawn('python3', ['-m', 'http.server', String(port), '--bind', '127.0.0.1', '--directory', 'dist'],
+    { cwd: REPO, stdio: 'ignore' });
+  const stop = () => server.kill();
+  process.on('exit', stop);
+  for (let i = 0; i < 100; i += 1) {
+    try {
+      if ((await fetch(`${origin}/`)).ok) return stop;
+    } catch { /* not up yet */ }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  stop();
+  throw new Error(`no server on ${origin}`);
+}
