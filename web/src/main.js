@@ -6,7 +6,7 @@ import { t, getLang, setLang, onLangChange } from './i18n.js';
 import { Engine, EngineError } from './engine.js';
 import { LessonStore } from './lessons.js';
 import { Progress } from './progress.js';
-import { currentRoute, onRoute, listHash, lessonHash, replaceHash, hashSettled } from './router.js';
+import { currentRoute, onRoute, listHash, lessonHash, replaceHash, hashSettled, flushPendingHash } from './router.js';
 import { EngineWorker } from './worker-client.js';
 import { decodeState, encodeState } from './sandbox/codec.js';
 import { SandboxView } from './views/sandbox.js';
@@ -348,6 +348,7 @@ async function start() {
   for (const n of app.progress.notices) app.globalNotices.push(n);
   renderShell(root);
   onLangChange(() => {
+    flushPendingHash(); // views rebuilt from their address need its latest state
     const step = app.view ? app.view.step : null;
     renderShell(root);
     if (app.view && app.view.kind !== 'lesson') {
