@@ -11,25 +11,40 @@ import { REPO } from '../wasm/engine-node.mjs';
 export { expect };
 
 /**
- * Every test is guarded: no request may leave the page's own origin, and no
- * console error may appear unless the test expects one (guard.allowErrors()).
+ * Every test is guarded: no request may leave the page's own origin (or an origin the
+ * test serves itself, guard.allowOrigin), no console error may appear unless the test
+ * expects one (guard.allowErrors()), and nothing may break the Content Security Policy
+ * in any frame of any page of the test, expected errors or not.
  */
 export const test = base.extend({
   guard: [
-    async ({ page, baseURL }, use) => {
-      const origin = new URL(baseURL).origin;
+    async ({ context, page, baseURL }, use) => {
+      const origins = [new URL(baseURL).origin];
       const errors = [];
       const external = [];
+      const violations = [];
       let allowErrors = false;
+      // Every frame reports what its policy refused, as the browser tells the page.
+      await context.addInitScript(() => {
+        document.addEventListener('securitypolicyviolation', (e) => {
+          console.error(`[csp-violation] ${e.violatedDirective} blocked ${e.blockedURI || '(inline)'} in ${e.sourceFile || e.documentURI}:${e.lineNumber}`);
+        });
+      });
+      context.on('console', (m) => {
+        if (m.type() !== 'error' && m.type() !== 'warning') return;
+        const text = m.text();
+        if (/\[csp-violation\]|Content Security Policy/.test(text)) violations.push(text);
+      });
       page.on('console', (m) => {
         if (m.type() === 'error') errors.push(m.text());
       });
       page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
       page.on('request', (r) => {
         const u = r.url();
-        if (!u.startsWith(origin + '/') && !/^(data|blob|about):/.test(u)) external.push(u);
+        if (!origins.some((o) => u.startsWith(o + '/')) && !/^(data|blob|about|file):/.test(u)) external.push(u);
       });
-      await use({ allowErrors: () => (allowErrors = true) });
+      await use({ allowErrors: () => (allowErrors = true), allowOrigin: (o) => origins.push(o) });
+      expect(violations, 'Content Security Policy violations').toEqual([]);
       expect(external, 'requests that left 127.0.0.1').toEqual([]);
       if (!allowErrors) expect(errors, 'console errors').toEqual([]);
     },

@@ -19,6 +19,10 @@ function applyAttrs(el, attrs, svg) {
     if (v === null || v === undefined || v === false) continue;
     if (k.startsWith('on') && typeof v === 'function') {
       el.addEventListener(k.slice(2).toLowerCase(), v);
+    } else if (k === 'style') {
+      // Through the CSSOM: the page's Content Security Policy (style-src 'self') refuses a
+      // style attribute written as markup, and allows this.
+      el.style.cssText = String(v);
     } else if (k === 'class') {
       el.setAttribute('class', Array.isArray(v) ? v.filter(Boolean).join(' ') : v);
     } else if (!svg && (k === 'value' || k === 'checked' || k === 'selected' || k === 'disabled')) {
