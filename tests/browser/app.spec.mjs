@@ -194,6 +194,7 @@ test('embedded in a course page: the host hears about checked answers and a comp
   expect(completed[0]).toMatchObject({ source: 'idemlab', type: 'lesson-completed', lesson: LESSON });
   // One question was answered wrongly first: not every question was right at the first try.
   expect(completed[0].first_try_right).toBeLessThan(completed[0].questions);
+  expect(completed[0].score).toBe(completed[0].first_try_right / completed[0].questions);
 
   await frame.getByTestId('back').click();
   await expect(frame.locator(`[data-testid="lesson-card"][data-lesson="${LESSON}"] [data-testid="lesson-completed"]`)).toBeVisible();

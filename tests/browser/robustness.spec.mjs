@@ -87,7 +87,7 @@ test('teachers see right-at-the-first-try counts: on the card, at the end, in th
   await expect(frame.getByTestId('first-try')).toHaveText(`right at the first try: ${total - 1} of ${total}`);
 
   const msgs = await page.evaluate(() => window.msgs.filter((m) => m.type === 'lesson-completed'));
-  expect(msgs).toEqual([{ source: 'idemlab', type: 'lesson-completed', lesson: LESSON, questions: total, first_try_right: total - 1 }]);
+  expect(msgs).toEqual([{ source: 'idemlab', version: 1, type: 'lesson-completed', lesson: LESSON, questions: total, first_try_right: total - 1, score: (total - 1) / total }]);
 
   await frame.getByTestId('back').click();
   const listCard = frame.locator(`[data-testid="lesson-card"][data-lesson="${LESSON}"]`);

@@ -1,5 +1,10 @@
-// When the page runs inside an iframe on a course page, tell the host page
-// what happened. Nothing is sent when the page is not embedded.
+// The page inside an iframe on a course page (docs/embedding.md): what the address asks
+// for (?lang=, ?embed=lesson, ?origin=), the messages posted to the host page, and the
+// commands the host may send. Nothing is posted when the page is not embedded.
+
+export const VERSION = 1;
+const LANGS = ['zh-CN', 'en'];
+const LESSON_ID = /^[a-z0-9-]+$/;
 
 export function isEmbedded() {
   try {
@@ -9,25 +14,105 @@ export function isEmbedded() {
   }
 }
 
-function post(msg) {
-  if (!isEmbedded()) return;
+/** "https://course.example" (an http(s) origin, nothing after it), or null. */
+function readOrigin(raw) {
   try {
-    window.parent.postMessage(msg, '*');
+    const u = new URL(raw);
+    if (u.protocol !== 'https:' && u.protocol !== 'http:') return null;
+    return u.origin === raw.replace(/\/$/, '') ? u.origin : null;
+  } catch (_) {
+    return null;
+  }
+}
+
+function readParams() {
+  let q;
+  try {
+    q = new URLSearchParams(window.location.search);
+  } catch (_) {
+    q = new URLSearchParams();
+  }
+  const lang = q.get('lang');
+  const given = q.get('origin');
+  const origin = given === null ? null : readOrigin(given);
+  // An origin that is not one: say so once (in English, for the host's developer), post nothing.
+  if (given !== null && !origin) console.warn(`idemlab: origin=${given} is not an http(s) origin; no message is posted to the host page`);
+  return { lang: LANGS.includes(lang) ? lang : null, lessonOnly: q.get('embed') === 'lesson', origin, originGiven: given !== null };
+}
+
+/** What the address asks for: {lang, lessonOnly, origin, originGiven}. */
+export const params = readParams();
+
+function post(type, fields) {
+  if (!isEmbedded()) return;
+  if (params.originGiven && !params.origin) return;
+  try {
+    // Only to the origin the address names; without one, to any (the behaviour before
+    // ?origin= existed: docs/embedding.md says what that exposes).
+    window.parent.postMessage({ source: 'idemlab', version: VERSION, type, ...fields }, params.origin || '*');
   } catch (_) {
     /* the host went away; nothing to do */
   }
 }
 
-export function postAnswerChecked(lesson, question, correct) {
-  post({ source: 'idemlab', type: 'answer-checked', lesson, question, correct: !!correct });
+/** Once, when the page has drawn its first view: `view` is lesson, compare, sandbox, list or engine-error. */
+export function postReady(lang, view, lesson) {
+  post('ready', { lang, view, lesson: lesson || null });
+}
+
+let lastStep = null;
+
+/** The lesson shows step `step` of 0..`last`; `moment`: the id of the latest moment reached, or null. */
+export function postStep(lesson, step, last, moment) {
+  const key = `${lesson}\n${step}`;
+  if (key === lastStep) return; // the same step drawn again (a language switch)
+  lastStep = key;
+  post('step', { lesson, step, last, moment: moment || null });
+}
+
+/** `answer`: the option id, or for a table {"moment/side/fact": value}; `tryNumber` counts from 1. */
+export function postAnswerChecked(lesson, question, answer, correct, tryNumber) {
+  post('answer-checked', { lesson, question, answer, correct: !!correct, try: tryNumber, revealed: false });
 }
 
 /** `counts`: { questions, first_try_right } — how many were right without a wrong try. */
 export function postLessonCompleted(lesson, counts) {
-  post({ source: 'idemlab', type: 'lesson-completed', lesson, questions: counts.questions, first_try_right: counts.first_try_right });
+  const { questions, first_try_right } = counts;
+  post('lesson-completed', { lesson, questions, first_try_right, score: questions > 0 ? first_try_right / questions : 1 });
 }
 
 /** A challenge's check (the engine's): solved, and whether the attempt kept to its rules. */
 export function postChallengeChecked(lesson, kind, solved, allowed) {
-  post({ source: 'idemlab', type: 'challenge-checked', lesson, kind, solved: !!solved, allowed: !!allowed });
+  post('challenge-checked', { lesson, kind, solved: !!solved, allowed: !!allowed });
+}
+
+function refuse(command, reason) {
+  post('command-refused', { command: typeof command === 'string' ? command : null, reason });
+}
+
+/**
+ * Commands from the host page: {target: "idemlab", version: 1, type: "set-language", lang}
+ * and {target: "idemlab", version: 1, type: "open", lesson, step?}. Heard only when the
+ * address names the host's origin, and only from that origin's window that holds the
+ * iframe; anything else is ignored without a word.
+ */
+export function listenToHost({ setLang, openLesson }) {
+  if (!params.origin) return;
+  window.addEventListener('message', (ev) => {
+    if (ev.origin !== params.origin || ev.source !== window.parent) return;
+    const d = ev.data;
+    if (!d || typeof d !== 'object' || d.target !== 'idemlab') return;
+    if (d.version !== VERSION) return refuse(d.type, `version ${JSON.stringify(d.version)} is not ${VERSION}`);
+    if (d.type === 'set-language') {
+      if (!LANGS.includes(d.lang)) return refuse(d.type, `lang must be one of ${LANGS.join(', ')}`);
+      setLang(d.lang);
+    } else if (d.type === 'open') {
+      if (typeof d.lesson !== 'string' || !LESSON_ID.test(d.lesson)) return refuse(d.type, 'lesson must be a lesson id (a-z, 0-9, -)');
+      const step = d.step === undefined || d.step === null ? null : d.step;
+      if (step !== null && !(Number.isInteger(step) && step >= 0)) return refuse(d.type, 'step must be an integer >= 0');
+      openLesson(d.lesson, step);
+    } else {
+      refuse(d.type, 'type must be set-language or open');
+    }
+  });
 }

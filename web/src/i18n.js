@@ -526,6 +526,13 @@ let current = detectInitial();
 const listeners = new Set();
 
 function detectInitial() {
+  // The address's ?lang= (a course page embedding the page picks it) before the saved choice.
+  try {
+    const asked = new URLSearchParams(window.location.search).get('lang');
+    if (LANGS.includes(asked)) return asked;
+  } catch (_) {
+    /* no query to read */
+  }
   try {
     const saved = window.localStorage.getItem(LANG_KEY);
     if (LANGS.includes(saved)) return saved;

@@ -10,7 +10,7 @@ import { currentRoute, onRoute, listHash, lessonHash, replaceHash, hashSettled, 
 import { EngineWorker } from './worker-client.js';
 import { decodeState, encodeState } from './sandbox/codec.js';
 import { SandboxView } from './views/sandbox.js';
-import { isEmbedded } from './embed.js';
+import { isEmbedded, params as embedParams, listenToHost, postReady } from './embed.js';
 import { renderList } from './views/list.js';
 import { LessonView } from './views/lesson.js';
 import { CompareView } from './views/compare.js';
@@ -344,6 +344,9 @@ async function start() {
 
   const root = document.getElementById('app');
   if (isEmbedded()) document.documentElement.classList.add('is-embedded');
+  // ?embed=lesson: the view alone, without the site's header, footer and list links.
+  if (embedParams.lessonOnly) document.documentElement.classList.add('is-lesson-only');
+  listenToHost({ setLang, openLesson: (id, step) => (window.location.hash = lessonHash(id, step)) });
   app.progress = new Progress();
   for (const n of app.progress.notices) app.globalNotices.push(n);
   renderShell(root);
@@ -389,6 +392,8 @@ async function start() {
   // An engine that did not load is said on whatever page is shown.
   if (app.engineError) await route();
   await shown;
+  const view = app.view ? app.view.kind : app.engineError ? 'engine-error' : 'list';
+  postReady(getLang(), view, app.view && app.view.id ? app.view.id : null);
 }
 
 window.addEventListener('error', (ev) => {

@@ -7,7 +7,7 @@ import { t, l } from '../i18n.js';
 import { lessonHash, listHash, replaceHash, sandboxHash } from '../router.js';
 import { encodeState } from '../sandbox/codec.js';
 import { clampStep, blockingStep, questionsAt, hiddenAt, momentAt } from '../gating.js';
-import { postAnswerChecked, postLessonCompleted } from '../embed.js';
+import { postAnswerChecked, postLessonCompleted, postStep } from '../embed.js';
 import { renderDiagram } from './diagram.js';
 import { clientPanel, servicePanel, networkStrip, providerPanel } from './panels.js';
 import { knowledgeGrid, truthSummary, worldList } from './knowledge.js';
@@ -210,6 +210,7 @@ export class LessonView {
     replaceHash(lessonHash(this.id, this.step));
     this.update();
     const m = momentAt(this.lesson.moments, this.step);
+    postStep(this.id, this.step, this.last, m ? m.id : null);
     const said = t('announce.step', { i: this.step, line: stepLine(this.run.steps[this.step]) });
     this.el.live.textContent = m && m.step === this.step ? `${said} ${l(m.label)}: ${l(m.narration)}` : said;
     this.maybeComplete();
@@ -353,8 +354,8 @@ export class LessonView {
 
   async check(q, answer) {
     const verdict = this.store.answer(this.rec, q.id, answer);
-    this.progress.recordTry(this.id, q.id, answer, verdict);
-    postAnswerChecked(this.id, q.id, !!verdict.correct);
+    const tries = this.progress.recordTry(this.id, q.id, answer, verdict).tries.length;
+    postAnswerChecked(this.id, q.id, answer, !!verdict.correct, tries);
     // The notice about a gated deep link has done its job once the question is answered.
     this.notices = this.notices.filter((n) => n.key !== 'notice.deepLinkGated');
     this.update();
