@@ -13,6 +13,8 @@ export class EngineError extends Error {
   }
 }
 
+import { bundledWasm } from './bundled.js';
+
 const BASE = 'engine/';
 const SCRIPT = 'idemlab.js';
 const WASM = 'idemlab.wasm';
@@ -98,9 +100,12 @@ export class Engine {
       );
     });
     let module;
+    // The offline copy holds the engine's bytes in the page (its glue ran inline already).
+    const wasmBinary = bundledWasm();
     try {
       module = await Promise.race([
         globalThis.createIdemlab({
+          ...(wasmBinary ? { wasmBinary } : {}),
           locateFile: (f) => base + f,
           print: (text) => console.log('[engine]', text),
           printErr: (text) => {

@@ -16,6 +16,9 @@ const STRINGS = {
     'lang.switchLabel': '切换到英文界面',
     'nav.lessons': '课程列表',
     'nav.back': '← 返回课程列表',
+    'footer.offline': '下载离线版（一个文件）',
+    'footer.offlineHint': '：存到电脑或 U 盘上，双击即可打开，不需要网络，也不需要服务器。',
+    'footer.offlineCopy': '这是 idemlab 的离线版：全部课程、沙盒和模拟引擎都在这一个文件里，不需要网络。进度保存在这个浏览器里。',
 
     'list.heading': '课程',
     'list.intro': '每一课都是一次确定的模拟：客户端、网络和服务端一步步推进，你在关键时刻判断每一方知道什么。',
@@ -272,6 +275,9 @@ const STRINGS = {
     'lang.switchLabel': 'Switch the interface to Chinese',
     'nav.lessons': 'Lessons',
     'nav.back': '← Back to lessons',
+    'footer.offline': 'Download the offline copy (one file)',
+    'footer.offlineHint': ': keep it on a computer or a USB stick and open it with a double click; no network and no server needed.',
+    'footer.offlineCopy': 'This is idemlab\'s offline copy: every lesson, the sandbox and the engine are in this one file, with no network. Progress is kept in this browser.',
 
     'list.heading': 'Lessons',
     'list.intro': 'Each lesson is one deterministic simulation: client, network and service advance step by step, and at the key moments you decide what each side knows.',

@@ -6,6 +6,7 @@
 // reason, and the other lessons are unaffected.
 
 import { outputErrors, EngineError } from './engine.js';
+import { bundledFile } from './bundled.js';
 
 const INDEX = 'lessons/index.json';
 // Index entries name files in lessons/ only: the page fetches nothing else.
@@ -21,6 +22,10 @@ export class IndexError extends Error {
 }
 
 async function fetchText(url) {
+  // The offline copy has every lesson file in the page.
+  const local = bundledFile(url);
+  if (local === null) return { error: { kind: 'http', status: 404 } };
+  if (local !== undefined) return { text: local };
   let res;
   try {
     res = await fetch(url, { cache: 'no-cache' });

@@ -11,6 +11,7 @@ import { EngineWorker } from './worker-client.js';
 import { decodeState, encodeState } from './sandbox/codec.js';
 import { SandboxView } from './views/sandbox.js';
 import { isEmbedded, params as embedParams, listenToHost, postReady } from './embed.js';
+import { isOfflineCopy } from './bundled.js';
 import { renderList } from './views/list.js';
 import { LessonView } from './views/lesson.js';
 import { CompareView } from './views/compare.js';
@@ -126,8 +127,17 @@ function renderShell(root) {
     ),
     noticeEl,
     mainEl,
+    siteFooter(),
   );
   renderNotices();
+}
+
+/** A link to the offline copy (in the offline copy itself: what it is). */
+function siteFooter() {
+  const note = isOfflineCopy()
+    ? h('p', { 'data-testid': 'offline-note' }, t('footer.offlineCopy'))
+    : h('p', null, h('a', { href: 'idemlab-offline.html', download: 'idemlab-offline.html', 'data-testid': 'offline-link' }, t('footer.offline')), t('footer.offlineHint'));
+  return h('footer', { class: 'site-footer', 'data-testid': 'site-footer' }, note);
 }
 
 async function route() {

@@ -4,6 +4,8 @@
 // data); it rejects with a WorkerError when the worker could not answer, or when the call
 // was cancelled (err.cancelled).
 
+import { bundledWasm, bundledWorkerUrl } from './bundled.js';
+
 const WORKER_URL = 'engine/worker.js';
 
 export class WorkerError extends Error {
@@ -26,11 +28,14 @@ export class EngineWorker {
   _start() {
     if (this.worker) return this.worker;
     let w;
+    // The offline copy starts the worker from code in the page and hands it the engine's bytes.
+    const inline = bundledWorkerUrl();
     try {
-      w = new Worker(this.url);
+      w = new Worker(inline || this.url);
     } catch (e) {
       throw new WorkerError(`the engine's worker could not start (${e.message || e})`);
     }
+    if (inline) w.postMessage({ init: { wasm: bundledWasm() } });
     w.onmessage = (ev) => {
       const msg = ev.data || {};
       const p = this.pending.get(msg.id);

@@ -7,16 +7,21 @@
 //                                                 trapped); the page names it in words
 // One call at a time; a call is cancelled by terminating the worker (the page then
 // starts a new one when it needs it).
+// In the offline copy (web/src/bundled.js) the worker is a blob: the engine's glue, then
+// this code; its first message is {init: {wasm: <the engine's bytes>}}.
 
 /* global createIdemlab, importScripts */
 
 let current = null; // the id of the call running, for progress
 
-const ready = (async () => {
-  importScripts('idemlab.js');
-  const res = await fetch('idemlab.wasm');
-  if (!res.ok) throw new Error(`engine/idemlab.wasm: HTTP ${res.status}`);
-  const wasmBinary = await res.arrayBuffer();
+async function start(bytes) {
+  if (typeof createIdemlab !== 'function') importScripts('idemlab.js');
+  let wasmBinary = bytes;
+  if (!wasmBinary) {
+    const res = await fetch('idemlab.wasm');
+    if (!res.ok) throw new Error(`engine/idemlab.wasm: HTTP ${res.status}`);
+    wasmBinary = await res.arrayBuffer();
+  }
   return createIdemlab({
     wasmBinary,
     print: () => {},
@@ -25,7 +30,10 @@ const ready = (async () => {
       if (current !== null) self.postMessage({ id: current, progress: p });
     },
   });
-})();
+}
+
+// Served: load at once. From a blob that carries the glue: wait for the bytes.
+let ready = typeof createIdemlab === 'function' ? null : start(null);
 
 function call(m, method, input) {
   const text = JSON.stringify(input);
@@ -48,9 +56,15 @@ function call(m, method, input) {
 }
 
 self.onmessage = async (ev) => {
-  const { id, method, input } = ev.data || {};
+  const { id, method, input, init } = ev.data || {};
+  if (init) {
+    ready = start(init.wasm);
+    ready.catch(() => {}); // said at the first call
+    return;
+  }
   let m;
   try {
+    if (!ready) throw new Error('no engine bytes were sent');
     m = await ready;
   } catch (e) {
     self.postMessage({ id, error: `the engine did not load in the worker (${(e && e.message) || e})` });

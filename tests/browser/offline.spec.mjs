@@ -1,0 +1,46 @@
+// The offline copy, dist/idemlab-offline.html (scripts/lib/offline.mjs): opened from
+// file:// with every request refused but file: ones, and the browser offline.
+
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { test, expect, LESSON, useEnglish, waitReady } from './helpers.mjs';
+import { REPO } from '../wasm/engine-node.mjs';
+
+const OFFLINE = pathToFileURL(resolve(REPO, 'dist/idemlab-offline.html')).href;
+
+test('the offline copy from file:// with no network: the lesson list, a lesson, the sandbox and explore at K = 1 in its worker', async ({ page, context, baseURL }) => {
+  // What the served site lists, to compare with.
+  await useEnglish(page);
+  await page.goto(baseURL);
+  await page.locator('[data-testid="lesson-card"]').first().waitFor();
+  const servedList = await page.locator('main').innerText();
+
+  const refused = [];
+  await context.route('**', (route) => {
+    const url = route.request().url();
+    if (url.startsWith('file:')) return route.continue();
+    refused.push(url);
+    return route.abort();
+  });
+  await context.setOffline(true);
+
+  await page.goto(OFFLINE);
+  await page.locator('[data-testid="lesson-card"]').first().waitFor();
+  expect(await page.locator('main').innerText()).toBe(servedList);
+  await expect(page.getByTestId('offline-note')).toContainText('offline copy');
+  await expect(page.getByTestId('offline-link')).toHaveCount(0);
+
+  await page.goto(`${OFFLINE}#/lesson/${LESSON}`);
+  await waitReady(page, LESSON);
+  await page.getByTestId('next').click();
+  await expect(page.getByTestId('lesson-view')).toHaveAttribute('data-step', '1');
+
+  await page.getByTestId('open-in-sandbox').click();
+  await page.locator('[data-testid="sandbox-view"]').waitFor();
+  await page.getByTestId('sb-explore-k').selectOption('1');
+  await page.getByTestId('sb-explore-run').click();
+  const summary = page.getByTestId('sb-explore-summary');
+  await expect(summary).toBeVisible({ timeout: 60_000 });
+  await expect(summary).toContainText('schedules of up to 1 fault');
+  expect(refused).toEqual([]);
+});
