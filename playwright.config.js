@@ -14,6 +14,9 @@ export default defineConfig({
     baseURL: `http://127.0.0.1:${port}/`,
     browserName: 'chromium',
     headless: true,
+    // A page's requests that its service worker (dist/sw.js) answers never reach page.route,
+    // which many tests use: it is allowed only where a test says so (service-worker.spec).
+    serviceWorkers: 'block',
     launchOptions: {
       // Never a downloaded browser: Debian's, with its background traffic off.
       executablePath: '/usr/bin/chromium',

@@ -404,6 +404,13 @@ async function start() {
   await shown;
   const view = app.view ? app.view.kind : app.engineError ? 'engine-error' : 'list';
   postReady(getLang(), view, app.view && app.view.id ? app.view.id : null);
+  registerServiceWorker();
+}
+
+/** Served over http(s): sw.js keeps the site working offline after this visit. */
+function registerServiceWorker() {
+  if (!('serviceWorker' in navigator) || !/^https?:$/.test(window.location.protocol) || isOfflineCopy()) return;
+  navigator.serviceWorker.register('sw.js').catch((e) => console.warn(`idemlab: the site will not work offline (${(e && e.message) || e})`));
 }
 
 window.addEventListener('error', (ev) => {
