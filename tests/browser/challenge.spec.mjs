@@ -137,7 +137,7 @@ test('a checked challenge is reported to an embedding course page', async ({ pag
   await expect(frame.getByTestId('sb-check-result')).toBeVisible({ timeout: 60_000 });
   await expect.poll(() => page.evaluate(() => window.msgs.filter((m) => m && m.type === 'challenge-checked').length)).toBe(1);
   const msg = await page.evaluate(() => window.msgs.find((m) => m.type === 'challenge-checked'));
-  expect(msg).toMatchObject({ source: 'idemlab', lesson: 'retry-duplicates', kind: 'fix', solved: false, allowed: true });
+  expect(msg).toMatchObject({ source: 'idemlab', version: 1, type: 'challenge-checked', lesson: 'retry-duplicates', kind: 'fix', solved: false, allowed: true });
 });
 
 test('the lesson list says which lessons end with a challenge and whether it is solved', async ({ page }) => {

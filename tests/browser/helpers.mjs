@@ -75,6 +75,20 @@ export async function waitReady(ctx, id = null) {
   await ctx.locator(id ? `[data-testid="lesson-view"][data-lesson="${id}"]` : '[data-testid="lesson-view"]').waitFor();
 }
 
+/**
+ * From a lesson at step 0: step once, open it in the sandbox and explore at K = 1 (in the
+ * engine's worker); the summary says what was searched.
+ */
+export async function stepThenExplore(page) {
+  await page.getByTestId('next').click();
+  await expect(page.getByTestId('lesson-view')).toHaveAttribute('data-step', '1');
+  await page.getByTestId('open-in-sandbox').click();
+  await page.locator('[data-testid="sandbox-view"]').waitFor();
+  await page.getByTestId('sb-explore-k').selectOption('1');
+  await page.getByTestId('sb-explore-run').click();
+  await expect(page.getByTestId('sb-explore-summary')).toContainText('schedules of up to 1 fault', { timeout: 60_000 });
+}
+
 export async function currentStep(ctx) {
   return Number(await ctx.locator('[data-testid="lesson-view"]').getAttribute('data-step'));
 }

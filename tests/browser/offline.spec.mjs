@@ -3,7 +3,7 @@
 
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { test, expect, LESSON, useEnglish, waitReady } from './helpers.mjs';
+import { test, expect, LESSON, useEnglish, waitReady, stepThenExplore } from './helpers.mjs';
 import { REPO } from '../wasm/engine-node.mjs';
 
 const OFFLINE = pathToFileURL(resolve(REPO, 'dist/idemlab-offline.html')).href;
@@ -32,15 +32,6 @@ test('the offline copy from file:// with no network: the lesson list, a lesson, 
 
   await page.goto(`${OFFLINE}#/lesson/${LESSON}`);
   await waitReady(page, LESSON);
-  await page.getByTestId('next').click();
-  await expect(page.getByTestId('lesson-view')).toHaveAttribute('data-step', '1');
-
-  await page.getByTestId('open-in-sandbox').click();
-  await page.locator('[data-testid="sandbox-view"]').waitFor();
-  await page.getByTestId('sb-explore-k').selectOption('1');
-  await page.getByTestId('sb-explore-run').click();
-  const summary = page.getByTestId('sb-explore-summary');
-  await expect(summary).toBeVisible({ timeout: 60_000 });
-  await expect(summary).toContainText('schedules of up to 1 fault');
+  await stepThenExplore(page);
   expect(refused).toEqual([]);
 });

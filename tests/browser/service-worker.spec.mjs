@@ -6,7 +6,7 @@ import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync }
 import { tmpdir } from 'node:os';
 import { join, resolve, sep } from 'node:path';
 import { createHash } from 'node:crypto';
-import { test, expect, LESSON, useEnglish, waitReady } from './helpers.mjs';
+import { test, expect, LESSON, useEnglish, waitReady, stepThenExplore } from './helpers.mjs';
 import { REPO } from '../wasm/engine-node.mjs';
 
 test.use({ serviceWorkers: 'allow' });
@@ -23,14 +23,7 @@ test('after one visit the site works offline: reload, open a lesson, step, explo
   await page.locator(`[data-testid="lesson-card"][data-lesson="${LESSON}"]`).waitFor();
   await page.locator(`[data-testid="lesson-card"][data-lesson="${LESSON}"] a`).first().click();
   await waitReady(page, LESSON);
-  await page.getByTestId('next').click();
-  await expect(page.getByTestId('lesson-view')).toHaveAttribute('data-step', '1');
-
-  await page.getByTestId('open-in-sandbox').click();
-  await page.locator('[data-testid="sandbox-view"]').waitFor();
-  await page.getByTestId('sb-explore-k').selectOption('1');
-  await page.getByTestId('sb-explore-run').click();
-  await expect(page.getByTestId('sb-explore-summary')).toContainText('schedules of up to 1 fault', { timeout: 60_000 });
+  await stepThenExplore(page);
 
   // Without the service worker the same reload finds nothing.
   const other = await context.browser().newContext({ serviceWorkers: 'block', offline: true });
