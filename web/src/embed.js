@@ -62,6 +62,11 @@ export function postReady(lang, view, lesson) {
 
 let lastStep = null;
 
+/** Another view is shown: a lesson opened again posts its step even if it is the last one posted. */
+export function newView() {
+  lastStep = null;
+}
+
 /** The lesson shows step `step` of 0..`last`; `moment`: the id of the latest moment reached, or null. */
 export function postStep(lesson, step, last, moment) {
   const key = `${lesson}\n${step}`;

@@ -10,7 +10,7 @@ import { currentRoute, onRoute, listHash, lessonHash, replaceHash, hashSettled, 
 import { EngineWorker } from './worker-client.js';
 import { decodeState, encodeState } from './sandbox/codec.js';
 import { SandboxView } from './views/sandbox.js';
-import { isEmbedded, params as embedParams, listenToHost, postReady } from './embed.js';
+import { isEmbedded, params as embedParams, listenToHost, postReady, newView } from './embed.js';
 import { isOfflineCopy } from './bundled.js';
 import { renderList } from './views/list.js';
 import { LessonView } from './views/lesson.js';
@@ -162,6 +162,7 @@ async function route() {
     app.view = null;
   }
   setReady(false);
+  newView();
 
   if (ofLesson) {
     replaceChildren(mainEl, h('p', { class: 'loading', 'aria-busy': 'true' }, t(app.engine ? 'app.loading' : 'app.loadingEngine')));
