@@ -76,7 +76,7 @@ html = replaceOnce(html, /<link rel="stylesheet" href="style.css">/, '<style>@@C
 html = html.replace(/\s*<!-- The engine, fetched while app.js loads\.[\s\S]*?-->/, '');
 html = html.replace(/\s*<link rel="preload"[^>]*>/g, '');
 html = html.replace(/\s*<!-- boot\.js says so[^>]*-->/, '');
-html = replaceOnce(html, /<script src="boot.js"><\/script>/, '', 'boot.js script');
+html = replaceOnce(html, /<script src="boot.js" defer><\/script>/, '', 'boot.js script');
 html = replaceOnce(html, /<script type="module" src="app.js"><\/script>/, '@@SCRIPTS@@', 'app.js script');
 // The markup itself (not what goes in its elements) loads nothing.
 const loads = html.match(/(src|href)="(?!data:)[^"]*"/);
