@@ -35,3 +35,15 @@ test('the offline copy from file:// with no network: the lesson list, a lesson, 
   await stepThenExplore(page);
   expect(refused).toEqual([]);
 });
+
+test('the served page\'s footer offers the offline copy as a download, in both languages', async ({ page }) => {
+  await page.goto('./#/');
+  const link = page.getByTestId('offline-link');
+  await expect(link).toHaveText('下载离线版（一个文件）');
+  await page.getByTestId('lang-switch').click();
+  await expect(link).toHaveText('Download the offline copy (one file)');
+  await expect(link).toHaveAttribute('download', 'idemlab-offline.html');
+  const res = await page.request.get(new URL(await link.getAttribute('href'), page.url()).href);
+  expect(res.status()).toBe(200);
+  expect(await res.text()).toContain('id="idemlab-wasm"');
+});
