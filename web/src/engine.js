@@ -2,6 +2,8 @@
 // the page) and wraps its one function: call(method, input) -> output, both
 // JSON. Every failure becomes an EngineError naming the file and the reason.
 
+import { bundledWasm } from './bundled.js';
+
 export class EngineError extends Error {
   constructor(file, reason, method, status = null) {
     super(`${file ? file + ': ' : ''}${reason}`);
@@ -12,8 +14,6 @@ export class EngineError extends Error {
     this.status = status; // the HTTP status when the file could not be fetched
   }
 }
-
-import { bundledWasm } from './bundled.js';
 
 const BASE = 'engine/';
 const SCRIPT = 'idemlab.js';
