@@ -77,6 +77,7 @@ json vocabulary() {
     json o = json::object();
     put(o, "name", i.name);
     put(o, "scope", i.scope == InvariantScope::Always ? "always" : "at_end");
+    put(o, "title", i.title.to_json());
     put(o, "meaning", i.meaning.to_json());
     invariants.push_back(std::move(o));
   }

@@ -138,19 +138,25 @@ bool before(const Violation& a, const Violation& b) {
 const std::vector<InvariantInfo>& invariant_table() {
   static const std::vector<InvariantInfo> table = {
       {Invariant::DuplicateEffect, "duplicate_effect", InvariantScope::Always,
+       {"重复业务效果", "duplicate effect"},
        {"一个意图至多只有一条业务效果", "one intent has at most one effect"}},
       {Invariant::FalseSuccess, "false_success", InvariantScope::Always,
+       {"虚假成功", "false success"},
        {"客户端记着 DELIVERED 或持有回执时，服务端确有这个意图、这份内容的业务效果",
         "a client row that says DELIVERED or holds a receipt has an effect of that intent and that content behind it"}},
       {Invariant::FalseFailure, "false_failure", InvariantScope::AtEnd,
+       {"虚假失败", "false failure"},
        {"客户端最终记下 FAILED 或 CONFLICT 时，它发出的内容没有业务效果",
         "a client row that ends FAILED or CONFLICT has no effect of the content it sent"}},
       {Invariant::ForgottenIntent, "forgotten_intent", InvariantScope::AtEnd,
+       {"被遗忘的意图", "forgotten intent"},
        {"每条业务效果最终都有客户端的记录，且这条记录已不再是 PENDING",
         "every effect ends with a client row for its intent that is no longer PENDING"}},
       {Invariant::LostNotification, "lost_notification", InvariantScope::AtEnd,
+       {"丢失的通知", "lost notification"},
        {"每条业务效果最终都有一封通知邮件", "every effect ends with a notification email"}},
       {Invariant::DuplicateNotification, "duplicate_notification", InvariantScope::Always,
+       {"重复通知", "duplicate notification"},
        {"一个意图至多只有一封通知邮件", "one intent has at most one notification email"}},
   };
   return table;

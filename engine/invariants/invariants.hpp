@@ -52,6 +52,7 @@ struct InvariantInfo {
   Invariant id;
   const char* name;  ///< "duplicate_effect", ... (the JSON name)
   InvariantScope scope;
+  L10n title;        ///< its name for a learner: "duplicate effect" / "重复业务效果"
   L10n meaning;      ///< one line: what it forbids
 };
 

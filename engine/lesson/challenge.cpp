@@ -43,6 +43,33 @@ L10n list_text(const std::vector<std::string>& names) {
   return out;
 }
 
+// The same, for names that read differently in each language.
+L10n list_text(const std::vector<L10n>& items) {
+  L10n out;
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    bool last = i + 1 == items.size() && i > 0;
+    out.zh += (i == 0 ? "" : last ? " 和 " : "、") + items[i].zh;
+    out.en += (i == 0 ? "" : last ? " and " : ", ") + items[i].en;
+  }
+  return out;
+}
+
+// A part of a scenario other than its knobs and faults, as a learner reads it.
+L10n part_name(const std::string& field) {
+  if (field == "script") return {"脚本", "the script"};
+  if (field == "seed") return {"随机种子", "the seed"};
+  if (field == "fault_space") return {"故障空间", "the fault space"};
+  return {field, field};
+}
+
+// Knob paths ("client.key_scope") as they are, and other parts by their names.
+L10n changed_text(const std::vector<std::string>& knobs, const std::vector<std::string>& other) {
+  std::vector<L10n> all;
+  for (const std::string& k : knobs) all.push_back({k, k});
+  for (const std::string& f : other) all.push_back(part_name(f));
+  return list_text(all);
+}
+
 // One knob whose value differs between two scenarios.
 struct Change {
   const Knob* knob;
@@ -288,11 +315,9 @@ json judge_break(const Lesson& lesson, const Challenge& c, const Scenario& a) {
   std::vector<Change> changes = knob_changes(c.start, a);
   std::vector<std::string> other = other_differences(c.start, a);
   std::size_t n = a.faults.faults.size();
-  const std::string goal = to_string(*c.goal);
+  const L10n goal = info(*c.goal).title;
   if (!changes.empty() || !other.empty()) {
-    std::vector<std::string> all = knob_paths(changes);
-    all.insert(all.end(), other.begin(), other.end());
-    L10n what = list_text(all);
+    L10n what = changed_text(knob_paths(changes), other);
     json out = judged(false, false,
                       {"你改动了 " + what.zh + "；这个挑战只让你放置故障，其余都要和起点一样。",
                        "You changed " + what.en + "; in this challenge only the faults change, everything else stays as it starts."},
@@ -333,22 +358,24 @@ json judge_break(const Lesson& lesson, const Challenge& c, const Scenario& a) {
   L10n text;
   std::string with = plural(static_cast<long long>(n), "fault", "faults");
   if (hit) {
-    text = {"做到了：用 " + number(static_cast<long long>(n)) + " 个故障，这次运行违反了 " + goal + "。" + hit->reason.zh,
-            "Solved: with " + with + ", the run breaks " + goal + ". " + hit->reason.en};
+    text = {"做到了：用 " + number(static_cast<long long>(n)) + " 个故障，这次运行出现了" + goal.zh + "。" + hit->reason.zh,
+            "Solved: with " + with + ", the run shows a " + goal.en + ". " + hit->reason.en};
   } else if (verdict.violations.empty() && n == 0) {
-    text = {"还没有放故障：这次运行没有违反任何不变式；目标是 " + goal + "。",
-            "No fault placed yet: the run breaks no invariant; the goal is " + goal + "."};
+    text = {"还没有放故障：这次运行没有违反任何不变式；目标是让它出现" + goal.zh + "。",
+            "No fault placed yet: the run breaks no invariant; the goal is a " + goal.en + "."};
   } else if (verdict.violations.empty()) {
-    text = {"放了 " + number(static_cast<long long>(n)) + " 个故障，这次运行仍然没有违反任何不变式；目标是 " + goal + "。",
-            "With " + with + ", the run breaks no invariant; the goal is " + goal + "."};
+    text = {"放了 " + number(static_cast<long long>(n)) + " 个故障，这次运行仍然没有违反任何不变式；目标是让它出现" + goal.zh + "。",
+            "With " + with + ", the run breaks no invariant; the goal is a " + goal.en + "."};
   } else {
-    std::vector<std::string> names;
+    std::vector<L10n> names;
+    std::vector<Invariant> seen;
     for (const Violation& v : verdict.violations) {
-      std::string s = to_string(v.invariant);
-      if (std::find(names.begin(), names.end(), s) == names.end()) names.push_back(s);
+      if (std::find(seen.begin(), seen.end(), v.invariant) != seen.end()) continue;
+      seen.push_back(v.invariant);
+      names.push_back(info(v.invariant).title);
     }
     L10n broke = list_text(names);
-    text = {"这次运行违反的是 " + broke.zh + "，不是 " + goal + "。", "The run breaks " + broke.en + ", not " + goal + "."};
+    text = {"这次运行出现的是" + broke.zh + "，不是" + goal.zh + "。", "The run shows " + broke.en + ", not a " + goal.en + "."};
   }
   json out = judged(hit != nullptr, true, text, changes, n);
   put(out, "violations", verdict_json(verdict.violations));
@@ -369,7 +396,7 @@ json judge_fix(const Challenge& c, const Scenario& a) {
     return out;
   };
   if (!other.empty()) {
-    L10n what = list_text(other);
+    L10n what = changed_text({}, other);
     return refuse({"你改动了 " + what.zh + "；这个挑战只让你改策略的开关，场景的其余部分要和起点一样。",
                    "You changed " + what.en + "; in this challenge only knobs change, the rest of the scenario stays as it starts."});
   }
@@ -439,6 +466,7 @@ json challenge_view(const Challenge& c) {
   put(out, "prompt", c.prompt.to_json());
   put(out, "goal", c.goal ? json(to_string(*c.goal)) : json(nullptr));
   put(out, "goal_text", c.goal ? info(*c.goal).meaning.to_json() : json(nullptr));
+  put(out, "goal_title", c.goal ? info(*c.goal).title.to_json() : json(nullptr));
   put(out, "hint", c.hint ? c.hint->to_json() : json(nullptr));
   if (breaks) {
     put(out, "max_faults", c.max_faults);

@@ -150,3 +150,14 @@ test('the lesson list says which lessons end with a challenge and whether it is 
   await expect(withChallenge).toHaveCount(kinds);
   await expect(page.locator('[data-lesson="retry-duplicates"] [data-testid="lesson-challenge"]')).toHaveAttribute('data-solved', 'false');
 });
+
+test('a fix-it challenge does not give its answer away: no right/wrong labels, the script stays as given', async ({ page }) => {
+  await openChallenge(page, 'retry-duplicates');
+  await expect(page.locator('[data-testid="knob-setting"]:visible')).toHaveCount(0);
+  await expect(page.getByTestId('sb-add-action')).toBeDisabled();
+  await expect(page.getByTestId('sb-allowed-knobs')).toBeVisible();
+  // In free play the labels are there.
+  await page.goto('./#/sandbox');
+  await page.locator('[data-testid="sandbox-view"]').waitFor();
+  expect(await page.locator('[data-testid="knob-setting"]:visible').count()).toBeGreaterThan(5);
+});

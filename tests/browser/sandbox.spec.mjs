@@ -272,3 +272,44 @@ test('from a side-by-side view, each policy opens in the sandbox with its own kn
     await expect(page.getByTestId('back')).toHaveAttribute('href', '#/lesson/retry-duplicates');
   }
 });
+
+test('keyboard: leaving a changed number field with Tab moves on to the next control, not to the top of the page', async ({ page }) => {
+  await sandboxFromLesson(page);
+  const timeout = page.locator('[data-knob="timing.timeout_ms"]');
+  await timeout.focus();
+  await timeout.fill('150');
+  await page.keyboard.press('Tab');
+  await expect(page.getByTestId('sb-undo')).toBeEnabled(); // the edit happened
+  const focused = await page.evaluate(() => document.activeElement && document.activeElement !== document.body && document.activeElement.closest('[data-testid="sandbox-view"]') !== null);
+  expect(focused).toBe(true);
+  await expect(timeout).toHaveValue('150');
+});
+
+test('a learner at the end of the run stays at its end after an edit that makes the run longer', async ({ page }) => {
+  await page.goto('./#/sandbox');
+  await waitSandbox(page);
+  const label = page.getByTestId('step-label');
+  const last = () => page.evaluate(() => Number(document.querySelector('[data-testid="scrubber"]').max));
+  const before = await last();
+  await expect(label).toContainText(`Step ${before} of ${before}`);
+  await page.locator('[data-testid="sb-target"][data-target^="drop:response:"]').click();
+  const after = await last();
+  expect(after).toBeGreaterThan(before);
+  await expect(label).toContainText(`Step ${after} of ${after}`);
+});
+
+test('switching the language keeps the sandbox: its state, its undo history and an explore result', async ({ page }) => {
+  await sandboxFromLesson(page);
+  await page.locator(`[data-testid="sb-target"][data-target="${LOST}"]`).click();
+  await page.getByTestId('sb-explore-k').selectOption('1');
+  await page.getByTestId('sb-explore-run').click();
+  await expect(page.getByTestId('sb-explore-summary')).toBeVisible({ timeout: 60_000 });
+  const plan = await page.getByTestId('sb-plan').innerText();
+  await page.getByTestId('lang-switch').click();
+  await expect(page.getByTestId('sandbox-title')).toHaveText('沙盒');
+  await expect(page.getByTestId('sb-explore-summary')).toBeVisible();
+  await expect(page.getByTestId('sb-undo')).toBeEnabled();
+  await page.getByTestId('sb-undo').click();
+  await page.getByTestId('lang-switch').click();
+  expect(await page.getByTestId('sb-plan').innerText()).not.toEqual(plan);
+});

@@ -365,7 +365,13 @@ async function start() {
     flushPendingHash(); // views rebuilt from their address need its latest state
     const step = app.view ? app.view.step : null;
     renderShell(root);
-    if (app.view && app.view.kind !== 'lesson') {
+    if (app.view && app.view.kind === 'sandbox') {
+      // The sandbox keeps its undo history, explore result and check across languages
+      // (the shell, and so the element it draws into, is new).
+      app.view.root = mainEl;
+      app.view.relabel();
+      setReady(true);
+    } else if (app.view && app.view.kind !== 'lesson') {
       // The side-by-side view is rebuilt from its address, which holds its position.
       app.view.destroy();
       app.view = null;

@@ -324,12 +324,12 @@ function targetShape(view, tg, cur, slot) {
     const ended = Number.isInteger(m.end_step) && m.end_step <= cur;
     const x2 = ended && m.fate === 'dropped' ? (x1 + laneX(geo, m.to)) / 2 : laneX(geo, m.to);
     const y2 = ended ? y(m.end_step) : y1 + RH * 0.35;
-    const f = ended ? 0.3 : 0.5;
+    const f = ended ? 0.22 : 0.5; // clear of the message's label at its middle
     x = x1 + (x2 - x1) * f;
     yy = y1 + (y2 - y1) * f;
   } else {
     if (tg.step - 1 > cur) return null;
-    x = laneX(geo, tg.side) + (tg.side === 'client' ? -1 : 1) * (16 + 18 * slot);
+    x = laneX(geo, tg.side) + (tg.side === 'client' ? -1 : 1) * (16 + 24 * slot);
     yy = y(tg.step) - RH / 2;
   }
   const label = `${tg.planned ? t(tg.fault.drop ? 'sandbox.undoLose' : 'sandbox.undoCrash') : t(tg.fault.drop ? 'sandbox.lose' : 'sandbox.crash')}: ${l(tg.text)}`;
@@ -337,7 +337,7 @@ function targetShape(view, tg, cur, slot) {
     'g',
     { class: ['target', tg.planned ? 'target-planned' : 'target-open', tg.fault.drop ? 'target-drop' : 'target-crash'], 'data-target': tg.id, 'data-testid': 'diagram-target' },
     s('title', null, label),
-    s('circle', { class: 'target-hit', cx: x, cy: yy, r: 11 }),
+    s('circle', { class: 'target-hit', cx: x, cy: yy, r: 10 }),
     tg.fault.drop ? cross(x, yy, 4.5, 'target-mark') : s('path', { class: 'target-mark', d: `M${x - 5},${yy - 5} L${x + 5},${yy + 5} M${x + 5},${yy - 5} L${x - 5},${yy + 5}` }),
   );
 }

@@ -309,7 +309,9 @@ export class LessonView {
   openInSandbox() {
     const out = this.store.engine.call('scenario', { file: this.rec.file, text: this.rec.text });
     if (!out || !out.scenario) return;
-    window.location.hash = sandboxHash(encodeState({ v: 1, s: out.scenario, from: this.id }), this.step);
+    // At step 0 nothing has happened yet: the sandbox then opens at the run's end, where
+    // every injection point is drawn.
+    window.location.hash = sandboxHash(encodeState({ v: 1, s: out.scenario, from: this.id }), this.step > 0 ? this.step : null);
   }
 
   /** The lesson ends with its challenge (when it has one): shown from the last step on. */

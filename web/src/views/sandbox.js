@@ -30,6 +30,24 @@ export function faultKey(f) {
 }
 
 const clone = (x) => JSON.parse(JSON.stringify(x));
+/**
+ * Where in the scenario an engine problem is, as the sandbox's controls name it: a knob
+ * ("timing.latency_ms"), a script action or a fault counted from 1, else the JSON path.
+ */
+function placeOf(path) {
+  const p = String(path || '').replace(/^\/scenario\/?/, '');
+  if (!p) return '';
+  let m = /^(client|service|provider|timing)\/([a-z_]+)/.exec(p);
+  if (m) return `${m[1]}.${m[2]}`;
+  m = /^script\/(\d+)(?:\/([a-z_]+))?/.exec(p);
+  if (m) return t('sandbox.whereAction', { n: Number(m[1]) + 1, field: m[2] || '' }).trim();
+  m = /^faults\/(\d+)/.exec(p);
+  if (m) return t('sandbox.whereFault', { n: Number(m[1]) + 1 });
+  return p;
+}
+
+/** A state without its fault plan (what an explore result depends on). */
+const withoutFaults = (state) => JSON.stringify({ ...state.s, faults: [] }) + JSON.stringify(state.a || null);
 const fmt = (n) => Number(n).toLocaleString('en-US');
 
 export class SandboxView {
@@ -90,6 +108,7 @@ export class SandboxView {
     this.state = result.state;
     this.run = result.run;
     this.pinRun = result.pinRun;
+    this.previousLast = Number.isInteger(this.last) ? this.last : this.run.steps.length - 1;
     this.last = this.run.steps.length - 1;
     this.removed = result.removed || [];
     this.code = encodeState(this.state);
@@ -106,8 +125,11 @@ export class SandboxView {
       return false;
     }
     this.editError = null;
+    const before = this.state;
     this.accept(result);
-    this.explore = this.explore && this.explore.running ? this.explore : null;
+    // The explorer ignores the scenario's own faults: its result still holds after an edit
+    // of the fault plan alone (loading a counterexample, placing a fault).
+    if (this.explore && !this.explore.running && withoutFaults(before) !== withoutFaults(this.state)) this.explore = null;
     this.check = null;
     this.remount();
     return true;
@@ -207,7 +229,7 @@ export class SandboxView {
   // --- explore and check (the Web Worker) ---------------------------------------------
 
   async startExplore(k) {
-    if (this.explore && this.explore.running) return;
+    if (this.explore && this.explore.running) return; // the button says it is busy (aria-disabled)
     const scenario = clone(this.state.s);
     const code = this.code;
     this.explore = { k, running: true, progress: null, result: null, error: null };
@@ -225,15 +247,18 @@ export class SandboxView {
       this.explore = { k, running: false, result: errors ? null : out, error: errors ? errors.map((e) => e.reason).join('; ') : null };
     } catch (e) {
       if (!this.explore) return;
-      this.explore = e.cancelled ? null : { k, running: false, result: null, error: e.reason || e.message };
+      if (e.cancelled) return; // cancelExplore has said so
+      this.explore = { k, running: false, result: null, error: e.reason || e.message };
     }
     this.renderExplore();
   }
 
   cancelExplore() {
+    const focused = this.el.explore.contains(document.activeElement);
     this.app.worker.cancel();
-    this.explore = null;
+    this.explore = { cancelled: true };
     this.renderExplore();
+    if (focused) this.el.explore.querySelector('[data-testid="sb-explore-run"]').focus({ preventScroll: true });
   }
 
   loadScenario(scenario) {
@@ -243,6 +268,7 @@ export class SandboxView {
   }
 
   async checkChallenge() {
+    if (this.check && this.check.running) return;
     const { rec } = this.challenge;
     this.check = { running: true };
     this.renderChallenge();
@@ -266,6 +292,8 @@ export class SandboxView {
   // --- layout -------------------------------------------------------------------------
 
   mount() {
+    this.knobViews = null;
+    this.renderedScript = null;
     const el = (this.el = stepButtons('lesson', { first: 'first', prev: 'prev', next: 'next', last: 'last' }, this, (n) => this.go(n)));
     el.range = scrubber({ last: this.last, label: t('lesson.scrubber'), testid: 'scrubber', id: 'sb-scrubber', go: (n) => this.go(n) });
     el.stepLabel = h('p', { class: 'step-label', 'data-testid': 'step-label', 'aria-hidden': 'true' });
@@ -275,13 +303,13 @@ export class SandboxView {
     el.copied = h('span', { class: 'muted small', role: 'status', 'data-testid': 'sb-copied' });
     el.notices = h('div', { class: 'notices', 'data-testid': 'sb-notices' });
     el.challenge = h('div', { class: 'sb-challenge-slot' });
-    el.summary = h('section', { class: 'card sb-summary', 'data-testid': 'sb-summary', 'aria-labelledby': 'sb-summary-h' });
+    el.summary = h('section', { class: 'card sb-summary', 'data-testid': 'sb-summary', 'aria-labelledby': 'sb-summary-h' , tabindex: '-1' });
     el.compare = h('div', { class: 'sb-compare-slot' });
-    el.knobs = h('section', { class: 'card sb-knobs', 'data-testid': 'sb-knobs', 'aria-labelledby': 'sb-knobs-h' });
-    el.script = h('section', { class: 'card sb-script', 'data-testid': 'sb-script', 'aria-labelledby': 'sb-script-h' });
+    el.knobs = h('section', { class: 'card sb-knobs', 'data-testid': 'sb-knobs', 'aria-labelledby': 'sb-knobs-h' , tabindex: '-1' });
+    el.script = h('section', { class: 'card sb-script', 'data-testid': 'sb-script', 'aria-labelledby': 'sb-script-h' , tabindex: '-1' });
     el.plan = h('section', { class: 'card sb-plan', 'data-testid': 'sb-plan', 'aria-labelledby': 'sb-plan-h', tabindex: '-1' });
-    el.targets = h('section', { class: 'card sb-targets', 'data-testid': 'sb-targets', 'aria-labelledby': 'sb-targets-h' });
-    el.explore = h('section', { class: 'card sb-explore', 'data-testid': 'sb-explore', 'aria-labelledby': 'sb-explore-h' });
+    el.targets = h('section', { class: 'card sb-targets', 'data-testid': 'sb-targets', 'aria-labelledby': 'sb-targets-h' , tabindex: '-1' });
+    el.explore = h('section', { class: 'card sb-explore', 'data-testid': 'sb-explore', 'aria-labelledby': 'sb-explore-h' , tabindex: '-1' });
     el.diagram = h('section', { class: 'card diagram-card', 'aria-labelledby': 'diagram-h' }, h('h3', { id: 'diagram-h', class: 'section-title' }, t('diagram.title')), h('p', { class: 'muted small' }, t('sandbox.diagramHint')));
     el.panels = h('div', { class: 'panels' });
     el.grid = h('div', { class: 'grid-slot' });
@@ -353,16 +381,23 @@ export class SandboxView {
 
   /** After an edit: the run changed length; keep the learner near the step they looked at. */
   remount() {
-    const hadFocus = this.root.contains(document.activeElement);
+    const active = document.activeElement;
+    const hadFocus = this.root.contains(active);
+    const section = hadFocus && active.closest ? active.closest('section.card') : null;
+    // A learner at the end of the run stays at its end; elsewhere, at the same step.
+    const atEnd = this.step >= this.previousLast;
     this.el.range.max = String(this.last);
-    const keep = Math.min(this.step, this.last);
+    const keep = atEnd ? this.last : Math.min(this.step, this.last);
     this.step = -1;
     this.render();
     this.go(keep, { force: true });
     this.el.edited.textContent = t('sandbox.recomputed', { text: l(this.run.ending.text) });
     // The control the learner used went away with the edit (a removed fault's button):
     // the keyboard lands on the fault plan, not on the top of the page.
-    if (hadFocus && !this.root.contains(document.activeElement)) this.el.plan.focus({ preventScroll: true });
+    if (hadFocus && !this.root.contains(document.activeElement)) {
+      const back = section && section.isConnected ? section : this.el.plan;
+      back.focus({ preventScroll: true });
+    }
   }
 
   render() {
@@ -373,12 +408,14 @@ export class SandboxView {
     rebuildKeepingFocus(this.el.plan, () => this.renderPlan());
     // The knob and script controls change only with the knobs and the script (a fault
     // added on the diagram leaves them as they are: not rebuilt, the focus stays put).
-    const s = this.state.s;
-    const controls = JSON.stringify([s.client, s.service, s.provider, s.timing, s.script]);
-    if (controls !== this.renderedControls) {
-      this.renderedControls = controls;
-      rebuildKeepingFocus(this.el.knobs, () => this.renderKnobs());
+    if (!this.knobViews) this.renderKnobs();
+    else this.refreshKnobs();
+    const shape = this.scriptShape();
+    if (shape !== this.renderedScript) {
+      this.renderedScript = shape;
       rebuildKeepingFocus(this.el.script, () => this.renderScript());
+    } else {
+      this.refreshScript();
     }
     rebuildKeepingFocus(this.el.explore, () => this.renderExplore());
     this.el.undo.disabled = !this.history.canUndo();
@@ -424,7 +461,7 @@ export class SandboxView {
             'div',
             { class: 'notice notice-warn', role: 'alert', 'data-testid': 'sb-edit-error' },
             h('p', null, t('sandbox.refused')),
-            h('ul', null, this.editError.map((e) => h('li', null, h('code', null, e.path || '/'), ' ', h('span', { lang: 'en' }, e.reason)))),
+            h('ul', null, this.editError.map((e) => h('li', null, h('strong', null, placeOf(e.path)), placeOf(e.path) ? ': ' : '', h('span', { lang: 'en' }, e.reason)))),
           )
         : null,
       items.map((n) => h('div', { class: 'notice notice-warn', role: 'status', 'data-testid': n.testid || 'notice' }, h('p', null, t(n.key, n.params)))),
@@ -580,48 +617,79 @@ export class SandboxView {
     );
   }
 
+  /** What this challenge lets the learner change: 'faults' (break), 'knobs' (fix), or null (free play). */
+  editable() {
+    if (!this.challenge) return null;
+    return this.challenge.view.kind === 'break' ? 'faults' : 'knobs';
+  }
+
+  /**
+   * The knob controls, built once per mount; an edit updates them in place (a control the
+   * learner is leaving with Tab must still be there for the focus to move on from it).
+   */
   renderKnobs() {
-    const locked = this.challenge && this.challenge.view.kind === 'break';
+    const mode = this.editable();
+    const fix = mode === 'knobs' ? this.challenge.view : null;
+    this.knobViews = [];
     const groups = GROUPS.map((g) => {
       const knobs = (this.vocab.knobs || []).filter((k) => k.group === g);
       if (!knobs.length) return null;
       return h(
         'fieldset',
-        { class: 'sb-group', disabled: locked || null },
+        { class: 'sb-group', disabled: mode === 'faults' || null },
         h('legend', null, t(`sandbox.group.${g}`)),
-        knobs.map((k) => this.knobControl(k)),
+        knobs.map((k) => {
+          const view = this.knobControl(k);
+          this.knobViews.push(view);
+          return view.el;
+        }),
       );
     });
+    const allowed = fix && Array.isArray(fix.knobs) ? fix.knobs : null;
     replaceChildren(
       this.el.knobs,
       h('h3', { id: 'sb-knobs-h', class: 'section-title' }, t('sandbox.scenario')),
-      locked ? h('p', { class: 'muted small' }, t('sandbox.lockedBreak')) : null,
+      mode === 'faults' ? h('p', { class: 'muted small' }, t('sandbox.lockedBreak')) : null,
+      allowed ? h('p', { class: 'muted small', 'data-testid': 'sb-allowed-knobs' }, t('sandbox.allowedKnobs', { knobs: allowed.join(', ') })) : null,
+      // In a fix-it challenge the table's judgement of each value would give the answer away.
+      fix ? null : h('p', { class: 'muted small' }, t('sandbox.settingLegend')),
       groups,
     );
   }
 
+  refreshKnobs() {
+    for (const view of this.knobViews || []) view.update();
+  }
+
   knobControl(k) {
     // A fix-it challenge names the knobs it lets the learner change: the others stay put.
-    const fix = this.challenge && this.challenge.view.kind === 'fix' ? this.challenge.view : null;
+    const mode = this.editable();
+    const fix = mode === 'knobs' ? this.challenge.view : null;
     const fixed = fix && Array.isArray(fix.knobs) && !fix.knobs.includes(`${k.group}.${k.name}`);
-    const group = this.state.s[k.group] || {};
-    const has = Object.prototype.hasOwnProperty.call(group, k.name);
-    const value = has ? group[k.name] : k.default;
     const id = `knob-${k.group}-${k.name}`;
-    const setting = this.settingOf(k, value, has);
-    const badge = setting ? h('span', { class: ['badge', `setting-${setting}`], 'data-testid': 'knob-setting' }, t(`sandbox.setting.${setting}`)) : null;
-    const label = h('label', { for: id, class: 'sb-knob-name' }, h('code', null, k.name), ' ', badge);
+    const current = () => {
+      const group = this.state.s[k.group] || {};
+      const has = Object.prototype.hasOwnProperty.call(group, k.name);
+      return { has, value: has ? group[k.name] : k.default };
+    };
+    const badge = h('span', { class: 'badge', 'data-testid': 'knob-setting', hidden: true });
+    const label = h('label', { for: id, class: 'sb-knob-name' }, h('code', null, k.name));
     const meaning = h('p', { class: 'muted small sb-knob-meaning', id: `${id}-m` }, l(k.meaning));
+    const valueMeaning = h('p', { class: 'small sb-value-meaning', id: `${id}-v` });
     let control;
+    let show; // puts the current value into the control
     if (k.type === 'choice' || k.type === 'boolean') {
-      const cur = String(value);
       control = h(
         'select',
-        { id, 'data-fkey': id, 'aria-describedby': `${id}-m`, 'data-knob': `${k.group}.${k.name}`, onchange: (ev) => this.setKnob(k.group, k.name, k.type === 'boolean' ? ev.target.value === 'true' : ev.target.value) },
-        (k.values || []).map((v) => h('option', { value: v.name, selected: v.name === cur || null, title: l(v.meaning) }, `${v.name} — ${l(v.meaning)}`)),
+        { id, 'data-fkey': id, 'aria-describedby': `${id}-v ${id}-m`, 'data-knob': `${k.group}.${k.name}`, onchange: (ev) => this.setKnob(k.group, k.name, k.type === 'boolean' ? ev.target.value === 'true' : ev.target.value) },
+        (k.values || []).map((v) => h('option', { value: v.name, title: l(v.meaning) }, v.name)),
       );
+      show = (value) => {
+        control.value = String(value);
+        const v = (k.values || []).find((x) => x.name === String(value));
+        valueMeaning.textContent = v ? l(v.meaning) : '';
+      };
     } else if (k.type === 'integer') {
-      const unset = value === null || value === undefined;
       const input = h('input', {
         id,
         'data-fkey': id,
@@ -630,7 +698,6 @@ export class SandboxView {
         min: String(k.min),
         max: String(k.max),
         step: '1',
-        value: unset ? '' : String(value),
         placeholder: k.optional ? t('sandbox.unset') : '',
         'aria-describedby': `${id}-m`,
         'data-knob': `${k.group}.${k.name}`,
@@ -640,42 +707,68 @@ export class SandboxView {
           else if (raw !== '') this.setKnob(k.group, k.name, Math.round(Number(raw)));
         },
       });
-      control = h('span', { class: 'sb-inline' }, input, k.unit ? ` ${k.unit}` : null, k.optional && !unset ? h('button', { type: 'button', class: 'btn btn-small', 'data-fkey': `${id}-unset`, onclick: () => this.setKnob(k.group, k.name, undefined) }, t('sandbox.unsetIt')) : null);
+      const unsetBtn = k.optional ? h('button', { type: 'button', class: 'btn btn-small', 'data-fkey': `${id}-unset`, onclick: () => this.setKnob(k.group, k.name, undefined) }, t('sandbox.unsetIt')) : null;
+      control = h('span', { class: 'sb-inline' }, input, k.unit ? ` ${k.unit}` : null, unsetBtn);
+      show = (value) => {
+        const unset = value === null || value === undefined;
+        const text = unset ? '' : String(value);
+        if (input.value !== text) input.value = text;
+        if (unsetBtn) unsetBtn.hidden = unset;
+      };
     } else if (k.type === 'layers') {
-      const layers = Array.isArray(value) ? value : [];
-      control = h(
-        'div',
-        { class: 'sb-layers', 'data-knob': `${k.group}.${k.name}` },
-        layers.map((ly, i) =>
-          h(
-            'span',
-            { class: 'sb-inline sb-layer' },
-            h('code', null, ly.layer),
-            ' × ',
-            h('input', {
-              type: 'number',
-              class: 'sb-num',
-              min: '1',
-              max: String(k.max_attempts || 20),
-              value: String(ly.attempts),
-              'aria-label': t('sandbox.layerAttempts', { layer: ly.layer }),
-              'data-fkey': `${id}-layer-${i}`,
-              onchange: (ev) => this.setKnob(k.group, k.name, layers.map((x, j) => (j === i ? { ...x, attempts: Math.max(1, Math.round(Number(ev.target.value) || 1)) } : x))),
-            }),
-            h('button', { type: 'button', class: 'btn btn-small', 'aria-label': t('sandbox.removeLayer', { layer: ly.layer }), onclick: () => this.setKnob(k.group, k.name, layers.filter((_, j) => j !== i)) }, '×'),
+      control = h('div', { class: 'sb-layers', 'data-knob': `${k.group}.${k.name}` });
+      let shown = null;
+      show = (value) => {
+        const layers = Array.isArray(value) ? value : [];
+        const text = JSON.stringify(layers);
+        if (text === shown) return;
+        shown = text;
+        rebuildKeepingFocus(control, () =>
+          replaceChildren(
+            control,
+            layers.map((ly, i) =>
+              h(
+                'span',
+                { class: 'sb-inline sb-layer' },
+                h('code', null, ly.layer),
+                ' × ',
+                h('input', {
+                  type: 'number',
+                  class: 'sb-num',
+                  min: '1',
+                  max: String(k.max_attempts || 20),
+                  value: String(ly.attempts),
+                  disabled: fixed || null,
+                  'aria-label': t('sandbox.layerAttempts', { layer: ly.layer }),
+                  'data-fkey': `${id}-layer-${i}`,
+                  onchange: (ev) => this.setKnob(k.group, k.name, layers.map((x, j) => (j === i ? { ...x, attempts: Math.max(1, Math.round(Number(ev.target.value) || 1)) } : x))),
+                }),
+                h('button', { type: 'button', class: 'btn btn-small', disabled: fixed || null, 'data-fkey': `${id}-rm-${i}`, 'aria-label': t('sandbox.removeLayer', { layer: ly.layer }), onclick: () => this.setKnob(k.group, k.name, layers.filter((_, j) => j !== i)) }, '×'),
+              ),
+            ),
+            layers.length < (k.max_layers || 5)
+              ? h('button', { type: 'button', class: 'btn btn-small', id, disabled: fixed || null, 'data-fkey': `${id}-add`, onclick: () => this.setKnob(k.group, k.name, [...layers, { layer: `layer${layers.length + 1}`, attempts: 2 }]) }, t('sandbox.addLayer'))
+              : null,
           ),
-        ),
-        layers.length < (k.max_layers || 5)
-          ? h('button', { type: 'button', class: 'btn btn-small', id, 'data-fkey': `${id}-add`, onclick: () => this.setKnob(k.group, k.name, [...layers, { layer: `layer${layers.length + 1}`, attempts: 2 }]) }, t('sandbox.addLayer'))
-          : null,
-      );
+        );
+      };
     }
     if (fixed) {
-      for (const el of control.querySelectorAll ? [control, ...control.querySelectorAll('input, select, button')] : [control]) {
+      for (const el of [control, ...control.querySelectorAll('input, select, button')]) {
         if ('disabled' in el) el.disabled = true;
       }
     }
-    return h('div', { class: ['sb-knob', fixed && 'is-fixed'], 'data-fixed': fixed ? 'true' : null }, label, control, meaning);
+    const update = () => {
+      const { has, value } = current();
+      show(value);
+      const setting = fix ? null : this.settingOf(k, value, has);
+      badge.hidden = !setting;
+      badge.className = setting ? `badge setting-${setting}` : 'badge';
+      badge.textContent = setting ? t(`sandbox.setting.${setting}`) : '';
+    };
+    const el = h('div', { class: ['sb-knob', fixed && 'is-fixed'], 'data-fixed': fixed ? 'true' : null }, h('div', { class: 'sb-knob-head' }, label, ' ', badge), control, valueMeaning, meaning);
+    update();
+    return { el, update };
   }
 
   /** How the engine's table judges the value: right / wrong / neutral (null: unknown). */
@@ -695,25 +788,53 @@ export class SandboxView {
     return null;
   }
 
+  /** The script's shape without its times: while it holds, an edit only updates the times. */
+  scriptShape() {
+    return JSON.stringify((this.state.s.script || []).map(({ at: _at, ...rest }) => rest));
+  }
+
+  refreshScript() {
+    const script = this.state.s.script || [];
+    this.el.script.querySelectorAll('input[data-at]').forEach((input) => {
+      const a = script[Number(input.getAttribute('data-at'))];
+      if (a && input.value !== String(a.at)) input.value = String(a.at);
+    });
+  }
+
   renderScript() {
     const script = this.state.s.script || [];
-    const locked = this.challenge && this.challenge.view.kind === 'break';
+    const locked = this.editable() !== null; // a challenge changes faults or knobs, never the script
     const actions = this.vocab.actions || [];
-    const intents = [...new Set(script.map((a) => a.intent).filter(Boolean))];
-    const pick = h('select', { 'aria-label': t('sandbox.newAction'), 'data-testid': 'sb-new-action' }, actions.map((a) => h('option', { value: a.name, title: l(a.meaning) }, `${a.name} — ${l(a.meaning)}`)));
-    const intent = h('input', { type: 'text', class: 'sb-text', value: intents[0] || 'weekly-report', 'aria-label': t('sandbox.newIntent'), maxlength: '64' });
-    const at = h('input', { type: 'number', class: 'sb-num', min: '0', max: '600000', value: String(script.length ? script[script.length - 1].at + 100 : 0), 'aria-label': t('sandbox.newAt') });
+    const intents = [...new Set(script.filter((a) => a.do === 'deliver').map((a) => a.intent).filter(Boolean))];
+    const pick = h('select', { 'aria-label': t('sandbox.newAction'), 'data-testid': 'sb-new-action', 'data-fkey': 'new-action' }, actions.map((a) => h('option', { value: a.name, title: l(a.meaning) }, a.name)));
+    const pickMeaning = h('p', { class: 'muted small' });
+    // A new intent is named when it is delivered; every other action names one the script delivers.
+    const typed = h('input', { type: 'text', class: 'sb-text', value: intents.length ? `${intents[0]}-2` : 'weekly-report', 'aria-label': t('sandbox.newIntent'), maxlength: '64', 'data-fkey': 'new-intent' });
+    const chosen = h('select', { 'aria-label': t('sandbox.newIntent'), 'data-fkey': 'new-intent-pick' }, intents.map((i) => h('option', { value: i }, i)));
+    const intentSlot = h('span', { class: 'sb-inline' });
+    const at = h('input', { type: 'number', class: 'sb-num', min: '0', max: '600000', value: String(script.length ? script[script.length - 1].at + 100 : 0), 'aria-label': t('sandbox.newAt'), 'data-fkey': 'new-at' });
+    const spec = () => actions.find((a) => a.name === pick.value);
+    const showPick = () => {
+      const a = spec();
+      pickMeaning.textContent = a ? l(a.meaning) : '';
+      const needs = a && a.intent !== 'none';
+      replaceChildren(intentSlot, !needs ? null : a.name === 'deliver' || !intents.length ? typed : chosen);
+    };
+    pick.addEventListener('change', showPick);
+    showPick();
     const add = () => {
-      const spec = actions.find((a) => a.name === pick.value);
-      if (!spec) return;
-      const action = { at: Math.max(0, Math.round(Number(at.value) || 0)), do: spec.name };
-      if (spec.intent !== 'none' && intent.value.trim()) action.intent = intent.value.trim();
-      if (spec.payload) action.payload = `${action.intent || 'payload'} (${t('sandbox.payloadAt', { at: action.at })})`;
+      const a = spec();
+      if (!a) return;
+      const action = { at: Math.round(Number(at.value) || 0), do: a.name };
+      const input = intentSlot.firstChild;
+      if (a.intent !== 'none' && input && input.value.trim()) action.intent = input.value.trim();
+      if (a.payload) action.payload = `${action.intent || 'payload'} (${t('sandbox.payloadAt', { at: action.at })})`;
       this.addAction(action);
     };
     replaceChildren(
       this.el.script,
       h('h3', { id: 'sb-script-h', class: 'section-title' }, t('sandbox.script')),
+      locked ? h('p', { class: 'muted small' }, t('sandbox.lockedScript')) : null,
       h(
         'fieldset',
         { class: 'sb-group', disabled: locked || null },
@@ -725,7 +846,7 @@ export class SandboxView {
             h(
               'li',
               null,
-              h('label', { class: 'sb-inline' }, 't=', h('input', { type: 'number', class: 'sb-num', min: '0', max: '600000', value: String(a.at), 'data-fkey': `at-${i}`, 'aria-label': t('sandbox.actionAt', { n: i + 1 }), onchange: (ev) => this.setScriptAt(i, Math.max(0, Math.round(Number(ev.target.value) || 0))) }), ' ms'),
+              h('label', { class: 'sb-inline' }, 't=', h('input', { type: 'number', class: 'sb-num', min: '0', max: '600000', value: String(a.at), 'data-at': String(i), 'data-fkey': `at-${i}`, 'aria-label': t('sandbox.actionAt', { n: i + 1 }), onchange: (ev) => this.setScriptAt(i, Math.round(Number(ev.target.value) || 0)) }), ' ms'),
               ' ',
               h('code', null, a.do),
               a.intent ? h('span', null, ' ', h('code', null, a.intent)) : null,
@@ -735,7 +856,8 @@ export class SandboxView {
             ),
           ),
         ),
-        h('p', { class: 'sb-inline sb-add' }, pick, ' ', intent, ' ', 't=', at, ' ms ', h('button', { type: 'button', class: 'btn btn-small', 'data-testid': 'sb-add-action', onclick: add }, t('sandbox.addAction'))),
+        h('p', { class: 'sb-inline sb-add' }, pick, ' ', intentSlot, ' ', 't=', at, ' ms ', h('button', { type: 'button', class: 'btn btn-small', 'data-testid': 'sb-add-action', 'data-fkey': 'add-action', onclick: add }, t('sandbox.addAction'))),
+        pickMeaning,
       ),
     );
   }
@@ -744,7 +866,7 @@ export class SandboxView {
     const ex = this.explore;
     const kSelect = h(
       'select',
-      { 'aria-label': t('sandbox.exploreK'), 'data-testid': 'sb-explore-k', 'data-fkey': 'explore-k', disabled: ex && ex.running ? true : null },
+      { 'aria-label': t('sandbox.exploreK'), 'data-testid': 'sb-explore-k', 'data-fkey': 'explore-k', 'aria-disabled': ex && ex.running ? 'true' : null },
       [1, 2, 3].map((k) => h('option', { value: String(k), selected: (ex ? ex.k : 2) === k || null }, k === 1 ? t('sandbox.upToOne') : t('sandbox.upToK', { k }))),
     );
     const body = [];
@@ -754,6 +876,8 @@ export class SandboxView {
         h('progress', { max: '100', value: String(this.progressPct()), 'data-testid': 'sb-explore-bar' }),
         h('button', { type: 'button', class: 'btn', 'data-testid': 'sb-explore-cancel', 'data-fkey': 'explore-cancel', onclick: () => this.cancelExplore() }, t('sandbox.cancel')),
       );
+    } else if (ex && ex.cancelled) {
+      body.push(h('p', { role: 'status', 'data-testid': 'sb-explore-cancelled' }, t('sandbox.exploreCancelled')));
     } else if (ex && ex.error) {
       body.push(h('p', { class: 'notice notice-warn', role: 'alert' }, t('sandbox.exploreFailed'), ' ', h('span', { lang: 'en' }, ex.error)));
     } else if (ex && ex.result) {
@@ -763,9 +887,15 @@ export class SandboxView {
       this.el.explore,
       h('h3', { id: 'sb-explore-h', class: 'section-title' }, t('sandbox.explore')),
       h('p', { class: 'muted small' }, t('sandbox.exploreHint')),
-      h('p', { class: 'sb-inline' }, kSelect, ' ', h('button', { type: 'button', class: 'btn btn-primary', 'data-testid': 'sb-explore-run', 'data-fkey': 'explore-run', disabled: ex && ex.running ? true : null, onclick: () => this.startExplore(Number(kSelect.value)) }, t('sandbox.exploreRun'))),
+      h('p', { class: 'sb-inline' }, kSelect, ' ', h('button', { type: 'button', class: 'btn btn-primary', 'data-testid': 'sb-explore-run', 'data-fkey': 'explore-run', 'aria-disabled': ex && ex.running ? 'true' : null, onclick: () => this.startExplore(Number(kSelect.value)) }, t('sandbox.exploreRun'))),
       h('div', { class: 'sb-explore-body', 'aria-live': 'polite' }, body),
     );
+  }
+
+  /** An invariant's name for a learner, from the engine's table. */
+  invariantTitle(name) {
+    const inv = (this.vocab.invariants || []).find((x) => x.name === name);
+    return inv && inv.title ? l(inv.title) : name;
   }
 
   progressPct() {
@@ -806,7 +936,7 @@ export class SandboxView {
       head,
       r.cut ? h('p', { class: 'muted' }, l(r.cut.text)) : null,
       h('h4', null, t('sandbox.outcomes')),
-      h('ul', { class: 'sb-outcomes', 'data-testid': 'sb-outcomes' }, r.outcomes.map((o) => h('li', { class: o.violations.length ? 'inv-broken' : null }, h('strong', null, fmt(o.count)), ' × ', l(o.text), o.violations.length ? ` ⚠ ${o.violations.join(', ')}` : ''))),
+      h('ul', { class: 'sb-outcomes', 'data-testid': 'sb-outcomes' }, r.outcomes.map((o) => h('li', { class: o.violations.length ? 'inv-broken' : null }, h('strong', null, fmt(o.count)), ' × ', l(o.text), o.violations.length ? ` ⚠ ${o.violations.map((n) => this.invariantTitle(n)).join(', ')}` : ''))),
       r.counterexamples.length
         ? [
             h('h4', null, t('sandbox.counterexamples')),
@@ -842,7 +972,11 @@ export class SandboxView {
       const r = c.result;
       verdict = h('div', { class: ['notice', r.solved ? 'notice-ok' : 'notice-warn'], role: 'status', 'data-testid': 'sb-check-result', 'data-solved': r.solved ? 'true' : 'false' }, h('p', null, r.solved ? '✓ ' : '✕ ', t(r.solved ? 'sandbox.solved' : r.allowed === false ? 'sandbox.notAllowed' : 'sandbox.notSolved')), h('p', null, l(r.text)));
     }
-    const limits = v.kind === 'break' ? t('sandbox.breakLimits', { n: v.max_faults, goal: l(v.goal_text) || v.goal }) : t('sandbox.fixLimits', { n: v.max_changes, k: v.faults });
+    const goal = v.goal_title ? l(v.goal_title) : this.invariantTitle(v.goal);
+    const limits =
+      v.kind === 'break'
+        ? t(v.max_faults === 1 ? 'sandbox.breakLimitsOne' : 'sandbox.breakLimits', { n: v.max_faults, goal })
+        : t(v.max_changes === 1 ? 'sandbox.fixLimitsOne' : 'sandbox.fixLimits', { n: v.max_changes, k: v.faults });
     const solvedBefore = this.app.progress.isCorrect(this.challenge.rec.id, 'challenge');
     replaceChildren(
       this.el.challenge,
@@ -853,7 +987,7 @@ export class SandboxView {
         h('p', { 'data-testid': 'sb-challenge-prompt' }, l(v.prompt)),
         h('p', { class: 'muted small' }, limits),
         v.hint ? h('details', null, h('summary', null, t('challenge.hint')), h('p', null, l(v.hint))) : null,
-        h('p', null, h('button', { type: 'button', class: 'btn btn-primary', 'data-testid': 'sb-check', 'data-fkey': 'check', disabled: c && c.running ? true : null, onclick: () => this.checkChallenge() }, t('sandbox.check'))),
+        h('p', null, h('button', { type: 'button', class: 'btn btn-primary', 'data-testid': 'sb-check', 'data-fkey': 'check', 'aria-disabled': c && c.running ? 'true' : null, onclick: () => this.checkChallenge() }, t('sandbox.check'))),
         verdict,
       ),
     );
@@ -868,6 +1002,15 @@ export class SandboxView {
     } catch (_) {
       this.el.copied.textContent = t('sandbox.copyManual');
     }
+  }
+
+  /** The language changed: the same state, history, explore result and check, relabelled. */
+  relabel() {
+    const step = this.step;
+    this.mount();
+    this.step = -1;
+    this.go(step, { force: true });
+    document.title = `${t('sandbox.title')} · idemlab`;
   }
 
   onKey(ev) {
