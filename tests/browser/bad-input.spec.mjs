@@ -83,6 +83,20 @@ test('a wasm file that is no wasm at all, and a wasm that does not answer: named
   await expect(page.locator('[data-testid="lesson-card"]')).toHaveCount(11);
 });
 
+test('without an engine, an import is refused before anything changes (its answers cannot be checked)', async ({ page, guard }) => {
+  guard.allowErrors();
+  await useEnglish(page);
+  await truncateWasm(page);
+  await page.goto('./');
+  await expect(page.getByTestId('engine-error')).toBeVisible({ timeout: 20_000 });
+  await page.evaluate((k) => localStorage.setItem(k, JSON.stringify({ version: 1, lessons: { 'retry-duplicates': { answers: {}, reached: 3 } } })), KEY);
+  const before = await page.evaluate((k) => localStorage.getItem(k), KEY);
+  await page.getByTestId('import-input').setInputFiles({ name: 'p.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify({ version: 1, lessons: { [LESSON]: { completed: true } } })) });
+  await expect(page.getByTestId('notice')).toContainText('needs the simulation engine');
+  await expect(page.getByTestId('import-preview')).toHaveCount(0);
+  expect(await page.evaluate((k) => localStorage.getItem(k), KEY)).toBe(before);
+});
+
 test('an engine that stops (a trap) is offered a restart: a fresh engine checks the next answer', async ({ page, guard }) => {
   guard.allowErrors();
   await useEnglish(page);

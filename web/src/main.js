@@ -130,9 +130,7 @@ function loadEngine() {
 
 /** The load failed: try again (the list and lesson texts stay as they are meanwhile). */
 async function retryEngine() {
-  const failed = app.engineError;
   await loadEngine();
-  if (app.engineError) app.engineError.retried = (failed && failed.retried ? failed.retried : 0) + 1;
   await route();
   if (!app.engineError) notify({ key: 'notice.engineLoaded', kind: 'ok', testid: 'notice-engine-loaded' });
 }

@@ -74,7 +74,7 @@ export function technicalDetails(text) {
  * The engine did not load (or stopped): what failed in the learner's language, what still
  * works, a button to load a fresh engine (onRetry), and the technical detail collapsed.
  */
-export function engineErrorCard(err, { onRetry = null, busy = false, stillWorks = true } = {}) {
+export function engineErrorCard(err, { onRetry = null, stillWorks = true } = {}) {
   const stopped = err.kind === 'stopped';
   return h(
     'article',
@@ -96,8 +96,8 @@ export function engineErrorCard(err, { onRetry = null, busy = false, stillWorks 
           { class: 'btn-row' },
           h(
             'button',
-            { type: 'button', class: 'btn btn-primary', 'data-testid': 'engine-retry', disabled: busy, 'aria-busy': busy ? 'true' : null, onclick: onRetry },
-            busy ? t('err.engineRetrying') : t(stopped ? 'err.engineRestart' : 'err.engineRetry'),
+            { type: 'button', class: 'btn btn-primary', 'data-testid': 'engine-retry', onclick: onRetry },
+            t(stopped ? 'err.engineRestart' : 'err.engineRetry'),
           ),
         )
       : null,
