@@ -46,6 +46,8 @@ test('the list shows each lesson with its progress, and progress survives a relo
   await page.reload();
   await expect(card.getByTestId('lesson-progress')).toContainText(/answered 0\//);
   await page.getByTestId('import-input').setInputFiles({ name: 'p.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(data)) });
+  // It asks first (tests/browser/bad-input.spec.mjs has the preview itself).
+  await page.getByTestId('import-confirm').click();
   await expect(card.getByTestId('lesson-progress')).toContainText(`answered ${answered}/`);
 });
 

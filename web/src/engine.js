@@ -5,13 +5,21 @@
 import { bundledWasm } from './bundled.js';
 
 export class EngineError extends Error {
-  constructor(file, reason, method, status = null) {
+  constructor(file, reason, method, status = null, kind = null) {
     super(`${file ? file + ': ' : ''}${reason}`);
     this.name = 'EngineError';
     this.file = file;
-    this.reason = reason;
+    this.reason = reason; // technical detail, in English (the toolchain's own words)
     this.method = method || null;
     this.status = status; // the HTTP status when the file could not be fetched
+    // What the learner is told (views/errors.js): 'http' (status), 'network' (no answer from
+    // the server), 'damaged' (fetched, but not a working engine: truncated, not wasm),
+    // 'timeout', 'unsupported' (no WebAssembly here), 'stopped' (a loaded engine trapped).
+    this.kind = kind || (status ? 'http' : null);
+  }
+
+  get stopped() {
+    return this.kind === 'stopped';
   }
 }
 
@@ -51,6 +59,17 @@ async function whyMissing(url) {
   }
 }
 
+/** Whether `url` can be fetched at all (false: no answer from the server, e.g. offline). */
+async function reachable(url) {
+  try {
+    const res = await fetch(url, { cache: 'no-store' });
+    if (res.body) res.body.cancel().catch(() => {});
+    return true;
+  } catch (_) {
+    return false;
+  }
+}
+
 /**
  * index.html preloads the wasm; without the script nothing fetches it, and Chromium warns
  * about an unused preload. Take the preloaded response (no new request) and drop it.
@@ -74,30 +93,34 @@ export class Engine {
   constructor(module) {
     this.m = module;
     this.dead = null;
+    this.onStop = null; // called once, with the EngineError, when the instance traps
   }
 
   static async load(base = BASE) {
     const scriptUrl = base + SCRIPT;
     const wasmUrl = base + WASM;
+    if (typeof WebAssembly !== 'object') throw new EngineError(wasmUrl, 'WebAssembly is not available in this browser', null, null, 'unsupported');
     if (typeof globalThis.createIdemlab !== 'function') {
       try {
         await loadClassicScript(scriptUrl);
       } catch (_) {
         releasePreload(wasmUrl);
         const status = await failedStatus(scriptUrl);
-        throw new EngineError(scriptUrl, status ? `HTTP ${status}` : await whyMissing(scriptUrl), null, status);
+        const why = status ? `HTTP ${status}` : await whyMissing(scriptUrl);
+        throw new EngineError(scriptUrl, why, null, status, status ? 'http' : /could not be fetched/.test(why) ? 'network' : 'damaged');
       }
     }
     if (typeof globalThis.createIdemlab !== 'function') {
-      throw new EngineError(scriptUrl, 'the script does not define createIdemlab');
+      throw new EngineError(scriptUrl, 'the script does not define createIdemlab', null, null, 'damaged');
     }
     const messages = [];
     let timer;
+    let timedOut = false;
     const timeout = new Promise((_, reject) => {
-      timer = setTimeout(
-        () => reject(new Error(`no answer after ${LOAD_TIMEOUT_MS / 1000} s`)),
-        LOAD_TIMEOUT_MS,
-      );
+      timer = setTimeout(() => {
+        timedOut = true;
+        reject(new Error(`no answer after ${LOAD_TIMEOUT_MS / 1000} s`));
+      }, LOAD_TIMEOUT_MS);
     });
     let module;
     // The offline copy holds the engine's bytes in the page (its glue ran inline already).
@@ -118,17 +141,18 @@ export class Engine {
     } catch (e) {
       // Emscripten's own message ("Aborted(both async and sync fetching ...)") does not
       // say what is wrong; a missing or refused file is named by its HTTP status.
-      const status = await failedStatus(wasmUrl);
+      const status = wasmBinary ? null : await failedStatus(wasmUrl);
       if (status) throw new EngineError(wasmUrl, `HTTP ${status}`, null, status);
       const detail = messages.filter((m) => m && !describe(e).includes(m)).slice(-2);
       const reason = [describe(e), ...detail].join(' — ');
-      throw new EngineError(wasmUrl, reason);
+      const kind = timedOut ? 'timeout' : !wasmBinary && !(await reachable(wasmUrl)) ? 'network' : 'damaged';
+      throw new EngineError(wasmUrl, reason, null, null, kind);
     } finally {
       clearTimeout(timer);
     }
     for (const name of ['_idemlab_call', '_idemlab_free', '_malloc', '_free', 'UTF8ToString', 'stringToUTF8', 'lengthBytesUTF8']) {
       if (typeof module[name] !== 'function') {
-        throw new EngineError(scriptUrl, `the module does not export ${name}`);
+        throw new EngineError(scriptUrl, `the module does not export ${name}`, null, null, 'damaged');
       }
     }
     return new Engine(module);
@@ -149,7 +173,7 @@ export class Engine {
    * Throws EngineError only when the engine itself could not answer.
    */
   call(method, input) {
-    if (this.dead) throw new EngineError('engine/idemlab.wasm', this.dead, method);
+    if (this.dead) throw new EngineError('engine/idemlab.wasm', this.dead, method, null, 'stopped');
     const m = this.m;
     let mp = 0;
     let ip = 0;
@@ -163,7 +187,19 @@ export class Engine {
       text = m.UTF8ToString(out);
     } catch (e) {
       if (e instanceof WebAssembly.RuntimeError || /abort/i.test(describe(e))) {
+        // This instance is no longer usable; a fresh one can be loaded (main.js restarts it).
         this.dead = `the engine stopped (${describe(e)})`;
+        const err = new EngineError('engine/idemlab.wasm', `${method}: ${describe(e)}`, method, null, 'stopped');
+        if (this.onStop) {
+          const fn = this.onStop;
+          this.onStop = null;
+          try {
+            fn(err);
+          } catch (_) {
+            /* the caller still gets the error below */
+          }
+        }
+        throw err;
       }
       throw new EngineError('engine/idemlab.wasm', `${method}: ${describe(e)}`, method);
     } finally {

@@ -182,6 +182,26 @@ export class LessonStore {
     }
   }
 
+  /**
+   * The lesson `id`'s file, read without the engine (its text shows while the engine cannot
+   * run): {entry, lesson} with the parsed file, {entry, error} when it cannot be read, or
+   * null when the index has no such lesson.
+   */
+  async readText(id) {
+    const entries = await this.loadIndex();
+    const entry = entries.find((e) => e.status === 'ok' && e.id === id);
+    if (!entry) return null;
+    const got = await this._fetch(entry.file);
+    this.texts.delete(entry.file);
+    if (got.error) return { entry, error: got.error };
+    try {
+      const lesson = JSON.parse(got.text);
+      return { entry, lesson: lesson && typeof lesson === 'object' && !Array.isArray(lesson) ? lesson : {} };
+    } catch (e) {
+      return { entry, error: { kind: 'json', reason: e.message } };
+    }
+  }
+
   /** The lesson `id`, opened: a record (ok or error), or null when the index has no such lesson. */
   async find(id) {
     const entries = await this.loadIndex();

@@ -12,10 +12,12 @@ import { decodeState, encodeState } from './sandbox/codec.js';
 import { SandboxView } from './views/sandbox.js';
 import { isEmbedded, params as embedParams, listenToHost, postReady, newView } from './embed.js';
 import { isOfflineCopy } from './bundled.js';
-import { renderList } from './views/list.js';
+import { renderList, exportProgress, downloadText } from './views/list.js';
+import { renderLessonText } from './views/lessontext.js';
+import { recheckImport } from './importing.js';
 import { LessonView } from './views/lesson.js';
 import { CompareView } from './views/compare.js';
-import { engineErrorCard, fatalCard, lessonErrorCard } from './views/errors.js';
+import { engineErrorCard, fatalCard, lessonErrorCard, technicalDetails } from './views/errors.js';
 
 const app = {
   engine: null,
@@ -59,13 +61,25 @@ function renderNotices() {
     app.globalNotices.map((n, idx) =>
       h(
         'div',
-        { class: ['notice', n.kind === 'ok' ? 'notice-ok' : 'notice-warn'], role: n.kind === 'ok' ? 'status' : 'alert', 'data-testid': n.testid || 'notice' },
+        { class: ['notice', n.kind === 'ok' ? 'notice-ok' : n.kind === 'error' ? 'notice-error' : 'notice-warn'], role: n.kind === 'ok' ? 'status' : 'alert', 'data-testid': n.testid || 'notice' },
         h(
-          'p',
-          null,
-          t(n.key, n.params),
-          // The reason is the page's own, in English: introduced as such, marked as English.
-          n.reason ? h('span', { class: 'muted', 'data-testid': 'notice-reason' }, t('notice.reasonOpen'), h('span', { lang: 'en' }, n.reason), t('notice.reasonClose')) : null,
+          'div',
+          { class: 'notice-body' },
+          h(
+            'p',
+            null,
+            t(n.key, n.params),
+            // The reason is the page's own, in English: introduced as such, marked as English.
+            n.reason ? h('span', { class: 'muted', 'data-testid': 'notice-reason' }, t('notice.reasonOpen'), h('span', { lang: 'en' }, n.reason), t('notice.reasonClose')) : null,
+          ),
+          n.actions && n.actions.length
+            ? h(
+                'div',
+                { class: 'btn-row' },
+                n.actions.map((a) => h('button', { type: 'button', class: 'btn btn-small', 'data-testid': a.testid, onclick: a.run }, t(a.key))),
+              )
+            : null,
+          n.detail ? technicalDetails(n.detail) : null,
         ),
         h(
           'button',
@@ -88,7 +102,97 @@ function renderNotices() {
 function notify(n) {
   app.globalNotices.push(n);
   renderNotices();
-  if (n.key === 'notice.imported') route();
+  if (n.key === 'notice.imported' || n.key === 'notice.importedNotSaved') route();
+}
+
+function dropNotice(testid) {
+  const before = app.globalNotices.length;
+  app.globalNotices = app.globalNotices.filter((n) => n.testid !== testid);
+  if (app.globalNotices.length !== before) renderNotices();
+}
+
+// --- the engine: loaded once, loaded again on request (a failed load, or an instance that trapped)
+
+function loadEngine() {
+  app.engineError = null;
+  app.engineReady = Engine.load().then(
+    (e) => {
+      app.engine = e;
+      app.store.engine = e;
+      e.onStop = engineStopped;
+    },
+    (e) => {
+      app.engineError = e instanceof EngineError ? e : new EngineError('engine/idemlab.js', e.message || String(e), null, null, 'damaged');
+    },
+  );
+  return app.engineReady;
+}
+
+/** The load failed: try again (the list and lesson texts stay as they are meanwhile). */
+async function retryEngine() {
+  await loadEngine();
+  await route();
+  if (!app.engineError) notify({ key: 'notice.engineLoaded', kind: 'ok', testid: 'notice-engine-loaded' });
+}
+
+/** A loaded engine trapped: say so, keep every view, and offer a fresh instance. */
+function engineStopped(err) {
+  dropNotice('engine-stopped');
+  notify({
+    key: 'err.engineStoppedNotice',
+    kind: 'error',
+    testid: 'engine-stopped',
+    detail: `${err.file}: ${err.reason}`,
+    actions: [{ key: 'err.engineRestart', testid: 'engine-restart', run: restartEngine }],
+  });
+}
+
+async function restartEngine() {
+  dropNotice('engine-stopped');
+  await loadEngine();
+  if (app.engineError) {
+    await route();
+    return;
+  }
+  // Lessons opened while the engine was stopped failed because of it: open them again.
+  for (const [file, rec] of [...app.store.records]) if (rec.status === 'error') app.store.records.delete(file);
+  if (app.view && 'engine' in app.view) app.view.engine = app.engine;
+  notify({ key: 'notice.engineRestarted', kind: 'ok', testid: 'notice-engine-restarted' });
+  if (!app.view) await route();
+}
+
+function engineCard(opts = {}) {
+  return engineErrorCard(app.engineError, { onRetry: () => retryEngine().catch(showFatal), ...opts });
+}
+
+/** An import, checked again by the engine before the learner is asked (views/list.js). */
+async function recheck(data) {
+  await app.engineReady;
+  if (!app.engine || app.engineError) {
+    const e = new Error('the engine is not loaded');
+    e.key = 'notice.importNeedsEngine';
+    throw e;
+  }
+  return recheckImport(data, { store: app.store, progress: app.progress, worker: app.worker });
+}
+
+function listOptions(isCurrent, message) {
+  return { store: app.store, progress: app.progress, notify, isCurrent, message, recheck, banner: app.engineError ? engineCard() : null };
+}
+
+/** Saving failed (storage full, or refused): say so until a save works again. */
+function onSaveState(saved) {
+  if (saved) {
+    dropNotice('notice-save-failed');
+    return;
+  }
+  if (app.globalNotices.some((n) => n.testid === 'notice-save-failed')) return;
+  notify({
+    key: 'notice.saveFailed',
+    kind: 'error',
+    testid: 'notice-save-failed',
+    actions: [{ key: 'progress.export', testid: 'notice-export', run: () => exportProgress(app.store, app.progress) }],
+  });
 }
 
 function renderShell(root) {
@@ -145,12 +249,6 @@ async function route() {
   const isCurrent = () => token === app.renderToken;
   const r = currentRoute();
 
-  if (app.engineError) {
-    setReady(false);
-    replaceChildren(mainEl, engineErrorCard(app.engineError));
-    return;
-  }
-
   if (r.name === 'sandbox' && app.view && app.view.kind === 'sandbox' && app.view.followRoute(r.code, r.step)) return;
   const ofLesson = r.name === 'lesson' || r.name === 'compare';
   if (ofLesson && app.view && app.view.kind === r.name && app.view.id === r.id) {
@@ -169,7 +267,7 @@ async function route() {
     await app.engineReady;
     if (!isCurrent()) return;
     if (app.engineError) {
-      replaceChildren(mainEl, engineErrorCard(app.engineError));
+      await showLessonText(r.id, isCurrent);
       return;
     }
     let rec;
@@ -177,12 +275,12 @@ async function route() {
       rec = await app.store.find(r.id);
     } catch (e) {
       if (!isCurrent()) return;
-      renderList(mainEl, { store: app.store, progress: app.progress, notify, isCurrent, message: null });
+      renderList(mainEl, listOptions(isCurrent, null));
       return;
     }
     if (!isCurrent()) return;
     if (!rec) {
-      renderList(mainEl, { store: app.store, progress: app.progress, notify, isCurrent, message: t('err.unknownLesson', { id: r.id }) });
+      renderList(mainEl, listOptions(isCurrent, t('err.unknownLesson', { id: shortCode(r.id) })));
       return;
     }
     if (rec.status === 'error') {
@@ -217,7 +315,7 @@ async function route() {
     await app.engineReady;
     if (!isCurrent()) return;
     if (app.engineError) {
-      replaceChildren(mainEl, engineErrorCard(app.engineError));
+      replaceChildren(mainEl, h('section', null, h('a', { class: 'back-link', href: listHash(), 'data-testid': 'back' }, t('nav.back')), engineCard({ stillWorks: true })));
       return;
     }
     await openSandbox(r, isCurrent);
@@ -225,9 +323,9 @@ async function route() {
   }
   document.title = `idemlab — ${t('app.tagline')}`;
   // An address that is no route (#/garbage): say so, and show the list's own address.
-  const message = r.unknown ? t('err.unknownRoute', { route: `#${r.unknown}` }) : null;
+  const message = r.unknown ? t('err.unknownRoute', { route: shortCode(`#${r.unknown}`) }) : null;
   if (r.unknown) replaceHash(listHash());
-  renderList(mainEl, { store: app.store, progress: app.progress, notify, isCurrent, message });
+  renderList(mainEl, listOptions(isCurrent, message));
   window.scrollTo(0, 0);
 }
 
@@ -309,6 +407,26 @@ function noticeList(notices) {
   return out;
 }
 
+/** The engine did not load: the lesson's text from its file, under the engine's card. */
+async function showLessonText(id, isCurrent) {
+  let got;
+  try {
+    got = await app.store.readText(id);
+  } catch (_) {
+    got = null;
+  }
+  if (!isCurrent()) return;
+  if (!got) {
+    renderList(mainEl, listOptions(isCurrent, t('err.unknownLesson', { id: shortCode(id) })));
+    return;
+  }
+  if (got.error) {
+    showLessonError({ file: got.entry.file, errors: [{ file: got.entry.file, path: '', ...got.error, reason: got.error.reason || '' }] });
+    return;
+  }
+  renderLessonText(mainEl, { entry: got.entry, lesson: got.lesson, banner: engineCard() });
+}
+
 /** A lesson that failed when it was opened (fetched, run or compared): its error card. */
 function showLessonError(rec) {
   document.title = `${t('err.lessonTitle')} · idemlab`;
@@ -343,15 +461,7 @@ async function start() {
   app.store = new LessonStore(null);
   const first = currentRoute();
   app.store.prefetch(first.name === 'lesson' || first.name === 'compare' ? first.id : null);
-  app.engineReady = Engine.load().then(
-    (e) => {
-      app.engine = e;
-      app.store.engine = e;
-    },
-    (e) => {
-      app.engineError = e instanceof EngineError ? e : new EngineError('engine/idemlab.js', e.message || String(e));
-    },
-  );
+  loadEngine();
 
   const root = document.getElementById('app');
   if (isEmbedded()) document.documentElement.classList.add('is-embedded');
@@ -359,7 +469,14 @@ async function start() {
   if (embedParams.lessonOnly) document.documentElement.classList.add('is-lesson-only');
   listenToHost({ setLang, openLesson: (id, step) => (window.location.hash = lessonHash(id, step)) });
   app.progress = new Progress();
-  for (const n of app.progress.notices) app.globalNotices.push(n);
+  app.progress.onSaveState(onSaveState);
+  for (const n of app.progress.notices) {
+    // Unreadable progress that could not be set aside: offered as a file before it is written over.
+    if (n.download) {
+      const { name, text } = n.download;
+      app.globalNotices.push({ ...n, actions: [{ key: 'notice.downloadUnreadable', testid: 'notice-download-unreadable', run: () => downloadText(name, text) }] });
+    } else app.globalNotices.push(n);
+  }
   renderShell(root);
   onLangChange(() => {
     flushPendingHash(); // views rebuilt from their address need its latest state
@@ -393,6 +510,7 @@ async function start() {
   // A debugging and test handle: the same engine calls the page makes.
   window.__idemlab = {
     call: (method, input) => app.engine.call(method, input),
+    engine: () => app.engine,
     sandboxCode: (state) => encodeState(state),
     sandboxState: (code) => decodeState(code),
     hashSettled: () => hashSettled(),

@@ -1,18 +1,19 @@
 // Progress in localStorage: answers with the engine's verdicts, steps reached,
 // completed lessons, self-check ticks. Corrupt data is set aside under another
-// key (never deleted) and reported; storage that cannot be used falls back to
-// memory. Nothing here decides whether an answer is right.
+// key and reported (when there is no room to set it aside, the notice says so and
+// offers it as a download); storage that cannot be used falls back to memory, and
+// a save that fails is reported (onSaveState). Nothing here decides whether an
+// answer is right.
 
 export const PROGRESS_KEY = 'idemlab.progress.v1';
 export const CORRUPT_PREFIX = 'idemlab.progress.corrupt.';
 const PREFS_KEY = 'idemlab.prefs.v1';
 
+/** localStorage when it can be read (writes may still fail: full, or refused; save() says so). */
 function storage() {
   try {
     const s = window.localStorage;
-    const probe = '__idemlab_probe__';
-    s.setItem(probe, '1');
-    s.removeItem(probe);
+    s.getItem(PROGRESS_KEY);
     return s;
   } catch (_) {
     return null;
@@ -97,6 +98,8 @@ export class Progress {
     this.data = empty();
     this.notices = [];
     this.listeners = new Set();
+    this.saveListeners = new Set();
+    this.saveFailed = false; // the last save did not reach storage
     this.load();
   }
 
@@ -133,35 +136,64 @@ export class Progress {
       reason = bad.join('; ');
     }
     const backupKey = `${CORRUPT_PREFIX}${Date.now()}`;
+    let kept = false;
     try {
       this.store.setItem(backupKey, raw);
-      if (this.data === parsed) this.store.setItem(PROGRESS_KEY, JSON.stringify(this.data));
-      else this.store.removeItem(PROGRESS_KEY);
+      kept = this.store.getItem(backupKey) === raw;
     } catch (_) {
-      /* keep the original where it is if we cannot copy it */
+      kept = false;
+    }
+    if (kept) {
+      try {
+        if (this.data === parsed) this.store.setItem(PROGRESS_KEY, JSON.stringify(this.data));
+        else this.store.removeItem(PROGRESS_KEY);
+      } catch (_) {
+        /* the original is set aside under backupKey; the next save tries again */
+      }
     }
     const partly = this.data === parsed;
+    // Said as it is: set aside under a key only when the copy was written. Otherwise the
+    // unreadable text is still where it was, and the next save would write over it: the
+    // notice says so and offers the text as a file.
+    let key;
+    if (kept) key = partly ? 'notice.corruptLessons' : 'notice.corrupt';
+    else key = partly ? 'notice.corruptLessonsNotKept' : 'notice.corruptNotKept';
     this.notices.push({
-      key: partly ? 'notice.corruptLessons' : 'notice.corrupt',
+      key,
       params: { key: backupKey, lessons: partly ? badIds.join(', ') : '' },
       reason,
       testid: 'notice-corrupt',
+      download: kept ? null : { name: 'idemlab-unreadable-progress.json', text: raw },
     });
   }
 
   save() {
+    let ok = false;
     if (this.store) {
       try {
-        this.store.setItem(PROGRESS_KEY, JSON.stringify(this.data));
+        const text = JSON.stringify(this.data);
+        this.store.setItem(PROGRESS_KEY, text);
+        ok = true;
       } catch (_) {
-        /* quota or privacy mode: keep going in memory */
+        /* quota or a refused write: kept in memory only, and said so (onSaveState) */
       }
     }
+    const failed = !!this.store && !ok;
+    if (failed !== this.saveFailed || failed) {
+      this.saveFailed = failed;
+      for (const fn of this.saveListeners) fn(!failed);
+    }
     for (const fn of this.listeners) fn();
+    return ok;
   }
 
   onChange(fn) {
     this.listeners.add(fn);
+  }
+
+  /** fn(saved): after a save that failed (false), and after the first save that works again (true). */
+  onSaveState(fn) {
+    this.saveListeners.add(fn);
   }
 
   lesson(id) {
@@ -253,8 +285,11 @@ export class Progress {
     return JSON.stringify({ ...this.data, summary, exported_at: new Date().toISOString(), app: 'idemlab' }, null, 2);
   }
 
-  /** Replace progress with an exported file; throws Error(reason) when it is not one. */
-  importText(text) {
+  /**
+   * An exported file, read: the progress record it holds (without the export's extras).
+   * Throws Error(reason) when it is not one. Nothing changes until replaceWith().
+   */
+  parseImport(text) {
     let parsed;
     try {
       parsed = JSON.parse(text);
@@ -264,9 +299,15 @@ export class Progress {
     const reason = validate(parsed);
     if (reason) throw new Error(reason);
     const { exported_at: _e, app: _a, summary: _s, ...rest } = parsed;
-    this.data = rest;
-    this.save();
+    return rest;
   }
+
+  /** Replace progress (an import the learner confirmed, its answers re-checked). */
+  replaceWith(data) {
+    this.data = data;
+    return this.save();
+  }
+
 
   getPref(name, fallback) {
     try {

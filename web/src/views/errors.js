@@ -52,17 +52,34 @@ export function indexErrorCard(err) {
   );
 }
 
-/** The engine card's reason: a missing file by its HTTP status, in the learner's language. */
+/** The engine card's reason, in the learner's language: what went wrong, never the toolchain's words. */
 function engineReason(err) {
+  const file = err.file || 'engine/idemlab.wasm';
   if (err.status) return t('err.fetch', { reason: t('err.http', { status: err.status }) });
-  return err.reason || err.message || String(err);
+  const kind = ['network', 'timeout', 'unsupported', 'stopped'].includes(err.kind) ? err.kind : 'damaged';
+  return t(`err.engine.${kind}`, { file });
 }
 
-export function engineErrorCard(err) {
+/** The technical detail (English), collapsed: for whoever looks after the site. */
+export function technicalDetails(text) {
+  return h(
+    'details',
+    { class: 'tech-details', 'data-testid': 'tech-details' },
+    h('summary', null, t('err.details')),
+    h('pre', { class: 'error-pre', lang: 'en', 'data-testid': 'tech-text' }, text),
+  );
+}
+
+/**
+ * The engine did not load (or stopped): what failed in the learner's language, what still
+ * works, a button to load a fresh engine (onRetry), and the technical detail collapsed.
+ */
+export function engineErrorCard(err, { onRetry = null, stillWorks = true } = {}) {
+  const stopped = err.kind === 'stopped';
   return h(
     'article',
-    { class: 'card card-error', 'data-testid': 'engine-error', role: 'alert' },
-    h('h2', { class: 'card-title' }, t('err.engineTitle')),
+    { class: 'card card-error engine-error', 'data-testid': 'engine-error', 'data-kind': err.kind || 'damaged', role: 'alert' },
+    h('h2', { class: 'card-title' }, t(stopped ? 'err.engineStoppedTitle' : 'err.engineTitle')),
     h(
       'dl',
       { class: 'error-details' },
@@ -71,7 +88,20 @@ export function engineErrorCard(err) {
       h('dt', null, t('err.reason')),
       h('dd', { 'data-testid': 'error-reason' }, engineReason(err)),
     ),
-    h('p', { class: 'muted' }, t('err.engineHint')),
+    stillWorks ? h('p', { 'data-testid': 'engine-still-works' }, t('err.engineStillWorks')) : null,
+    err.status ? h('p', { class: 'muted' }, t('err.engineHint')) : null,
+    onRetry
+      ? h(
+          'div',
+          { class: 'btn-row' },
+          h(
+            'button',
+            { type: 'button', class: 'btn btn-primary', 'data-testid': 'engine-retry', onclick: onRetry },
+            t(stopped ? 'err.engineRestart' : 'err.engineRetry'),
+          ),
+        )
+      : null,
+    technicalDetails(`${err.file ? err.file + ': ' : ''}${err.reason || err.message || String(err)}`),
   );
 }
 

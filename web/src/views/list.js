@@ -74,7 +74,96 @@ function exportSummary(store, progress) {
   return out;
 }
 
-function progressTools(progress, notify, store) {
+/** Offer `text` as a downloaded file. */
+export function downloadText(name, text) {
+  const blob = new Blob([text], { type: 'application/json' });
+  const url = URL.createObjectURL(blob);
+  const a = h('a', { href: url, download: name });
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+/** The learner's progress as a file (the export button, and the notice when saving fails). */
+export function exportProgress(store, progress) {
+  downloadText('idemlab-progress.json', progress.exportText(exportSummary(store, progress)));
+}
+
+/** One side of a preview row: "3/9 answered, 2 right · completed", or "nothing". */
+function progressLine(s) {
+  if (!s.started && s.answered === 0 && !s.completed) return t('import.nothing');
+  const parts = [s.total ? t('import.answers', { n: s.answered, total: s.total, right: s.right }) : t('list.noQuestions')];
+  parts.push(s.completed ? t('import.completed') : t('import.notCompleted'));
+  return parts.join(' · ');
+}
+
+/**
+ * What an import would change, lesson by lesson, with confirm and cancel (keyboard: Tab
+ * to either button, Escape cancels). Nothing changes before "confirm".
+ */
+function importPreview({ fileName, rows, onConfirm, onCancel }) {
+  const changed = rows.filter((r) => r.skipped || JSON.stringify(r.now) !== JSON.stringify(r.after));
+  const box = h(
+    'section',
+    {
+      class: 'card import-preview',
+      'data-testid': 'import-preview',
+      role: 'region',
+      'aria-labelledby': 'import-preview-h',
+      onkeydown: (ev) => {
+        if (ev.key === 'Escape') {
+          ev.preventDefault();
+          ev.stopPropagation();
+          onCancel();
+        }
+      },
+    },
+    h('h3', { id: 'import-preview-h', class: 'section-title', tabindex: '-1', 'data-testid': 'import-preview-title' }, t('import.title', { file: fileName })),
+    h('p', null, t('import.replaces')),
+    h('p', { class: 'muted' }, t('import.rechecked')),
+    changed.length === 0
+      ? h('p', { 'data-testid': 'import-no-change' }, t('import.noChange'))
+      : h(
+          'table',
+          { class: 'import-table' },
+          h('thead', null, h('tr', null, h('th', { scope: 'col' }, t('import.lesson')), h('th', { scope: 'col' }, t('import.now')), h('th', { scope: 'col' }, t('import.after')))),
+          h(
+            'tbody',
+            null,
+            changed.map((r) =>
+              h(
+                'tr',
+                { 'data-testid': 'import-row', 'data-lesson': r.id },
+                h('th', { scope: 'row' }, r.title ? l(r.title) : h('code', null, r.id)),
+                h('td', { 'data-testid': 'import-now' }, progressLine(r.now)),
+                h(
+                  'td',
+                  { 'data-testid': 'import-after' },
+                  r.skipped ? t(`import.skipped.${r.skipped}`) : progressLine(r.after),
+                  !r.skipped && r.claimedCompleted && !r.after.completed ? h('span', { class: 'import-unproven', 'data-testid': 'import-unproven' }, ' ', t('import.unproven')) : null,
+                ),
+              ),
+            ),
+          ),
+        ),
+    h(
+      'div',
+      { class: 'btn-row' },
+      h('button', { type: 'button', class: 'btn btn-primary', 'data-testid': 'import-confirm', onclick: onConfirm }, t('import.confirm')),
+      h('button', { type: 'button', class: 'btn', 'data-testid': 'import-cancel', onclick: onCancel }, t('import.cancel')),
+    ),
+  );
+  return box;
+}
+
+function progressTools({ progress, notify, store, recheck }) {
+  const slot = h('div', { class: 'import-slot', 'aria-live': 'polite' });
+  let importBtn;
+  const close = () => {
+    replaceChildren(slot);
+    importBtn.focus();
+  };
   const input = h('input', {
     type: 'file',
     accept: 'application/json,.json',
@@ -85,16 +174,40 @@ function progressTools(progress, notify, store) {
     'data-testid': 'import-input',
     onchange: async (ev) => {
       const file = ev.target.files && ev.target.files[0];
+      ev.target.value = '';
       if (!file) return;
+      let data;
       try {
-        progress.importText(await file.text());
-        notify({ key: 'notice.imported', kind: 'ok' });
+        data = progress.parseImport(await file.text());
       } catch (e) {
         notify({ key: 'notice.importFailed', params: { reason: e.message } });
+        return;
       }
-      ev.target.value = '';
+      replaceChildren(slot, h('p', { class: 'loading', 'aria-busy': 'true', 'data-testid': 'import-checking' }, t('import.checking')));
+      let plan;
+      try {
+        plan = await recheck(data);
+      } catch (e) {
+        replaceChildren(slot);
+        notify({ key: e.key || 'notice.importFailed', params: { reason: e.message } });
+        return;
+      }
+      if (!slot.isConnected) return;
+      const preview = importPreview({
+        fileName: file.name,
+        rows: plan.rows,
+        onCancel: close,
+        onConfirm: () => {
+          replaceChildren(slot);
+          const saved = progress.replaceWith(plan.data);
+          notify({ key: saved || !progress.store ? 'notice.imported' : 'notice.importedNotSaved', kind: saved ? 'ok' : 'warn' });
+        },
+      });
+      replaceChildren(slot, preview);
+      preview.querySelector('[data-testid="import-preview-title"]').focus();
     },
   });
+  importBtn = h('button', { type: 'button', class: 'btn', 'data-testid': 'import-progress', onclick: () => input.click() }, t('progress.import'));
   return h(
     'section',
     { class: 'progress-tools', 'aria-label': t('progress.tools') },
@@ -102,27 +215,11 @@ function progressTools(progress, notify, store) {
     h(
       'div',
       { class: 'btn-row' },
-      h(
-        'button',
-        {
-          type: 'button',
-          class: 'btn',
-          'data-testid': 'export-progress',
-          onclick: () => {
-            const blob = new Blob([progress.exportText(exportSummary(store, progress))], { type: 'application/json' });
-            const url = URL.createObjectURL(blob);
-            const a = h('a', { href: url, download: 'idemlab-progress.json' });
-            document.body.appendChild(a);
-            a.click();
-            a.remove();
-            setTimeout(() => URL.revokeObjectURL(url), 1000);
-          },
-        },
-        t('progress.export'),
-      ),
+      h('button', { type: 'button', class: 'btn', 'data-testid': 'export-progress', onclick: () => exportProgress(store, progress) }, t('progress.export')),
       input,
-      h('button', { type: 'button', class: 'btn', 'data-testid': 'import-progress', onclick: () => input.click() }, t('progress.import')),
+      importBtn,
     ),
+    slot,
   );
 }
 
@@ -130,7 +227,7 @@ function progressTools(progress, notify, store) {
  * Render the list into `root`. `store` loads lessons; `message` is an optional
  * notice shown above the list (e.g. an unknown lesson id).
  */
-export function renderList(root, { store, progress, notify, message, isCurrent }) {
+export function renderList(root, { store, progress, notify, message, isCurrent, banner = null, recheck }) {
   const items = h('ul', { class: 'lesson-list', 'data-testid': 'lesson-list' });
   replaceChildren(
     root,
@@ -138,6 +235,7 @@ export function renderList(root, { store, progress, notify, message, isCurrent }
       'section',
       { class: 'list-view' },
       message ? h('p', { class: 'notice notice-warn', role: 'alert', 'data-testid': 'route-message' }, message) : null,
+      banner,
       h('h2', { class: 'view-title' }, t('list.heading')),
       h('p', { class: 'lead' }, t('list.intro')),
       items,
@@ -148,7 +246,7 @@ export function renderList(root, { store, progress, notify, message, isCurrent }
         h('p', null, t('sandbox.listText')),
         h('a', { class: 'btn btn-primary', href: sandboxHash(null), 'data-testid': 'open-sandbox' }, t('sandbox.listOpen')),
       ),
-      progressTools(progress, notify, store),
+      progressTools({ progress, notify, store, recheck }),
     ),
   );
   (async () => {

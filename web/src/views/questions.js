@@ -160,7 +160,7 @@ export function questionCard(q, ctx) {
         if (note) note.focus({ preventScroll: true });
       }
     } catch (e) {
-      replaceChildren(errorBox, h('p', { class: 'notice notice-error' }, t('err.engineCall', { method: 'answer', reason: e.reason || e.message })));
+      replaceChildren(errorBox, h('p', { class: 'notice notice-error', 'data-testid': 'answer-error' }, e.stopped ? t('err.engineStopped') : t('err.engineCall', { method: 'answer', reason: e.reason || e.message })));
     } finally {
       checking = false;
       card.removeAttribute('aria-busy');

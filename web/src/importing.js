@@ -1,0 +1,117 @@
+// Importing progress: an exported file is read, every answer in it is checked again by
+// the engine (a file's own "correct" and "completed" are claims, not verdicts), and the
+// learner sees what would change, lesson by lesson, before anything is replaced.
+// Nothing here decides an answer: the verdicts are the engine's.
+
+import { decodeState } from './sandbox/codec.js';
+
+const clone = (v) => JSON.parse(JSON.stringify(v));
+
+/** What the list shows of one lesson's progress: questions answered and right, completed. */
+export function summarize(lp, qids) {
+  const answers = (lp && lp.answers) || {};
+  let answered = 0;
+  let right = 0;
+  for (const qid of qids) {
+    const a = answers[qid];
+    if (a && Array.isArray(a.tries) && a.tries.length > 0) answered += 1;
+    if (a && a.correct === true) right += 1;
+  }
+  return { answered, right, total: qids.length, completed: !!(lp && lp.completed === true), started: !!lp };
+}
+
+/** The engine's verdict on one try, as progress records it (correct: false when it cannot say). */
+function recheckTry(store, rec, qid, tr) {
+  let verdict = null;
+  try {
+    verdict = store.answer(rec, qid, tr.answer);
+  } catch (_) {
+    verdict = null; // an answer the engine refuses (wrong shape, unknown option) is not right
+  }
+  return {
+    answer: tr.answer,
+    correct: !!(verdict && verdict.correct),
+    expected: verdict ? verdict.expected : null,
+    explanation: verdict ? verdict.explanation || null : null,
+    cells: verdict ? verdict.cells || null : null,
+    options: verdict ? verdict.options || null : null,
+    at: typeof tr.at === 'string' ? tr.at : null,
+  };
+}
+
+/** A challenge try (a sandbox code) judged again by the engine's worker; false when it cannot be. */
+async function recheckChallenge(worker, rec, tr) {
+  if (!tr.correct || typeof tr.answer !== 'string' || !worker) return { ...tr, correct: false };
+  const got = decodeState(tr.answer);
+  if (got.error) return { ...tr, correct: false };
+  try {
+    const out = await worker.call('challenge', { file: rec.file, text: rec.text, attempt: got.state.s });
+    return { ...tr, correct: !!(out && !out.error && out.solved), explanation: (out && out.text) || tr.explanation || null };
+  } catch (_) {
+    return { ...tr, correct: false };
+  }
+}
+
+/**
+ * The imported record `data` ({version, lessons}) with every lesson re-checked, and the
+ * preview rows. A lesson not in this course (or one that cannot be opened) is left out
+ * and said so. A lesson counts as completed only when the file says so, every question
+ * has a try the engine finds right, and the last step was reached.
+ * Returns {data, rows: [{id, title, now, after, skipped}]}.
+ */
+export async function recheckImport(imported, { store, progress, worker }) {
+  const entries = await store.loadIndex();
+  const out = { ...clone(imported), lessons: {} };
+  const rows = [];
+  const byId = new Map(entries.filter((e) => e.status === 'ok').map((e) => [e.id, e]));
+  const ids = [...byId.keys()];
+  for (const id of Object.keys(imported.lessons)) if (!byId.has(id)) ids.push(id);
+  for (const id of Object.keys(progress.data.lessons || {})) if (!ids.includes(id)) ids.push(id);
+
+  for (const id of ids) {
+    const entry = byId.get(id) || null;
+    const qids = entry ? entry.questionIds : [];
+    const mine = progress.peek(id);
+    const theirs = imported.lessons[id];
+    if (!mine && !theirs) continue;
+    const row = { id, title: entry ? entry.title : null, now: summarize(mine, qids), after: summarize(null, qids), skipped: null };
+    rows.push(row);
+    if (!theirs) continue;
+    if (!entry) {
+      row.skipped = 'notInCourse';
+      continue;
+    }
+    const rec = await store.find(id);
+    if (!rec || rec.status !== 'ok') {
+      row.skipped = 'cannotOpen';
+      continue;
+    }
+    const lp = clone(theirs);
+    const questions = (rec.run.lesson.questions || []).map((q) => q.id);
+    const last = rec.run.steps.length - 1;
+    const answers = {};
+    for (const [qid, a] of Object.entries(lp.answers || {})) {
+      let tries;
+      if (qid === 'challenge' && rec.run.lesson.challenge) {
+        tries = [];
+        for (const tr of a.tries) tries.push(await recheckChallenge(worker, rec, tr));
+      } else if (questions.includes(qid)) {
+        tries = a.tries.map((tr) => recheckTry(store, rec, qid, tr));
+      } else {
+        continue; // no such question in this lesson now
+      }
+      if (tries.length) answers[qid] = { tries, correct: tries.some((tr) => tr.correct) };
+    }
+    lp.answers = answers;
+    if (Number.isInteger(lp.reached)) lp.reached = Math.max(0, Math.min(lp.reached, last));
+    if (Number.isInteger(lp.step)) lp.step = Math.max(0, Math.min(lp.step, last));
+    const allRight = questions.every((qid) => answers[qid] && answers[qid].correct);
+    const done = lp.completed === true && allRight && Number.isInteger(lp.reached) && lp.reached >= last;
+    lp.completed = done;
+    if (!done) delete lp.completed_at;
+    out.lessons[id] = lp;
+    row.after = summarize(lp, qids);
+    row.claimedCompleted = theirs.completed === true;
+  }
+  return { data: out, rows };
+}

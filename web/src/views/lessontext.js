@@ -1,0 +1,60 @@
+// A lesson's text without the engine: its title, summary, each moment's narration, its
+// questions and self-check, read from the lesson file. Shown when the engine could not
+// load (or stopped), above a card that says why and offers to load it again.
+
+import { h, replaceChildren } from '../dom.js';
+import { t, l } from '../i18n.js';
+import { listHash } from '../router.js';
+import { focusWhenLaidOut } from './stepcontrols.js';
+
+const list = (v) => (Array.isArray(v) ? v : []);
+
+export function renderLessonText(root, { entry, lesson, banner, focus = true }) {
+  const moments = list(lesson.moments).filter((m) => m && (m.narration || m.label));
+  const questions = list(lesson.questions).filter((q) => q && q.prompt);
+  const checks = list(lesson.self_check);
+  const title = h('h2', { class: 'lesson-title', tabindex: '-1', 'data-testid': 'lesson-text-title' }, l(entry.title));
+  replaceChildren(
+    root,
+    h(
+      'section',
+      { class: 'lesson-text-view', 'data-testid': 'lesson-text', 'data-lesson': entry.id },
+      h('a', { class: 'back-link', href: listHash(), 'data-testid': 'back' }, t('nav.back')),
+      h('p', null, h('span', { class: ['badge', `level-${entry.level}`] }, t(`level.${entry.level}`) || entry.level)),
+      title,
+      h('p', { class: 'lead', 'data-testid': 'lesson-text-summary' }, l(entry.summary)),
+      banner,
+      moments.length
+        ? h(
+            'section',
+            { class: 'card', 'aria-labelledby': 'lesson-text-moments' },
+            h('h3', { id: 'lesson-text-moments', class: 'section-title' }, t('textOnly.moments')),
+            h(
+              'ol',
+              { class: 'lesson-text-moments', 'data-testid': 'lesson-text-narration' },
+              moments.map((m) => h('li', null, m.label ? h('strong', null, l(m.label)) : null, m.label && m.narration ? h('br') : null, m.narration ? l(m.narration) : null)),
+            ),
+          )
+        : null,
+      questions.length
+        ? h(
+            'section',
+            { class: 'card', 'aria-labelledby': 'lesson-text-questions' },
+            h('h3', { id: 'lesson-text-questions', class: 'section-title' }, t('textOnly.questions')),
+            h('p', { class: 'muted' }, t('textOnly.questionsNote')),
+            h('ol', { 'data-testid': 'lesson-text-questions' }, questions.map((q) => h('li', null, l(q.prompt)))),
+          )
+        : null,
+      checks.length
+        ? h(
+            'section',
+            { class: 'card', 'aria-labelledby': 'lesson-text-self' },
+            h('h3', { id: 'lesson-text-self', class: 'section-title' }, t('self.title')),
+            h('ul', null, checks.map((c) => h('li', null, l(c && typeof c === 'object' && c.text ? c.text : c)))),
+          )
+        : null,
+    ),
+  );
+  document.title = `${l(entry.title)} · idemlab`;
+  if (focus) focusWhenLaidOut(title);
+}
