@@ -4,6 +4,7 @@
 
 #include "engine/lesson/answers.hpp"
 #include "engine/lesson/choose.hpp"
+#include "engine/scenario/limits.hpp"
 
 namespace idemlab {
 
@@ -84,6 +85,13 @@ void unfired_faults(const Lesson& lesson, const Run& run, std::vector<LessonProb
 }  // namespace
 
 std::shared_ptr<const PreparedLesson> prepare_lesson(Lesson lesson) {
+  int space = fault_space_size(lesson.scenario);
+  if (space > limits::kMaxWorlds) {
+    throw LessonError({{lesson.file, "/scenario/fault_space",
+                        "the fault space holds " + std::to_string(space) + " runs; at most " + std::to_string(limits::kMaxWorlds) +
+                            " are allowed, so that every lesson loads in a browser within a second: consider fewer crash "
+                            "points, or not losing every message"}});
+  }
   auto out = std::make_shared<PreparedLesson>();
   out->worlds = build_worlds(lesson.scenario);
   out->knowledge = std::make_unique<Knowledge>(out->worlds);

@@ -1,6 +1,14 @@
 #pragma once
-// Limits on what a scenario may ask for, each with its reason. (Simulation's own limits,
-// steps per run and the virtual-time horizon, are in engine/sim/simulation.hpp.)
+// Every limit on what an input may ask of the engine, each with its reason: the size and
+// shape of a lesson file, what a scenario may ask for, and how far a run and the explorer
+// go. engine/sim/simulation.hpp and engine/explore/explore.hpp take theirs from here.
+//
+// The budget they keep: every lesson `check` accepts (and so every lesson method on it)
+// runs in the browser's WebAssembly engine within BUDGET_PLACEHOLDER. The other
+// limits of a lesson below are chosen so that one at all of them at once stays inside it
+// (tests/engine/limits_test.cpp builds such lessons; the numbers measured are in
+// docs/design.md, "Limits"). `explore` is bounded by its own limits and reports progress.
+#include <cstddef>
 #include <cstdint>
 
 namespace idemlab::limits {
@@ -21,5 +29,59 @@ inline constexpr int kMaxRetryLayers = 5;
 /// after an action scheduled at t + 1 (lessons place actions between send and arrival).
 inline constexpr std::int64_t kMinLatencyMs = 2;
 inline constexpr std::int64_t kMaxLatencyMs = 60000;
+
+// --- The text of an input ---
+
+/// Arrays and objects nested in one JSON text (a lesson file, the API's input; the top
+/// value is level 1). A lesson is 7 levels deep and the API's input adds one; 32 leaves
+/// room for any hand-written file, and keeps every recursive walk of a parsed value
+/// (nlohmann's copy, comparison and dump recurse once per level) a few KB of stack, far
+/// within WebAssembly's (Emscripten's default, 5 MB before 3.1.27, 64 KB after). About
+/// 3,500 levels overflowed it, and killed the page's engine.
+inline constexpr int kMaxJsonDepth = 32;
+/// Bytes of a lesson file: the largest shipped lesson is about 18 KB (both languages); 256
+/// KiB leaves room for a dozen of those, while parsing the text stays a few ms. (What a
+/// lesson asks the engine to compute is bounded by the limits below, not by its size.)
+inline constexpr std::size_t kMaxLessonBytes = 256 * 1024;
+/// Bytes of one API input: a lesson file's text escaped in a JSON string, with room.
+inline constexpr std::size_t kMaxInputBytes = 2 * kMaxLessonBytes + 4096;
+
+// --- What a lesson's scenario and questions may ask for ---
+
+/// Intents a script delivers. Every step's snapshot holds one row per intent and every run
+/// passes injection points per intent, so the work of a lesson grows with their square;
+/// lessons use 1 or 2. (A lesson with 133 intents took 13 s and 1.85 GB to check.)
+inline constexpr int kMaxIntents = 8;
+/// Actions in a script (deliveries, crashes, restarts, resends...): lessons use 1 to 3.
+/// (10,000 scripted deliveries took 14 s and 640 MB to check.)
+inline constexpr int kMaxScriptActions = 32;
+/// Faults in the lesson's own plan (the run the learner watches): lessons use 0 or 1.
+inline constexpr int kMaxPlannedFaults = 8;
+/// Runs in a lesson's fault space (its possible worlds, engine/knowledge/worlds.hpp):
+/// every world is a whole run kept in memory, and every knowledge cell and choose option
+/// looks at each. Shipped lessons have 5 to 40.
+inline constexpr int kMaxWorlds = 120;
+/// Moments, questions, options per question and facts of a lesson: each question is
+/// answered at `check` (a choose option is a run in every world the client cannot tell
+/// apart), each fact is a row of the knowledge grid at every step. Shipped lessons: up to
+/// 9 moments, 9 questions, 4 options and 5 facts.
+inline constexpr int kMaxMoments = 40;
+inline constexpr int kMaxQuestions = 30;
+inline constexpr int kMaxOptions = 8;
+inline constexpr int kMaxFacts = 16;
+
+// --- How far a run and the explorer go ---
+
+/// Steps of one run (Simulation::kMaxSteps): a lesson's run is a few dozen; a run that
+/// has not settled by then stops as `step_limit`.
+inline constexpr int kMaxRunSteps = 400;
+/// Faults per schedule the explorer tries (ExploreLimits::kMaxFaults): each fault
+/// multiplies the schedules by the injection points a run passes (tens), so 3 is
+/// already thousands.
+inline constexpr int kMaxExploreFaults = 3;
+/// Schedules one `explore` call simulates at most (ExploreLimits::kMaxSchedules): a
+/// lesson-sized scenario has a few thousand at K = 3; the ceiling keeps one call within
+/// seconds in a browser (it reports progress while it runs).
+inline constexpr int kMaxExploreSchedules = 200000;
 
 }  // namespace idemlab::limits
