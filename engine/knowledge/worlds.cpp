@@ -52,14 +52,14 @@ std::vector<World> build_worlds(const Scenario& scenario, const std::vector<Acti
   return worlds;
 }
 
-int fault_space_size(const Scenario& scenario) {
+FaultSpaceSize fault_space_size(const Scenario& scenario) {
   Run fault_free = Simulation(scenario, FaultPlan{}).run();
   std::size_t n = 2 + next_faults(fault_free, FaultPlan{}, scenario.space).size();
   if (crashes(scenario.faults)) {
     Run own = Simulation(scenario, scenario.faults).run();
     n += next_faults(own, scenario.faults, scenario.space).size();
   }
-  return static_cast<int>(n);
+  return {static_cast<int>(n), static_cast<int>(fault_free.steps.size())};
 }
 
 L10n run_name(const World& world) {

@@ -25,9 +25,13 @@ struct World {
 std::vector<World> build_worlds(const Scenario& scenario, const std::vector<Action>& extra = {});
 
 /// How many plans build_worlds(scenario) runs, at most (before plans whose fired faults
-/// coincide are merged): found with two runs, so that a fault space too large to build
-/// (limits::kMaxWorlds) is refused before it is built.
-int fault_space_size(const Scenario& scenario);
+/// coincide are merged), and the steps of the run with no fault: found with two runs, so
+/// that a fault space too large to build is refused before it is built.
+struct FaultSpaceSize {
+  int plans = 0;
+  int fault_free_steps = 0;
+};
+FaultSpaceSize fault_space_size(const Scenario& scenario);
 
 /// "the run where <plan>" / "“<plan>”的运行"; for world 0 "this run itself (<plan>)";
 /// for the plan without faults "the run with no fault".

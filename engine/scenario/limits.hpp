@@ -59,8 +59,16 @@ inline constexpr int kMaxScriptActions = 32;
 inline constexpr int kMaxPlannedFaults = 8;
 /// Runs in a lesson's fault space (its possible worlds, engine/knowledge/worlds.hpp):
 /// every world is a whole run kept in memory, and every knowledge cell and choose option
-/// looks at each. Shipped lessons have 5 to 40.
-inline constexpr int kMaxWorlds = 120;
+/// looks at each. Shipped lessons have 3 to 15.
+inline constexpr int kMaxWorlds = 100;
+/// The work of checking a lesson, in simulated steps, estimated before it is done
+/// (engine/lesson/prepared.cpp): the runs of its fault space (each about as long as the
+/// run with no fault), then each choose option and predict `if` as a run in every world
+/// the client cannot tell apart at its moment; each run counts kRunWork steps more (it
+/// opens two SQLite databases). Time follows it (MEASURED), and memory too: the worlds'
+/// steps, each with a snapshot of every side, are kept. Shipped lessons need 60 to 800.
+inline constexpr long long kMaxCheckWork = 20000;
+inline constexpr long long kRunWork = 10;
 /// Moments, questions, options per question and facts of a lesson: each question is
 /// answered at `check` (a choose option is a run in every world the client cannot tell
 /// apart), each fact is a row of the knowledge grid at every step. Shipped lessons: up to

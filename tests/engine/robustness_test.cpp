@@ -181,6 +181,31 @@ TEST_CASE("the 133-intent lesson and 10,000 scripted delivers are refused by che
   CHECK(has(out["errors"][0]["reason"], "delivers " + std::to_string(limits::kMaxIntents + 1) + " intents"));
 }
 
+TEST_CASE("a lesson whose questions would simulate too much is refused at /questions, before they are answered") {
+  json j = lesson_json("01-lost-receipt.json");
+  j["scenario"]["fault_space"] = many_intents(1)["scenario"]["fault_space"];  // every crash point
+  json choose;
+  for (const json& q : j["questions"]) {
+    if (q["kind"] == "choose") choose = q;
+  }
+  REQUIRE(choose.is_object());
+  json options = json::array();
+  const char* dos[] = {"reconcile", "resend_same_key", "resend_new_key", "mark_failed", "wait", "crash_client", "restart_client", "reconcile"};
+  for (int k = 0; k < limits::kMaxOptions; ++k) {
+    options.push_back({{"id", "o" + std::to_string(k)}, {"label", choose["options"][0]["label"]}, {"do", dos[k]}});
+  }
+  choose["options"] = options;
+  const int shipped = static_cast<int>(j["questions"].size());
+  for (int i = 0; i < limits::kMaxQuestions - shipped; ++i) {
+    choose["id"] = "again-" + std::to_string(i);
+    j["questions"].push_back(choose);
+  }
+  json out = check_text(j.dump());
+  REQUIRE(out["ok"] == false);
+  CHECK(out["errors"][0]["path"] == "/questions");
+  CHECK(has(out["errors"][0]["reason"], "steps; at most " + std::to_string(limits::kMaxCheckWork)));
+}
+
 TEST_CASE("a lesson file over the size limit is refused before it is parsed") {
   json lesson = lesson_json("01-lost-receipt.json");
   lesson["summary"]["en"] = std::string(limits::kMaxLessonBytes, 'x');
