@@ -33,6 +33,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -109,25 +110,35 @@ bool report_failure(const json& out) {
   return false;
 }
 
+// Reads `file` and calls the API's `method` on it: the answer, its paths made the file's
+// own, or nothing after saying on stderr why not (the file cannot be read, or the first
+// problem). `raw`, when given, gets the answer's text as the API wrote it.
+std::optional<json> call_file(const std::string& method, const std::string& file, std::string* raw = nullptr) {
+  std::string text;
+  if (!read_file(file, text)) {
+    std::cerr << file << ": /: cannot read the file\n";
+    return std::nullopt;
+  }
+  json in;
+  std::string answer = call_on_file(method, file, text, in);
+  json out = json::parse(answer);
+  file_paths(out, in);
+  if (raw) *raw = std::move(answer);
+  if (report_failure(out)) return std::nullopt;
+  return out;
+}
+
 int cmd_check(const std::vector<std::string>& files) {
   if (files.empty()) return usage();
   int bad = 0;
   std::map<std::string, std::string> seen;  // lesson id -> the file that has it
   for (const std::string& f : files) {
-    std::string text;
-    if (!read_file(f, text)) {
-      std::cerr << f << ": /: cannot read the file\n";
+    std::optional<json> out = call_file("check", f);
+    if (!out) {
       ++bad;
       continue;
     }
-    json in;
-    json out = json::parse(call_on_file("check", f, text, in));
-    file_paths(out, in);
-    if (report_failure(out)) {
-      ++bad;
-      continue;
-    }
-    std::string id = out["id"].get<std::string>();
+    std::string id = (*out)["id"].get<std::string>();
     auto [it, fresh] = seen.emplace(id, f);
     if (!fresh) {
       std::cerr << f << ": /id: lesson id '" << id << "' is used twice (also in " << it->second << ")\n";
@@ -153,16 +164,10 @@ int cmd_run(const std::vector<std::string>& args) {
     return 2;
   }
   if (file.empty()) return usage();
-  std::string text;
-  if (!read_file(file, text)) {
-    std::cerr << file << ": /: cannot read the file\n";
-    return 1;
-  }
-  json in;
-  std::string raw = call_on_file("run", file, text, in);
-  json out = json::parse(raw);
-  file_paths(out, in);
-  if (report_failure(out)) return 1;
+  std::string raw;
+  std::optional<json> answer = call_file("run", file, &raw);
+  if (!answer) return 1;
+  const json& out = *answer;
   if (as_json) {
     std::cout << raw << "\n";
     return 0;
@@ -184,20 +189,12 @@ int cmd_answers(const std::vector<std::string>& files) {
   json all = json::object();
   int bad = 0;
   for (const std::string& f : files) {
-    std::string text;
-    if (!read_file(f, text)) {
-      std::cerr << f << ": /: cannot read the file\n";
+    std::optional<json> out = call_file("answers", f);
+    if (!out) {
       ++bad;
       continue;
     }
-    json in;
-    json out = json::parse(call_on_file("answers", f, text, in));
-    file_paths(out, in);
-    if (report_failure(out)) {
-      ++bad;
-      continue;
-    }
-    all[f] = out;
+    all[f] = std::move(*out);
   }
   std::cout << all.dump(2) << "\n";
   return bad ? 1 : 0;
@@ -219,17 +216,10 @@ int cmd_index(const std::vector<std::string>& files) {
 }
 
 int cmd_compare(const std::string& file) {
-  std::string text;
-  if (!read_file(file, text)) {
-    std::cerr << file << ": /: cannot read the file\n";
-    return 1;
-  }
-  json in;
-  std::string raw = call_on_file("compare", file, text, in);
-  std::cout << raw << "\n";
-  json out = json::parse(raw);
-  file_paths(out, in);
-  return report_failure(out) ? 1 : 0;
+  std::string raw;
+  bool ok = call_file("compare", file, &raw).has_value();
+  if (!raw.empty()) std::cout << raw << "\n";
+  return ok ? 0 : 1;
 }
 
 // A number argument from..to, or -1 (after saying why) when it is not one.

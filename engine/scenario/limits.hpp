@@ -46,6 +46,11 @@ inline constexpr std::size_t kMaxLessonBytes = 256 * 1024;
 /// Bytes of one API input: a lesson file's text escaped in a JSON string, with room.
 inline constexpr std::size_t kMaxInputBytes = 2 * kMaxLessonBytes + 4096;
 
+/// Problems reported for one input: the first 100, then one saying more follow. A file
+/// of 256 KiB can hold 40,000 unknown fields; naming each would make an answer of
+/// megabytes that nobody reads.
+inline constexpr int kMaxProblems = 100;
+
 // --- What a lesson's scenario and questions may ask for ---
 
 /// Intents a script delivers. Every step's snapshot holds one row per intent and every run

@@ -16,7 +16,11 @@ std::string join_names(const std::vector<std::string>& names) {
 }
 
 void Reader::problem(const std::string& path, const std::string& reason) {
-  problems_.push_back({file_, path, reason});
+  if (problems_.size() < static_cast<std::size_t>(limits::kMaxProblems)) {
+    problems_.push_back({file_, path, reason});
+  } else if (problems_.size() == static_cast<std::size_t>(limits::kMaxProblems)) {
+    problems_.push_back({file_, "", "more problems follow: fix these first"});
+  }
 }
 
 std::optional<json> Reader::parse(const std::string& text, std::size_t max_bytes) {

@@ -43,6 +43,7 @@ class Reader {
   explicit Reader(std::string file) : file_(std::move(file)) {}
 
   const std::string& file() const { return file_; }
+  /// Reports a problem; after limits::kMaxProblems, one more saying that more follow.
   void problem(const std::string& path, const std::string& reason);
   std::vector<InputProblem>& problems() { return problems_; }
 
