@@ -1,7 +1,7 @@
 """Puts the bench measurements together: a table, or with --json one JSON object.
 
-usage: python3 report.py [--json] NATIVE SEED WASM PAGE TRANSFER_BYTES SITE_BYTES [FUZZ]
-Each of NATIVE SEED WASM PAGE FUZZ is the JSON one measurement printed ("{}" if it failed).
+usage: python3 report.py [--json] NATIVE SEED WASM PAGE TRANSFER_BYTES SITE_BYTES [FUZZ [API_FUZZ]]
+Each of NATIVE SEED WASM PAGE FUZZ API_FUZZ is the JSON one measurement printed ("{}" if it failed).
 TRANSFER_BYTES: what a visit fetches (the list, then a lesson), gzip -9; "" if unknown.
 SITE_BYTES: every file of the built site, gzip -9.
 """
@@ -16,6 +16,7 @@ native, seed, wasm, page = (json.loads(a or "{}") for a in args[:4])
 transfer = int(args[4]) if args[4:] and args[4].isdigit() else None
 site = int(args[5]) if args[5:] and args[5].isdigit() else None
 fuzz = json.loads(args[6] or "{}") if args[6:] else {}
+api_fuzz = json.loads(args[7] or "{}") if args[7:] else {}
 
 result = {
     "native_runs_per_s": native.get("runs_per_s"),
@@ -30,6 +31,8 @@ result = {
     "site_gzip_bytes": site,
     # the native fuzzer, invariants checked on every step of every schedule
     "fuzz_schedules_per_s": fuzz.get("fuzz_schedules_per_s"),
+    # the libFuzzer target over the engine API (ASan + UBSan), from its own final stats
+    "fuzz_execs_per_s": api_fuzz.get("fuzz_execs_per_s"),
     # explore at K = 2 in WASM, the lesson with the most schedules
     "explore_ms": wasm.get("explore_ms"),
     "explore_lesson": wasm.get("explore_lesson"),
@@ -76,6 +79,7 @@ rows = [
     ("transfer of a visit, gzip -9 bytes", transfer, "transfer_gzip_bytes"),
     ("whole site, gzip -9 bytes", site, ""),
     ("fuzz schedules/s (native, invariants on)", result["fuzz_schedules_per_s"], "fuzz_schedules_per_s"),
+    ("api fuzz execs/s (libFuzzer, ASan+UBSan)", result["fuzz_execs_per_s"], ""),
     ("explore ms, K = 2, most schedules (wasm)", result["explore_ms"], "explore_ms"),
 ]
 print(f"{'measure':<44} {'value':>12}  target")
