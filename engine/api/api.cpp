@@ -12,8 +12,10 @@
 #include "engine/explore/explore.hpp"
 #include "engine/invariants/invariants.hpp"
 #include "engine/scenario/knobs.hpp"
+#include "engine/scenario/limits.hpp"
 #include "engine/scenario/scenario_json.hpp"
 #include "engine/json/fields.hpp"
+#include "engine/json/parse.hpp"
 #include "engine/lesson/answers.hpp"
 #include "engine/lesson/challenge.hpp"
 #include "engine/lesson/compare.hpp"
@@ -34,6 +36,18 @@ json error(const std::string& file, const std::string& path, const std::string& 
   put(e, "path", path);
   put(e, "reason", reason);
   put(out, "error", std::move(e));
+  return out;
+}
+
+// The API's input itself is not JSON the engine reads (Reader::parse said why): an error
+// with the line and column in the input's text.
+json input_error(Reader& r) {
+  const InputProblem& p = r.problems().front();
+  json out = error("", p.path, "the input is not JSON the engine reads: " + p.reason);
+  if (p.line > 0) {
+    put(out["error"], "line", p.line);
+    put(out["error"], "column", p.column);
+  }
   return out;
 }
 
@@ -122,11 +136,11 @@ Scenario scenario_of(const Lesson& lesson, const json& in, const std::string& fi
     throw LessonError({{file, "/policy", ids.empty() ? "unknown policy '" + policy->get<std::string>() + "': this has no side-by-side (compare) block, so it names no policy"
                                                      : "unknown policy '" + policy->get<std::string>() + "'; the lesson's policies: " + join_names(ids)}});
   }
-  json file_json = json::parse(text, nullptr, false);
-  std::vector<std::string> overridden;
-  json merged = override_knobs(file_json.is_object() ? file_json.value("scenario", json::object()) : json::object(), *policy,
-                               "/policy", overridden);
   Reader r(file);
+  std::optional<json> file_json = r.parse(text, limits::kMaxLessonBytes);  // read before, by load_lesson
+  std::vector<std::string> overridden;
+  json merged = override_knobs(file_json && file_json->is_object() ? file_json->value("scenario", json::object()) : json::object(),
+                               *policy, "/policy", overridden);
   Scenario out;
   std::set<std::string> intents;
   read_scenario(r, merged, "/policy", out, intents);
@@ -174,8 +188,11 @@ json drop_unfired(json& scenario) {
 // Runs the lost-response scenario `runs` times (a full timeline over both databases each
 // time): the same work natively and in WASM, for scripts/bench.
 json simulate(const std::string& input) {
-  json in = json::parse(input, nullptr, false);
-  long long runs = in.is_object() ? in.value("runs", 1LL) : 1LL;
+  Reader r("");
+  std::optional<json> in = r.parse(input, limits::kMaxInputBytes);
+  if (!in) return input_error(r);
+  const json* n = in->is_object() ? r.field(*in, "", "runs", false) : nullptr;
+  long long runs = !n ? 1 : n->is_number_integer() ? n->get<long long>() : 0;
   if (runs < 1 || runs > 1000000) return error("", "/runs", "runs is from 1 to 1000000");
   Scenario s = lost_response_reconcile_scenario();
   std::size_t steps = 0;
@@ -195,8 +212,11 @@ json dispatch(const std::string& method, const std::string& input) {
       method != "explore" && method != "scenario" && method != "challenge") {
     return error("", "", "unknown method '" + method + "'; known: challenge, check, run, answer, answers, compare, explore, scenario, seed_lab, seed_experiment, simulate, vocabulary");
   }
-  json in = json::parse(input, nullptr, false);
-  if (in.is_discarded() || !in.is_object()) return error("", "", "the input is not a JSON object");
+  Reader input_reader("");
+  std::optional<json> parsed = input_reader.parse(input, limits::kMaxInputBytes);
+  if (!parsed) return input_error(input_reader);
+  json& in = *parsed;
+  if (!in.is_object()) return error("", "", "the input is not a JSON object");
   std::string file = in.contains("file") && in["file"].is_string() ? in["file"].get<std::string>()
                      : in.contains("scenario") ? "scenario" : "lesson";
   std::string text;
@@ -309,8 +329,12 @@ void set_progress_hook(ProgressHook hook) { progress_hook = hook; }
 std::string call(const std::string& method, const std::string& input) {
   try {
     return dispatch(method, input).dump();
+  } catch (const std::bad_alloc&) {
+    return error("", "", "out of memory: the input asks for more than the engine can hold").dump();
   } catch (const std::exception& e) {
-    return error("", "", std::string("internal error: ") + e.what()).dump();
+    return error("", "", "internal error: " + printable_utf8(e.what())).dump();
+  } catch (...) {
+    return error("", "", "internal error").dump();
   }
 }
 

@@ -30,9 +30,15 @@ extern "C" {
 
 /// Runs api::call(method, input). Both arguments are NUL-terminated UTF-8; the result is
 /// UTF-8 JSON in memory allocated with malloc, which the caller releases with
-/// idemlab_free. Returns NULL only when memory runs out.
+/// idemlab_free. Nothing is thrown to JavaScript: a failure inside is an {"error": ...}
+/// answer, and the module stays usable. Returns NULL only when memory runs out.
 IDEMLAB_EXPORT char* idemlab_call(const char* method, const char* input) {
-  std::string out = idemlab::api::call(method ? method : "", input ? input : "");
+  std::string out;
+  try {
+    out = idemlab::api::call(method ? method : "", input ? input : "");
+  } catch (...) {  // api::call catches everything itself; copying the arguments may not fit
+    out = R"({"error":{"file":"","path":"","reason":"out of memory"}})";
+  }
   char* buf = static_cast<char*>(std::malloc(out.size() + 1));
   if (buf) std::memcpy(buf, out.c_str(), out.size() + 1);
   return buf;

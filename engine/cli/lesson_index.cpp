@@ -3,6 +3,8 @@
 #include <map>
 
 #include "engine/api/api.hpp"
+#include "engine/scenario/limits.hpp"
+#include "engine/scenario/reader.hpp"
 
 namespace idemlab::cli {
 namespace {
@@ -29,7 +31,30 @@ json problems_of(const json& out) {
   return nullptr;
 }
 
+// A file is a lesson, or a bare scenario (docs/design.md, "The scenario and its knob
+// table"): a JSON object with none of a lesson's own fields.
+bool is_bare_scenario(const json& parsed) {
+  if (!parsed.is_object()) return false;
+  for (const char* key : {"id", "level", "title", "summary", "scenario", "moments", "questions", "facts", "compare", "challenge"}) {
+    if (parsed.contains(key)) return false;
+  }
+  return true;
+}
+
 }  // namespace
+
+json file_input(const std::string& file, const std::string& text, json& refusal) {
+  Reader r(file);
+  std::optional<json> parsed = r.parse(text, limits::kMaxLessonBytes);
+  if (!parsed) {
+    refusal = json::object();
+    refusal["ok"] = false;
+    refusal["errors"] = json::array({r.problems().front().to_json()});
+    return nullptr;
+  }
+  if (is_bare_scenario(*parsed)) return {{"file", file}, {"scenario", std::move(*parsed)}};
+  return {{"file", file}, {"text", text}};
+}
 
 json lesson_index(const std::vector<IndexSource>& sources) {
   json lessons = json::array();
@@ -37,6 +62,11 @@ json lesson_index(const std::vector<IndexSource>& sources) {
   for (const IndexSource& s : sources) {
     if (!s.text) {
       lessons.push_back(failed(s.file, json::array({problem(s.file, "", "cannot read the file")})));
+      continue;
+    }
+    json refusal;
+    if (file_input(s.file, *s.text, refusal).is_null()) {
+      lessons.push_back(failed(s.file, problems_of(refusal)));
       continue;
     }
     const std::string input = json{{"file", s.file}, {"text", *s.text}}.dump();

@@ -19,6 +19,15 @@
 
 namespace idemlab::cli {
 
+/// A lesson file as the API's lesson input (engine/api/API.md): {"file", "text"}, or
+/// {"file", "scenario"} when the file is a bare scenario (a JSON object with none of a
+/// lesson's fields). When the text is not JSON the engine reads (longer than
+/// limits::kMaxLessonBytes, not UTF-8, a syntax error, nested too deep), returns null and
+/// sets `refusal` to the API's answer for it, {"ok": false, "errors": [problem]}: the
+/// same problem, from the same reader (engine/scenario/reader.hpp), that the API names
+/// (a text that is not UTF-8 cannot even be put in the API's JSON input).
+nlohmann::json file_input(const std::string& file, const std::string& text, nlohmann::json& refusal);
+
 /// One lesson file: its name as the page fetches it, and its text (none: it could not be read).
 struct IndexSource {
   std::string file;
@@ -31,7 +40,7 @@ struct IndexSource {
 /// side-by-side view). Any other file gets its problems as `run` names them (file, JSON
 /// Pointer, reason), or "cannot read the file". A lesson id an earlier file already has is
 /// an error at /id with "kind": "duplicate", "id" and "other" (the earlier file), as
-/// `idemlab check` refuses it.
+/// `idemlab check` refuses it. Never throws: a broken file is an entry, not a failed index.
 nlohmann::json lesson_index(const std::vector<IndexSource>& sources);
 
 }  // namespace idemlab::cli

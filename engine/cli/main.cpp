@@ -38,6 +38,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -48,6 +49,7 @@
 
 #include "engine/api/api.hpp"
 #include "engine/cli/lesson_index.hpp"
+#include "engine/json/parse.hpp"
 #include "engine/explore/fuzz.hpp"
 
 namespace {
@@ -72,21 +74,16 @@ bool read_file(const std::string& path, std::string& out) {
   return true;
 }
 
-// A file is a lesson, or a bare scenario (docs/design.md, "The scenario and its knob
-// table"): a JSON object with none of a lesson's own fields. A bare scenario goes to the
-// API as {"scenario": ...}.
-bool is_bare_scenario(const json& parsed) {
-  if (!parsed.is_object()) return false;
-  for (const char* key : {"id", "level", "title", "summary", "scenario", "moments", "questions", "facts", "compare", "challenge"}) {
-    if (parsed.contains(key)) return false;
-  }
-  return true;
-}
-
-json lesson_input(const std::string& path, std::string& text) {
-  json parsed = json::parse(text, nullptr, false);
-  if (is_bare_scenario(parsed)) return {{"file", path}, {"scenario", parsed}};
-  return {{"file", path}, {"text", text}};
+// Calls the API's `method` on a lesson file (with the `extra` input fields, e.g. explore's
+// "faults"); `in` is the input it was given (null when the text could not be given: then
+// the answer is the problem cli::file_input found). Returns the answer's text.
+std::string call_on_file(const std::string& method, const std::string& path, const std::string& text, json& in,
+                         const json& extra = json::object()) {
+  json refusal;
+  in = idemlab::cli::file_input(idemlab::printable_utf8(path), text, refusal);  // a file name need not be UTF-8
+  if (in.is_null()) return refusal.dump();
+  in.update(extra);
+  return idemlab::api::call(method, in.dump());
 }
 
 // The API names a bare scenario's problems under /scenario (its place in the API's
@@ -119,25 +116,35 @@ bool report_failure(const json& out) {
   return false;
 }
 
+// Reads `file` and calls the API's `method` on it: the answer, its paths made the file's
+// own, or nothing after saying on stderr why not (the file cannot be read, or the first
+// problem). `raw`, when given, gets the answer's text as the API wrote it.
+std::optional<json> call_file(const std::string& method, const std::string& file, std::string* raw = nullptr) {
+  std::string text;
+  if (!read_file(file, text)) {
+    std::cerr << file << ": /: cannot read the file\n";
+    return std::nullopt;
+  }
+  json in;
+  std::string answer = call_on_file(method, file, text, in);
+  json out = json::parse(answer);
+  file_paths(out, in);
+  if (raw) *raw = std::move(answer);
+  if (report_failure(out)) return std::nullopt;
+  return out;
+}
+
 int cmd_check(const std::vector<std::string>& files) {
   if (files.empty()) return usage();
   int bad = 0;
   std::map<std::string, std::string> seen;  // lesson id -> the file that has it
   for (const std::string& f : files) {
-    std::string text;
-    if (!read_file(f, text)) {
-      std::cerr << f << ": /: cannot read the file\n";
+    std::optional<json> out = call_file("check", f);
+    if (!out) {
       ++bad;
       continue;
     }
-    json in = lesson_input(f, text);
-    json out = json::parse(idemlab::api::call("check", in.dump()));
-    file_paths(out, in);
-    if (report_failure(out)) {
-      ++bad;
-      continue;
-    }
-    std::string id = out["id"].get<std::string>();
+    std::string id = (*out)["id"].get<std::string>();
     auto [it, fresh] = seen.emplace(id, f);
     if (!fresh) {
       std::cerr << f << ": /id: lesson id '" << id << "' is used twice (also in " << it->second << ")\n";
@@ -163,16 +170,10 @@ int cmd_run(const std::vector<std::string>& args) {
     return 2;
   }
   if (file.empty()) return usage();
-  std::string text;
-  if (!read_file(file, text)) {
-    std::cerr << file << ": /: cannot read the file\n";
-    return 1;
-  }
-  json in = lesson_input(file, text);
-  std::string raw = idemlab::api::call("run", in.dump());
-  json out = json::parse(raw);
-  file_paths(out, in);
-  if (report_failure(out)) return 1;
+  std::string raw;
+  std::optional<json> answer = call_file("run", file, &raw);
+  if (!answer) return 1;
+  const json& out = *answer;
   if (as_json) {
     std::cout << raw << "\n";
     return 0;
@@ -188,21 +189,21 @@ int cmd_run(const std::vector<std::string>& args) {
 
 // Every computed answer of every file, as the API's `answers` gives them, keyed by file
 // (the golden file tests/golden/answers.json is this output; scripts/golden writes it).
+// A file that fails is reported and left out; the others are still answered (exit 1).
 int cmd_answers(const std::vector<std::string>& files) {
   if (files.empty()) return usage();
   json all = json::object();
+  int bad = 0;
   for (const std::string& f : files) {
-    std::string text;
-    if (!read_file(f, text)) {
-      std::cerr << f << ": /: cannot read the file\n";
-      return 1;
+    std::optional<json> out = call_file("answers", f);
+    if (!out) {
+      ++bad;
+      continue;
     }
-    json out = json::parse(idemlab::api::call("answers", lesson_input(f, text).dump()));
-    if (report_failure(out)) return 1;
-    all[f] = out;
+    all[f] = std::move(*out);
   }
   std::cout << all.dump(2) << "\n";
-  return 0;
+  return bad ? 1 : 0;
 }
 
 int cmd_index(const std::vector<std::string>& files) {
@@ -221,14 +222,10 @@ int cmd_index(const std::vector<std::string>& files) {
 }
 
 int cmd_compare(const std::string& file) {
-  std::string text;
-  if (!read_file(file, text)) {
-    std::cerr << file << ": /: cannot read the file\n";
-    return 1;
-  }
-  std::string raw = idemlab::api::call("compare", lesson_input(file, text).dump());
-  std::cout << raw << "\n";
-  return report_failure(json::parse(raw)) ? 1 : 0;
+  std::string raw;
+  bool ok = call_file("compare", file, &raw).has_value();
+  if (!raw.empty()) std::cout << raw << "\n";
+  return ok ? 0 : 1;
 }
 
 // A number argument from..to, or -1 (after saying why) when it is not one.
@@ -275,9 +272,9 @@ int cmd_explore(const std::vector<std::string>& args) {
     std::cerr << file << ": /: cannot read the file\n";
     return 1;
   }
-  in.update(lesson_input(file, text));
-  json out = json::parse(idemlab::api::call("explore", in.dump()));
-  file_paths(out, in);
+  json input;
+  json out = json::parse(call_on_file("explore", file, text, input, in));
+  file_paths(out, input);
   std::cout << out.dump() << "\n";
   return report_failure(out) ? 1 : 0;
 }

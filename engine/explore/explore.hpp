@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "engine/invariants/invariants.hpp"
+#include "engine/scenario/limits.hpp"
 #include "engine/scenario/scenario.hpp"
 #include "engine/text/l10n.hpp"
 
@@ -34,14 +35,12 @@ struct ExploreProgress {
 };
 
 struct ExploreLimits {
-  /// Faults per schedule, 1..kMaxFaults: each fault multiplies the schedules by the
-  /// injection points a run passes (tens), so 3 is already thousands.
+  /// Faults per schedule, 1..kMaxFaults (engine/scenario/limits.hpp says why).
   int max_faults = 2;
-  static constexpr int kMaxFaults = 3;
-  /// Schedules simulated at most (default and ceiling: a lesson-sized scenario has a few
-  /// thousand at K = 3; the ceiling keeps one call within seconds in a browser).
+  static constexpr int kMaxFaults = limits::kMaxExploreFaults;
+  /// Schedules simulated at most (default, and the ceiling from engine/scenario/limits.hpp).
   int max_schedules = 20000;
-  static constexpr int kMaxSchedules = 200000;
+  static constexpr int kMaxSchedules = limits::kMaxExploreSchedules;
   /// Wall-clock budget in ms (0: none). The only limit that makes a result depend on the
   /// machine; when it cuts, the result says so.
   std::int64_t max_ms = 0;

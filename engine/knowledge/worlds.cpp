@@ -7,6 +7,12 @@
 #include "engine/sim/simulation.hpp"
 
 namespace idemlab {
+namespace {
+bool crashes(const FaultPlan& plan) {
+  return std::any_of(plan.faults.begin(), plan.faults.end(), [](const Fault& f) { return f.kind != Fault::Kind::Drop; });
+}
+}  // namespace
+
 std::vector<World> build_worlds(const Scenario& scenario, const std::vector<Action>& extra) {
   std::vector<World> worlds;
   std::set<std::string> seen;
@@ -36,9 +42,7 @@ std::vector<World> build_worlds(const Scenario& scenario, const std::vector<Acti
   // client that crashed and forgot must also consider that, say, its request was lost
   // before the crash. (A process that did not crash remembers what it saw, and the runs
   // with one fault already hold what it must consider.)
-  bool crashes = std::any_of(scenario.faults.faults.begin(), scenario.faults.faults.end(),
-                             [](const Fault& f) { return f.kind != Fault::Kind::Drop; });
-  if (crashes) {
+  if (crashes(scenario.faults)) {
     for (const Fault& f : next_faults(worlds.front().run, scenario.faults, scenario.space)) {
       FaultPlan plan = scenario.faults;
       plan.faults.push_back(f);
@@ -46,6 +50,16 @@ std::vector<World> build_worlds(const Scenario& scenario, const std::vector<Acti
     }
   }
   return worlds;
+}
+
+FaultSpaceSize fault_space_size(const Scenario& scenario) {
+  Run fault_free = Simulation(scenario, FaultPlan{}).run();
+  std::size_t n = 2 + next_faults(fault_free, FaultPlan{}, scenario.space).size();
+  if (crashes(scenario.faults)) {
+    Run own = Simulation(scenario, scenario.faults).run();
+    n += next_faults(own, scenario.faults, scenario.space).size();
+  }
+  return {static_cast<int>(n), static_cast<int>(fault_free.steps.size())};
 }
 
 L10n run_name(const World& world) {

@@ -24,6 +24,15 @@ struct World {
 /// `extra` actions (a fork) are added to every world.
 std::vector<World> build_worlds(const Scenario& scenario, const std::vector<Action>& extra = {});
 
+/// How many plans build_worlds(scenario) runs, at most (before plans whose fired faults
+/// coincide are merged), and the steps of the run with no fault: found with two runs, so
+/// that a fault space too large to build is refused before it is built.
+struct FaultSpaceSize {
+  int plans = 0;
+  int fault_free_steps = 0;
+};
+FaultSpaceSize fault_space_size(const Scenario& scenario);
+
 /// "the run where <plan>" / "“<plan>”的运行"; for world 0 "this run itself (<plan>)";
 /// for the plan without faults "the run with no fault".
 L10n run_name(const World& world);

@@ -32,7 +32,7 @@ Side read_side(Reader& r, const json& j, const std::string& path, const std::str
 std::vector<Option> read_options(Reader& r, const json& q, const std::string& path,
                                  const std::string* choose_intent = nullptr) {
   std::vector<Option> out;
-  const json* opts = r.array(q, path, "options", true);
+  const json* opts = r.bounded_array(q, path, "options", true, limits::kMaxOptions);
   if (!opts) return out;
   std::string op = Reader::at(path, "options");
   if (opts->size() < 2) r.problem(op, "a question needs at least two options");
@@ -138,7 +138,7 @@ Question read_question(Reader& r, const json& q, const std::string& path, const 
   } else if (out.kind == "table") {
     auto list = [&](const std::string& key) {
       std::vector<std::string> v;
-      const json* a = r.array(q, path, key, true);
+      const json* a = r.bounded_array(q, path, key, true, key == "facts" ? limits::kMaxFacts : limits::kMaxMoments);
       if (!a) return v;
       if (a->empty()) r.problem(Reader::at(path, key), "expected at least one entry");
       for (std::size_t i = 0; i < a->size(); ++i) {
@@ -335,12 +335,9 @@ const Question* Lesson::question(const std::string& id) const {
 
 Lesson load_lesson(const std::string& file, const std::string& text) {
   Reader r(file);
-  json j;
-  try {
-    j = json::parse(text);
-  } catch (const json::parse_error& e) {
-    throw LessonError({{file, "", std::string("not valid JSON: ") + e.what()}});
-  }
+  std::optional<json> parsed = r.parse(text, limits::kMaxLessonBytes);
+  if (!parsed) throw LessonError(r.problems());
+  const json& j = *parsed;
   Lesson lesson;
   lesson.file = file;
   if (!r.object(j, "", {"$schema", "id", "level", "title", "summary", "scenario", "facts", "moments", "questions", "self_check",
@@ -358,7 +355,7 @@ Lesson load_lesson(const std::string& file, const std::string& text) {
   if (const json* sc = r.field(j, "", "scenario", true)) read_scenario(r, *sc, "/scenario", lesson.scenario, intents);
   std::string first = first_intent(lesson.scenario);
 
-  if (const json* facts = r.array(j, "", "facts", false)) {
+  if (const json* facts = r.bounded_array(j, "", "facts", false, limits::kMaxFacts)) {
     std::set<std::string> ids;
     for (std::size_t i = 0; i < facts->size(); ++i) {
       std::string p = Reader::at("/facts", i);
@@ -387,7 +384,7 @@ Lesson load_lesson(const std::string& file, const std::string& text) {
   }
 
   std::set<std::string> moment_ids;
-  if (const json* moments = r.array(j, "", "moments", true)) {
+  if (const json* moments = r.bounded_array(j, "", "moments", true, limits::kMaxMoments)) {
     for (std::size_t i = 0; i < moments->size(); ++i) {
       std::string p = Reader::at("/moments", i);
       const json& m = (*moments)[i];
@@ -415,7 +412,7 @@ Lesson load_lesson(const std::string& file, const std::string& text) {
   }
 
   std::set<std::string> question_ids;
-  if (const json* questions = r.array(j, "", "questions", true)) {
+  if (const json* questions = r.bounded_array(j, "", "questions", true, limits::kMaxQuestions)) {
     for (std::size_t i = 0; i < questions->size(); ++i) {
       std::string p = Reader::at("/questions", i);
       Question q = read_question(r, (*questions)[i], p, lesson);
@@ -423,7 +420,7 @@ Lesson load_lesson(const std::string& file, const std::string& text) {
       lesson.questions.push_back(q);
     }
   }
-  if (const json* checks = r.array(j, "", "self_check", false)) {
+  if (const json* checks = r.bounded_array(j, "", "self_check", false, limits::kMaxQuestions)) {
     for (std::size_t i = 0; i < checks->size(); ++i) lesson.self_check.push_back(r.text_value((*checks)[i], Reader::at("/self_check", i)));
   }
   if (const json* c = r.field(j, "", "compare", false)) read_compare(r, *c, r.field(j, "", "scenario", false), lesson);

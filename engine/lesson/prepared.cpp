@@ -1,9 +1,11 @@
 #include "engine/lesson/prepared.hpp"
 
 #include <algorithm>
+#include <set>
 
 #include "engine/lesson/answers.hpp"
 #include "engine/lesson/choose.hpp"
+#include "engine/scenario/limits.hpp"
 
 namespace idemlab {
 
@@ -80,7 +82,48 @@ void unfired_faults(const std::string& file, const std::vector<Fault>& faults, c
   }
 }
 
+namespace {
+
+const char* const kWithinBudget = " are allowed, so that every lesson loads in a browser within a second";
+
+// The work of checking `p` (limits::kMaxCheckWork), estimated before any question is
+// answered: its worlds' runs, and for each choose option (or predict question's `if`) a
+// run from the question's moment in every world the client cannot tell apart there,
+// about as long as that world's own run (engine/lesson/forks.cpp); each run counts
+// limits::kRunWork steps more.
+long long check_work(const PreparedLesson& p) {
+  long long steps = 0;
+  for (const World& w : p.worlds) steps += static_cast<long long>(w.run.steps.size()) + limits::kRunWork;
+  for (const Question& q : p.lesson.questions) {
+    long long forks = 0;
+    if (q.kind == "choose") {
+      for (const Option& o : q.options) forks += o.action ? 1 : 0;
+    } else if (q.kind == "predict" && q.fork) {
+      forks = 1;
+    }
+    if (!forks) continue;
+    std::set<int> seen;
+    for (auto [w, j] : p.knowledge->possible(Side::Client, p.question_step(q))) {
+      (void)j;
+      if (seen.insert(w).second) steps += forks * (static_cast<long long>(p.worlds[w].run.steps.size()) + limits::kRunWork);
+    }
+  }
+  return steps;
+}
+
+}  // namespace
+
 std::shared_ptr<const PreparedLesson> prepare_lesson(Lesson lesson) {
+  // The fault space, before it is built: its runs, each about as long as the run with no fault.
+  FaultSpaceSize space = fault_space_size(lesson.scenario);
+  long long work = static_cast<long long>(space.plans) * (space.fault_free_steps + limits::kRunWork);
+  if (space.plans > limits::kMaxWorlds || work > limits::kMaxCheckWork) {
+    throw LessonError({{lesson.file, "/scenario/fault_space",
+                        "the fault space holds " + std::to_string(space.plans) + " runs of about " +
+                            std::to_string(space.fault_free_steps) + " steps; at most " + std::to_string(limits::kMaxWorlds) +
+                            " runs and " + std::to_string(limits::kMaxCheckWork) + " steps in all" + kWithinBudget +
+                            ": consider fewer crash points, not losing every message, or a shorter script"}});
+  }
   auto out = std::make_shared<PreparedLesson>();
   out->worlds = build_worlds(lesson.scenario);
   out->knowledge = std::make_unique<Knowledge>(out->worlds);
@@ -100,6 +143,15 @@ std::shared_ptr<const PreparedLesson> prepare_lesson(Lesson lesson) {
   out->lesson = std::move(lesson);
   if (!problems.empty()) throw LessonError(problems);
   const Lesson& l = out->lesson;
+  work = check_work(*out);
+  if (work > limits::kMaxCheckWork) {
+    throw LessonError({{l.file, "/questions",
+                        "checking the lesson would simulate about " + std::to_string(work) + " steps; at most " +
+                            std::to_string(limits::kMaxCheckWork) + kWithinBudget +
+                            ": a choose option (or a predict question's \"if\") is one run in every run of the fault space "
+                            "the client cannot tell apart at its moment, so consider fewer options, fewer such questions or a "
+                            "smaller fault space"}});
+  }
   for (std::size_t i = 0; i < l.questions.size(); ++i) {
     const Question& q = l.questions[i];
     std::string path = "/questions/" + std::to_string(i);

@@ -1,6 +1,20 @@
 #pragma once
-// Limits on what a scenario may ask for, each with its reason. (Simulation's own limits,
-// steps per run and the virtual-time horizon, are in engine/sim/simulation.hpp.)
+// Every limit on what an input may ask of the engine, each with its reason: the size and
+// shape of a lesson file, what a scenario may ask for, and how far a run and the explorer
+// go. engine/sim/simulation.hpp and engine/explore/explore.hpp take theirs from here.
+//
+// The budget they keep: every lesson `check` accepts (and so every lesson method on it)
+// runs in the page's WebAssembly engine within 64 MB and 1 s. Measured in node 20 on the
+// development machine (2 cores shared, load 3 to 4): the slowest shipped lesson
+// (retry-layers) checks in about 95 ms and the module keeps its initial 16 MB; a lesson of
+// 8 intents with every crash point and about 19,000 steps of work checked in 490 to 800
+// ms and grew it to 19 MB, so kMaxCheckWork is 15,000 (about 400 to 600 ms); lessons of
+// 30 questions or 40 moments and 16 facts near it stay below 600 ms and 16 MB. What a
+// lesson asks is bounded before it is computed: one over a limit is refused in about 20 ms
+// (the 133-intent lesson of issue 9: 16 ms in WASM; natively 0.02 s and 5 MB, where it
+// took 37 s and 1.34 GB before).
+// `explore` is bounded by its own limits below and reports progress while it runs.
+#include <cstddef>
 #include <cstdint>
 
 namespace idemlab::limits {
@@ -33,5 +47,73 @@ inline constexpr int kMaxChallengeChanges = 3;
 /// likeliest first (one knob at its right setting), so a solvable challenge is found within
 /// a few; 200 keeps the check of an unsolvable one to seconds natively.
 inline constexpr int kMaxFixCandidates = 200;
+
+// --- The text of an input ---
+
+/// Arrays and objects nested in one JSON text (a lesson file, the API's input; the top
+/// value is level 1). A lesson is 7 levels deep and the API's input adds one; 32 leaves
+/// room for any hand-written file, and keeps every recursive walk of a parsed value
+/// (nlohmann's copy, comparison and dump recurse once per level) a few KB of stack, far
+/// within WebAssembly's (Emscripten's default, 5 MB before 3.1.27, 64 KB after). About
+/// 3,500 levels overflowed it, and killed the page's engine.
+inline constexpr int kMaxJsonDepth = 32;
+/// Bytes of a lesson file: the largest shipped lesson is about 18 KB (both languages); 256
+/// KiB leaves room for a dozen of those, while parsing the text stays a few ms. (What a
+/// lesson asks the engine to compute is bounded by the limits below, not by its size.)
+inline constexpr std::size_t kMaxLessonBytes = 256 * 1024;
+/// Bytes of one API input: a lesson file's text escaped in a JSON string, with room.
+inline constexpr std::size_t kMaxInputBytes = 2 * kMaxLessonBytes + 4096;
+
+/// Problems reported for one input: the first 100, then one saying more follow. A file
+/// of 256 KiB can hold 40,000 unknown fields; naming each would make an answer of
+/// megabytes that nobody reads.
+inline constexpr int kMaxProblems = 100;
+
+// --- What a lesson's scenario and questions may ask for ---
+
+/// Intents a script delivers. Every step's snapshot holds one row per intent and every run
+/// passes injection points per intent, so the work of a lesson grows with their square;
+/// lessons use 1 or 2. (A lesson with 133 intents took 13 s and 1.85 GB to check.)
+inline constexpr int kMaxIntents = 8;
+/// Actions in a script (deliveries, crashes, restarts, resends...): lessons use 1 to 3.
+/// (10,000 scripted deliveries took 14 s and 640 MB to check.)
+inline constexpr int kMaxScriptActions = 32;
+/// Faults in the lesson's own plan (the run the learner watches): lessons use 0 or 1.
+inline constexpr int kMaxPlannedFaults = 8;
+/// Runs in a lesson's fault space (its possible worlds, engine/knowledge/worlds.hpp):
+/// every world is a whole run kept in memory, and every knowledge cell and choose option
+/// looks at each. Shipped lessons have 3 to 15.
+inline constexpr int kMaxWorlds = 100;
+/// The work of checking a lesson, in simulated steps, estimated before it is done
+/// (engine/lesson/prepared.cpp): the runs of its fault space (each about as long as the
+/// run with no fault), then each choose option and predict `if` as a run in every world
+/// the client cannot tell apart at its moment; each run counts kRunWork steps more (it
+/// opens two SQLite databases). Time follows it (in WebAssembly about 25 to 40 us a step
+/// of work, natively about 8 to 13), and memory too: the worlds' steps, each with a
+/// snapshot of every side, are kept. Shipped lessons need 60 to 800.
+inline constexpr long long kMaxCheckWork = 15000;
+inline constexpr long long kRunWork = 10;
+/// Moments, questions, options per question and facts of a lesson: each question is
+/// answered at `check` (a choose option is a run in every world the client cannot tell
+/// apart), each fact is a row of the knowledge grid at every step. Shipped lessons: up to
+/// 9 moments, 9 questions, 4 options and 5 facts.
+inline constexpr int kMaxMoments = 40;
+inline constexpr int kMaxQuestions = 30;
+inline constexpr int kMaxOptions = 8;
+inline constexpr int kMaxFacts = 16;
+
+// --- How far a run and the explorer go ---
+
+/// Steps of one run (Simulation::kMaxSteps): a lesson's run is a few dozen; a run that
+/// has not settled by then stops as `step_limit`.
+inline constexpr int kMaxRunSteps = 400;
+/// Faults per schedule the explorer tries (ExploreLimits::kMaxFaults): each fault
+/// multiplies the schedules by the injection points a run passes (tens), so 3 is
+/// already thousands.
+inline constexpr int kMaxExploreFaults = 3;
+/// Schedules one `explore` call simulates at most (ExploreLimits::kMaxSchedules): a
+/// lesson-sized scenario has a few thousand at K = 3; the ceiling keeps one call within
+/// seconds in a browser (it reports progress while it runs).
+inline constexpr int kMaxExploreSchedules = 200000;
 
 }  // namespace idemlab::limits

@@ -2,6 +2,9 @@
 
 #include <algorithm>
 
+#include "engine/json/parse.hpp"
+#include "engine/scenario/limits.hpp"
+
 namespace idemlab {
 
 using nlohmann::json;
@@ -13,7 +16,23 @@ std::string join_names(const std::vector<std::string>& names) {
 }
 
 void Reader::problem(const std::string& path, const std::string& reason) {
-  problems_.push_back({file_, path, reason});
+  if (problems_.size() < static_cast<std::size_t>(limits::kMaxProblems)) {
+    problems_.push_back({file_, path, reason});
+  } else if (problems_.size() == static_cast<std::size_t>(limits::kMaxProblems)) {
+    problems_.push_back({file_, "", "more problems follow: fix these first"});
+  }
+}
+
+std::optional<json> Reader::parse(const std::string& text, std::size_t max_bytes) {
+  if (text.size() > max_bytes) {
+    problem("", "the text is " + std::to_string(text.size()) + " bytes; at most " + std::to_string(max_bytes) +
+                    " are allowed, so that every lesson loads in a browser within a second");
+    return std::nullopt;
+  }
+  JsonTextProblem p;
+  std::optional<json> out = parse_json(text, limits::kMaxJsonDepth, p);
+  if (!out) problems_.push_back({file_, p.path, p.reason, p.line, p.column});
+  return out;
 }
 
 std::string Reader::at(const std::string& path, const std::string& key) {
@@ -125,6 +144,16 @@ const json* Reader::array(const json& j, const std::string& path, const std::str
   const json* v = field(j, path, key, required);
   if (v && !v->is_array()) {
     problem(at(path, key), "expected an array");
+    return nullptr;
+  }
+  return v;
+}
+
+const json* Reader::bounded_array(const json& j, const std::string& path, const std::string& key, bool required, int max) {
+  const json* v = array(j, path, key, required);
+  if (v && v->size() > static_cast<std::size_t>(max)) {
+    problem(at(path, key), std::to_string(v->size()) + " entries; at most " + std::to_string(max) +
+                               " are allowed, so that every lesson loads in a browser within a second");
     return nullptr;
   }
   return v;

@@ -2,6 +2,7 @@
 // Reading JSON input with every problem named: the file, a JSON Pointer (RFC 6901) into
 // it, and the reason. Used by the scenario reader (engine/scenario/scenario_json.hpp) and
 // the lesson reader (engine/lesson/parse.cpp); no input is ever trusted to be well formed.
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,11 +18,19 @@ struct InputProblem {
   std::string file;
   std::string path;
   std::string reason;
+  /// Where in the text, for a file that is not JSON (engine/json/parse.hpp): 1-based line
+  /// and column in characters; 0 when the problem is about a value (path says which).
+  int line = 0, column = 0;
+  /// {"file", "path", "reason"}, and "line", "column" when known.
   nlohmann::json to_json() const {
     nlohmann::json out = nlohmann::json::object();
     put(out, "file", file);
     put(out, "path", path);
     put(out, "reason", reason);
+    if (line > 0) {
+      put(out, "line", line);
+      put(out, "column", column);
+    }
     return out;
   }
 };
@@ -34,8 +43,14 @@ class Reader {
   explicit Reader(std::string file) : file_(std::move(file)) {}
 
   const std::string& file() const { return file_; }
+  /// Reports a problem; after limits::kMaxProblems, one more saying that more follow.
   void problem(const std::string& path, const std::string& reason);
   std::vector<InputProblem>& problems() { return problems_; }
+
+  /// Parses an input's text (engine/json/parse.hpp) at most `max_bytes` long and nested at
+  /// most limits::kMaxJsonDepth deep; nothing, with the problem reported (path, line,
+  /// column, reason), when it is not such JSON.
+  std::optional<nlohmann::json> parse(const std::string& text, std::size_t max_bytes);
 
   /// path + "/" + key, the key escaped as RFC 6901 says.
   static std::string at(const std::string& path, const std::string& key);
@@ -57,6 +72,10 @@ class Reader {
   L10n text_value(const nlohmann::json& v, const std::string& path);
   const nlohmann::json* array(const nlohmann::json& j, const std::string& path, const std::string& key,
                               bool required);
+  /// The same, refused (reported, nullptr) when it holds more than `max` entries: a limit
+  /// of engine/scenario/limits.hpp, so that the entries are never read one by one.
+  const nlohmann::json* bounded_array(const nlohmann::json& j, const std::string& path, const std::string& key,
+                                      bool required, int max);
 
  private:
   std::string file_;

@@ -147,7 +147,7 @@ void read_scenario(Reader& r, const json& j, const std::string& path, Scenario& 
     }
   }
 
-  if (const json* script = r.array(j, path, "script", true)) {
+  if (const json* script = r.bounded_array(j, path, "script", true, limits::kMaxScriptActions)) {
     std::string sp = Reader::at(path, "script");
     for (std::size_t i = 0; i < script->size(); ++i) {
       Action a = read_action(r, (*script)[i], Reader::at(sp, i), true);
@@ -157,6 +157,10 @@ void read_scenario(Reader& r, const json& j, const std::string& path, Scenario& 
       sc.script.push_back(a);
     }
     if (intents.empty()) r.problem(sp, "the script delivers nothing: add {\"do\": \"deliver\", ...}");
+    if (intents.size() > static_cast<std::size_t>(limits::kMaxIntents)) {
+      r.problem(sp, "the script delivers " + std::to_string(intents.size()) + " intents; at most " +
+                        std::to_string(limits::kMaxIntents) + " are allowed (the work of a run grows with their square)");
+    }
     // A cancel of a delivered intent makes the intent `<intent>-cancel`, which the other
     // actions, faults and facts may name.
     std::set<std::string> known = intents;
@@ -181,7 +185,7 @@ void read_scenario(Reader& r, const json& j, const std::string& path, Scenario& 
     intents = known;
   }
   std::string first = first_intent(sc);
-  if (const json* faults = r.array(j, path, "faults", false)) {
+  if (const json* faults = r.bounded_array(j, path, "faults", false, limits::kMaxPlannedFaults)) {
     std::string fp = Reader::at(path, "faults");
     for (std::size_t i = 0; i < faults->size(); ++i) {
       Fault f = read_fault(r, (*faults)[i], Reader::at(fp, i), first);

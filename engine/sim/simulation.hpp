@@ -35,7 +35,7 @@ class Simulation {
   /// moved out (a second call throws std::logic_error).
   Run run();
 
-  static constexpr int kMaxSteps = 400;
+  static constexpr int kMaxSteps = limits::kMaxRunSteps;
   static constexpr std::int64_t kHorizonMs = limits::kMaxVirtualMs;
 
   // --- used by the parts ---

@@ -1,7 +1,7 @@
 """Puts the bench measurements together: a table, or with --json one JSON object.
 
-usage: python3 report.py [--json] NATIVE SEED WASM PAGE TRANSFER_BYTES SITE_BYTES [FUZZ] [SANDBOX]
-Each of NATIVE SEED WASM PAGE FUZZ is the JSON one measurement printed ("{}" if it failed).
+usage: python3 report.py [--json] NATIVE SEED WASM PAGE TRANSFER_BYTES SITE_BYTES [FUZZ [SANDBOX [API_FUZZ]]]
+Each of NATIVE SEED WASM PAGE FUZZ SANDBOX API_FUZZ is the JSON one measurement printed ("{}" if it failed).
 TRANSFER_BYTES: what a visit fetches (the list, then a lesson), gzip -9; "" if unknown.
 SITE_BYTES: every file of the built site, gzip -9.
 """
@@ -17,6 +17,7 @@ transfer = int(args[4]) if args[4:] and args[4].isdigit() else None
 site = int(args[5]) if args[5:] and args[5].isdigit() else None
 fuzz = json.loads(args[6] or "{}") if args[6:] else {}
 sandbox = json.loads(args[7] or "{}") if args[7:] else {}
+api_fuzz = json.loads(args[8] or "{}") if args[8:] else {}
 
 result = {
     "native_runs_per_s": native.get("runs_per_s"),
@@ -31,6 +32,8 @@ result = {
     "site_gzip_bytes": site,
     # the native fuzzer, invariants checked on every step of every schedule
     "fuzz_schedules_per_s": fuzz.get("fuzz_schedules_per_s"),
+    # the libFuzzer target over the engine API (ASan + UBSan), from its own final stats
+    "fuzz_execs_per_s": api_fuzz.get("fuzz_execs_per_s"),
     # explore at K = 2 in WASM, the lesson with the most schedules
     "explore_ms": wasm.get("explore_ms"),
     "explore_lesson": wasm.get("explore_lesson"),
@@ -85,6 +88,7 @@ rows = [
     ("transfer of a visit, gzip -9 bytes", transfer, "transfer_gzip_bytes"),
     ("whole site, gzip -9 bytes", site, ""),
     ("fuzz schedules/s (native, invariants on)", result["fuzz_schedules_per_s"], "fuzz_schedules_per_s"),
+    ("api fuzz execs/s (libFuzzer, ASan+UBSan)", result["fuzz_execs_per_s"], ""),
     ("explore ms, K = 2, most schedules (wasm)", result["explore_ms"], "explore_ms"),
     ("sandbox edit ms, click to redrawn (median)", result["sandbox_edit_ms"], "sandbox_edit_ms"),
     ("explore ms in the page (worker), K = 2", result["explore_ms_page"], "explore_ms_page"),

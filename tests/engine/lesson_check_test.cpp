@@ -152,7 +152,9 @@ TEST_CASE("a moment no step matches is refused") {
 TEST_CASE("text that is not JSON is refused, not thrown") {
   json out = json::parse(idemlab::api::call("check", json{{"file", "lessons/x.json"}, {"text", "{ nope"}}.dump()));
   CHECK(out["ok"] == false);
-  CHECK(out["errors"][0]["reason"].get<std::string>().rfind("not valid JSON", 0) == 0);
+  CHECK(out["errors"][0]["reason"].get<std::string>().rfind("line 1, column 3: not valid JSON: unexpected 'nope'", 0) == 0);
+  CHECK(out["errors"][0]["line"] == 1);
+  CHECK(out["errors"][0]["column"] == 3);
 }
 
 TEST_CASE("the notification knobs, email messages and the relay's crash point are read and checked") {

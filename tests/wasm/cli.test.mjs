@@ -134,3 +134,40 @@ test('explore and fuzz: bad input is named with its file, its own path and the r
   assert.ok(written > 0, r.stderr);
   assert.equal(readdirSync(out).length, written);
 });
+
+test('check: a file with invalid UTF-8 between two good ones is named with line and column, and both good ones are checked', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'idemlab-'));
+  const bad = join(dir, 'bad.json');
+  writeFileSync(bad, Buffer.concat([Buffer.from('{\n  "id": "x'), Buffer.from([0xff]), Buffer.from('"\n}\n')]));
+  const r = cli('check', 'lessons/01-lost-receipt.json', bad, 'lessons/02-retry-duplicates.json');
+  assert.equal(r.status, 1);
+  assert.match(r.stdout, /lessons\/01-lost-receipt\.json: ok \(lost-receipt\)/);
+  assert.match(r.stdout, /lessons\/02-retry-duplicates\.json: ok \(retry-duplicates\)/);
+  assert.match(r.stderr, new RegExp(`${bad.replace(/[.]/g, '\\.')}: /id: line 2, column 11: not valid UTF-8: byte 0xFF`));
+});
+
+test('check and index: a full-width comma and 100,000 nested brackets are problems, and the index is still written', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'idemlab-'));
+  const text = readFileSync(resolve(REPO, 'lessons/01-lost-receipt.json'), 'utf8');
+  const comma = join(dir, 'comma.json');
+  writeFileSync(comma, text.replace('"level": "intro",', '"level": "intro"，'));
+  const deep = join(dir, 'deep.json');
+  const lesson = JSON.parse(text);
+  lesson.moments[0].at.event = '@@';
+  writeFileSync(deep, JSON.stringify(lesson).replace('"@@"', '['.repeat(100000) + ']'.repeat(100000)));
+  const line = text.slice(0, text.indexOf('"level": "intro",')).split('\n').length;
+
+  const r = cli('check', comma, deep, 'lessons/01-lost-receipt.json');
+  assert.equal(r.status, 1);
+  assert.match(r.stderr, new RegExp(`comma\\.json: /: line ${line}, column \\d+: not valid JSON: unexpected character '，' \\(U\\+FF0C\\)`));
+  assert.match(r.stderr, /deep\.json: \/moments\/0\/at\/event\/0\/0\/[0/]*: line 1, column \d+: arrays and objects nest more than 32 levels deep/);
+  assert.match(r.stdout, /lost-receipt\.json: ok/);
+
+  const index = cli('index', comma, deep, 'lessons/01-lost-receipt.json');
+  assert.equal(index.status, 0, index.stderr);
+  const [c, d, ok] = JSON.parse(index.stdout).lessons;
+  assert.equal(c.ok, false);
+  assert.equal(c.errors[0].line, line);
+  assert.equal(d.ok, false);
+  assert.equal(ok.ok, true);
+});

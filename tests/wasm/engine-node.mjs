@@ -37,6 +37,10 @@ export async function loadEngine(dir = resolve(REPO, 'dist/engine')) {
   }
 
   return {
+    /** Bytes of the module's linear memory (it grows and never shrinks). */
+    memoryBytes() {
+      return mod.HEAP8.length;
+    },
     call(method, input) {
       return withCString(method, (m) => withCString(input, (i) => {
         const out = mod._idemlab_call(m, i);

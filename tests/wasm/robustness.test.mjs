@@ -1,0 +1,65 @@
+// The WebAssembly engine cannot be poisoned (issue 9): a lesson nested 3,500 levels deep
+// made idemlab_call throw a JavaScript RangeError and leak, and after 25 such calls every
+// call trapped. Now every bad input is an {"error"} or {"ok": false} answer, and after
+// 1,000 of them a good call gives the same bytes as before.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import test from 'node:test';
+import { loadEngine, REPO } from './engine-node.mjs';
+
+const engine = await loadEngine();
+const lessonText = readFileSync(resolve(REPO, 'lessons/01-lost-receipt.json'), 'utf8');
+const good = JSON.stringify({ file: 'lessons/01-lost-receipt.json', text: lessonText });
+const nested = (n) => '['.repeat(n) + ']'.repeat(n);
+
+// The lesson with its first moment's event replaced by `raw` JSON text.
+function withEvent(raw) {
+  const lesson = JSON.parse(lessonText);
+  lesson.moments[0].at.event = '@@';
+  return JSON.stringify(lesson).replace('"@@"', raw);
+}
+
+test('3,500 and 100,000 nested levels in a lesson: refused at the JSON path, not thrown', () => {
+  for (const depth of [3500, 100000]) {
+    const out = JSON.parse(engine.call('check', JSON.stringify({ file: 'deep.json', text: withEvent(nested(depth)) })));
+    assert.equal(out.ok, false);
+    assert.match(out.errors[0].path, /^\/moments\/0\/at\/event\/0\/0\//);
+    assert.match(out.errors[0].reason, /nest more than 32 levels deep/);
+  }
+});
+
+test('1,000 bad calls, then a good one: the same bytes as the good call alone', () => {
+  const alone = engine.call('run', good);
+  assert.ok(JSON.parse(alone).steps.length > 0);
+  const bad = [
+    ['run', JSON.stringify({ file: 'deep.json', text: withEvent(nested(3500)) })],
+    ['check', JSON.stringify({ file: 'comma.json', text: '{"id": "x"，"level": 1}' })],
+    ['answers', JSON.stringify({ file: 'huge.json', text: withEvent('1e400') })],
+    ['compare', `{"scenario": ${nested(5000)}}`],
+    ['explore', '\u0001garbage{{{'],
+    ['run', '{"file": "x", "text": "\udc00"}'],   // a lone surrogate: not UTF-8 once encoded
+    ['simulate', nested(10000)],
+    ['nope', good],
+  ];
+  const badCalls = (n) => {
+    for (let i = 0; i < n; i++) {
+      const [method, input] = bad[i % bad.length];
+      const out = JSON.parse(engine.call(method, input));
+      assert.ok(out.error || out.ok === false, `${method}: ${JSON.stringify(out).slice(0, 200)}`);
+    }
+  };
+  badCalls(bad.length * 4);  // the memory the bad calls need, once
+  const memory = engine.memoryBytes();
+  badCalls(1000);
+  assert.equal(engine.call('run', good), alone);
+  // A leak of what a bad call parses (KBs each) would have grown it by 1,000 calls: it stays.
+  assert.equal(engine.memoryBytes(), memory);
+});
+
+test('a full-width comma: line and column in characters, and the character', () => {
+  const out = JSON.parse(engine.call('check', JSON.stringify({ file: 'l.json', text: '{\n  "title": {"zh-CN": "回执"，"en": "x"}}' })));
+  assert.equal(out.ok, false);
+  assert.deepEqual([out.errors[0].line, out.errors[0].column, out.errors[0].path], [2, 26, "/title"]);
+  assert.match(out.errors[0].reason, /^line 2, column 26: not valid JSON: unexpected character '，' \(U\+FF0C\)/);
+});
