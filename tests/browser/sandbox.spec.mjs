@@ -313,3 +313,13 @@ test('switching the language keeps the sandbox: its state, its undo history and 
   await page.getByTestId('lang-switch').click();
   expect(await page.getByTestId('sb-plan').innerText()).not.toEqual(plan);
 });
+
+test('a number field emptied and left shows the value still in force again', async ({ page }) => {
+  await sandboxFromLesson(page);
+  const timeout = page.locator('[data-knob="timing.timeout_ms"]');
+  const before = await timeout.inputValue();
+  expect(before).not.toBe('');
+  await timeout.fill('');
+  await page.keyboard.press('Tab');
+  await expect(timeout).toHaveValue(before);
+});

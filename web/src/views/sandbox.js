@@ -262,9 +262,14 @@ export class SandboxView {
   }
 
   loadScenario(scenario) {
-    this.edit((st) => {
+    const loaded = this.edit((st) => {
       st.s = clone(scenario);
     });
+    // The changed run is summed up at the top: take the learner there.
+    if (loaded) {
+      this.el.summary.focus({ preventScroll: true });
+      this.el.summary.scrollIntoView({ block: 'nearest' });
+    }
   }
 
   async checkChallenge() {
@@ -705,6 +710,7 @@ export class SandboxView {
           const raw = ev.target.value.trim();
           if (raw === '' && k.optional) this.setKnob(k.group, k.name, undefined);
           else if (raw !== '') this.setKnob(k.group, k.name, Math.round(Number(raw)));
+          else this.refreshKnobs(); // emptied (or not a number): show the value still in force
         },
       });
       const unsetBtn = k.optional ? h('button', { type: 'button', class: 'btn btn-small', 'data-fkey': `${id}-unset`, onclick: () => this.setKnob(k.group, k.name, undefined) }, t('sandbox.unsetIt')) : null;
