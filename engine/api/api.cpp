@@ -185,6 +185,14 @@ json drop_unfired(json& scenario) {
   return out;
 }
 
+// How the knob table judges each knob of `s` ({"client.key_scope": "right" | "wrong" |
+// "neutral", ...}): what a sandbox labels its controls with.
+json settings_json(const Scenario& s) {
+  json out = json::object();
+  for (const Knob& k : knob_table()) out[k.path()] = to_string(k.setting_of(k.get(s)));
+  return out;
+}
+
 // Runs the lost-response scenario `runs` times (a full timeline over both databases each
 // time): the same work natively and in WASM, for scripts/bench.
 json simulate(const std::string& input) {
@@ -222,7 +230,6 @@ json dispatch(const std::string& method, const std::string& input) {
   std::string text;
   json unfired;  // `run` of a bare scenario: the planned faults that never fired, left out
   if (in.contains("scenario")) {
-    if (method == "run") unfired = drop_unfired(in["scenario"]);
     text = sandbox_lesson(in["scenario"]);
   } else if (in.contains("text") && in["text"].is_string()) {
     text = in["text"].get<std::string>();
@@ -269,7 +276,14 @@ json dispatch(const std::string& method, const std::string& input) {
   try {
     p = prepared(file, text);
   } catch (const LessonError& e) {
-    return problems_json(e);
+    // Only when a bare scenario is refused is it looked at for faults that never fire
+    // (drop_unfired simulates it once more): the common edit pays nothing for it.
+    if (method != "run" || !in.contains("scenario") || (unfired = drop_unfired(in["scenario"])).is_null()) return problems_json(e);
+    try {
+      p = prepared(file, sandbox_lesson(in["scenario"]));
+    } catch (const LessonError& again) {
+      return problems_json(again);
+    }
   }
   // A challenge must be solvable and not solved at its start: `check` and `answers` search
   // for a solution with the explorer (`run` does not: it only shows the challenge).
@@ -290,6 +304,7 @@ json dispatch(const std::string& method, const std::string& input) {
   if (method == "run") {
     json out = timeline_json(*p);
     if (!unfired.is_null()) put(out, "unfired", std::move(unfired));
+    if (in.contains("scenario")) put(out, "settings", settings_json(p->lesson.scenario));
     if (p->lesson.challenge) put(out["lesson"], "challenge", challenge_view(*p->lesson.challenge));
     return out;
   }

@@ -28,12 +28,6 @@ const Violation* find_violation(const RunVerdict& v, Invariant invariant, const 
   return nullptr;
 }
 
-json plan_json(const FaultPlan& plan) {
-  json out = json::array();
-  for (const Fault& f : plan.faults) out.push_back(write_fault(f));
-  return out;
-}
-
 }  // namespace
 
 Counterexample shrink(const Scenario& scenario, FaultPlan plan, Invariant invariant, const std::string& intent) {
@@ -210,6 +204,19 @@ ExploreResult explore(const Scenario& scenario, const ExploreLimits& limits) {
   return out;
 }
 
+json Counterexample::to_json(const Scenario& scenario) const {
+  json o = violation.to_json();
+  put(o, "faults", write_plan(plan));
+  json ids = json::array();
+  for (const Fault& f : plan.faults) ids.push_back(f.id());
+  put(o, "fault_ids", std::move(ids));
+  put(o, "plan", plan.describe().to_json());
+  Scenario reproduce = scenario;
+  reproduce.faults = plan;
+  put(o, "scenario", write_scenario(reproduce));
+  return o;
+}
+
 json ExploreResult::to_json(const Scenario& scenario) const {
   json outcomes_json = json::array();
   for (const OutcomeClass& c : outcomes) {
@@ -217,23 +224,12 @@ json ExploreResult::to_json(const Scenario& scenario) const {
     put(o, "key", c.key);
     put(o, "text", c.text.to_json());
     put(o, "count", c.count);
-    put(o, "example", plan_json(c.example));
+    put(o, "example", write_plan(c.example));
     put(o, "violations", c.violations);
     outcomes_json.push_back(std::move(o));
   }
   json cex = json::array();
-  for (const Counterexample& c : counterexamples) {
-    json o = c.violation.to_json();
-    put(o, "faults", plan_json(c.plan));
-    json ids = json::array();
-    for (const Fault& f : c.plan.faults) ids.push_back(f.id());
-    put(o, "fault_ids", std::move(ids));
-    put(o, "plan", c.plan.describe().to_json());
-    Scenario reproduce = scenario;
-    reproduce.faults = c.plan;
-    put(o, "scenario", write_scenario(reproduce));
-    cex.push_back(std::move(o));
-  }
+  for (const Counterexample& c : counterexamples) cex.push_back(c.to_json(scenario));
   json out = json::object();
   put(out, "max_faults", max_faults);
   put(out, "schedules", schedules);

@@ -62,6 +62,9 @@ struct ExploreLimits {
 struct Counterexample {
   FaultPlan plan;       ///< the faults, in the order they fired
   Violation violation;  ///< the first violation of that kind in the run
+  /// The violation, its faults (as a scenario holds them, with their ids and described),
+  /// and `scenario` with these faults: what explore's "counterexamples" list holds.
+  nlohmann::json to_json(const Scenario& scenario) const;
 };
 
 /// How runs end: the final state of every intent (status and effects, emails where the

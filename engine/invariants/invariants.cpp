@@ -63,26 +63,26 @@ std::string plural(int n, const std::string& one, const std::string& many) { ret
 // The first 8 hex digits of a content hash, as the page shows fingerprints.
 std::string short_hash(const std::string& fp) { return fp.substr(0, 8); }
 
-// Why `inv` fails for `intent` with tally `t`, naming the intent and the numbers.
-L10n reason(Invariant inv, const std::string& intent, const Tally& t) {
+// Why `inv` fails for `intent` with tally `t`, after its title: the intent and the numbers.
+L10n reason_body(Invariant inv, const std::string& intent, const Tally& t) {
   switch (inv) {
     case Invariant::DuplicateEffect:
-      return {"重复业务效果：意图 " + intent + " 有 " + num(t.effects) + " 条业务效果，同一件事被服务端做了 " +
+      return {"意图 " + intent + " 有 " + num(t.effects) + " 条业务效果，同一件事被服务端做了 " +
                   num(t.effects) + " 次",
-              "duplicate effect: " + num(t.effects) + " effects for " + intent};
+              "" + num(t.effects) + " effects for " + intent};
     case Invariant::FalseSuccess: {
       const IntentRow& r = *t.row;
       L10n held = r.status == status::kDelivered ? L10n{"记着 DELIVERED", "says DELIVERED"}
                                                  : L10n{"持有一张回执", "holds a receipt"};
       if (t.effects == 0) {
-        return {"虚假成功：客户端关于意图 " + intent + " 的记录" + held.zh + "，服务端却没有这个意图的任何业务效果",
-                "false success: the client's row for " + intent + " " + held.en + " while no effect of " + intent +
+        return {"客户端关于意图 " + intent + " 的记录" + held.zh + "，服务端却没有这个意图的任何业务效果",
+                "the client's row for " + intent + " " + held.en + " while no effect of " + intent +
                     " exists"};
       }
-      return {"虚假成功：客户端关于意图 " + intent + " 的记录" + held.zh + "，可它的内容（内容哈希 " +
+      return {"客户端关于意图 " + intent + " 的记录" + held.zh + "，可它的内容（内容哈希 " +
                   short_hash(r.fingerprint) + "…）服务端从未接受：这个意图的 " + num(t.effects) +
                   " 条业务效果都是别的内容",
-              "false success: the client's row for " + intent + " " + held.en + " for content (hash " +
+              "the client's row for " + intent + " " + held.en + " for content (hash " +
                   short_hash(r.fingerprint) + "…) the service never accepted: " +
                   (t.effects == 1 ? "the one effect of " + intent + " carries"
                                   : "all " + num(t.effects) + " effects of " + intent + " carry") +
@@ -90,32 +90,39 @@ L10n reason(Invariant inv, const std::string& intent, const Tally& t) {
     }
     case Invariant::FalseFailure: {
       const std::string& st = t.row->status;
-      return {"虚假失败：客户端关于意图 " + intent + " 的记录最终是 " + st + "，可它发出的这份内容已有 " +
+      return {"客户端关于意图 " + intent + " 的记录最终是 " + st + "，可它发出的这份内容已有 " +
                   num(t.own_content) + " 条业务效果——客户端以为没做成的事，其实已经做了",
-              "false failure: the client's row for " + intent + " ends " + st + " while " +
+              "the client's row for " + intent + " ends " + st + " while " +
                   plural(t.own_content, "effect", "effects") + " of the very content it sent " +
                   (t.own_content == 1 ? "exists" : "exist") + ": the work it believes undone was done"};
     }
     case Invariant::ForgottenIntent:
       if (!t.row) {
-        return {"被遗忘的意图：意图 " + intent + " 已有 " + num(t.effects) + " 条业务效果，客户端却没有这个意图的记录",
-                "forgotten intent: " + plural(t.effects, "effect", "effects") + " of " + intent +
+        return {"意图 " + intent + " 已有 " + num(t.effects) + " 条业务效果，客户端却没有这个意图的记录",
+                "" + plural(t.effects, "effect", "effects") + " of " + intent +
                     (t.effects == 1 ? " exists" : " exist") + " and the client has no row for it"};
       }
-      return {"被遗忘的意图：意图 " + intent + " 已有 " + num(t.effects) +
+      return {"意图 " + intent + " 已有 " + num(t.effects) +
                   " 条业务效果，客户端的记录却仍是 PENDING，已没有任何事情会去对账它",
-              "forgotten intent: " + plural(t.effects, "effect", "effects") + " of " + intent +
+              "" + plural(t.effects, "effect", "effects") + " of " + intent +
                   (t.effects == 1 ? " exists" : " exist") +
                   " and the client's row is still PENDING with nothing left to reconcile it"};
     case Invariant::LostNotification:
-      return {"丢失的通知：意图 " + intent + " 已有 " + num(t.effects) + " 条业务效果，邮件服务商却没有收到关于它的任何通知邮件",
-              "lost notification: " + plural(t.effects, "effect", "effects") + " of " + intent +
+      return {"意图 " + intent + " 已有 " + num(t.effects) + " 条业务效果，邮件服务商却没有收到关于它的任何通知邮件",
+              "" + plural(t.effects, "effect", "effects") + " of " + intent +
                   (t.effects == 1 ? " exists" : " exist") + " and the mail provider's inbox holds no email for it"};
     case Invariant::DuplicateNotification:
-      return {"重复通知：邮件服务商收下了意图 " + intent + " 的 " + num(t.emails) + " 封通知邮件",
-              "duplicate notification: " + num(t.emails) + " emails for " + intent + " in the mail provider's inbox"};
+      return {"邮件服务商收下了意图 " + intent + " 的 " + num(t.emails) + " 封通知邮件",
+              "" + num(t.emails) + " emails for " + intent + " in the mail provider's inbox"};
   }
   return {};
+}
+
+// "duplicate effect: 2 effects for weekly-report": the invariant's title, then why.
+L10n reason(Invariant inv, const std::string& intent, const Tally& t) {
+  const L10n& title = info(inv).title;
+  L10n why = reason_body(inv, intent, t);
+  return {title.zh + "：" + why.zh, title.en + ": " + why.en};
 }
 
 int table_index(Invariant i) {

@@ -33,17 +33,6 @@ std::string plural(long long n, const std::string& one, const std::string& many)
 }
 
 // "a, b and c" / "a、b 和 c"
-L10n list_text(const std::vector<std::string>& names) {
-  L10n out;
-  for (std::size_t i = 0; i < names.size(); ++i) {
-    bool last = i + 1 == names.size() && i > 0;
-    out.zh += (i == 0 ? "" : last ? " 和 " : "、") + names[i];
-    out.en += (i == 0 ? "" : last ? " and " : ", ") + names[i];
-  }
-  return out;
-}
-
-// The same, for names that read differently in each language.
 L10n list_text(const std::vector<L10n>& items) {
   L10n out;
   for (std::size_t i = 0; i < items.size(); ++i) {
@@ -52,6 +41,13 @@ L10n list_text(const std::vector<L10n>& items) {
     out.en += (i == 0 ? "" : last ? " and " : ", ") + items[i].en;
   }
   return out;
+}
+
+// The same, for names that read the same in both languages (knob paths).
+L10n list_text(const std::vector<std::string>& names) {
+  std::vector<L10n> items;
+  for (const std::string& n : names) items.push_back({n, n});
+  return list_text(items);
 }
 
 // A part of a scenario other than its knobs and faults, as a learner reads it.
@@ -112,12 +108,6 @@ std::vector<std::string> other_differences(const Scenario& start, const Scenario
   for (const char* field : {"seed", "script", "fault_space"}) {
     if (a[field] != b[field]) out.push_back(field);
   }
-  return out;
-}
-
-json faults_json(const FaultPlan& plan) {
-  json out = json::array();
-  for (const Fault& f : plan.faults) out.push_back(write_fault(f));
   return out;
 }
 
@@ -432,13 +422,12 @@ json judge_fix(const Challenge& c, const Scenario& a) {
   if (changes.empty()) {
     text = L10n::join({"还没有改任何开关。", "No knob changed yet."}, text, "", " ");
   }
-  json full = r.to_json(a);
   json e = json::object();
   put(e, "schedules", r.schedules);
   put(e, "violating", r.violating);
   put(e, "complete", r.complete);
   put(e, "max_faults", r.max_faults);
-  put(e, "counterexample", full["counterexamples"].empty() ? json(nullptr) : full["counterexamples"][0]);
+  put(e, "counterexample", r.counterexamples.empty() ? json(nullptr) : r.counterexamples.front().to_json(a));
   json out = judged(passes(r), true, text, changes, n);
   put(out, "explore", std::move(e));
   return out;
@@ -449,7 +438,7 @@ json judge_fix(const Challenge& c, const Scenario& a) {
 json ChallengeSolution::to_json() const {
   json out = json::object();
   put(out, "solution", write_scenario(scenario));
-  if (changes.empty()) put(out, "faults", faults_json(scenario.faults));
+  if (changes.empty()) put(out, "faults", write_plan(scenario.faults));
   else put(out, "changes", changes);
   return out;
 }

@@ -214,6 +214,12 @@ json write_action(const Action& a) {
   return o;
 }
 
+json write_plan(const FaultPlan& plan) {
+  json out = json::array();
+  for (const Fault& f : plan.faults) out.push_back(write_fault(f));
+  return out;
+}
+
 json write_fault(const Fault& f) {
   json o = json::object();
   switch (f.kind) {
@@ -245,9 +251,7 @@ json write_scenario(const Scenario& s) {
   json script = json::array();
   for (const Action& a : s.script) script.push_back(write_action(a));
   out["script"] = std::move(script);
-  json faults = json::array();
-  for (const Fault& f : s.faults.faults) faults.push_back(write_fault(f));
-  out["faults"] = std::move(faults);
+  out["faults"] = write_plan(s.faults);
   json space = json::object();
   space["lose_any_one_message"] = s.space.lose_any_one_message;
   json cp = json::array(), sp = json::array();

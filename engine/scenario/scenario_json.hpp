@@ -30,6 +30,8 @@ nlohmann::json write_scenario(const Scenario& s);
 /// {"drop": "response", "intent": "weekly-report", "attempt": 1} or
 /// {"crash_client": "after_send", "intent": ..., "attempt": n, "restart_after_ms": 50}
 nlohmann::json write_fault(const Fault& f);
+/// A plan's faults, each as write_fault gives it, in the plan's order.
+nlohmann::json write_plan(const FaultPlan& plan);
 nlohmann::json write_action(const Action& a);
 
 /// The scenario `base` (JSON) with the knobs of `overrides` ({"client": {...},
