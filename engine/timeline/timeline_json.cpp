@@ -1,6 +1,7 @@
 #include "engine/timeline/timeline_json.hpp"
 
 #include <algorithm>
+#include <map>
 #include <set>
 
 #include "engine/invariants/invariants.hpp"
@@ -29,6 +30,11 @@ const char* fate_name(Message::Fate f) {
 // fires), as a target a front end can offer: where it lies, what a fault there does, and
 // whether the scenario's plan has it and it fired.
 json targets_json(const Run& run, const FaultPlan& plan, std::int64_t restart_after_ms) {
+  // Each id once: the plan's faults (with their restart delays) and those that fired.
+  std::map<std::string, std::int64_t> planned_restart;
+  for (const Fault& g : plan.faults) planned_restart[g.id()] = g.restart_after_ms;
+  std::set<std::string> fired_ids;
+  for (const Fault& g : run.fired) fired_ids.insert(g.id());
   std::set<std::string> seen;
   json out = json::array();
   for (std::size_t i = 0; i < run.points.size(); ++i) {
@@ -36,14 +42,10 @@ json targets_json(const Run& run, const FaultPlan& plan, std::int64_t restart_af
     const std::string id = f.id();
     if (!seen.insert(id).second) continue;
     const Run::PointWhere& where = run.point_where[i];
-    bool planned = false;
-    f.restart_after_ms = restart_after_ms;
-    for (const Fault& g : plan.faults) {
-      if (g.id() != id) continue;
-      planned = true;
-      f.restart_after_ms = g.restart_after_ms;
-    }
-    bool fired = std::any_of(run.fired.begin(), run.fired.end(), [&](const Fault& g) { return g.id() == id; });
+    auto in_plan = planned_restart.find(id);
+    bool planned = in_plan != planned_restart.end();
+    f.restart_after_ms = planned ? in_plan->second : restart_after_ms;
+    bool fired = fired_ids.count(id) > 0;
     const char* side = f.kind == Fault::Kind::Drop ? "network" : f.kind == Fault::Kind::CrashClient ? "client" : "service";
     json o = json::object();
     put(o, "id", id);

@@ -6,6 +6,7 @@ import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import vm from 'node:vm';
+import { callModule } from '../../web/src/engine-abi.js';
 
 export const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -25,31 +26,13 @@ export async function loadEngine(dir = resolve(REPO, 'dist/engine')) {
   // Emscripten 3.1.6 would fetch() a file path under node 20: hand it the bytes instead.
   const mod = await createIdemlab({ wasmBinary: readFileSync(resolve(dir, 'idemlab.wasm')) });
 
-  function withCString(text, use) {
-    const size = mod.lengthBytesUTF8(text) + 1;
-    const ptr = mod._malloc(size);
-    try {
-      mod.stringToUTF8(text, ptr, size);
-      return use(ptr);
-    } finally {
-      mod._free(ptr);
-    }
-  }
-
   return {
     /** Bytes of the module's linear memory (it grows and never shrinks). */
     memoryBytes() {
       return mod.HEAP8.length;
     },
     call(method, input) {
-      return withCString(method, (m) => withCString(input, (i) => {
-        const out = mod._idemlab_call(m, i);
-        try {
-          return mod.UTF8ToString(out);
-        } finally {
-          mod._idemlab_free(out);
-        }
-      }));
+      return callModule(mod, method, input);
     },
   };
 }

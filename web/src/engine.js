@@ -2,6 +2,7 @@
 // the page) and wraps its one function: call(method, input) -> output, both
 // JSON. Every failure becomes an EngineError naming the file and the reason.
 
+import { callModule } from './engine-abi.js';
 import { bundledWasm } from './bundled.js';
 
 export class EngineError extends Error {
@@ -158,15 +159,6 @@ export class Engine {
     return new Engine(module);
   }
 
-  _string(text) {
-    const m = this.m;
-    const size = m.lengthBytesUTF8(text) + 1;
-    const ptr = m._malloc(size);
-    if (!ptr) throw new Error('out of memory');
-    m.stringToUTF8(text, ptr, size);
-    return ptr;
-  }
-
   /**
    * Call the engine. Returns the parsed output object (which may itself be an
    * {"error": ...} or {"ok": false, ...} answer: that is data, not an exception).
@@ -174,17 +166,9 @@ export class Engine {
    */
   call(method, input) {
     if (this.dead) throw new EngineError('engine/idemlab.wasm', this.dead, method, null, 'stopped');
-    const m = this.m;
-    let mp = 0;
-    let ip = 0;
-    let out = 0;
     let text;
     try {
-      mp = this._string(method);
-      ip = this._string(JSON.stringify(input));
-      out = m._idemlab_call(mp, ip);
-      if (!out) throw new Error('returned no result');
-      text = m.UTF8ToString(out);
+      text = callModule(this.m, method, JSON.stringify(input));
     } catch (e) {
       if (e instanceof WebAssembly.RuntimeError || /abort/i.test(describe(e))) {
         // This instance is no longer usable; a fresh one can be loaded (main.js restarts it).
@@ -202,14 +186,6 @@ export class Engine {
         throw err;
       }
       throw new EngineError('engine/idemlab.wasm', `${method}: ${describe(e)}`, method);
-    } finally {
-      try {
-        if (out) m._idemlab_free(out);
-        if (mp) m._free(mp);
-        if (ip) m._free(ip);
-      } catch (_) {
-        /* the module is already broken; the error above says so */
-      }
     }
     try {
       return JSON.parse(text);

@@ -9,6 +9,11 @@ import { focusWhenLaidOut } from './stepcontrols.js';
 
 const list = (v) => (Array.isArray(v) ? v : []);
 
+/** A card of the text-only lesson: a section titled by `title` (its heading's id `id`). */
+function card(id, title, ...body) {
+  return h('section', { class: 'card', 'aria-labelledby': id }, h('h3', { id, class: 'section-title' }, title), body);
+}
+
 export function renderLessonText(root, { entry, lesson, banner, focus = true }) {
   const moments = list(lesson.moments).filter((m) => m && (m.narration || m.label));
   const questions = list(lesson.questions).filter((q) => q && q.prompt);
@@ -25,10 +30,7 @@ export function renderLessonText(root, { entry, lesson, banner, focus = true }) 
       h('p', { class: 'lead', 'data-testid': 'lesson-text-summary' }, l(entry.summary)),
       banner,
       moments.length
-        ? h(
-            'section',
-            { class: 'card', 'aria-labelledby': 'lesson-text-moments' },
-            h('h3', { id: 'lesson-text-moments', class: 'section-title' }, t('textOnly.moments')),
+        ? card('lesson-text-moments', t('textOnly.moments'),
             h(
               'ol',
               { class: 'lesson-text-moments', 'data-testid': 'lesson-text-narration' },
@@ -37,19 +39,13 @@ export function renderLessonText(root, { entry, lesson, banner, focus = true }) 
           )
         : null,
       questions.length
-        ? h(
-            'section',
-            { class: 'card', 'aria-labelledby': 'lesson-text-questions' },
-            h('h3', { id: 'lesson-text-questions', class: 'section-title' }, t('textOnly.questions')),
+        ? card('lesson-text-questions', t('textOnly.questions'),
             h('p', { class: 'muted' }, t('textOnly.questionsNote')),
             h('ol', { 'data-testid': 'lesson-text-questions' }, questions.map((q) => h('li', null, l(q.prompt)))),
           )
         : null,
       checks.length
-        ? h(
-            'section',
-            { class: 'card', 'aria-labelledby': 'lesson-text-self' },
-            h('h3', { id: 'lesson-text-self', class: 'section-title' }, t('self.title')),
+        ? card('lesson-text-self', t('self.title'),
             h('ul', null, checks.map((c) => h('li', null, l(c && typeof c === 'object' && c.text ? c.text : c)))),
           )
         : null,

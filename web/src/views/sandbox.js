@@ -108,7 +108,6 @@ export class SandboxView {
     this.state = result.state;
     this.run = result.run;
     this.pinRun = result.pinRun;
-    this.previousLast = Number.isInteger(this.last) ? this.last : this.run.steps.length - 1;
     this.last = this.run.steps.length - 1;
     this.removed = result.removed || [];
     this.code = encodeState(this.state);
@@ -389,8 +388,9 @@ export class SandboxView {
     const active = document.activeElement;
     const hadFocus = this.root.contains(active);
     const section = hadFocus && active.closest ? active.closest('section.card') : null;
-    // A learner at the end of the run stays at its end; elsewhere, at the same step.
-    const atEnd = this.step >= this.previousLast;
+    // A learner at the end of the run stays at its end; elsewhere, at the same step. (The
+    // scrubber still spans the run shown before the edit.)
+    const atEnd = this.step >= Number(this.el.range.max);
     this.el.range.max = String(this.last);
     const keep = atEnd ? this.last : Math.min(this.step, this.last);
     this.step = -1;
@@ -674,8 +674,7 @@ export class SandboxView {
     const id = `knob-${k.group}-${k.name}`;
     const current = () => {
       const group = this.state.s[k.group] || {};
-      const has = Object.prototype.hasOwnProperty.call(group, k.name);
-      return { has, value: has ? group[k.name] : k.default };
+      return Object.prototype.hasOwnProperty.call(group, k.name) ? group[k.name] : k.default;
     };
     const badge = h('span', { class: 'badge', 'data-testid': 'knob-setting', hidden: true });
     const label = h('label', { for: id, class: 'sb-knob-name' }, h('code', null, k.name));
@@ -765,9 +764,9 @@ export class SandboxView {
       }
     }
     const update = () => {
-      const { has, value } = current();
-      show(value);
-      const setting = fix ? null : this.settingOf(k, value, has);
+      show(current());
+      // The engine's judgement of the value in force (run's "settings"); none in a fix-it.
+      const setting = fix ? null : (this.run.settings || {})[`${k.group}.${k.name}`] || null;
       badge.hidden = !setting;
       badge.className = setting ? `badge setting-${setting}` : 'badge';
       badge.textContent = setting ? t(`sandbox.setting.${setting}`) : '';
@@ -775,23 +774,6 @@ export class SandboxView {
     const el = h('div', { class: ['sb-knob', fixed && 'is-fixed'], 'data-fixed': fixed ? 'true' : null }, h('div', { class: 'sb-knob-head' }, label, ' ', badge), control, valueMeaning, meaning);
     update();
     return { el, update };
-  }
-
-  /** How the engine's table judges the value: right / wrong / neutral (null: unknown). */
-  settingOf(k, value, has) {
-    if (k.type === 'choice' || k.type === 'boolean') {
-      const v = (k.values || []).find((x) => x.name === String(value));
-      return v ? v.setting : null;
-    }
-    if (k.type === 'integer') {
-      const isDefault = !has || value === k.default || (value === null && k.default === null);
-      return isDefault ? k.default_setting || null : k.other_setting || null;
-    }
-    if (k.type === 'layers') {
-      const retrying = (Array.isArray(value) ? value : []).filter((x) => x.attempts > 1).length;
-      return retrying >= 2 ? 'wrong' : 'right';
-    }
-    return null;
   }
 
   /** The script's shape without its times: while it holds, an edit only updates the times. */

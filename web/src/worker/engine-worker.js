@@ -12,6 +12,8 @@
 
 /* global createIdemlab, importScripts */
 
+import { callModule } from '../engine-abi.js';
+
 let current = null; // the id of the call running, for progress
 
 async function start(bytes) {
@@ -35,26 +37,6 @@ async function start(bytes) {
 // Served: load at once. From a blob that carries the glue: wait for the bytes.
 let ready = typeof createIdemlab === 'function' ? null : start(null);
 
-function call(m, method, input) {
-  const text = JSON.stringify(input);
-  const mSize = m.lengthBytesUTF8(method) + 1;
-  const iSize = m.lengthBytesUTF8(text) + 1;
-  const mp = m._malloc(mSize);
-  const ip = m._malloc(iSize);
-  let out = 0;
-  try {
-    m.stringToUTF8(method, mp, mSize);
-    m.stringToUTF8(text, ip, iSize);
-    out = m._idemlab_call(mp, ip);
-    if (!out) throw new Error('the engine returned no result (out of memory)');
-    return m.UTF8ToString(out);
-  } finally {
-    if (out) m._idemlab_free(out);
-    m._free(mp);
-    m._free(ip);
-  }
-}
-
 self.onmessage = async (ev) => {
   const { id, method, input, init } = ev.data || {};
   if (init) {
@@ -72,7 +54,7 @@ self.onmessage = async (ev) => {
   }
   current = id;
   try {
-    self.postMessage({ id, output: call(m, method, input) });
+    self.postMessage({ id, output: callModule(m, method, JSON.stringify(input)) });
   } catch (e) {
     self.postMessage({ id, error: `${method}: ${(e && e.message) || e}` });
   } finally {
