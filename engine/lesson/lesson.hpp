@@ -58,6 +58,9 @@ struct Question {
   std::string kind;    ///< knowledge | predict | choose | table | concept
   std::string moment;  ///< where the card stands ("" = at the end)
   L10n prompt;
+  /// What a wrong first try is told (the author's words): a nudge towards the evidence, never
+  /// the answer. Without it the engine computes one (engine/lesson/answers.hpp).
+  std::optional<L10n> hint;
   // knowledge
   Side side = Side::Client;
   std::string fact;

@@ -90,7 +90,7 @@ Question read_question(Reader& r, const json& q, const std::string& path, const 
     return out;
   }
   out.kind = r.choice(q, path, "kind", {"knowledge", "predict", "choose", "table", "concept"}, true, "concept");
-  std::vector<std::string> allowed = {"id", "kind", "moment", "prompt"};
+  std::vector<std::string> allowed = {"id", "kind", "moment", "prompt", "hint"};
   if (out.kind == "knowledge") allowed.insert(allowed.end(), {"side", "fact"});
   if (out.kind == "predict") allowed.insert(allowed.end(), {"if", "ask", "options"});
   if (out.kind == "choose") allowed.insert(allowed.end(), {"intent", "options"});
@@ -99,6 +99,7 @@ Question read_question(Reader& r, const json& q, const std::string& path, const 
   r.object(q, path, allowed);
   out.id = r.string(q, path, "id", true);
   out.prompt = r.text(q, path, "prompt", true);
+  if (q.contains("hint")) out.hint = r.text(q, path, "hint", true);
   bool needs_moment = out.kind == "knowledge" || out.kind == "predict" || out.kind == "choose";
   out.moment = r.string(q, path, "moment", needs_moment);
   auto moment_name = [](const Moment& m) { return m.id; };
