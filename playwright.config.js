@@ -14,6 +14,9 @@ export default defineConfig({
     baseURL: `http://127.0.0.1:${port}/`,
     browserName: 'chromium',
     headless: true,
+    // The browser's language picks the first visit's language (web/src/i18n.js); the tests
+    // that do not choose one run as the course's main audience does, in Chinese.
+    locale: 'zh-CN',
     // A page's requests that its service worker (dist/sw.js) answers never reach page.route,
     // which many tests use: it is allowed only where a test says so (service-worker.spec).
     serviceWorkers: 'block',

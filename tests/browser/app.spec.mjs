@@ -51,6 +51,23 @@ test('the list shows each lesson with its progress, and progress survives a relo
   await expect(card.getByTestId('lesson-progress')).toContainText(`answered ${answered}/`);
 });
 
+test('a first visit speaks the browser\'s language; a choice made on the page wins after that', async ({ browser }) => {
+  for (const [locale, lang, heading] of [['en-US', 'en', 'Lessons'], ['fr-FR', 'en', 'Lessons'], ['zh-TW', 'zh-CN', '课程']]) {
+    const context = await browser.newContext({ locale });
+    const page = await context.newPage();
+    await page.goto('./');
+    await expect(page.locator('html')).toHaveAttribute('lang', lang);
+    await expect(page.locator('h2.view-title')).toHaveText(heading);
+    if (locale === 'en-US') {
+      await page.getByTestId('lang-switch').click();
+      await expect(page.locator('h2.view-title')).toHaveText('课程');
+      await page.reload();
+      await expect(page.locator('h2.view-title')).toHaveText('课程');
+    }
+    await context.close();
+  }
+});
+
 test('the interface starts in Chinese and switches to English, and remembers it', async ({ page }) => {
   await page.goto('./');
   await expect(page.locator('html')).toHaveAttribute('lang', 'zh-CN');

@@ -5,7 +5,7 @@
 // on a narrow screen the two timelines stack.
 
 import { h, replaceChildren, measureNextFrame } from '../dom.js';
-import { t, l } from '../i18n.js';
+import { t, l, nameOf } from '../i18n.js';
 import { compareHash, listHash, replaceHash, sandboxHash } from '../router.js';
 import { encodeState } from '../sandbox/codec.js';
 import { statusPill } from './panels.js';
@@ -13,7 +13,7 @@ import { INVARIANTS } from './knowledge.js';
 import { stepLine } from './timeline.js';
 import { lessonTabs } from './tabs.js';
 import { stepKeyTarget } from '../keys.js';
-import { stepButtons, scrubber, focusWhenLaidOut } from './stepcontrols.js';
+import { stepButtons, scrubber, focusWhenLaidOut, COMPARE_KEYS } from './stepcontrols.js';
 
 const NAMES = ['A', 'B'];
 
@@ -30,7 +30,7 @@ function knobList(policy) {
     const knobs = Object.entries(policy[side] || {});
     if (!knobs.length) continue;
     rows.push(
-      h('dt', null, t(`side.${side}`)),
+      h('dt', null, nameOf('side', side)),
       h('dd', null, knobs.map(([k, v]) => h('code', { class: 'chip' }, `${k}: ${typeof v === 'string' ? v : JSON.stringify(v)}`))),
     );
   }
@@ -67,7 +67,7 @@ export class CompareView {
   mount() {
     const data = this.data;
     const ids = { first: 'compare-first', prev: 'compare-prev', next: 'compare-next', last: 'compare-last' };
-    this.el = stepButtons('compare', ids, this, (n) => this.go(n));
+    this.el = stepButtons(COMPARE_KEYS, ids, this, (n) => this.go(n));
     this.el.range = scrubber({ last: this.last, label: t('compare.scrubber'), testid: 'compare-scrubber', go: (n) => this.go(n) });
     this.el.timeLabel = h('p', { class: 'step-label', 'data-testid': 'compare-time', 'aria-hidden': 'true' });
     this.el.live = h('p', { class: 'visually-hidden', 'aria-live': 'polite', 'data-testid': 'compare-announce' });
@@ -212,7 +212,7 @@ export class CompareView {
                 'data-testid': name === 'duplicate_effect' ? 'compare-duplicate' : `compare-${name}`,
                 title: violations.filter((v) => v.invariant === name).map((v) => l(v.reason)).join('; ') || null,
               },
-              t(`inv.${name}.broken`),
+              nameOf('invariantBroken', name),
             ),
           ),
       );

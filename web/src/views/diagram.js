@@ -4,7 +4,7 @@
 // reveals what happens next.
 
 import { h, s, keyedChildren, measureNextFrame } from '../dom.js';
-import { t, l, sideName } from '../i18n.js';
+import { t, l, sideName, nameOf } from '../i18n.js';
 
 // Lane positions (x) and the drawing's width. A run whose steps carry `provider` (the
 // service notifies a mail provider) gets a fourth lane right of the service's.
@@ -37,7 +37,7 @@ function markerDefs(prefix) {
 
 function msgLabel(m) {
   const nth = m.kind === 'email' || m.kind === 'email_ack' ? 'msg.send' : 'msg.attempt';
-  return `${t(`msg.${m.kind}`)} #${m.id + 1}` + (m.attempt ? ` · ${t(nth, { n: m.attempt })}` : '');
+  return `${nameOf('message', m.kind)} #${m.id + 1}` + (m.attempt ? ` · ${t(nth, { n: m.attempt })}` : '');
 }
 
 function cross(x, yy, size, cls) {

@@ -2,7 +2,7 @@
 // They name what failed and why, in the learner's language.
 
 import { h } from '../dom.js';
-import { t } from '../i18n.js';
+import { t, nameOf } from '../i18n.js';
 
 function reasonText(e) {
   if (e.kind === 'http') return t('err.fetch', { reason: t('err.http', { status: e.status }) });
@@ -57,7 +57,7 @@ function engineReason(err) {
   const file = err.file || 'engine/idemlab.wasm';
   if (err.status) return t('err.fetch', { reason: t('err.http', { status: err.status }) });
   const kind = ['network', 'timeout', 'unsupported', 'stopped'].includes(err.kind) ? err.kind : 'damaged';
-  return t(`err.engine.${kind}`, { file });
+  return nameOf('engineError', kind, { file });
 }
 
 /** The technical detail (English), collapsed: for whoever looks after the site. */

@@ -4,7 +4,7 @@
 // The observer's truth is a separate column that is only built when shown.
 
 import { h, nextId } from '../dom.js';
-import { t, l, sideName } from '../i18n.js';
+import { t, l, sideName, nameOf } from '../i18n.js';
 
 const SIDES = ['client', 'service'];
 
@@ -130,7 +130,7 @@ export function invariantLines(inv) {
   return INVARIANTS.filter((name) => typeof inv[name] === 'boolean').map((name) => {
     const broken = inv[name];
     const reasons = violations.filter((v) => v.invariant === name).map((v) => l(v.reason)).filter(Boolean);
-    const text = broken ? `⚠ ${reasons.length ? reasons.join('; ') : t(`inv.${name}.broken`)}` : `✓ ${t(`inv.${name}.ok`)}`;
+    const text = broken ? `⚠ ${reasons.length ? reasons.join('; ') : nameOf('invariantBroken', name)}` : `✓ ${nameOf('invariantOk', name)}`;
     return h('li', { class: broken ? 'inv-broken' : 'inv-ok', 'data-invariant': name, 'data-testid': INVARIANT_TESTIDS[name] || `inv-${name}` }, text);
   });
 }

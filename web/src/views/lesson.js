@@ -3,7 +3,7 @@
 // Everything shown comes from the engine's timeline and verdicts.
 
 import { h, replaceChildren, rebuildKeepingFocus } from '../dom.js';
-import { t, l } from '../i18n.js';
+import { t, l, nameOf } from '../i18n.js';
 import { lessonHash, listHash, replaceHash, sandboxHash } from '../router.js';
 import { encodeState } from '../sandbox/codec.js';
 import { clampStep, blockingStep, questionsAt, hiddenAt, momentAt } from '../gating.js';
@@ -16,7 +16,7 @@ import { renderTimeline, stepLine } from './timeline.js';
 import { selfCheck } from './selfcheck.js';
 import { icon } from '../icons.js';
 import { stepKeyTarget } from '../keys.js';
-import { stepButtons, controlButton, scrubber, focusWhenLaidOut } from './stepcontrols.js';
+import { stepButtons, controlButton, scrubber, focusWhenLaidOut, STEP_KEYS } from './stepcontrols.js';
 import { lessonTabs } from './tabs.js';
 
 const PLAY_MS = 1100;
@@ -71,7 +71,7 @@ export class LessonView {
 
   mount() {
     const lesson = this.lesson;
-    this.el = stepButtons('lesson', { first: 'first', prev: 'prev', next: 'next', last: 'last' }, this, (n) => this.tryGo(n));
+    this.el = stepButtons(STEP_KEYS, { first: 'first', prev: 'prev', next: 'next', last: 'last' }, this, (n) => this.tryGo(n));
     this.el.play = controlButton('lesson.play', '', () => this.togglePlay(), { testid: 'play', cls: 'btn-play' });
     this.el.range = scrubber({ last: this.last, label: t('lesson.scrubber'), testid: 'scrubber', id: 'scrubber', go: (n) => this.tryGo(n) });
     this.el.stepLabel = h('p', { class: 'step-label', 'data-testid': 'step-label', 'aria-hidden': 'true' });
@@ -124,7 +124,7 @@ export class LessonView {
             'div',
             { class: 'lesson-title-row' },
             h('h2', { class: 'view-title', 'data-testid': 'lesson-title', tabindex: '-1' }, l(lesson.title)),
-            h('span', { class: ['badge', `level-${lesson.level}`] }, t(`level.${lesson.level}`)),
+            h('span', { class: ['badge', `level-${lesson.level}`] }, nameOf('level', lesson.level)),
           ),
           this.rec.compare ? lessonTabs(this.id, 'lesson') : null,
           h('p', { class: 'lead' }, l(lesson.summary)),

@@ -3,7 +3,7 @@
 // load (or stopped), above a card that says why and offers to load it again.
 
 import { h, replaceChildren } from '../dom.js';
-import { t, l } from '../i18n.js';
+import { t, l, nameOf } from '../i18n.js';
 import { listHash } from '../router.js';
 import { focusWhenLaidOut } from './stepcontrols.js';
 
@@ -25,7 +25,7 @@ export function renderLessonText(root, { entry, lesson, banner, focus = true }) 
       'section',
       { class: 'lesson-text-view', 'data-testid': 'lesson-text', 'data-lesson': entry.id },
       h('a', { class: 'back-link', href: listHash(), 'data-testid': 'back' }, t('nav.back')),
-      h('p', null, h('span', { class: ['badge', `level-${entry.level}`] }, t(`level.${entry.level}`) || entry.level)),
+      h('p', null, h('span', { class: ['badge', `level-${entry.level}`] }, nameOf('level', entry.level))),
       title,
       h('p', { class: 'lead', 'data-testid': 'lesson-text-summary' }, l(entry.summary)),
       banner,

@@ -3,7 +3,7 @@
 // file is fetched or run until it is opened.
 
 import { h, replaceChildren } from '../dom.js';
-import { t, l } from '../i18n.js';
+import { t, l, nameOf } from '../i18n.js';
 import { lessonHash, compareHash, sandboxHash } from '../router.js';
 import { lessonErrorCard, indexErrorCard } from './errors.js';
 
@@ -27,7 +27,7 @@ function lessonCard(rec, progress) {
     h(
       'div',
       { class: 'lesson-card-head' },
-      h('span', { class: ['badge', `level-${rec.level}`] }, t(`level.${rec.level}`) || rec.level),
+      h('span', { class: ['badge', `level-${rec.level}`] }, nameOf('level', rec.level)),
       st.completed ? h('span', { class: 'badge badge-done', 'data-testid': 'lesson-completed' }, '✓ ', t('list.completed')) : null,
     ),
     h('h3', { class: 'card-title', id: titleId }, l(rec.title)),
@@ -140,7 +140,7 @@ function importPreview({ fileName, rows, onConfirm, onCancel }) {
                 h(
                   'td',
                   { 'data-testid': 'import-after' },
-                  r.skipped ? t(`import.skipped.${r.skipped}`) : progressLine(r.after),
+                  r.skipped ? nameOf('importSkipped', r.skipped) : progressLine(r.after),
                   !r.skipped && r.claimedCompleted && !r.after.completed ? h('span', { class: 'import-unproven', 'data-testid': 'import-unproven' }, ' ', t('import.unproven')) : null,
                 ),
               ),

@@ -5,7 +5,7 @@
 // emails, the mail provider's inbox.
 
 import { h } from '../dom.js';
-import { t, sideName } from '../i18n.js';
+import { t, sideName, nameOf } from '../i18n.js';
 
 function shortHex(hex) {
   if (typeof hex !== 'string') return t('value.null');
@@ -42,7 +42,7 @@ function table(caption, columns, rows, rowCells) {
       'table',
       { class: 'rows-table' },
       h('caption', { class: 'db-caption' }, caption),
-      h('thead', null, h('tr', null, columns.map((c) => h('th', { scope: 'col' }, t(`col.${c}`))))),
+      h('thead', null, h('tr', null, columns.map((c) => h('th', { scope: 'col' }, nameOf('column', c))))),
       h(
         'tbody',
         null,
@@ -110,7 +110,7 @@ export function clientPanel(c) {
     ]),
     volatileBlock(
       waiting,
-      (w) => t('panel.waiting', { intent: w.intent, attempt: w.attempt, deadline: w.deadline, what: t(`msg.${w.for === 'lookup_reply' ? 'lookup_reply' : 'response'}`) }),
+      (w) => t('panel.waiting', { intent: w.intent, attempt: w.attempt, deadline: w.deadline, what: nameOf('message', w.for === 'lookup_reply' ? 'lookup_reply' : 'response') }),
       c && c.alive === false,
       'panel.noWaiting',
     ),
@@ -166,7 +166,7 @@ export function networkStrip(net, messages) {
     (ids || []).length
       ? (ids || []).map((id) => {
           const m = byId.get(id);
-          return h('span', { class: 'chip' }, m ? `${t(`msg.${m.kind}`)} #${id + 1}` : `#${id + 1}`);
+          return h('span', { class: 'chip' }, m ? `${nameOf('message', m.kind)} #${id + 1}` : `#${id + 1}`);
         })
       : h('span', { class: 'muted' }, t('panel.none'));
   return h(

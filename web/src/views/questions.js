@@ -3,12 +3,12 @@
 // answer, the explanation). Every try stays visible, in order.
 
 import { h, replaceChildren } from '../dom.js';
-import { t, l, sideName } from '../i18n.js';
+import { t, l, sideName, nameOf } from '../i18n.js';
 
 const KNOWLEDGE_ANSWERS = ['knows_true', 'knows_false', 'cannot_know'];
 
 function optionLabel(q, id) {
-  if (q.kind === 'knowledge') return t(`q.ans.${id}`);
+  if (q.kind === 'knowledge') return nameOf('answer', id);
   const o = (q.options || []).find((x) => x.id === id);
   return o ? l(o.label) : String(id);
 }
@@ -52,7 +52,7 @@ function judgementsView(q, options) {
                       'li',
                       { class: r.problem ? 'is-unsafe' : null, 'data-world': String(r.world) },
                       t('q.choose.run', { run: l(r.run), effects: r.effects, status: r.status }),
-                      r.problem ? ` — ${t(`q.choose.problem.${r.problem}`)}` : '',
+                      r.problem ? ` — ${nameOf('problem', r.problem)}` : '',
                     ),
                   ),
                 ),
@@ -111,7 +111,7 @@ export function questionCard(q, ctx) {
       const last = tries[tries.length - 1];
       for (const [k, mark] of cellMarks) {
         const c = last && last.cells && last.cells[k];
-        replaceChildren(mark, c ? (c.correct ? `✓ ${t('q.cellRight')}` : `✕ ${t('q.cellWrong', { a: t(`q.ans.${c.expected}`) })}`) : '');
+        replaceChildren(mark, c ? (c.correct ? `✓ ${t('q.cellRight')}` : `✕ ${t('q.cellWrong', { a: nameOf('answer', c.expected) })}`) : '');
         mark.className = `cell-mark ${c ? (c.correct ? 'is-right' : 'is-wrong') : ''}`;
         const sel = selects.get(k);
         if (sel) sel.disabled = solved;
@@ -218,7 +218,7 @@ export function questionCard(q, ctx) {
                   },
                 },
                 h('option', { value: '' }, `— ${t('q.ans.choose')} —`),
-                KNOWLEDGE_ANSWERS.map((a) => h('option', { value: a, selected: draft[k] === a }, t(`q.ans.${a}`))),
+                KNOWLEDGE_ANSWERS.map((a) => h('option', { value: a, selected: draft[k] === a }, nameOf('answer', a))),
               );
               if (draft[k]) sel.value = draft[k];
               selects.set(k, sel);
@@ -276,7 +276,7 @@ export function questionCard(q, ctx) {
   const card = h(
     'article',
     { class: ['card', 'qcard', `qcard-${q.kind}`], 'data-testid': 'question', 'data-question': q.id, 'data-kind': q.kind, 'aria-labelledby': `q-${q.id}-prompt` },
-    h('p', { class: 'qcard-kind' }, h('span', { class: 'badge badge-q' }, t(`q.kind.${q.kind}`) || q.kind)),
+    h('p', { class: 'qcard-kind' }, h('span', { class: 'badge badge-q' }, nameOf('questionKind', q.kind))),
     h('h3', { class: 'qcard-prompt', id: `q-${q.id}-prompt` }, l(q.prompt)),
     q.kind === 'knowledge'
       ? h('p', { class: 'qcard-about' }, h('span', { class: 'chip' }, t('q.side', { side: sideName(q.side) })), ' ', h('span', { class: 'chip' }, t('q.fact', { fact: l(q.fact_label) || q.fact })))

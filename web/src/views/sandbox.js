@@ -7,7 +7,7 @@
 // engine's check. The page decides nothing: every run, verdict and check is the engine's.
 
 import { h, replaceChildren, rebuildKeepingFocus } from '../dom.js';
-import { t, l } from '../i18n.js';
+import { t, l, nameOf } from '../i18n.js';
 import { listHash, lessonHash, replaceHashSoon, flushPendingHash, sandboxHash } from '../router.js';
 import { encodeState } from '../sandbox/codec.js';
 import { History } from '../sandbox/history.js';
@@ -17,7 +17,7 @@ import { renderDiagram } from './diagram.js';
 import { clientPanel, servicePanel, networkStrip, providerPanel, statusPill } from './panels.js';
 import { knowledgeGrid, truthSummary } from './knowledge.js';
 import { renderTimeline, stepLine } from './timeline.js';
-import { stepButtons, scrubber, focusWhenLaidOut } from './stepcontrols.js';
+import { stepButtons, scrubber, focusWhenLaidOut, STEP_KEYS } from './stepcontrols.js';
 import { stepKeyTarget } from '../keys.js';
 
 const GROUPS = ['client', 'service', 'provider', 'timing'];
@@ -298,7 +298,7 @@ export class SandboxView {
   mount() {
     this.knobViews = null;
     this.renderedScript = null;
-    const el = (this.el = stepButtons('lesson', { first: 'first', prev: 'prev', next: 'next', last: 'last' }, this, (n) => this.go(n)));
+    const el = (this.el = stepButtons(STEP_KEYS, { first: 'first', prev: 'prev', next: 'next', last: 'last' }, this, (n) => this.go(n)));
     el.range = scrubber({ last: this.last, label: t('lesson.scrubber'), testid: 'scrubber', id: 'sb-scrubber', go: (n) => this.go(n) });
     el.stepLabel = h('p', { class: 'step-label', 'data-testid': 'step-label', 'aria-hidden': 'true' });
     el.undo = h('button', { type: 'button', class: 'btn', 'data-testid': 'sb-undo', onclick: () => this.undo() }, '↶ ', t('sandbox.undo'));
@@ -588,7 +588,7 @@ export class SandboxView {
   renderTargets() {
     const cur = this.step;
     const targets = this.run.targets || [];
-    const side = (s) => t(`side.${s}`);
+    const side = (s) => nameOf('side', s);
     replaceChildren(
       this.el.targets,
       h('h3', { id: 'sb-targets-h', class: 'section-title' }, t('sandbox.targets')),
@@ -642,7 +642,7 @@ export class SandboxView {
       return h(
         'fieldset',
         { class: 'sb-group', disabled: mode === 'faults' || null },
-        h('legend', null, t(`sandbox.group.${g}`)),
+        h('legend', null, nameOf('knobGroup', g)),
         knobs.map((k) => {
           const view = this.knobControl(k);
           this.knobViews.push(view);
@@ -769,7 +769,7 @@ export class SandboxView {
       const setting = fix ? null : (this.run.settings || {})[`${k.group}.${k.name}`] || null;
       badge.hidden = !setting;
       badge.className = setting ? `badge setting-${setting}` : 'badge';
-      badge.textContent = setting ? t(`sandbox.setting.${setting}`) : '';
+      badge.textContent = setting ? nameOf('setting', setting) : '';
     };
     const el = h('div', { class: ['sb-knob', fixed && 'is-fixed'], 'data-fixed': fixed ? 'true' : null }, h('div', { class: 'sb-knob-head' }, label, ' ', badge), control, valueMeaning, meaning);
     update();
@@ -912,7 +912,7 @@ export class SandboxView {
   }
 
   exploreResult(k, r) {
-    const key = (r.complete ? 'sandbox.searched' : 'sandbox.searchedCut') + (k === 1 ? 'One' : '');
+    const key = r.complete ? (k === 1 ? 'sandbox.searchedOne' : 'sandbox.searched') : k === 1 ? 'sandbox.searchedCutOne' : 'sandbox.searchedCut';
     const searched = t(key, { n: fmt(r.schedules), k });
     const head =
       r.violating === 0

@@ -13,18 +13,23 @@ export function controlButton(key, content, onclick, { testid, cls } = {}) {
 
 /**
  * Buttons to the first, previous, next and last position of `view` ({step, last}), named
- * by the i18n keys `${prefix}.first` ... `${prefix}.last`, with the test ids `ids`;
- * each calls go(position).
+ * by the catalogue keys `keys` ({first, prev, next, last}: STEP_KEYS or COMPARE_KEYS), with
+ * the test ids `ids`; each calls go(position).
  */
-export function stepButtons(prefix, ids, view, go) {
+export function stepButtons(keys, ids, view, go) {
   const text = (key) => h('span', { class: 'ctl-text' }, t(key));
   return {
-    first: controlButton(`${prefix}.first`, icon('first'), () => go(0), { testid: ids.first }),
-    prev: controlButton(`${prefix}.prev`, [icon('prev'), text(`${prefix}.prev`)], () => go(view.step - 1), { testid: ids.prev }),
-    next: controlButton(`${prefix}.next`, [text(`${prefix}.next`), icon('next')], () => go(view.step + 1), { testid: ids.next }),
-    last: controlButton(`${prefix}.last`, icon('last'), () => go(view.last), { testid: ids.last }),
+    first: controlButton(keys.first, icon('first'), () => go(0), { testid: ids.first }),
+    prev: controlButton(keys.prev, [icon('prev'), text(keys.prev)], () => go(view.step - 1), { testid: ids.prev }),
+    next: controlButton(keys.next, [text(keys.next), icon('next')], () => go(view.step + 1), { testid: ids.next }),
+    last: controlButton(keys.last, icon('last'), () => go(view.last), { testid: ids.last }),
   };
 }
+
+/** Step buttons of a lesson or the sandbox: steps of one run. */
+export const STEP_KEYS = { first: 'lesson.first', prev: 'lesson.prev', next: 'lesson.next', last: 'lesson.last' };
+/** Step buttons of the side-by-side view: moments of virtual time over two runs. */
+export const COMPARE_KEYS = { first: 'compare.first', prev: 'compare.prev', next: 'compare.next', last: 'compare.last' };
 
 /** The range input over positions 0..last, named `label`; moving it calls go(position). */
 export function scrubber({ last, label, testid, id = null, go }) {
