@@ -75,9 +75,17 @@ export function postStep(lesson, step, last, moment) {
   post('step', { lesson, step, last, moment: moment || null });
 }
 
-/** `answer`: the option id, or for a table {"moment/side/fact": value}; `tryNumber` counts from 1. */
-export function postAnswerChecked(lesson, question, answer, correct, tryNumber) {
-  post('answer-checked', { lesson, question, answer, correct: !!correct, try: tryNumber, revealed: false });
+/**
+ * `answer`: the option id, or for a table {"moment/side/fact": value}; `tryNumber` counts
+ * from 1; `revealed`: the engine showed the answer with this verdict (right, or a second try).
+ */
+export function postAnswerChecked(lesson, question, answer, correct, tryNumber, revealed) {
+  post('answer-checked', { lesson, question, answer, correct: !!correct, try: tryNumber, revealed: !!revealed });
+}
+
+/** The learner asked for the answer ("show the answer") in place of try `tryNumber`: no answer given, shown. */
+export function postRevealed(lesson, question, tryNumber) {
+  post('answer-checked', { lesson, question, answer: null, correct: false, try: tryNumber, revealed: true });
 }
 
 /** `counts`: { questions, first_try_right } — how many were right without a wrong try. */

@@ -4,8 +4,12 @@
 // Nothing here decides an answer: the verdicts are the engine's.
 
 import { decodeState } from './sandbox/codec.js';
+import { tryRecord, revealRecord } from './progress.js';
 
 const clone = (v) => JSON.parse(JSON.stringify(v));
+
+/** Whether the engine showed this record's answer ({tries, reveal}): a right try, a second one, or on request. */
+const settled = (a) => !!(a && (a.correct || a.reveal || a.tries.some((tr) => tr.revealed)));
 
 /** What the list shows of one lesson's progress: questions answered and right, completed. */
 export function summarize(lp, qids) {
@@ -20,23 +24,29 @@ export function summarize(lp, qids) {
   return { answered, right, total: qids.length, completed: !!(lp && lp.completed === true), started: !!lp };
 }
 
-/** The engine's verdict on one try, as progress records it (correct: false when it cannot say). */
-function recheckTry(store, rec, qid, tr) {
+const at = (v) => (typeof v === 'string' ? v : null);
+
+/**
+ * The engine's verdict on try `n` (after the answer was shown on request when `reveal`),
+ * as progress records it (not right, nothing shown, when the engine cannot say).
+ */
+function recheckTry(store, rec, qid, tr, n, reveal) {
   let verdict = null;
   try {
-    verdict = store.answer(rec, qid, tr.answer);
+    verdict = store.answer(rec, qid, tr.answer, { tryNumber: n, reveal });
   } catch (_) {
     verdict = null; // an answer the engine refuses (wrong shape, unknown option) is not right
   }
-  return {
-    answer: tr.answer,
-    correct: !!(verdict && verdict.correct),
-    expected: verdict ? verdict.expected : null,
-    explanation: verdict ? verdict.explanation || null : null,
-    cells: verdict ? verdict.cells || null : null,
-    options: verdict ? verdict.options || null : null,
-    at: typeof tr.at === 'string' ? tr.at : null,
-  };
+  return tryRecord(tr.answer, verdict || { correct: false, revealed: false }, n, at(tr.at));
+}
+
+/** The answer shown on request, asked of the engine again; null when it cannot say. */
+function recheckReveal(store, rec, qid, rv) {
+  try {
+    return revealRecord(store.answer(rec, qid, null, { tryNumber: rv.after + 1, reveal: true }), rv.after, at(rv.at));
+  } catch (_) {
+    return null;
+  }
 }
 
 /** A challenge try (a sandbox code) judged again by the engine's worker; false when it cannot be. */
@@ -56,7 +66,9 @@ async function recheckChallenge(worker, rec, tr) {
  * The imported record `data` ({version, lessons}) with every lesson re-checked, and the
  * preview rows. A lesson not in this course (or one that cannot be opened) is left out
  * and said so. A lesson counts as completed only when the file says so, every question
- * has a try the engine finds right, and the last step was reached.
+ * has a try the engine finds right or an answer the engine showed (the tries re-checked
+ * with their numbers, so a wrong first try gets its hint again), and the last step was
+ * reached.
  * Returns {data, rows: [{id, title, now, after, skipped}]}.
  */
 export async function recheckImport(imported, { store, progress, worker }) {
@@ -96,7 +108,13 @@ export async function recheckImport(imported, { store, progress, worker }) {
         tries = [];
         for (const tr of a.tries) tries.push(await recheckChallenge(worker, rec, tr));
       } else if (questions.includes(qid)) {
-        tries = a.tries.map((tr) => recheckTry(store, rec, qid, tr));
+        const shownAfter = a.reveal ? a.reveal.after : Infinity;
+        tries = a.tries.map((tr, i) => recheckTry(store, rec, qid, tr, i + 1, i >= shownAfter));
+        const reveal = a.reveal ? recheckReveal(store, rec, qid, a.reveal) : null;
+        if (reveal) {
+          answers[qid] = { tries, correct: tries.some((tr) => tr.correct), reveal };
+          continue;
+        }
       } else {
         continue; // no such question in this lesson now
       }
@@ -105,8 +123,8 @@ export async function recheckImport(imported, { store, progress, worker }) {
     lp.answers = answers;
     if (Number.isInteger(lp.reached)) lp.reached = Math.max(0, Math.min(lp.reached, last));
     if (Number.isInteger(lp.step)) lp.step = Math.max(0, Math.min(lp.step, last));
-    const allRight = questions.every((qid) => answers[qid] && answers[qid].correct);
-    const done = lp.completed === true && allRight && Number.isInteger(lp.reached) && lp.reached >= last;
+    const allDone = questions.every((qid) => settled(answers[qid]));
+    const done = lp.completed === true && allDone && Number.isInteger(lp.reached) && lp.reached >= last;
     lp.completed = done;
     if (!done) delete lp.completed_at;
     out.lessons[id] = lp;

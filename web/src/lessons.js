@@ -209,9 +209,17 @@ export class LessonStore {
     return entry ? this.open(entry) : null;
   }
 
-  /** Ask the engine whether an answer is right. Throws EngineError, or returns the verdict. */
-  answer(rec, questionId, answer) {
-    const out = this.engine.call('answer', { file: rec.file, text: rec.text, question: questionId, answer });
+  /**
+   * Ask the engine whether an answer is right: `tryNumber` counts this question's tries
+   * from 1; `reveal` asks for the answer (then `answer` may be null). The engine decides
+   * what is shown: a hint, or the expected answer and why. Throws EngineError, or returns
+   * the verdict.
+   */
+  answer(rec, questionId, answer, { tryNumber = 1, reveal = false } = {}) {
+    const input = { file: rec.file, text: rec.text, question: questionId, try: tryNumber };
+    if (answer !== null && answer !== undefined) input.answer = answer;
+    if (reveal) input.reveal = true;
+    const out = this.engine.call('answer', input);
     const errors = outputErrors(out, rec.file);
     if (errors) {
       const e = errors[0];

@@ -379,7 +379,7 @@ async function openSandbox(r, isCurrent) {
     const rec = await lessonOf(state.from);
     if (!isCurrent()) return;
     const qs = rec ? rec.run.lesson.questions || [] : [];
-    const open = qs.filter((q) => !app.progress.isAnswered(rec.id, q.id)).length;
+    const open = qs.filter((q) => !app.progress.isSettled(rec.id, q.id)).length;
     if (open > 0) notices.push({ key: 'sandbox.spoiler', params: { n: open }, testid: 'sb-spoiler' });
   }
   let view = null;

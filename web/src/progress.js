@@ -1,13 +1,17 @@
-// Progress in localStorage: answers with the engine's verdicts, steps reached,
-// completed lessons, self-check ticks. Corrupt data is set aside under another
-// key and reported (when there is no room to set it aside, the notice says so and
-// offers it as a download); storage that cannot be used falls back to memory, and
-// a save that fails is reported (onSaveState). Nothing here decides whether an
-// answer is right.
+// Progress in localStorage: answers with the engine's verdicts (each try, and the answer
+// shown when the learner asked for it), steps reached, completed lessons, self-check
+// ticks, and the learner's seed that orders the options (shuffle.js). Corrupt data is
+// set aside under another key and reported (when there is no room to set it aside, the
+// notice says so and offers it as a download); storage that cannot be used falls back to
+// memory, and a save that fails is reported (onSaveState). Nothing here decides whether
+// an answer is right.
+
+import { newLearnerSeed } from './shuffle.js';
 
 export const PROGRESS_KEY = 'idemlab.progress.v1';
 export const CORRUPT_PREFIX = 'idemlab.progress.corrupt.';
 const PREFS_KEY = 'idemlab.prefs.v1';
+const SEED = /^[0-9a-f]{1,64}$/;
 
 /** localStorage when it can be read (writes may still fail: full, or refused; save() says so). */
 function storage() {
@@ -32,23 +36,43 @@ const isText = (v) => typeof v === 'string';
 const isTextOrNull = (v) => v === null || v === undefined || isText(v);
 const isL10nOrNull = (v) => isTextOrNull(v) || (isObject(v) && Object.values(v).every(isText));
 
-/** Why one try is not {answer, correct, expected, explanation, cells, options, at}, or null. */
+const isAnswer = (v) => isText(v) || (isObject(v) && Object.values(v).every(isText));
+
+/** Why the fields a try and a shown answer share (what the engine said) are not well formed, or null. */
+function verdictProblem(v, cellsChecked) {
+  if (!(v.expected === undefined || v.expected === null || isAnswer(v.expected))) return '"expected" is not an answer';
+  if (!isL10nOrNull(v.explanation)) return '"explanation" is not text';
+  if (v.cells !== undefined && v.cells !== null) {
+    const cellOk = (c) => isObject(c) && (cellsChecked ? typeof c.correct === 'boolean' : c.correct === undefined || typeof c.correct === 'boolean');
+    if (!isObject(v.cells) || !Object.values(v.cells).every(cellOk)) return '"cells" is not a set of checked cells';
+  }
+  if (v.options !== undefined && v.options !== null) {
+    if (!Array.isArray(v.options) || !v.options.every((o) => isObject(o) && isText(o.id) && typeof o.safe === 'boolean')) return '"options" is not a list of judged options';
+  }
+  if (!isTextOrNull(v.at)) return '"at" is not a time';
+  return null;
+}
+
+/**
+ * Why one try is not {answer, correct, revealed, try, hint, expected, explanation, cells,
+ * wrong, options, at}, or null. Saves from before hints have no revealed, try, hint, wrong.
+ */
 function tryProblem(tr) {
   if (!isObject(tr)) return 'is not an object';
-  const answerOk = isText(tr.answer) || (isObject(tr.answer) && Object.values(tr.answer).every(isText));
-  if (!answerOk) return '"answer" is not an answer';
+  if (!isAnswer(tr.answer)) return '"answer" is not an answer';
   if (typeof tr.correct !== 'boolean') return '"correct" is not true or false';
-  const expectedOk = tr.expected === undefined || tr.expected === null || isText(tr.expected) || (isObject(tr.expected) && Object.values(tr.expected).every(isText));
-  if (!expectedOk) return '"expected" is not an answer';
-  if (!isL10nOrNull(tr.explanation)) return '"explanation" is not text';
-  if (tr.cells !== undefined && tr.cells !== null) {
-    if (!isObject(tr.cells) || !Object.values(tr.cells).every((c) => isObject(c) && typeof c.correct === 'boolean')) return '"cells" is not a set of checked cells';
-  }
-  if (tr.options !== undefined && tr.options !== null) {
-    if (!Array.isArray(tr.options) || !tr.options.every((o) => isObject(o) && isText(o.id) && typeof o.safe === 'boolean')) return '"options" is not a list of judged options';
-  }
-  if (!isTextOrNull(tr.at)) return '"at" is not a time';
-  return null;
+  if (tr.revealed !== undefined && typeof tr.revealed !== 'boolean') return '"revealed" is not true or false';
+  if (tr.try !== undefined && !(Number.isInteger(tr.try) && tr.try >= 1)) return '"try" is not a try number';
+  if (!isL10nOrNull(tr.hint)) return '"hint" is not text';
+  if (tr.wrong !== undefined && tr.wrong !== null && !(Number.isInteger(tr.wrong) && tr.wrong >= 0)) return '"wrong" is not a count';
+  return verdictProblem(tr, true);
+}
+
+/** Why the answer shown on request is not {expected, explanation, cells, options, after, at}, or null. */
+function revealProblem(rv) {
+  if (!isObject(rv)) return 'is not an object';
+  if (!(Number.isInteger(rv.after) && rv.after >= 0)) return '"after" is not a count of tries';
+  return verdictProblem(rv, false);
 }
 
 /** Why one lesson's record is not well formed, or null. */
@@ -60,6 +84,10 @@ function lessonProblem(lp) {
     for (const [i, tr] of a.tries.entries()) {
       const why = tryProblem(tr);
       if (why) return `question ${qid}, try ${i + 1}: ${why}`;
+    }
+    if (a.reveal !== undefined) {
+      const why = revealProblem(a.reveal);
+      if (why) return `question ${qid}, the answer shown: ${why}`;
     }
     // The verdict is the engine's, as recorded with each try: a record may not claim more.
     if (a.correct !== a.tries.some((tr) => tr.correct)) return `question ${qid}: "correct" does not match its tries`;
@@ -78,7 +106,25 @@ function envelopeProblem(data) {
   if (!isObject(data)) return 'not an object';
   if (data.version !== 1) return `unknown version ${JSON.stringify(data.version)}`;
   if (!isObject(data.lessons)) return '"lessons" is not an object';
+  if (data.learner !== undefined && !(isText(data.learner) && SEED.test(data.learner))) return '"learner" is not a learner seed';
   return null;
+}
+
+/**
+ * A well-formed record brought to today's shape, in place: a try saved before hints
+ * (no "revealed", no "try") was shown its expected answer at once, so it counts as
+ * revealed, and its number is its place in the list. Returns `data`.
+ */
+export function migrate(data) {
+  for (const lp of Object.values(data.lessons || {})) {
+    for (const a of Object.values((lp && lp.answers) || {})) {
+      a.tries.forEach((tr, i) => {
+        if (tr.revealed === undefined) tr.revealed = true;
+        if (tr.try === undefined) tr.try = i + 1;
+      });
+    }
+  }
+  return data;
 }
 
 /** Why `data` is not a progress record, or null if it is one (every record in full). */
@@ -90,6 +136,39 @@ export function validate(data) {
     if (problem) return `lesson ${id}: ${problem}`;
   }
   return null;
+}
+
+/** Whether the engine has shown the answer of this record ({tries, reveal}). */
+function isRevealed(a) {
+  return !!(a && (a.reveal || a.tries.some((tr) => tr.revealed)));
+}
+
+/** One try as progress keeps it: what was given, and what the engine said of it. */
+export function tryRecord(answer, verdict, n, at = new Date().toISOString()) {
+  const tr = { answer, correct: !!verdict.correct, revealed: !!verdict.revealed, try: n };
+  if (verdict.revealed) {
+    tr.expected = verdict.expected;
+    tr.explanation = verdict.explanation || null;
+  } else {
+    tr.hint = verdict.hint || null;
+  }
+  if (verdict.cells) tr.cells = verdict.cells;
+  if (Number.isInteger(verdict.wrong)) tr.wrong = verdict.wrong;
+  if (verdict.options) tr.options = verdict.options;
+  tr.at = at;
+  return tr;
+}
+
+/** The answer shown on request, after `after` tries, as progress keeps it. */
+export function revealRecord(verdict, after, at = new Date().toISOString()) {
+  return {
+    expected: verdict.expected,
+    explanation: verdict.explanation || null,
+    cells: verdict.cells || null,
+    options: verdict.options || null,
+    after,
+    at,
+  };
 }
 
 export class Progress {
@@ -131,7 +210,7 @@ export class Progress {
           delete parsed.lessons[id];
         }
       }
-      this.data = parsed;
+      this.data = migrate(parsed);
       if (bad.length === 0) return;
       reason = bad.join('; ');
     }
@@ -209,20 +288,33 @@ export class Progress {
     return this.data.lessons[id] || null;
   }
 
-  /** Record one checked answer: what the learner chose and what the engine said. */
+  /** The learner's seed for the order of options (made once, kept with the progress and its export). */
+  learnerSeed() {
+    if (!this.data.learner) {
+      this.data.learner = newLearnerSeed();
+      this.save();
+    }
+    return this.data.learner;
+  }
+
+  /**
+   * Record one checked answer: what the learner chose and what the engine said. Until
+   * the engine reveals it (a wrong first try) there is a hint and no expected answer.
+   */
   recordTry(lessonId, questionId, answer, verdict) {
     const lp = this.lesson(lessonId);
     const a = lp.answers[questionId] || (lp.answers[questionId] = { tries: [], correct: false });
-    a.tries.push({
-      answer,
-      correct: !!verdict.correct,
-      expected: verdict.expected,
-      explanation: verdict.explanation || null,
-      cells: verdict.cells || null,
-      options: verdict.options || null,
-      at: new Date().toISOString(),
-    });
+    a.tries.push(tryRecord(answer, verdict, a.tries.length + 1));
     if (verdict.correct) a.correct = true;
+    this.save();
+    return a;
+  }
+
+  /** Record the answer the engine showed when the learner asked for it ("show the answer"). */
+  recordReveal(lessonId, questionId, verdict) {
+    const lp = this.lesson(lessonId);
+    const a = lp.answers[questionId] || (lp.answers[questionId] = { tries: [], correct: false });
+    a.reveal = revealRecord(verdict, a.tries.length);
     this.save();
     return a;
   }
@@ -240,6 +332,32 @@ export class Progress {
   isCorrect(lessonId, questionId) {
     const a = this.answerOf(lessonId, questionId);
     return !!(a && a.correct);
+  }
+
+  /** The engine has shown this question's answer (a right try, a second try, or on request). */
+  isRevealed(lessonId, questionId) {
+    return isRevealed(this.answerOf(lessonId, questionId));
+  }
+
+  /**
+   * Done with: answered right, or its answer shown. What the timeline waits for, what the
+   * engine's "hides" wait for, and what completing a lesson needs of every question.
+   */
+  isSettled(lessonId, questionId) {
+    const a = this.answerOf(lessonId, questionId);
+    return !!(a && (a.correct || isRevealed(a)));
+  }
+
+  /** Retake: this lesson's answers to its questions, its completion and its steps are cleared (the challenge and self-check stay). */
+  resetLesson(lessonId) {
+    const lp = this.lesson(lessonId);
+    const challenge = lp.answers.challenge;
+    lp.answers = challenge ? { challenge } : {};
+    lp.completed = false;
+    delete lp.completed_at;
+    lp.reached = 0;
+    lp.step = 0;
+    this.save();
   }
 
   reach(lessonId, step) {
@@ -265,16 +383,23 @@ export class Progress {
     this.save();
   }
 
-  /** Of the questions `qids`, how many are answered right, and how many right at the first try. */
+  /**
+   * Of the questions `qids`: how many are answered right, right at the first try, had
+   * their answer shown before the learner found it (revealed), and are done with (settled).
+   */
   stats(lessonId, qids) {
     let right = 0;
     let first = 0;
+    let revealed = 0;
+    let settled = 0;
     for (const qid of qids) {
       const a = this.answerOf(lessonId, qid);
       if (a && a.correct) right += 1;
       if (a && a.tries.length > 0 && a.tries[0].correct) first += 1;
+      if (a && (a.reveal || a.tries.some((tr) => tr.revealed && !tr.correct))) revealed += 1;
+      if (this.isSettled(lessonId, qid)) settled += 1;
     }
-    return { questions: qids.length, right, first_try_right: first };
+    return { questions: qids.length, right, first_try_right: first, revealed, settled };
   }
 
   /**
@@ -299,11 +424,15 @@ export class Progress {
     const reason = validate(parsed);
     if (reason) throw new Error(reason);
     const { exported_at: _e, app: _a, summary: _s, ...rest } = parsed;
-    return rest;
+    return migrate(rest);
   }
 
-  /** Replace progress (an import the learner confirmed, its answers re-checked). */
+  /**
+   * Replace progress (an import the learner confirmed, its answers re-checked). A file
+   * without a learner seed (exported before there was one) keeps this browser's.
+   */
   replaceWith(data) {
+    if (!data.learner && this.data.learner) data.learner = this.data.learner;
     this.data = data;
     return this.save();
   }

@@ -1,7 +1,8 @@
-// The knowledge grid: facts x sides, each cell "knows true", "knows false",
+// The knowledge grid: facts x sides, each cell "knows: yes", "knows: no",
 // "knows: N" or "cannot know" exactly as the engine computed it. A doubtful
 // cell is focusable and shows the engine's witness run on hover and focus.
 // The observer's truth is a separate column that is only built when shown.
+// A cell an open question would be given away by is hidden, and names that question.
 
 import { h, nextId } from '../dom.js';
 import { t, l, sideName, nameOf } from '../i18n.js';
@@ -31,13 +32,41 @@ function cellKind(cell) {
   return cell.value ? 'knows_true' : 'knows_false';
 }
 
-function knowledgeCell(side, fact, cell, hidden, worlds) {
+/**
+ * A tooltip is placed in the viewport, beside its cell: below it, or above it when there
+ * is no room below, so that no scrolling box (the grid's) cuts it off.
+ */
+function placeTip(body, tip) {
+  const r = body.getBoundingClientRect();
+  const tr = tip.getBoundingClientRect();
+  const below = r.bottom + 2;
+  const top = below + tr.height + 8 > window.innerHeight && r.top - tr.height - 4 >= 0 ? r.top - tr.height - 4 : below;
+  tip.style.top = `${Math.round(top)}px`;
+  tip.style.left = `${Math.round(Math.max(8, Math.min(r.left, window.innerWidth - tr.width - 8)))}px`;
+}
+
+let shownTip = null;
+if (typeof window !== 'undefined') {
+  window.addEventListener('scroll', () => {
+    if (shownTip && shownTip.body.isConnected) placeTip(shownTip.body, shownTip.tip);
+  }, { passive: true, capture: true });
+}
+
+function showTip(body, tip) {
+  shownTip = { body, tip };
+  placeTip(body, tip);
+}
+
+function knowledgeCell(side, fact, cell, hidden, worlds, nameQuestion) {
   const testid = `kcell-${side}-${fact.id}`;
   if (hidden) {
+    // The question that unlocks the cell, by its number and the start of its prompt.
+    const by = hidden === true ? null : nameQuestion(hidden);
+    const text = by ? t('grid.hiddenBy', { question: by }) : t('grid.hidden');
     return h(
       'td',
-      { class: 'kcell kcell-hidden', 'data-testid': testid, 'data-status': 'hidden' },
-      h('span', { class: 'kcell-body', 'aria-label': t('grid.hiddenLabel'), title: t('grid.hiddenLabel') }, '?  ', h('span', { class: 'kcell-note' }, t('grid.hidden'))),
+      { class: 'kcell kcell-hidden', 'data-testid': testid, 'data-status': 'hidden', 'data-question': by ? hidden.id : null },
+      h('span', { class: 'kcell-body', title: text }, h('span', { class: 'kcell-icon', 'aria-hidden': 'true' }, '?'), h('span', { class: 'kcell-note' }, text)),
     );
   }
   const kind = cellKind(cell);
@@ -53,16 +82,25 @@ function knowledgeCell(side, fact, cell, hidden, worlds) {
         ? t('grid.witnessThisRun', { step: w.step })
         : t('grid.witnessRun', { world: w.world, world_text: world ? l(world.text) : '—', step: w.step })),
     ];
+    const tipEl = h('span', { class: 'tip', role: 'tooltip', id: tipId, 'data-testid': 'witness-tip' }, tip);
+    const body = h(
+      'span',
+      {
+        class: 'kcell-body has-tip',
+        tabindex: '0',
+        'aria-describedby': tipId,
+        'data-fkey': `k-${side}-${fact.id}`,
+        onmouseenter: () => showTip(body, tipEl),
+        onfocus: () => showTip(body, tipEl),
+      },
+      h('span', { class: 'kcell-icon', 'aria-hidden': 'true' }, '?'),
+      text,
+    );
     return h(
       'td',
       { class: ['kcell', `kcell-${kind}`], 'data-testid': testid, 'data-status': kind },
-      h(
-        'span',
-        { class: 'kcell-body has-tip', tabindex: '0', 'aria-describedby': tipId, 'data-fkey': `k-${side}-${fact.id}` },
-        h('span', { class: 'kcell-icon', 'aria-hidden': 'true' }, '?'),
-        text,
-      ),
-      h('span', { class: 'tip', role: 'tooltip', id: tipId }, tip),
+      body,
+      tipEl,
     );
   }
   return h(
@@ -73,10 +111,11 @@ function knowledgeCell(side, fact, cell, hidden, worlds) {
 }
 
 /**
- * `step` is the engine's snapshot; `hidden` = {sides:Set, truth:bool} from gating;
- * `showTruth` is the learner's toggle.
+ * `step` is the engine's snapshot; `hidden` = {sides: Map side -> question, truth:
+ * question | null} from gating (a question is what unlocks it); `showTruth` is the
+ * learner's toggle; `nameQuestion(q)` names a question on a hidden cell.
  */
-export function knowledgeGrid(lesson, step, hidden, showTruth, worlds) {
+export function knowledgeGrid(lesson, step, hidden, showTruth, worlds, nameQuestion = () => null) {
   const facts = lesson.facts || [];
   const truthVisible = showTruth && !hidden.truth;
   const k = step.knowledge || {};
@@ -106,7 +145,7 @@ export function knowledgeGrid(lesson, step, hidden, showTruth, worlds) {
             'tr',
             null,
             h('th', { scope: 'row' }, l(f.label)),
-            SIDES.map((sd) => knowledgeCell(sd, f, k[sd] && k[sd][f.id], hidden.sides.has(sd), worlds)),
+            SIDES.map((sd) => knowledgeCell(sd, f, k[sd] && k[sd][f.id], hidden.sides.get(sd) || null, worlds, nameQuestion)),
             truthVisible
               ? h('td', { class: 'kcell kcell-truth', 'data-testid': `truth-${f.id}` }, valueText(k.observer ? k.observer[f.id] : '—'))
               : null,

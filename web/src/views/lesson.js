@@ -1,13 +1,14 @@
 // The lesson view: controls, narration, question cards, diagram, panels,
 // knowledge grid, text timeline and self-check, all kept on one current step.
-// Everything shown comes from the engine's timeline and verdicts.
+// Everything shown comes from the engine's timeline and verdicts; what stays hidden
+// while a question is open is the engine's too (each question's "hides").
 
 import { h, replaceChildren, rebuildKeepingFocus } from '../dom.js';
 import { t, l, nameOf } from '../i18n.js';
 import { lessonHash, listHash, replaceHash, sandboxHash } from '../router.js';
 import { encodeState } from '../sandbox/codec.js';
 import { clampStep, blockingStep, questionsAt, hiddenAt, momentAt } from '../gating.js';
-import { postAnswerChecked, postLessonCompleted, postStep } from '../embed.js';
+import { postAnswerChecked, postRevealed, postLessonCompleted, postStep } from '../embed.js';
 import { renderDiagram } from './diagram.js';
 import { clientPanel, servicePanel, networkStrip, providerPanel } from './panels.js';
 import { knowledgeGrid, truthSummary, worldList } from './knowledge.js';
@@ -19,7 +20,11 @@ import { stepKeyTarget } from '../keys.js';
 import { stepButtons, controlButton, scrubber, focusWhenLaidOut, STEP_KEYS } from './stepcontrols.js';
 import { lessonTabs } from './tabs.js';
 
+// Play moves one step every PLAY_MS / speed; the learner picks the speed (remembered).
 const PLAY_MS = 1100;
+export const PLAY_SPEEDS = [0.5, 1, 2, 4];
+// A hidden cell names its question by the start of the prompt, in at most this many characters.
+const PROMPT_START = 36;
 
 export class LessonView {
   constructor(root, { rec, store, progress, initialStep, focus = false, drafts = null, notices = [] }) {
@@ -43,9 +48,14 @@ export class LessonView {
     this.step = -1;
     this.cardsStep = -1;
     this.showTruth = progress.getPref('showTruth', true);
+    const speed = progress.getPref('playSpeed', 1);
+    this.speed = PLAY_SPEEDS.includes(speed) ? speed : 1;
+    this.seed = progress.learnerSeed();
     this.notices = [...notices];
+    this.justCompleted = false; // the last check completed the lesson: the end takes the focus
+    this.confirmRetake = false;
 
-    const answered = (qid) => this.progress.isAnswered(this.id, qid);
+    const answered = (qid) => this.progress.isSettled(this.id, qid);
     let start = initialStep;
     if (start === null || start === undefined) {
       const lp = progress.peek(this.id);
@@ -61,8 +71,24 @@ export class LessonView {
     if (focus) focusWhenLaidOut(this.root.querySelector('[data-testid="lesson-title"]'));
   }
 
+  /** Settled: answered right, or its answer shown; the timeline and the hidden cells wait for it. */
   isAnswered(qid) {
-    return this.progress.isAnswered(this.id, qid);
+    return this.progress.isSettled(this.id, qid);
+  }
+
+  /** "question 3: “Does the client know…”": a question by its number and the start of its prompt. */
+  questionRef(q) {
+    const n = this.lesson.questions.indexOf(q) + 1;
+    const prompt = l(q.prompt);
+    const start = prompt.length > PROMPT_START ? `${prompt.slice(0, PROMPT_START).trimEnd()}…` : prompt;
+    return t('q.ref', { n, prompt: start });
+  }
+
+  /** The next lesson in the list's order, or null (the last one, or an index not read). */
+  nextLesson() {
+    const entries = (this.store.entries || []).filter((e) => e.status === 'ok');
+    const at = entries.findIndex((e) => e.id === this.id);
+    return at >= 0 && at + 1 < entries.length ? entries[at + 1] : null;
   }
 
   gate() {
@@ -73,6 +99,26 @@ export class LessonView {
     const lesson = this.lesson;
     this.el = stepButtons(STEP_KEYS, { first: 'first', prev: 'prev', next: 'next', last: 'last' }, this, (n) => this.tryGo(n));
     this.el.play = controlButton('lesson.play', '', () => this.togglePlay(), { testid: 'play', cls: 'btn-play' });
+    this.el.nextQuestion = h('button', { type: 'button', class: 'btn btn-ctl btn-next-q', 'data-testid': 'next-question', onclick: () => this.nextQuestion() }, t('lesson.nextQuestion'));
+    this.el.speed = h(
+      'select',
+      {
+        class: 'speed-select',
+        id: 'play-speed',
+        'data-testid': 'play-speed',
+        onchange: (ev) => {
+          const v = Number(ev.target.value);
+          if (!PLAY_SPEEDS.includes(v)) return;
+          this.speed = v;
+          this.progress.setPref('playSpeed', v);
+          if (this.timer) {
+            this.stopPlay();
+            this.startPlay();
+          }
+        },
+      },
+      PLAY_SPEEDS.map((v) => h('option', { value: String(v), selected: v === this.speed }, `${v}×`)),
+    );
     this.el.range = scrubber({ last: this.last, label: t('lesson.scrubber'), testid: 'scrubber', id: 'scrubber', go: (n) => this.tryGo(n) });
     this.el.stepLabel = h('p', { class: 'step-label', 'data-testid': 'step-label', 'aria-hidden': 'true' });
     this.el.gateMsg = h('p', { class: 'gate-msg', role: 'status', 'data-testid': 'gate-msg' });
@@ -85,6 +131,7 @@ export class LessonView {
     this.el.truth = h('div', { class: 'truth-slot' });
     this.el.timeline = h('section', { class: 'card timeline-card' });
     this.el.completed = h('div', { class: 'completed-slot' });
+    this.el.end = h('div', { class: 'end-slot' });
     this.el.challenge = h('div', { class: 'challenge-slot' });
     this.el.live = h('p', { class: 'visually-hidden', 'aria-live': 'polite', 'data-testid': 'step-announce' });
     const truthToggle = h('input', {
@@ -138,7 +185,17 @@ export class LessonView {
         h(
           'div',
           { class: 'controls', role: 'group', 'aria-label': t('lesson.controls'), 'data-testid': 'controls', tabindex: '-1' },
-          h('div', { class: 'btn-row' }, this.el.first, this.el.prev, this.el.play, this.el.next, this.el.last),
+          h(
+            'div',
+            { class: 'btn-row' },
+            this.el.first,
+            this.el.prev,
+            this.el.play,
+            this.el.next,
+            this.el.last,
+            this.el.nextQuestion,
+            h('label', { class: 'speed-label', for: 'play-speed' }, t('lesson.speed'), ' ', this.el.speed),
+          ),
           h('div', { class: 'scrub' }, h('div', { class: 'scrub-track' }, this.el.range, ticks), this.el.stepLabel),
           h('p', { class: 'keys-hint muted' }, t('lesson.keys')),
           this.el.gateMsg,
@@ -152,6 +209,7 @@ export class LessonView {
             { class: 'col col-a' },
             this.el.narration,
             this.el.questions,
+            this.el.end,
             this.el.panels,
             h(
               'section',
@@ -212,7 +270,9 @@ export class LessonView {
     const m = momentAt(this.lesson.moments, this.step);
     postStep(this.id, this.step, this.last, m ? m.id : null);
     const said = t('announce.step', { i: this.step, line: stepLine(this.run.steps[this.step]) });
-    this.el.live.textContent = m && m.step === this.step ? `${said} ${l(m.label)}: ${l(m.narration)}` : said;
+    // Narration an open question waits for is not read out either.
+    const waits = m && hiddenAt(this.lesson.questions, (qid) => this.isAnswered(qid), this.step, m.step).narration;
+    this.el.live.textContent = m && m.step === this.step && !waits ? `${said} ${l(m.label)}: ${l(m.narration)}` : said;
     this.maybeComplete();
   }
 
@@ -221,7 +281,8 @@ export class LessonView {
     const st = this.run.steps[i];
     const gate = this.gate();
     const atGate = i >= gate;
-    const hidden = hiddenAt(this.lesson.questions, (qid) => this.isAnswered(qid), i);
+    const m = momentAt(this.lesson.moments, i);
+    const hidden = hiddenAt(this.lesson.questions, (qid) => this.isAnswered(qid), i, m ? m.step : null);
 
     this.root.firstChild.dataset.step = String(i);
     this.root.firstChild.dataset.last = String(this.last);
@@ -237,6 +298,9 @@ export class LessonView {
     this.el.next.setAttribute('aria-disabled', atGate ? 'true' : 'false');
     this.el.next.classList.toggle('is-gated', atGate && i < this.last);
     this.el.last.classList.toggle('is-gated', atGate && i < this.last);
+    const open = gate !== Infinity;
+    this.el.nextQuestion.disabled = !open;
+    this.el.nextQuestion.title = open ? t('lesson.nextQuestionHint') : t('lesson.noNextQuestion');
     this.renderPlay();
     if (!atGate) {
       this.el.gateMsg.textContent = '';
@@ -248,12 +312,17 @@ export class LessonView {
 
     this.renderNotices();
 
-    // Narration: the latest moment reached.
-    const m = momentAt(this.lesson.moments, i);
+    // Narration: the latest moment reached, unless an open question waits for it (it
+    // would say the answer); before the first moment, how to start.
+    let text;
+    if (hidden.narration) text = h('p', { class: 'narration-text narration-waits', 'data-testid': 'narration-gated', 'data-question': hidden.narration.id }, t('lesson.narrationWaits', { question: this.questionRef(hidden.narration) }));
+    else if (m) text = h('p', { class: 'narration-text', 'data-testid': 'narration-text' }, l(m.narration));
+    else text = null;
     replaceChildren(
       this.el.narration,
       h('p', { class: 'narration-kicker' }, t('lesson.narration'), ' · ', m ? l(m.label) : t('lesson.beforeMoments'), m && m.step === i ? h('span', { class: 'badge badge-now' }, t('lesson.momentNow')) : null),
-      h('p', { class: 'narration-text', 'data-testid': 'narration-text' }, m ? l(m.narration) : l(this.lesson.summary)),
+      text,
+      i === 0 ? h('p', { class: 'start-hint', 'data-testid': 'start-hint' }, t('lesson.startHint')) : null,
     );
 
     // Question cards: rebuilt only when the step changes, so verdicts can be announced in place.
@@ -266,10 +335,14 @@ export class LessonView {
           questionsAt(this.lesson.questions, i).map((q) =>
             questionCard(q, {
               lessonId: this.id,
+              number: this.lesson.questions.indexOf(q) + 1,
+              seed: this.seed,
               isLast: i >= this.last,
               drafts: this.drafts,
               answered: () => this.progress.answerOf(this.id, q.id),
               check: async (answer) => this.check(q, answer),
+              reveal: async () => this.reveal(q),
+              afterCheck: () => this.focusEnd(),
             }),
           ),
         ),
@@ -284,9 +357,9 @@ export class LessonView {
       replaceChildren(this.el.panels, clientPanel(st.client), networkStrip(st.network, this.run.messages), servicePanel(st.service), st.provider ? providerPanel(st.provider) : null),
     );
 
-    rebuildKeepingFocus(this.el.grid, () => replaceChildren(this.el.grid, knowledgeGrid(this.lesson, st, hidden, this.showTruth, this.run.worlds)));
+    rebuildKeepingFocus(this.el.grid, () => replaceChildren(this.el.grid, knowledgeGrid(this.lesson, st, hidden, this.showTruth, this.run.worlds, (q) => this.questionRef(q))));
     if (!this.showTruth) replaceChildren(this.el.truth, h('p', { class: 'muted truth-note' }, t('truth.hiddenNote')));
-    else if (hidden.truth) replaceChildren(this.el.truth, h('p', { class: 'muted truth-note', 'data-testid': 'truth-gated' }, t('truth.gated')));
+    else if (hidden.truth) replaceChildren(this.el.truth, h('p', { class: 'muted truth-note', 'data-testid': 'truth-gated', 'data-question': hidden.truth.id }, t('truth.gated', { question: this.questionRef(hidden.truth) })));
     else replaceChildren(this.el.truth, h('h4', { class: 'truth-title' }, t('truth.title')), truthSummary(st));
 
     renderTimeline(this.el.timeline, this.run, i, (n) => this.tryGo(n));
@@ -296,13 +369,119 @@ export class LessonView {
     const lp = this.progress.peek(this.id);
     const done = !!(lp && lp.completed);
     const stats = this.stats();
+    // The score only once the lesson is completed: never "0 of 5" before an answer.
     replaceChildren(
       this.el.completed,
       done ? h('p', { class: 'notice notice-ok', 'data-testid': 'lesson-completed-banner' }, '✓ ', t('lesson.completed')) : null,
-      (done || i >= this.last) && stats.questions > 0
+      done && stats.questions > 0
         ? h('p', { class: 'first-try', 'data-testid': 'first-try' }, t('lesson.firstTry', { k: stats.first_try_right, n: stats.questions }))
         : null,
     );
+    this.renderEnd(i, done, stats);
+  }
+
+  /** The step of the lesson's last question card (-1 without questions). */
+  lastQuestionStep() {
+    return Math.max(-1, ...(this.lesson.questions || []).map((q) => q.step));
+  }
+
+  /**
+   * The end where the learner is: at the last question's step and at the last step, once
+   * every question is settled. Completed: the score, the next lesson, "retake". Settled
+   * but the run not yet at its end: go on to the end.
+   */
+  renderEnd(i, done, stats) {
+    const qs = this.lesson.questions || [];
+    const allSettled = qs.every((q) => this.isAnswered(q.id));
+    const here = i === this.last || i === this.lastQuestionStep();
+    if (!here || !allSettled) {
+      replaceChildren(this.el.end);
+      return;
+    }
+    if (!done) {
+      replaceChildren(this.el.end, h('p', { class: 'notice notice-ok end-go-on', 'data-testid': 'end-go-on' }, t('lesson.allAnsweredGoOn')));
+      return;
+    }
+    const next = this.nextLesson();
+    const retake = this.confirmRetake
+      ? h(
+          'div',
+          { class: 'retake-confirm', role: 'group', 'aria-labelledby': 'retake-q', 'data-testid': 'retake-confirm' },
+          h('p', { id: 'retake-q' }, t('lesson.retakeConfirm')),
+          h(
+            'div',
+            { class: 'btn-row' },
+            h('button', { type: 'button', class: 'btn btn-danger', 'data-testid': 'retake-yes', onclick: () => this.retake() }, t('lesson.retakeYes')),
+            h('button', { type: 'button', class: 'btn', 'data-testid': 'retake-no', onclick: () => this.askRetake(false) }, t('lesson.retakeNo')),
+          ),
+        )
+      : h('button', { type: 'button', class: 'btn', 'data-testid': 'retake', onclick: () => this.askRetake(true) }, t('lesson.retake'));
+    replaceChildren(
+      this.el.end,
+      h(
+        'section',
+        { class: 'card end-card', 'data-testid': 'lesson-end', 'aria-labelledby': 'end-h' },
+        h('h3', { id: 'end-h', class: 'section-title end-title', tabindex: '-1' }, '✓ ', t('lesson.endTitle')),
+        stats.questions > 0 ? h('p', { class: 'end-score', 'data-testid': 'end-first-try' }, t('lesson.firstTry', { k: stats.first_try_right, n: stats.questions })) : null,
+        stats.revealed > 0 ? h('p', { class: 'muted', 'data-testid': 'end-revealed' }, t('lesson.revealed', { n: stats.revealed })) : null,
+        h(
+          'div',
+          { class: 'btn-row end-actions' },
+          next
+            ? h('a', { class: 'btn btn-primary', href: lessonHash(next.id), 'data-testid': 'next-lesson', 'data-lesson': next.id }, t('lesson.nextLesson', { title: l(next.title) }))
+            : h('a', { class: 'btn btn-primary', href: listHash(), 'data-testid': 'course-done' }, t('lesson.courseDone')),
+          this.confirmRetake ? null : retake,
+        ),
+        this.confirmRetake ? retake : null,
+      ),
+    );
+  }
+
+  /** The lesson was just completed by a check: its end takes the focus. Returns true when it did. */
+  focusEnd() {
+    if (!this.justCompleted) return false;
+    this.justCompleted = false;
+    const title = this.el.end.querySelector('.end-title');
+    if (!title) return false;
+    title.focus({ preventScroll: true });
+    title.closest('.end-card').scrollIntoView({ block: 'nearest', behavior: 'auto' });
+    return true;
+  }
+
+  askRetake(on) {
+    this.confirmRetake = on;
+    this.update();
+    const target = this.el.end.querySelector(on ? '[data-testid="retake-no"]' : '[data-testid="retake"]');
+    if (target) target.focus();
+  }
+
+  /** Retake: this lesson's answers cleared (after the learner confirmed), from step 0. */
+  retake() {
+    this.stopPlay();
+    this.confirmRetake = false;
+    this.progress.resetLesson(this.id);
+    this.drafts.clear();
+    this.cardsStep = -1;
+    this.go(0, { force: true });
+    const title = this.root.querySelector('[data-testid="lesson-title"]');
+    if (title) {
+      title.focus({ preventScroll: true });
+      title.scrollIntoView({ block: 'start' });
+    }
+  }
+
+  /** "Next question": to the step of the first question not yet settled, its first answer focused. */
+  nextQuestion() {
+    const gate = this.gate();
+    if (gate === Infinity) return;
+    this.stopPlay();
+    this.go(gate);
+    const q = (this.lesson.questions || []).find((x) => x.step === gate && !this.isAnswered(x.id));
+    const card = q && this.el.questions.querySelector(`[data-question="${q.id}"]`);
+    if (!card) return;
+    const first = card.querySelector('button:not([disabled]), select:not([disabled])');
+    (first || card).focus({ preventScroll: true });
+    card.scrollIntoView({ block: 'nearest' });
   }
 
   /** The lesson's scenario, at this step, in the sandbox (the engine normalises it). */
@@ -355,9 +534,12 @@ export class LessonView {
   }
 
   async check(q, answer) {
-    const verdict = this.store.answer(this.rec, q.id, answer);
-    const tries = this.progress.recordTry(this.id, q.id, answer, verdict).tries.length;
-    postAnswerChecked(this.id, q.id, answer, !!verdict.correct, tries);
+    const before = this.progress.answerOf(this.id, q.id);
+    const n = (before ? before.tries.length : 0) + 1;
+    // After the answer was shown, a try is asked as revealed too: no hint for what is known.
+    const verdict = this.store.answer(this.rec, q.id, answer, { tryNumber: n, reveal: this.progress.isRevealed(this.id, q.id) });
+    this.progress.recordTry(this.id, q.id, answer, verdict);
+    postAnswerChecked(this.id, q.id, answer, !!verdict.correct, n, !!verdict.revealed);
     // The notice about a gated deep link has done its job once the question is answered.
     this.notices = this.notices.filter((n) => n.key !== 'notice.deepLinkGated');
     this.update();
@@ -365,14 +547,29 @@ export class LessonView {
     return verdict;
   }
 
+  /** "Show the answer": the engine's answer and why, recorded as shown (not right). */
+  async reveal(q) {
+    const before = this.progress.answerOf(this.id, q.id);
+    const n = (before ? before.tries.length : 0) + 1;
+    const verdict = this.store.answer(this.rec, q.id, null, { tryNumber: n, reveal: true });
+    this.progress.recordReveal(this.id, q.id, verdict);
+    postRevealed(this.id, q.id, n);
+    this.notices = this.notices.filter((x) => x.key !== 'notice.deepLinkGated');
+    this.update();
+    this.maybeComplete();
+    return verdict;
+  }
+
+  /** Completed: every question settled (right, or its answer shown) and the last step reached. */
   maybeComplete() {
     const qs = this.lesson.questions || [];
-    const allRight = qs.every((q) => this.progress.isCorrect(this.id, q.id));
+    const allSettled = qs.every((q) => this.isAnswered(q.id));
     const lp = this.progress.peek(this.id);
     const reachedEnd = (lp && lp.reached >= this.last) || this.step >= this.last;
-    if (allRight && reachedEnd && this.progress.markCompleted(this.id)) {
+    if (allSettled && reachedEnd && this.progress.markCompleted(this.id)) {
       const { questions, first_try_right } = this.stats();
       postLessonCompleted(this.id, { questions, first_try_right });
+      this.justCompleted = true;
       this.update();
     }
   }
@@ -400,7 +597,7 @@ export class LessonView {
       }
       this.go(this.step + 1);
       if (this.step >= this.last || this.step >= this.gate()) this.stopPlay();
-    }, PLAY_MS);
+    }, PLAY_MS / this.speed);
     this.renderPlay();
   }
 
@@ -410,8 +607,12 @@ export class LessonView {
     if (this.el) this.renderPlay();
   }
 
-  /** Keyboard: ← → step, Home / End jump. Returns true when the key was used. */
+  /** Keyboard: ← → step, Home / End jump, N the next question. Returns true when the key was used. */
   onKey(ev) {
+    if (ev.key === 'n' || ev.key === 'N') {
+      this.nextQuestion();
+      return true;
+    }
     const n = stepKeyTarget(ev.key, this.step, this.last);
     if (n === null) return false;
     this.tryGo(n);

@@ -12,8 +12,8 @@ export function lessonStats(entry, progress) {
   const qids = entry.questionIds;
   const lp = progress.peek(entry.id);
   const answered = qids.filter((qid) => progress.isAnswered(entry.id, qid)).length;
-  const { right, first_try_right: firstTry } = progress.stats(entry.id, qids);
-  return { answered, correct: right, firstTry, total: qids.length, completed: !!(lp && lp.completed), started: !!lp };
+  const { right, first_try_right: firstTry, revealed } = progress.stats(entry.id, qids);
+  return { answered, correct: right, firstTry, revealed, total: qids.length, completed: !!(lp && lp.completed), started: !!lp };
 }
 
 function lessonCard(rec, progress) {
@@ -43,9 +43,11 @@ function lessonCard(rec, progress) {
           ? [t('list.answered', { n: st.answered, total: st.total }), ' · ', t('list.correct', { n: st.correct })]
           : t('list.noQuestions'),
       ),
-      st.total
+      // No score before an answer: "0 of 5" would read as a result.
+      st.total && st.answered > 0
         ? h('p', { class: 'lesson-first-try muted', 'data-testid': 'lesson-first-try' }, t('lesson.firstTry', { k: st.firstTry, n: st.total }))
         : null,
+      st.revealed > 0 ? h('p', { class: 'lesson-revealed muted', 'data-testid': 'lesson-revealed' }, t('lesson.revealed', { n: st.revealed })) : null,
       rec.challenge
         ? h(
             'p',

@@ -1,9 +1,13 @@
-// Question cards, placed at their moments. Each check goes to the engine's
-// `answer`; the card shows what the engine said (right or wrong, the expected
-// answer, the explanation). Every try stays visible, in order.
+// Question cards, placed at their moments. Each check goes to the engine's `answer`,
+// and the card shows what the engine said: hint, then try, then reveal. A wrong first
+// try gets the verdict and the engine's hint (for a table, which cells are wrong, not
+// what they should be; for a choice, that option's judgement only) and another try; the
+// expected answer and why come with a second try, or when the learner asks for them.
+// Every try stays visible, in order.
 
 import { h, replaceChildren } from '../dom.js';
 import { t, l, sideName, nameOf } from '../i18n.js';
+import { shuffledFor, keepsOrder } from '../shuffle.js';
 
 const KNOWLEDGE_ANSWERS = ['knows_true', 'knows_false', 'cannot_know'];
 
@@ -18,39 +22,47 @@ function cellKey(m, side, f) {
 }
 
 /**
- * A choose question's judgement of every option, as the engine gave it with the last
- * verdict: safe or unsafe, why (the run where an unsafe one duplicates or lies), and,
- * behind a disclosure, how each run the client cannot tell apart ends.
+ * A choose question's judgements as the engine gave them: after the reveal every option
+ * (safe or unsafe, why, and behind a disclosure how each run the client cannot tell apart
+ * ends); before it only the chosen option's, its runs open, with the run where it goes
+ * wrong marked.
  */
-function judgementsView(q, options) {
+function judgementsView(q, options, all) {
   return h(
     'div',
-    { class: 'judgements', 'data-testid': 'judgements' },
-    h('p', { class: 'judgements-head' }, h('strong', null, t('q.choose.heading'))),
+    { class: 'judgements', 'data-testid': 'judgements', 'data-all': String(all) },
+    h('p', { class: 'judgements-head' }, h('strong', null, t(all ? 'q.choose.heading' : 'q.choose.yours'))),
     h(
       'ul',
       { class: 'judgement-list' },
-      options.map((o) =>
-        h(
+      options.map((o) => {
+        const runs = Array.isArray(o.runs) ? o.runs : [];
+        const witness = o.safe ? null : runs.find((r) => r.world === o.witness) || null;
+        return h(
           'li',
           { class: ['judgement', o.safe ? 'is-safe' : 'is-unsafe'], 'data-testid': 'judgement', 'data-option': o.id, 'data-safe': String(!!o.safe) },
           h('p', { class: 'judgement-head' },
             h('span', { class: 'verdict-icon', 'aria-hidden': 'true' }, o.safe ? '✓' : '✕'),
             h('strong', null, t(o.safe ? 'q.choose.safe' : 'q.choose.unsafe')),
             ` · ${optionLabel(q, o.id)}`),
-          h('p', { class: 'judgement-why' }, l(o.explanation)),
-          Array.isArray(o.runs) && o.runs.length
+          o.explanation ? h('p', { class: 'judgement-why' }, l(o.explanation)) : null,
+          witness
+            ? h('p', { class: 'judgement-witness', 'data-testid': 'judgement-witness', 'data-world': String(witness.world) },
+                t('q.choose.witness', { run: l(witness.run) }),
+                witness.problem ? ` — ${nameOf('problem', witness.problem)}` : '')
+            : null,
+          runs.length
             ? h(
                 'details',
-                { class: 'judgement-runs' },
-                h('summary', null, t('q.choose.runs', { n: o.runs.length })),
+                { class: 'judgement-runs', open: !all },
+                h('summary', null, t('q.choose.runs', { n: runs.length })),
                 h(
                   'ul',
                   null,
-                  o.runs.map((r) =>
+                  runs.map((r) =>
                     h(
                       'li',
-                      { class: r.problem ? 'is-unsafe' : null, 'data-world': String(r.world) },
+                      { class: [r.problem ? 'is-unsafe' : null, witness && r.world === witness.world ? 'is-witness' : null], 'data-world': String(r.world) },
                       t('q.choose.run', { run: l(r.run), effects: r.effects, status: r.status }),
                       r.problem ? ` — ${nameOf('problem', r.problem)}` : '',
                     ),
@@ -58,35 +70,68 @@ function judgementsView(q, options) {
                 ),
               )
             : null,
-        ),
-      ),
+        );
+      }),
     ),
   );
 }
 
-function verdictView(q, attempt, n) {
+function expectedLine(q, expected) {
+  return h('p', { 'data-testid': 'verdict-expected', 'data-expected': typeof expected === 'string' ? expected : JSON.stringify(expected) }, t('q.expected', { a: optionLabel(q, expected) }));
+}
+
+/** One try as the engine judged it: the verdict, and either the hint or the answer and why. */
+function tryView(q, attempt, n) {
   const right = attempt.correct;
+  const revealed = attempt.revealed !== false;
   const parts = [
     h('p', { class: 'verdict-head' }, h('span', { class: 'verdict-icon', 'aria-hidden': 'true' }, right ? '✓' : '✕'), `${t('q.try', { n })} · `, h('strong', null, right ? t('q.right') : t('q.wrong'))),
   ];
   if (q.kind === 'table') {
     const cells = Object.values(attempt.cells || {});
-    if (cells.length) parts.push(h('p', null, t('q.cellsRight', { n: cells.filter((c) => c.correct).length, total: cells.length })));
+    const wrong = Number.isInteger(attempt.wrong) ? attempt.wrong : cells.filter((c) => !c.correct).length;
+    if (cells.length) parts.push(h('p', { 'data-testid': 'verdict-cells', 'data-wrong': String(wrong) }, right ? t('q.cellsRight', { n: cells.length - wrong, total: cells.length }) : t('q.cellsWrong', { n: wrong, total: cells.length })));
   } else {
     parts.push(h('p', { 'data-testid': 'verdict-yours' }, t('q.yours', { a: optionLabel(q, attempt.answer) })));
-    parts.push(h('p', { 'data-testid': 'verdict-expected', 'data-expected': attempt.expected }, t('q.expected', { a: optionLabel(q, attempt.expected) })));
+    if (revealed && !right && attempt.expected !== undefined && attempt.expected !== null) parts.push(expectedLine(q, attempt.expected));
   }
-  if (attempt.explanation) parts.push(h('p', { class: 'verdict-why' }, h('strong', null, t('q.why')), l(attempt.explanation)));
-  if (!right) parts.push(h('p', { class: 'muted' }, t('q.retry')));
-  return h('div', { class: ['verdict', right ? 'verdict-right' : 'verdict-wrong'], 'data-testid': 'verdict', 'data-correct': String(right) }, parts);
+  if (revealed && attempt.explanation) parts.push(h('p', { class: 'verdict-why' }, h('strong', null, t('q.why')), l(attempt.explanation)));
+  if (!revealed && attempt.hint) parts.push(h('p', { class: 'verdict-hint', 'data-testid': 'verdict-hint' }, h('strong', null, t('q.hint')), l(attempt.hint)));
+  return h('div', { class: ['verdict', right ? 'verdict-right' : 'verdict-wrong'], 'data-testid': 'verdict', 'data-correct': String(right), 'data-revealed': String(revealed) }, parts);
+}
+
+/** The answer the engine showed when the learner asked for it. */
+function revealView(q, rv) {
+  const parts = [h('p', { class: 'verdict-head' }, h('span', { class: 'verdict-icon', 'aria-hidden': 'true' }, '👁'), h('strong', null, t('q.shown')))];
+  if (q.kind !== 'table' && rv.expected !== undefined && rv.expected !== null) parts.push(expectedLine(q, rv.expected));
+  if (q.kind === 'table') parts.push(h('p', null, t('q.shownTable')));
+  if (rv.explanation) parts.push(h('p', { class: 'verdict-why' }, h('strong', null, t('q.why')), l(rv.explanation)));
+  return h('div', { class: 'verdict verdict-shown', 'data-testid': 'verdict-shown', tabindex: '-1' }, parts);
+}
+
+/** What progress keeps of a question, read for the card: its tries, the shown answer, and where it stands. */
+function readRecord(rec) {
+  const tries = (rec && rec.tries) || [];
+  const reveal = (rec && rec.reveal) || null;
+  const solved = !!(rec && rec.correct);
+  const revealed = !!reveal || tries.some((tr) => tr.revealed !== false);
+  // The latest output that holds the answer (a revealed try, or the answer shown on request).
+  let shown = null;
+  tries.forEach((tr, i) => {
+    if (tr.revealed !== false && (!reveal || i >= reveal.after)) shown = tr;
+  });
+  if (reveal && !shown) shown = reveal;
+  return { tries, reveal, solved, revealed, settled: solved || revealed, shown, last: tries[tries.length - 1] || null };
 }
 
 /**
- * ctx: { lessonId, answered: () => record|null, check: (answer) => Promise<verdict>,
- *        drafts: Map, momentLabel(id) }
+ * ctx: { lessonId, number (the question's place in the lesson, from 1), seed (the
+ *        learner's, for the order of options), isLast, drafts: Map,
+ *        answered: () => record|null, check: (answer) => Promise<verdict>,
+ *        reveal: () => Promise<verdict>, afterCheck: () => bool (true: it took the focus) }
  */
 export function questionCard(q, ctx) {
-  const record = () => ctx.answered();
+  const record = () => readRecord(ctx.answered());
   const verdicts = h('div', { class: 'verdicts', role: 'status', 'aria-live': 'polite', 'data-testid': 'verdicts' });
   const blocked = h('p', { class: 'blocked-note', 'data-testid': 'blocked-note' }, t(ctx.isLast ? 'q.unansweredLast' : 'q.unanswered'));
   const errorBox = h('div', { class: 'q-error', role: 'alert' });
@@ -94,44 +139,71 @@ export function questionCard(q, ctx) {
   const selects = new Map();
   const cellMarks = new Map();
   const judgements = h('div', { class: 'judgements-box' });
+  const revealButton = h('button', { type: 'button', class: 'btn btn-small btn-reveal', 'data-testid': 'reveal', 'data-fkey': `q-${q.id}-reveal`, onclick: () => reveal() }, t('q.reveal'));
+  const invite = h('div', { class: 'try-again', 'data-testid': 'try-again' }, h('p', null, t('q.tryAgain')), revealButton);
 
-  function refresh(announceLast) {
-    const rec = record();
-    const tries = (rec && rec.tries) || [];
-    blocked.hidden = tries.length > 0;
-    const solved = !!(rec && rec.correct);
-    card.dataset.answered = tries.length > 0 ? 'true' : 'false';
-    card.dataset.solved = solved ? 'true' : 'false';
+  function views(r) {
+    const out = [];
+    r.tries.forEach((tr, i) => {
+      if (r.reveal && r.reveal.after === i) out.push(revealView(q, r.reveal));
+      out.push(tryView(q, tr, i + 1));
+    });
+    if (r.reveal && r.reveal.after >= r.tries.length) out.push(revealView(q, r.reveal));
+    return out;
+  }
+
+  function refresh(announce) {
+    const r = record();
+    blocked.hidden = r.tries.length > 0 || r.revealed;
+    card.dataset.answered = r.tries.length > 0 ? 'true' : 'false';
+    card.dataset.solved = r.solved ? 'true' : 'false';
+    card.dataset.revealed = r.revealed ? 'true' : 'false';
+    card.dataset.settled = r.settled ? 'true' : 'false';
     for (const b of optionButtons) {
-      b.disabled = solved;
-      const last = tries[tries.length - 1];
-      b.classList.toggle('is-chosen', !!last && last.answer === b.dataset.answer);
+      b.disabled = r.solved;
+      b.classList.toggle('is-chosen', !!r.last && r.last.answer === b.dataset.answer);
     }
     if (q.kind === 'table') {
-      const last = tries[tries.length - 1];
+      const shownCells = r.shown && r.shown.cells ? r.shown.cells : null;
       for (const [k, mark] of cellMarks) {
-        const c = last && last.cells && last.cells[k];
-        replaceChildren(mark, c ? (c.correct ? `✓ ${t('q.cellRight')}` : `✕ ${t('q.cellWrong', { a: nameOf('answer', c.expected) })}`) : '');
-        mark.className = `cell-mark ${c ? (c.correct ? 'is-right' : 'is-wrong') : ''}`;
+        const c = r.last && r.last.cells && r.last.cells[k];
+        const should = shownCells && shownCells[k] ? shownCells[k] : null;
+        let text = '';
+        let cls = '';
+        if (c && c.correct) [text, cls] = [`✓ ${t('q.cellRight')}`, 'is-right'];
+        else if (c && should && should.expected) [text, cls] = [`✕ ${t('q.cellWrong', { a: nameOf('answer', should.expected) })}`, 'is-wrong'];
+        else if (c) [text, cls] = [`✕ ${t('q.cellNotRight')}`, 'is-wrong'];
+        replaceChildren(mark, text);
+        mark.className = `cell-mark ${cls}`;
+        mark.dataset.state = c ? (c.correct ? 'right' : 'wrong') : 'none';
+        mark.title = c && !c.correct && should && should.explanation ? l(should.explanation) : '';
         const sel = selects.get(k);
-        if (sel) sel.disabled = solved;
+        if (sel) {
+          sel.disabled = r.solved;
+          sel.classList.toggle('is-wrong', !!c && !c.correct);
+          sel.setAttribute('aria-invalid', c && !c.correct ? 'true' : 'false');
+        }
       }
     }
     if (q.kind === 'choose') {
-      const last = tries[tries.length - 1];
-      replaceChildren(judgements, last && Array.isArray(last.options) ? judgementsView(q, last.options) : null);
+      const all = r.shown && Array.isArray(r.shown.options) ? r.shown.options : null;
+      const mine = !all && r.last && Array.isArray(r.last.options) ? r.last.options : null;
+      replaceChildren(judgements, all ? judgementsView(q, all, true) : mine ? judgementsView(q, mine, false) : null);
     }
-    if (!announceLast) replaceChildren(verdicts, tries.map((a, i) => verdictView(q, a, i + 1)));
-    else verdicts.appendChild(verdictView(q, tries[tries.length - 1], tries.length));
-    if (solved) {
+    if (announce === 'try') verdicts.appendChild(tryView(q, r.last, r.tries.length));
+    else if (announce === 'reveal') verdicts.appendChild(revealView(q, r.reveal));
+    else replaceChildren(verdicts, views(r));
+    // A wrong try not yet revealed: another try, or the answer on request.
+    invite.hidden = r.settled || r.tries.length === 0;
+    if (r.solved) {
       // Right at the first try, or only after wrong tries: teachers tell the two apart.
-      const at = tries.findIndex((a) => a.correct) + 1;
+      const at = r.tries.findIndex((a) => a.correct) + 1;
       card.dataset.firstTry = at === 1 ? 'true' : 'false';
       const text = at === 1 ? t('q.rightFirstTry') : t('q.rightAtTry', { n: at });
       let note = card.querySelector('.solved-note');
       if (!note) {
         note = h('p', { class: 'solved-note', 'data-testid': 'solved-note', tabindex: '-1' });
-        answersBox.after(note);
+        invite.after(note);
       }
       replaceChildren(note, '✓ ', text);
     }
@@ -141,38 +213,64 @@ export function questionCard(q, ctx) {
   // or repeating the last wrong answer (a double click) is ignored: one try each.
   let checking = false;
   async function submit(answer) {
-    const rec = record();
-    const tries = (rec && rec.tries) || [];
-    const last = tries[tries.length - 1];
-    if (checking || (rec && rec.correct)) return;
-    if (last && JSON.stringify(last.answer) === JSON.stringify(answer)) return;
+    const r = record();
+    if (checking || r.solved) return;
+    if (r.last && JSON.stringify(r.last.answer) === JSON.stringify(answer)) return;
     checking = true;
     card.setAttribute('aria-busy', 'true');
     replaceChildren(errorBox);
     try {
       await ctx.check(answer);
-      refresh(true);
+      refresh('try');
       const now = record();
+      if (ctx.afterCheck && ctx.afterCheck()) return;
       // The pressed button is disabled once right: keep the keyboard on the verdict.
       const active = document.activeElement;
-      if (now && now.correct && (!active || active === document.body || card.contains(active))) {
+      if (now.solved && (!active || active === document.body || card.contains(active))) {
         const note = card.querySelector('.solved-note');
         if (note) note.focus({ preventScroll: true });
       }
     } catch (e) {
-      replaceChildren(errorBox, h('p', { class: 'notice notice-error', 'data-testid': 'answer-error' }, e.stopped ? t('err.engineStopped') : t('err.engineCall', { method: 'answer', reason: e.reason || e.message })));
+      showError(e);
     } finally {
       checking = false;
       card.removeAttribute('aria-busy');
     }
   }
 
+  /** "Show the answer": the engine's answer and why, counted as shown. */
+  async function reveal() {
+    const r = record();
+    if (checking || r.settled) return;
+    checking = true;
+    card.setAttribute('aria-busy', 'true');
+    replaceChildren(errorBox);
+    try {
+      await ctx.reveal();
+      refresh('reveal');
+      if (ctx.afterCheck && ctx.afterCheck()) return;
+      const shown = verdicts.querySelector('[data-testid="verdict-shown"]:last-child');
+      if (shown) shown.focus({ preventScroll: false });
+    } catch (e) {
+      showError(e);
+    } finally {
+      checking = false;
+      card.removeAttribute('aria-busy');
+    }
+  }
+
+  function showError(e) {
+    replaceChildren(errorBox, h('p', { class: 'notice notice-error', 'data-testid': 'answer-error' }, e.stopped ? t('err.engineStopped') : t('err.engineCall', { method: 'answer', reason: e.reason || e.message })));
+  }
+
   let answersBox;
   if (q.kind === 'knowledge' || q.kind === 'predict' || q.kind === 'choose' || q.kind === 'concept') {
-    const ids = q.kind === 'knowledge' ? KNOWLEDGE_ANSWERS : (q.options || []).map((o) => o.id);
+    const given = q.kind === 'knowledge' ? KNOWLEDGE_ANSWERS : (q.options || []).map((o) => o.id);
+    // Options in the learner's own stable order; a scale keeps its order.
+    const ids = keepsOrder(q) || !ctx.seed ? given : shuffledFor(given, ctx.seed, ctx.lessonId, q.id);
     answersBox = h(
       'div',
-      { class: ['answers', q.kind === 'knowledge' ? 'answers-knowledge' : 'answers-options'], role: 'group', 'aria-label': l(q.prompt) },
+      { class: ['answers', q.kind === 'knowledge' ? 'answers-knowledge' : 'answers-options'], role: 'group', 'aria-label': l(q.prompt), 'data-testid': 'answers' },
       ids.map((id) => {
         const b = h(
           'button',
@@ -276,7 +374,7 @@ export function questionCard(q, ctx) {
   const card = h(
     'article',
     { class: ['card', 'qcard', `qcard-${q.kind}`], 'data-testid': 'question', 'data-question': q.id, 'data-kind': q.kind, 'aria-labelledby': `q-${q.id}-prompt` },
-    h('p', { class: 'qcard-kind' }, h('span', { class: 'badge badge-q' }, nameOf('questionKind', q.kind))),
+    h('p', { class: 'qcard-kind' }, h('span', { class: 'qcard-number', 'data-testid': 'question-number' }, t('q.number', { n: ctx.number })), ' ', h('span', { class: 'badge badge-q' }, nameOf('questionKind', q.kind))),
     h('h3', { class: 'qcard-prompt', id: `q-${q.id}-prompt` }, l(q.prompt)),
     q.kind === 'knowledge'
       ? h('p', { class: 'qcard-about' }, h('span', { class: 'chip' }, t('q.side', { side: sideName(q.side) })), ' ', h('span', { class: 'chip' }, t('q.fact', { fact: l(q.fact_label) || q.fact })))
@@ -286,7 +384,8 @@ export function questionCard(q, ctx) {
     errorBox,
     verdicts,
     judgements,
+    invite,
   );
-  refresh(false);
+  refresh(null);
   return card;
 }

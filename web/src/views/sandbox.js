@@ -21,7 +21,7 @@ import { stepButtons, scrubber, focusWhenLaidOut, STEP_KEYS } from './stepcontro
 import { stepKeyTarget } from '../keys.js';
 
 const GROUPS = ['client', 'service', 'provider', 'timing'];
-const NO_HIDDEN = { sides: new Set(), truth: false };
+const NO_HIDDEN = { sides: new Map(), truth: null };
 
 /** The same fault, whatever its restart delay: kind, point, intent, attempt. */
 export function faultKey(f) {
