@@ -21,6 +21,7 @@
 #include "engine/lesson/compare.hpp"
 #include "engine/lesson/feedback.hpp"
 #include "engine/lesson/prepared.hpp"
+#include "engine/lesson/warnings.hpp"
 #include "engine/sim/simulation.hpp"
 #include "engine/timeline/timeline_json.hpp"
 
@@ -297,9 +298,11 @@ json dispatch(const std::string& method, const std::string& input) {
     }
   }
   if (method == "check") {
-    json out = json::object();
+    json out = json::object(), warnings = json::array();
+    for (const LessonProblem& w : lesson_warnings(*p)) warnings.push_back(w.to_json());
     put(out, "ok", true);
     put(out, "id", p->lesson.id);
+    put(out, "warnings", std::move(warnings));
     return out;
   }
   if (method == "run") {
