@@ -73,8 +73,18 @@ json compare_json(const PreparedLesson& p) {
   put(lesson, "title", l.title.to_json());
   put(out, "lesson", std::move(lesson));
   put(out, "intent", l.compare->intent.empty() ? first_intent(l.scenario) : l.compare->intent);
-  // What goes wrong in both runs: the planned faults and the script's own crashes.
+  // What goes wrong in both runs: the planned faults (a crash with when it restarts) and
+  // the script's own crashes.
   L10n planned = l.scenario.faults.describe();
+  for (std::size_t i = 0; i < l.scenario.faults.faults.size(); ++i) {
+    const Fault& f = l.scenario.faults.faults[i];
+    L10n one = f.describe();
+    if (f.kind != Fault::Kind::Drop) {
+      std::string ms = std::to_string(f.restart_after_ms);
+      one = L10n::join(one, {"，" + ms + " ms 后重启", " and restarts " + ms + " ms later"}, "", "");
+    }
+    planned = i == 0 ? one : L10n::join(planned, one, "，", ", and ");
+  }
   std::optional<L10n> scripted = scripted_text(l.scenario);
   L10n faults = !scripted                         ? planned
                 : l.scenario.faults.faults.empty() ? *scripted

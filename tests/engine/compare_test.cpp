@@ -145,6 +145,14 @@ TEST_CASE("side by side names the script's crash and restart, not just the (empt
   CHECK(out["scripted"]["en"] == out["faults"]["en"].get<std::string>().substr(en.size() - out["scripted"]["en"].get<std::string>().size()));
   CHECK(out["planned"].is_object());
 
+  // A planned crash is named with its restart.
+  json send_first = json::parse(read_lesson_text("06-send-first.json"));
+  REQUIRE(send_first["scenario"]["faults"].size() == 1);
+  std::int64_t after = send_first["scenario"]["faults"][0]["restart_after_ms"].get<std::int64_t>();
+  json crash = call("compare", lesson_input(send_first));
+  CHECK(crash["faults"]["en"].get<std::string>().find("restarts " + std::to_string(after) + " ms later") != std::string::npos);
+  CHECK(crash["scripted"].is_null());
+
   // Without the scripted crash, the script adds nothing.
   json plain = json::parse(read_lesson_text("02-retry-duplicates.json"));
   json none = call("compare", lesson_input(plain));
