@@ -1,6 +1,8 @@
-// A "choose the next action" card: answered with the keyboard; after the answer the card
-// shows every option's judgement as the engine gave it (which options are unsafe, the run
-// where each duplicates or lies, how every run ends), and keeps it across a reload.
+// A "choose the next action" card: answered with the keyboard; after a wrong first choice
+// the card shows that option's judgement only (its runs, the one where it goes wrong);
+// once the answer is revealed, every option's judgement as the engine gave it (which
+// options are unsafe, the run where each duplicates or lies, how every run ends). Kept
+// across a reload.
 
 import { test, expect, LESSON, useEnglish, openLesson, currentStep, questionCard, answerRightly, engineExpected } from './helpers.mjs';
 
@@ -26,23 +28,25 @@ async function chooseCard(page) {
   return { q, card: questionCard(page, q.id) };
 }
 
-/** The engine's verdict (with every option's judgement) for answering `option`. */
-async function engineVerdict(page, qid, option) {
-  return page.evaluate(([id, qq, a]) => {
+/** The engine's verdict for answering `option` at try `n` (from 2 on, every option's judgement). */
+async function engineVerdict(page, qid, option, n) {
+  return page.evaluate(([id, qq, a, k]) => {
     const l = window.__idemlab.lesson(id);
-    return window.__idemlab.call('answer', { file: l.file, text: l.text, question: qq, answer: a });
-  }, [LESSON, qid, option]);
+    return window.__idemlab.call('answer', { file: l.file, text: l.text, question: qq, answer: a, try: k });
+  }, [LESSON, qid, option, n]);
 }
 
-test('after a wrong choice the card names the run where each unsafe option fails', async ({ page }) => {
+test('a wrong choice shows that option\'s runs and where it goes wrong; a second shows every option\'s judgement', async ({ page }) => {
   const { q, card } = await chooseCard(page);
   await expect(card).toHaveAttribute('data-kind', 'choose');
   await expect(card.getByTestId('judgements')).toHaveCount(0);
 
   const { expected } = await engineExpected(page, LESSON, q.id);
-  const wrong = q.options.find((o) => o.id !== expected).id;
-  const verdict = await engineVerdict(page, q.id, wrong);
-  expect(verdict.options.map((o) => o.id)).toEqual(q.options.map((o) => o.id));
+  const [wrong, wrong2] = q.options.filter((o) => o.id !== expected).map((o) => o.id);
+  const first = await engineVerdict(page, q.id, wrong, 1);
+  expect(first.revealed).toBe(false);
+  const chosen = first.options.find((o) => o.id === wrong);
+  expect(chosen.safe).toBe(false);
 
   // With the keyboard: focus the option and press Enter.
   await card.locator(`button[data-answer="${wrong}"]`).focus();
@@ -50,32 +54,45 @@ test('after a wrong choice the card names the run where each unsafe option fails
   await expect(card).toHaveAttribute('data-answered', 'true');
   await expect(card).toHaveAttribute('data-solved', 'false');
 
-  const chosen = verdict.options.find((o) => o.id === wrong);
-  expect(chosen.safe).toBe(false);
-  // The feedback leads with the run where the chosen option duplicates or lies.
-  await expect(card.getByTestId('verdict').locator('.verdict-why')).toContainText(chosen.explanation.en);
-
-  const shown = card.getByTestId('judgement');
-  await expect(shown).toHaveCount(q.options.length);
-  for (const o of verdict.options) {
-    const item = card.locator(`[data-testid="judgement"][data-option="${o.id}"]`);
-    await expect(item).toHaveAttribute('data-safe', String(o.safe));
-    await expect(item).toContainText(o.safe ? 'Safe' : 'Unsafe');
-    await expect(item).toContainText(o.explanation.en);
-  }
-
-  // Run by run, behind a disclosure the keyboard opens.
+  // Only the chosen option is judged, its runs open, the run where it goes wrong named.
+  await expect(card.getByTestId('judgement')).toHaveCount(1);
   const item = card.locator(`[data-testid="judgement"][data-option="${wrong}"]`);
-  const summary = item.locator('summary');
-  await summary.focus();
-  await page.keyboard.press('Enter');
+  await expect(item).toHaveAttribute('data-safe', 'false');
+  await expect(item).toContainText('Unsafe');
   const runs = item.locator('details li');
   await expect(runs).toHaveCount(chosen.runs.length);
-  await expect(runs.nth(chosen.runs.findIndex((r) => r.world === chosen.witness))).toContainText(chosen.runs.find((r) => r.world === chosen.witness).run.en);
+  const witness = chosen.runs.find((r) => r.world === chosen.witness);
+  await expect(item.getByTestId('judgement-witness')).toContainText(witness.run.en);
+  await expect(runs.nth(chosen.runs.indexOf(witness))).toContainText(witness.run.en);
+  // The disclosure still closes and opens from the keyboard.
+  await item.locator('summary').focus();
+  await page.keyboard.press('Enter');
+  await expect(runs.first()).toBeHidden();
+  await page.keyboard.press('Enter');
+  await expect(runs.first()).toBeVisible();
 
   // The judgement is kept with the try: it is still there after a reload.
   await page.reload();
+  await expect(questionCard(page, q.id).getByTestId('judgement')).toHaveCount(1);
+
+  // A second wrong choice reveals: every option, as the engine judged it.
+  const all = await engineVerdict(page, q.id, wrong2 || wrong, 2);
+  expect(all.revealed).toBe(true);
+  expect(all.options.map((o) => o.id)).toEqual(q.options.map((o) => o.id));
+  if (wrong2) {
+    await questionCard(page, q.id).locator(`button[data-answer="${wrong2}"]`).click();
+  } else {
+    await questionCard(page, q.id).getByTestId('reveal').click();
+  }
   await expect(questionCard(page, q.id).getByTestId('judgement')).toHaveCount(q.options.length);
+  for (const o of all.options) {
+    const it = questionCard(page, q.id).locator(`[data-testid="judgement"][data-option="${o.id}"]`);
+    await expect(it).toHaveAttribute('data-safe', String(o.safe));
+    await expect(it).toContainText(o.safe ? 'Safe' : 'Unsafe');
+    await expect(it).toContainText(o.explanation.en);
+  }
+  // The feedback leads with the run where the chosen option duplicates or lies.
+  await expect(questionCard(page, q.id).getByTestId('verdict').last().locator('.verdict-why')).not.toBeEmpty();
 
   await answerRightly(page, questionCard(page, q.id));
   await expect(questionCard(page, q.id).locator(`[data-testid="judgement"][data-option="${expected}"]`)).toHaveAttribute('data-safe', 'true');

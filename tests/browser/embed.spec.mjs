@@ -67,7 +67,8 @@ test('a course page on another origin gets the lesson alone, hears ready, step a
   expect(steps.map((m) => m.step)).toEqual([...Array(shown + 1).keys()]);
   expect(steps.at(-1).moment).toBe(moment.id);
 
-  // A wrong answer, then the right one: two answer-checked messages, tries 1 and 2.
+  // A wrong answer, then the right one: two answer-checked messages, tries 1 and 2; the
+  // first got a hint (not revealed), the right one shows the answer with why.
   const card = frame.locator('[data-testid="question"]').first();
   const qid = await card.getAttribute('data-question');
   const { q, expected } = await engineExpected(f, LESSON, qid);
@@ -79,7 +80,7 @@ test('a course page on another origin gets the lesson alone, hears ready, step a
   await expect(questionCard(f, qid)).toHaveAttribute('data-solved', 'true');
   await expect.poll(() => messages(page, 'answer-checked')).toEqual([
     { source: 'idemlab', version: 1, type: 'answer-checked', lesson: LESSON, question: qid, answer: wrong, correct: false, try: 1, revealed: false },
-    { source: 'idemlab', version: 1, type: 'answer-checked', lesson: LESSON, question: qid, answer: expected, correct: true, try: 2, revealed: false },
+    { source: 'idemlab', version: 1, type: 'answer-checked', lesson: LESSON, question: qid, answer: expected, correct: true, try: 2, revealed: true },
   ]);
 
   // The course page's buttons: the language, then another lesson at a step.

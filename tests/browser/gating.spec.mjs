@@ -1,82 +1,101 @@
-// The knowledge grid never gives away an open question's answer: not on the way to
-// the question, not beside the asked cell, not in the truth before a prediction.
-// lost-receipt: knowledge questions at step 7 (client, service), predict and choose at 9,
-// knowledge (client), moment table and concept at 18.
+// The knowledge grid, the truth and the narration never give away an open question's
+// answer: what stays hidden is what the engine says each question hides ("hides" in the
+// run's questions), for as long as the question is open (not answered right, nor its answer
+// shown). Steps are read from the engine's run, never written here.
 
-import { test, expect, LESSON, useEnglish, openLesson, currentStep, questionCard, answerRightly } from './helpers.mjs';
+import { test, expect, LESSON, useEnglish, openLesson, currentStep, lastStep, questionCard, answerRightly, openQuestions } from './helpers.mjs';
 
 test.beforeEach(async ({ page }) => {
   await useEnglish(page);
 });
 
-/** Status of every cell in a side's column ('hidden' when covered). */
-async function column(page, side) {
-  return page.locator(`[data-testid^="kcell-${side}-"]`).evaluateAll((cells) => cells.map((c) => c.dataset.status));
+async function runOf(page, id) {
+  return page.evaluate((x) => {
+    const l = window.__idemlab.lesson(x);
+    return window.__idemlab.call('run', { file: l.file, text: l.text });
+  }, id);
 }
 
-async function goTo(page, step) {
-  await page.evaluate((n) => (location.hash = `#/lesson/lost-receipt/step/${n}`), step);
-  await expect.poll(() => currentStep(page)).toBe(step);
+const covers = (r, step) => step >= r.from && (r.to === null || step <= r.to);
+
+/** What the engine says must be hidden at `step` while the questions `open` are open. */
+function hiddenByEngine(open, step, moments) {
+  const sides = new Set();
+  let truth = false;
+  const moment = moments.filter((m) => m.step <= step).at(-1);
+  let narration = false;
+  for (const q of open) {
+    for (const c of q.hides.cells) if (covers(c, step)) sides.add(c.side);
+    if (q.hides.truth.some((r) => covers(r, step))) truth = true;
+    if (moment && q.hides.narration.includes(moment.step)) narration = true;
+  }
+  return { sides, truth, narration };
 }
 
-test('on the way to a knowledge question, the asked side\'s whole column says "answer first"', async ({ page }) => {
-  await openLesson(page, LESSON, 5);
-  for (const step of [0, 5, 6]) {
-    await goTo(page, step);
-    const client = await column(page, 'client');
-    expect(client.length).toBeGreaterThan(1);
-    expect(client.every((s) => s === 'hidden'), `client column at step ${step}`).toBe(true);
-    await expect(page.getByTestId('kcell-client-effect_exists')).toContainText('shown after you answer');
-    await expect(page.getByTestId('kcell-client-effect_exists')).not.toContainText('cannot know');
+/** What the page hides at its current step. */
+async function hiddenOnPage(page) {
+  const sides = new Set();
+  for (const side of ['client', 'service']) {
+    const st = await page.locator(`[data-testid^="kcell-${side}-"]`).evaluateAll((els) => els.map((e) => e.dataset.status));
+    expect(st.length).toBeGreaterThan(0);
+    // A side's column is hidden as a whole or not at all.
+    expect(st.every((s) => s === 'hidden') || st.every((s) => s !== 'hidden'), `${side}: ${st}`).toBe(true);
+    if (st[0] === 'hidden') sides.add(side);
   }
-  await goTo(page, 7);
-  // Beside the asked cell, "number of effects" tells the answer as well: hidden too.
-  expect((await column(page, 'client')).every((s) => s === 'hidden')).toBe(true);
-  await expect(page.getByTestId('kcell-client-effect_count')).toHaveAttribute('data-status', 'hidden');
+  const truth = (await page.getByTestId('truth-column').count()) === 0;
+  if (truth) await expect(page.getByTestId('truth-gated')).toBeVisible();
+  const narration = (await page.getByTestId('narration-gated').count()) > 0;
+  return { sides, truth, narration };
+}
 
-  await answerRightly(page, questionCard(page, 'client-knows-effect-after-loss'));
-  await answerRightly(page, questionCard(page, 'service-knows-response'));
-  // Step 7 is also a moment of the (unanswered) moment table: still hidden there.
-  expect((await column(page, 'client')).every((s) => s === 'hidden')).toBe(true);
-  await goTo(page, 6);
-  expect((await column(page, 'client')).includes('hidden')).toBe(false);
-  expect((await column(page, 'service')).includes('hidden')).toBe(false);
-});
-
-test('a prediction keeps the truth hidden from the previous question on; later questions hide their columns', async ({ page }) => {
-  await openLesson(page, LESSON, 7);
-  await answerRightly(page, questionCard(page, 'client-knows-effect-after-loss'));
-  await answerRightly(page, questionCard(page, 'service-knows-response'));
-  await answerRightly(page, questionCard(page, 'status-after-timeout'));
-  await page.getByTestId('next').click();
-  await expect.poll(() => currentStep(page)).toBe(8);
-  await expect(page.getByTestId('truth-column')).toHaveCount(0);
-  await expect(page.getByTestId('truth')).toHaveCount(0);
-  await expect(page.getByTestId('truth-gated')).toBeVisible();
-  await page.getByTestId('next').click();
-  await expect.poll(() => currentStep(page)).toBe(9);
-  await expect(page.getByTestId('truth-column')).toHaveCount(0);
-  await answerRightly(page, questionCard(page, 'predict-new-key'));
-  // The choose card at the same step is about the future too: the truth waits for it.
-  await expect(page.getByTestId('truth-column')).toHaveCount(0);
-  await answerRightly(page, questionCard(page, 'next-step-after-timeout'));
-  await expect(page.getByTestId('truth-column')).toBeVisible();
-
-  // Steps 10..13 lead to a prediction (how many keys the attempts carry): the truth waits.
-  await goTo(page, 13);
-  await expect(page.getByTestId('truth-column')).toHaveCount(0);
-  await answerRightly(page, questionCard(page, 'keys-across-attempts'));
-  // Steps 14..18 lead to the client question and the moment table: both columns hidden.
-  for (const step of [14, 16, 18]) {
-    await goTo(page, step);
-    expect((await column(page, 'client')).every((s) => s === 'hidden'), `client at ${step}`).toBe(true);
-    expect((await column(page, 'service')).every((s) => s === 'hidden'), `service at ${step}`).toBe(true);
+async function expectSame(page, open, run, label) {
+  const step = await currentStep(page);
+  const want = hiddenByEngine(open, step, run.lesson.moments);
+  const got = await hiddenOnPage(page);
+  expect([...got.sides].sort(), `${label}: hidden columns at step ${step}`).toEqual([...want.sides].sort());
+  expect(got.truth, `${label}: truth hidden at step ${step}`).toBe(want.truth);
+  expect(got.narration, `${label}: narration waits at step ${step}`).toBe(want.narration);
+  // Every hidden cell names a question still open.
+  const openIds = open.map((q) => q.id);
+  for (const named of await page.locator('[data-testid^="kcell-"][data-status="hidden"]').evaluateAll((els) => els.map((e) => e.dataset.question))) {
+    expect(openIds).toContain(named);
   }
-  // At 18, "number of effects: knows 1" would say "knows true": hidden while either is open.
-  await answerRightly(page, questionCard(page, 'client-knows-after-reconcile'));
-  await expect(page.getByTestId('kcell-client-effect_count')).toHaveAttribute('data-status', 'hidden');
-  await answerRightly(page, questionCard(page, 'moment-table'));
-  await expect(page.getByTestId('kcell-client-effect_count')).not.toHaveAttribute('data-status', 'hidden');
-  await goTo(page, 5);
-  expect((await column(page, 'service')).includes('hidden')).toBe(false);
+}
+
+for (const id of [LESSON, 'stale-pending']) {
+  test(`${id}: at every step walked, the page hides exactly what the engine says the open questions hide`, async ({ page }) => {
+    test.setTimeout(120_000);
+    await openLesson(page, id, 0);
+    const run = await runOf(page, id);
+    const questions = run.lesson.questions;
+    const settled = new Set();
+    const open = () => questions.filter((q) => !settled.has(q.id));
+    const last = await lastStep(page);
+    for (let guard = 0; guard <= last + 1; guard++) {
+      await expectSame(page, open(), run, 'before answering');
+      while ((await openQuestions(page).count()) > 0) {
+        const qid = await openQuestions(page).first().getAttribute('data-question');
+        await answerRightly(page, questionCard(page, qid));
+        settled.add(qid);
+        await expectSame(page, open(), run, `after ${qid}`);
+      }
+      const before = await currentStep(page);
+      if (before >= last) break;
+      await page.getByTestId('next').click();
+      await expect.poll(() => currentStep(page)).toBe(before + 1);
+    }
+    expect(open()).toEqual([]);
+    // Everything answered: nothing is hidden anywhere, back at the start either.
+    await page.getByTestId('first').click();
+    await expect.poll(() => currentStep(page)).toBe(0);
+    await expectSame(page, [], run, 'all answered');
+  });
+}
+
+test('the truth the learner turned off stays off, and says why, whatever the questions', async ({ page }) => {
+  await openLesson(page, LESSON, 0);
+  await page.getByTestId('truth-toggle').uncheck();
+  await expect(page.getByTestId('truth-column')).toHaveCount(0);
+  await expect(page.getByTestId('truth-gated')).toHaveCount(0);
+  await expect(page.locator('.truth-note')).toBeVisible();
 });

@@ -114,11 +114,13 @@ export async function engineExpected(ctx, lessonId, qid) {
     ([id, qq]) => window.__idemlab.lesson(id).questions.find((x) => x.id === qq),
     [lessonId, qid],
   );
+  // Asked as "show the answer": the engine reveals it whatever the probe (a wrong first
+  // try would get a hint instead).
   const answer = probeAnswer(q);
   const out = await ctx.evaluate(
     ([id, qq, a]) => {
       const l = window.__idemlab.lesson(id);
-      return window.__idemlab.call('answer', { file: l.file, text: l.text, question: qq, answer: a });
+      return window.__idemlab.call('answer', { file: l.file, text: l.text, question: qq, answer: a, reveal: true });
     },
     [lessonId, qid, answer],
   );
@@ -176,9 +178,9 @@ export function questionCard(ctx, qid) {
   return ctx.locator(`[data-testid="question"][data-question="${qid}"]`);
 }
 
-/** Unanswered question cards at the current step. */
+/** Question cards at the current step not yet settled (answered right, or their answer shown). */
 export function openQuestions(ctx) {
-  return ctx.locator('[data-testid="question"][data-answered="false"]');
+  return ctx.locator('[data-testid="question"][data-settled="false"]');
 }
 
 /** Press "next" until `done()` is true, answering (rightly) every question met on the way. */

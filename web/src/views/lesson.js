@@ -274,6 +274,8 @@ export class LessonView {
     const waits = m && hiddenAt(this.lesson.questions, (qid) => this.isAnswered(qid), this.step, m.step).narration;
     this.el.live.textContent = m && m.step === this.step && !waits ? `${said} ${l(m.label)}: ${l(m.narration)}` : said;
     this.maybeComplete();
+    // Completed by stepping to the end: the end shows there, and the keyboard stays on the step controls.
+    this.justCompleted = false;
   }
 
   update() {

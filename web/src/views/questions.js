@@ -102,7 +102,7 @@ function tryView(q, attempt, n) {
 
 /** The answer the engine showed when the learner asked for it. */
 function revealView(q, rv) {
-  const parts = [h('p', { class: 'verdict-head' }, h('span', { class: 'verdict-icon', 'aria-hidden': 'true' }, '👁'), h('strong', null, t('q.shown')))];
+  const parts = [h('p', { class: 'verdict-head' }, h('span', { class: 'verdict-icon', 'aria-hidden': 'true' }, '↳'), h('strong', null, t('q.shown')))];
   if (q.kind !== 'table' && rv.expected !== undefined && rv.expected !== null) parts.push(expectedLine(q, rv.expected));
   if (q.kind === 'table') parts.push(h('p', null, t('q.shownTable')));
   if (rv.explanation) parts.push(h('p', { class: 'verdict-why' }, h('strong', null, t('q.why')), l(rv.explanation)));
