@@ -8,7 +8,7 @@ import { tryRecord, revealRecord } from './progress.js';
 
 const clone = (v) => JSON.parse(JSON.stringify(v));
 
-/** Whether the engine showed this record's answer ({tries, reveal}): a right try, a second one, or on request. */
+/** Settled: answered right, or its answer shown by the engine (a second try, or on request). */
 const settled = (a) => !!(a && (a.correct || a.reveal || a.tries.some((tr) => tr.revealed)));
 
 /** What the list shows of one lesson's progress: questions answered and right, completed. */
@@ -18,7 +18,7 @@ export function summarize(lp, qids) {
   let right = 0;
   for (const qid of qids) {
     const a = answers[qid];
-    if (a && Array.isArray(a.tries) && a.tries.length > 0) answered += 1;
+    if (a && Array.isArray(a.tries) && settled(a)) answered += 1;
     if (a && a.correct === true) right += 1;
   }
   return { answered, right, total: qids.length, completed: !!(lp && lp.completed === true), started: !!lp };

@@ -11,7 +11,8 @@ import { lessonErrorCard, indexErrorCard } from './errors.js';
 export function lessonStats(entry, progress) {
   const qids = entry.questionIds;
   const lp = progress.peek(entry.id);
-  const answered = qids.filter((qid) => progress.isAnswered(entry.id, qid)).length;
+  // Answered: right, or its answer shown (a wrong first try alone is still open).
+  const answered = qids.filter((qid) => progress.isSettled(entry.id, qid)).length;
   const { right, first_try_right: firstTry, revealed } = progress.stats(entry.id, qids);
   return { answered, correct: right, firstTry, revealed, total: qids.length, completed: !!(lp && lp.completed), started: !!lp };
 }
