@@ -102,7 +102,7 @@ test('teachers see right-at-the-first-try counts: on the card, at the end, in th
     return blob.text();
   });
   const exported = JSON.parse(text);
-  expect(exported.summary[LESSON]).toEqual({ questions: total, right: total, first_try_right: total - 1 });
+  expect(exported.summary[LESSON]).toEqual({ questions: total, right: total, first_try_right: total - 1, revealed: 0 });
   expect(exported.lessons[LESSON].answers[Q7].tries).toHaveLength(2);
 });
 

@@ -68,11 +68,17 @@ function lessonCard(rec, progress) {
   );
 }
 
-/** Per lesson: questions, answered right, right at the first try (for the exported file). */
+/**
+ * Per lesson (for the exported file): questions, answered right, right at the first try,
+ * and whose answer was shown before the learner found it.
+ */
 function exportSummary(store, progress) {
   const out = {};
   for (const entry of store.entries || []) {
-    if (entry.status === 'ok' && !(entry.id in out)) out[entry.id] = progress.stats(entry.id, entry.questionIds);
+    if (entry.status === 'ok' && !(entry.id in out)) {
+      const { questions, right, first_try_right, revealed } = progress.stats(entry.id, entry.questionIds);
+      out[entry.id] = { questions, right, first_try_right, revealed };
+    }
   }
   return out;
 }
