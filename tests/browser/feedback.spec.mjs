@@ -434,3 +434,36 @@ test('a witness tooltip on the grid\'s last row is not cut off', async ({ page }
     expect(inside, `point ${x},${y} of the tooltip is visible`).toBe(true);
   }
 });
+
+test('an exported answer shown on request comes back through an import, checked again by the engine, with the same learner order', async ({ page }) => {
+  await openLesson(page, LESSON, 0);
+  const qs = await questionsOf(page);
+  const q = qs.find((x) => x.kind !== 'knowledge' && x.kind !== 'table') || qs[0];
+  const card = await reach(page, q);
+  const { expected } = await engineExpected(page, LESSON, q.id);
+  await card.locator(`button[data-answer="${wrongIds(q, expected)[0]}"]`).click();
+  await card.getByTestId('reveal').click();
+  await expect(card).toHaveAttribute('data-settled', 'true');
+  const order = await card.locator('[data-testid="answers"] button').evaluateAll((bs) => bs.map((b) => b.dataset.answer));
+  await page.getByTestId('back').click();
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-progress').click()]);
+  const text = Buffer.concat(await (await download.createReadStream()).toArray()).toString('utf8');
+  const file = JSON.parse(text);
+  expect(file.summary[LESSON].revealed).toBe(1);
+  expect(typeof file.learner).toBe('string');
+  // Another browser: nothing saved; the import brings the answers and the learner's order.
+  await page.evaluate((k) => localStorage.removeItem(k), KEY);
+  await page.reload();
+  const listCard = page.locator(`[data-testid="lesson-card"][data-lesson="${LESSON}"]`);
+  await expect(listCard.getByTestId('lesson-revealed')).toHaveCount(0);
+  await page.getByTestId('import-input').setInputFiles({ name: 'p.json', mimeType: 'application/json', buffer: Buffer.from(text) });
+  await page.getByTestId('import-confirm').click();
+  await expect(listCard.getByTestId('lesson-revealed')).toHaveText('answers shown before you found them: 1');
+  await openLesson(page, LESSON, q.step);
+  const again = questionCard(page, q.id);
+  await expect(again).toHaveAttribute('data-settled', 'true');
+  await expect(again.getByTestId('verdict-shown').getByTestId('verdict-expected')).toHaveAttribute('data-expected', expected);
+  // The first try was checked again as a first try: a hint, still no expected answer in it.
+  await expect(again.getByTestId('verdict').first().getByTestId('verdict-hint')).toBeVisible();
+  expect(await again.locator('[data-testid="answers"] button').evaluateAll((bs) => bs.map((b) => b.dataset.answer))).toEqual(order);
+});
