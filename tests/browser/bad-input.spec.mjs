@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { test, expect, LESSON, useEnglish, openLesson, waitReady, questionCard, answerRightly, engineExpected, completeLesson } from './helpers.mjs';
+import { test, expect, LESSON, useEnglish, openLesson, waitReady, questionCard, answerRightly, engineExpected, completeLesson, questionStep } from './helpers.mjs';
 import { REPO } from '../wasm/engine-node.mjs';
 
 const KEY = 'idemlab.progress.v1';
@@ -100,7 +100,7 @@ test('without an engine, an import is refused before anything changes (its answe
 test('an engine that stops (a trap) is offered a restart: a fresh engine checks the next answer', async ({ page, guard }) => {
   guard.allowErrors();
   await useEnglish(page);
-  await openLesson(page, LESSON, 7);
+  await openLesson(page, LESSON, questionStep(LESSON, Q7));
   // Make this instance trap on its next call, as a poisoned instance does.
   await page.evaluate(() => {
     window.__idemlab.engine().m._idemlab_call = () => {
@@ -118,7 +118,7 @@ test('an engine that stops (a trap) is offered a restart: a fresh engine checks 
   await expect(page.getByTestId('notice-engine-restarted')).toBeVisible();
   await expect(page.getByTestId('engine-stopped')).toHaveCount(0);
   // The lesson stays where it was, and the fresh engine checks the answer.
-  await expect(page.locator('[data-testid="lesson-view"]')).toHaveAttribute('data-step', '7');
+  await expect(page.locator('[data-testid="lesson-view"]')).toHaveAttribute('data-step', String(questionStep(LESSON, Q7)));
   await answerRightly(page, card);
 });
 
@@ -134,7 +134,7 @@ test('storage that throws on write: after an answer the learner is told it is no
   await page.goto('./');
   await page.locator('[data-testid="lesson-list"][data-ready="true"]').waitFor();
   await expect(page.getByTestId('notice-save-failed')).toHaveCount(0);
-  await openLesson(page, LESSON, 7);
+  await openLesson(page, LESSON, questionStep(LESSON, Q7));
   await answerRightly(page, questionCard(page, Q7));
   const notice = page.getByTestId('notice-save-failed');
   await expect(notice).toBeVisible();
@@ -180,11 +180,11 @@ const listCard = (page, id = LESSON) => page.locator(`[data-testid="lesson-card"
 
 test('an import shows what it will change and asks first: Escape or cancel changes nothing, confirm (by keyboard) applies', async ({ page }) => {
   await useEnglish(page);
-  await openLesson(page, LESSON, 7);
+  await openLesson(page, LESSON, questionStep(LESSON, Q7));
   const { expected } = await engineExpected(page, LESSON, Q7);
   const file = {
     version: 1,
-    lessons: { [LESSON]: { answers: { [Q7]: { tries: [{ answer: expected, correct: true }], correct: true } }, reached: 7, completed: false } },
+    lessons: { [LESSON]: { answers: { [Q7]: { tries: [{ answer: expected, correct: true }], correct: true } }, reached: questionStep(LESSON, Q7), completed: false } },
   };
   await page.getByTestId('back').click();
   await expect(listCard(page).getByTestId('lesson-progress')).toContainText('answered 0/9');

@@ -290,3 +290,19 @@ export function builtLesson(id = LESSON) {
 export async function addLessonCopy(page, name, edit = (lesson) => lesson, from = LESSON) {
   return serveLessons(page, { [name]: JSON.stringify(edit(builtLesson(from))) });
 }
+
+/**
+ * The step where a built lesson's question card stands, as the engine resolves it (the
+ * native CLI's `run`): tests find steps from the run, never write them.
+ */
+export function questionStep(id, qid) {
+  const r = spawnSync(resolve(REPO, 'build/native/idemlab'), ['run', lessonFile(id), '--json'], {
+    cwd: resolve(REPO, 'dist'),
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  if (r.status !== 0) throw new Error(`idemlab run: ${r.stderr}`);
+  const q = JSON.parse(r.stdout).lesson.questions.find((x) => x.id === qid);
+  if (!q) throw new Error(`no question ${qid} in ${id}`);
+  return q.step;
+}
