@@ -60,13 +60,15 @@ function showTip(body, tip) {
 function knowledgeCell(side, fact, cell, hidden, worlds, nameQuestion) {
   const testid = `kcell-${side}-${fact.id}`;
   if (hidden) {
-    // The question that unlocks the cell, by its number and the start of its prompt.
+    // The question that unlocks the cell: by its number here, and with the start of its
+    // prompt in the cell's title and once per column under the grid.
     const by = hidden === true ? null : nameQuestion(hidden);
-    const text = by ? t('grid.hiddenBy', { question: by }) : t('grid.hidden');
+    const full = by ? t('grid.hiddenBy', { question: by }) : t('grid.hidden');
+    const short = by ? t('grid.hiddenShort', { n: hidden.number }) : t('grid.hidden');
     return h(
       'td',
       { class: 'kcell kcell-hidden', 'data-testid': testid, 'data-status': 'hidden', 'data-question': by ? hidden.id : null },
-      h('span', { class: 'kcell-body', title: text }, h('span', { class: 'kcell-icon', 'aria-hidden': 'true' }, '?'), h('span', { class: 'kcell-note' }, text)),
+      h('span', { class: 'kcell-body', title: full, 'aria-label': full }, h('span', { class: 'kcell-icon', 'aria-hidden': 'true' }, '?'), h('span', { class: 'kcell-note', 'aria-hidden': 'true' }, short)),
     );
   }
   const kind = cellKind(cell);
@@ -113,13 +115,19 @@ function knowledgeCell(side, fact, cell, hidden, worlds, nameQuestion) {
 /**
  * `step` is the engine's snapshot; `hidden` = {sides: Map side -> question, truth:
  * question | null} from gating (a question is what unlocks it); `showTruth` is the
- * learner's toggle; `nameQuestion(q)` names a question on a hidden cell.
+ * learner's toggle; `nameQuestion(q)` names a question on a hidden cell (`q.number`: its
+ * place in the lesson, from 1). Returns the grid, and under it which question unlocks each
+ * hidden column.
  */
 export function knowledgeGrid(lesson, step, hidden, showTruth, worlds, nameQuestion = () => null) {
   const facts = lesson.facts || [];
   const truthVisible = showTruth && !hidden.truth;
   const k = step.knowledge || {};
-  return h(
+  // Each hidden column says once which question unlocks it.
+  const notes = SIDES.filter((sd) => hidden.sides.get(sd)).map((sd) =>
+    h('li', { 'data-side': sd, 'data-question': hidden.sides.get(sd).id }, t('grid.hiddenColumn', { side: sideName(sd), question: nameQuestion(hidden.sides.get(sd)) })),
+  );
+  const table = h(
     'div',
     { class: 'table-scroll', tabindex: '0', role: 'group', 'aria-label': t('grid.title') },
     h(
@@ -154,6 +162,7 @@ export function knowledgeGrid(lesson, step, hidden, showTruth, worlds, nameQuest
       ),
     ),
   );
+  return notes.length ? [table, h('ul', { class: 'grid-hidden-note muted small', 'data-testid': 'grid-hidden-note' }, notes)] : table;
 }
 
 // The engine's invariants (engine/invariants/), in its order. A step's "invariants" has a

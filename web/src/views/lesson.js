@@ -26,6 +26,13 @@ export const PLAY_SPEEDS = [0.5, 1, 2, 4];
 // A hidden cell names its question by the start of the prompt, in at most this many characters.
 const PROMPT_START = 36;
 
+/** `hidden` with each hiding question given its number in the lesson ({...q, number}). */
+function numbered(hidden, questions) {
+  const sides = new Map();
+  for (const [side, q] of hidden.sides) sides.set(side, { ...q, number: questions.indexOf(q) + 1 });
+  return { ...hidden, sides };
+}
+
 export class LessonView {
   constructor(root, { rec, store, progress, initialStep, focus = false, drafts = null, notices = [] }) {
     this.kind = 'lesson';
@@ -78,9 +85,15 @@ export class LessonView {
 
   /** "question 3: “Does the client know…”": a question by its number and the start of its prompt. */
   questionRef(q) {
-    const n = this.lesson.questions.indexOf(q) + 1;
+    const n = this.lesson.questions.findIndex((x) => x.id === q.id) + 1;
     const prompt = l(q.prompt);
-    const start = prompt.length > PROMPT_START ? `${prompt.slice(0, PROMPT_START).trimEnd()}…` : prompt;
+    let start = prompt;
+    if (prompt.length > PROMPT_START) {
+      // Cut at a word's end where there are words (not inside Chinese text, which has no spaces).
+      const cut = prompt.slice(0, PROMPT_START);
+      const space = cut.lastIndexOf(' ');
+      start = `${(space > PROMPT_START / 2 ? cut.slice(0, space) : cut).trimEnd()}…`;
+    }
     return t('q.ref', { n, prompt: start });
   }
 
@@ -359,7 +372,7 @@ export class LessonView {
       replaceChildren(this.el.panels, clientPanel(st.client), networkStrip(st.network, this.run.messages), servicePanel(st.service), st.provider ? providerPanel(st.provider) : null),
     );
 
-    rebuildKeepingFocus(this.el.grid, () => replaceChildren(this.el.grid, knowledgeGrid(this.lesson, st, hidden, this.showTruth, this.run.worlds, (q) => this.questionRef(q))));
+    rebuildKeepingFocus(this.el.grid, () => replaceChildren(this.el.grid, knowledgeGrid(this.lesson, st, numbered(hidden, this.lesson.questions), this.showTruth, this.run.worlds, (q) => this.questionRef(q))));
     if (!this.showTruth) replaceChildren(this.el.truth, h('p', { class: 'muted truth-note' }, t('truth.hiddenNote')));
     else if (hidden.truth) replaceChildren(this.el.truth, h('p', { class: 'muted truth-note', 'data-testid': 'truth-gated', 'data-question': hidden.truth.id }, t('truth.gated', { question: this.questionRef(hidden.truth) })));
     else replaceChildren(this.el.truth, h('h4', { class: 'truth-title' }, t('truth.title')), truthSummary(st));
