@@ -23,7 +23,8 @@ import { lessonTabs } from './tabs.js';
 // Play moves one step every PLAY_MS / speed; the learner picks the speed (remembered).
 const PLAY_MS = 1100;
 export const PLAY_SPEEDS = [0.5, 1, 2, 4];
-// A hidden cell names its question by the start of the prompt, in at most this many characters.
+// A hidden cell names its question by the start of the prompt, in at most this many
+// characters (half as many in text without spaces).
 const PROMPT_START = 36;
 
 /** `hidden` with each hiding question given its number in the lesson ({...q, number}). */
@@ -87,12 +88,15 @@ export class LessonView {
   questionRef(q) {
     const n = this.lesson.questions.findIndex((x) => x.id === q.id) + 1;
     const prompt = l(q.prompt);
+    // Cut at a word's end in spaced text; text without spaces (Chinese) says as much in
+    // half as many characters.
+    const spaced = prompt.includes(' ');
+    const max = spaced ? PROMPT_START : PROMPT_START / 2;
     let start = prompt;
-    if (prompt.length > PROMPT_START) {
-      // Cut at a word's end where there are words (not inside Chinese text, which has no spaces).
-      const cut = prompt.slice(0, PROMPT_START);
-      const space = cut.lastIndexOf(' ');
-      start = `${(space > PROMPT_START / 2 ? cut.slice(0, space) : cut).trimEnd()}…`;
+    if (prompt.length > max) {
+      const cut = prompt.slice(0, max);
+      const space = spaced ? cut.lastIndexOf(' ') : -1;
+      start = `${(space > max / 2 ? cut.slice(0, space) : cut).trimEnd()}…`;
     }
     return t('q.ref', { n, prompt: start });
   }
