@@ -26,15 +26,15 @@ async function chooseCard(page) {
   return { q, card: questionCard(page, q.id) };
 }
 
-/** The engine's verdict (with every option's judgement) for answering `option`. */
-async function engineVerdict(page, qid, option) {
-  return page.evaluate(([id, qq, a]) => {
+/** The engine's verdict for answering `option` at try `n` (a first wrong try judges only that option). */
+async function engineVerdict(page, qid, option, n = 1) {
+  return page.evaluate(([id, qq, a, tryNumber]) => {
     const l = window.__idemlab.lesson(id);
-    return window.__idemlab.call('answer', { file: l.file, text: l.text, question: qq, answer: a });
-  }, [LESSON, qid, option]);
+    return window.__idemlab.call('answer', { file: l.file, text: l.text, question: qq, answer: a, try: tryNumber });
+  }, [LESSON, qid, option, n]);
 }
 
-test('after a wrong choice the card names the run where each unsafe option fails', async ({ page }) => {
+test('after a wrong choice the card names the run where that option fails, and only that one', async ({ page }) => {
   const { q, card } = await chooseCard(page);
   await expect(card).toHaveAttribute('data-kind', 'choose');
   await expect(card.getByTestId('judgements')).toHaveCount(0);
@@ -42,7 +42,7 @@ test('after a wrong choice the card names the run where each unsafe option fails
   const { expected } = await engineExpected(page, LESSON, q.id);
   const wrong = q.options.find((o) => o.id !== expected).id;
   const verdict = await engineVerdict(page, q.id, wrong);
-  expect(verdict.options.map((o) => o.id)).toEqual(q.options.map((o) => o.id));
+  expect(verdict.options.map((o) => o.id)).toEqual([wrong]);
 
   // With the keyboard: focus the option and press Enter.
   await card.locator(`button[data-answer="${wrong}"]`).focus();
@@ -50,19 +50,18 @@ test('after a wrong choice the card names the run where each unsafe option fails
   await expect(card).toHaveAttribute('data-answered', 'true');
   await expect(card).toHaveAttribute('data-solved', 'false');
 
-  const chosen = verdict.options.find((o) => o.id === wrong);
+  const chosen = verdict.options[0];
   expect(chosen.safe).toBe(false);
-  // The feedback leads with the run where the chosen option duplicates or lies.
-  await expect(card.getByTestId('verdict').locator('.verdict-why')).toContainText(chosen.explanation.en);
-
+  // The feedback shows the run where the chosen option duplicates or lies, not the others'
+  // judgements (they would tell which one is safe), and a hint instead of the answer.
   const shown = card.getByTestId('judgement');
-  await expect(shown).toHaveCount(q.options.length);
-  for (const o of verdict.options) {
-    const item = card.locator(`[data-testid="judgement"][data-option="${o.id}"]`);
-    await expect(item).toHaveAttribute('data-safe', String(o.safe));
-    await expect(item).toContainText(o.safe ? 'Safe' : 'Unsafe');
-    await expect(item).toContainText(o.explanation.en);
-  }
+  await expect(shown).toHaveCount(1);
+  const mine = card.locator(`[data-testid="judgement"][data-option="${wrong}"]`);
+  await expect(mine).toHaveAttribute('data-safe', 'false');
+  await expect(mine).toContainText('Unsafe');
+  await expect(mine).toContainText(chosen.explanation.en);
+  await expect(card.getByTestId('verdict-hint')).toContainText(verdict.hint.en);
+  await expect(card.getByTestId('verdict-expected')).toHaveCount(0);
 
   // Run by run, behind a disclosure the keyboard opens.
   const item = card.locator(`[data-testid="judgement"][data-option="${wrong}"]`);
@@ -75,10 +74,18 @@ test('after a wrong choice the card names the run where each unsafe option fails
 
   // The judgement is kept with the try: it is still there after a reload.
   await page.reload();
-  await expect(questionCard(page, q.id).getByTestId('judgement')).toHaveCount(q.options.length);
+  await expect(questionCard(page, q.id).getByTestId('judgement')).toHaveCount(1);
 
+  // Right at the second try: every option's judgement, each with its verdict.
   await answerRightly(page, questionCard(page, q.id));
-  await expect(questionCard(page, q.id).locator(`[data-testid="judgement"][data-option="${expected}"]`)).toHaveAttribute('data-safe', 'true');
+  const all = await engineVerdict(page, q.id, expected, 2);
+  await expect(questionCard(page, q.id).getByTestId('judgement')).toHaveCount(q.options.length);
+  for (const o of all.options) {
+    const item = questionCard(page, q.id).locator(`[data-testid="judgement"][data-option="${o.id}"]`);
+    await expect(item).toHaveAttribute('data-safe', String(o.safe));
+    await expect(item).toContainText(o.safe ? 'Safe' : 'Unsafe');
+    await expect(item).toContainText(o.explanation.en);
+  }
 });
 
 test('the choose card and its judgements read in Chinese too', async ({ page }) => {

@@ -108,7 +108,7 @@ function probeAnswer(q) {
   return q.options[0].id;
 }
 
-/** Ask the engine (through the page) for the expected answer of a question. */
+/** Ask the engine (through the page) for the expected answer of a question ("show the answer"). */
 export async function engineExpected(ctx, lessonId, qid) {
   const q = await ctx.evaluate(
     ([id, qq]) => window.__idemlab.lesson(id).questions.find((x) => x.id === qq),
@@ -118,7 +118,7 @@ export async function engineExpected(ctx, lessonId, qid) {
   const out = await ctx.evaluate(
     ([id, qq, a]) => {
       const l = window.__idemlab.lesson(id);
-      return window.__idemlab.call('answer', { file: l.file, text: l.text, question: qq, answer: a });
+      return window.__idemlab.call('answer', { file: l.file, text: l.text, question: qq, answer: a, reveal: true });
     },
     [lessonId, qid, answer],
   );

@@ -209,9 +209,13 @@ export class LessonStore {
     return entry ? this.open(entry) : null;
   }
 
-  /** Ask the engine whether an answer is right. Throws EngineError, or returns the verdict. */
-  answer(rec, questionId, answer) {
-    const out = this.engine.call('answer', { file: rec.file, text: rec.text, question: questionId, answer });
+  /**
+   * Ask the engine whether an answer is right. `tryNumber` (from 1) is which try this is:
+   * the engine decides whether the answer is revealed or a hint is given instead.
+   * Throws EngineError, or returns the verdict.
+   */
+  answer(rec, questionId, answer, tryNumber = 1) {
+    const out = this.engine.call('answer', { file: rec.file, text: rec.text, question: questionId, answer, try: tryNumber });
     const errors = outputErrors(out, rec.file);
     if (errors) {
       const e = errors[0];

@@ -32,7 +32,7 @@ const isText = (v) => typeof v === 'string';
 const isTextOrNull = (v) => v === null || v === undefined || isText(v);
 const isL10nOrNull = (v) => isTextOrNull(v) || (isObject(v) && Object.values(v).every(isText));
 
-/** Why one try is not {answer, correct, expected, explanation, cells, options, at}, or null. */
+/** Why one try is not {answer, correct, expected, explanation, cells, options, hint, revealed, at}, or null. */
 function tryProblem(tr) {
   if (!isObject(tr)) return 'is not an object';
   const answerOk = isText(tr.answer) || (isObject(tr.answer) && Object.values(tr.answer).every(isText));
@@ -41,6 +41,8 @@ function tryProblem(tr) {
   const expectedOk = tr.expected === undefined || tr.expected === null || isText(tr.expected) || (isObject(tr.expected) && Object.values(tr.expected).every(isText));
   if (!expectedOk) return '"expected" is not an answer';
   if (!isL10nOrNull(tr.explanation)) return '"explanation" is not text';
+  if (!isL10nOrNull(tr.hint)) return '"hint" is not text';
+  if (tr.revealed !== undefined && typeof tr.revealed !== 'boolean') return '"revealed" is not true or false';
   if (tr.cells !== undefined && tr.cells !== null) {
     if (!isObject(tr.cells) || !Object.values(tr.cells).every((c) => isObject(c) && typeof c.correct === 'boolean')) return '"cells" is not a set of checked cells';
   }
@@ -220,6 +222,8 @@ export class Progress {
       explanation: verdict.explanation || null,
       cells: verdict.cells || null,
       options: verdict.options || null,
+      hint: verdict.hint || null,
+      revealed: verdict.revealed !== false,
       at: new Date().toISOString(),
     });
     if (verdict.correct) a.correct = true;

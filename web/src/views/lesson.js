@@ -355,7 +355,8 @@ export class LessonView {
   }
 
   async check(q, answer) {
-    const verdict = this.store.answer(this.rec, q.id, answer);
+    const before = this.progress.answerOf(this.id, q.id);
+    const verdict = this.store.answer(this.rec, q.id, answer, ((before && before.tries.length) || 0) + 1);
     const tries = this.progress.recordTry(this.id, q.id, answer, verdict).tries.length;
     postAnswerChecked(this.id, q.id, answer, !!verdict.correct, tries);
     // The notice about a gated deep link has done its job once the question is answered.

@@ -74,8 +74,10 @@ function verdictView(q, attempt, n) {
     if (cells.length) parts.push(h('p', null, t('q.cellsRight', { n: cells.filter((c) => c.correct).length, total: cells.length })));
   } else {
     parts.push(h('p', { 'data-testid': 'verdict-yours' }, t('q.yours', { a: optionLabel(q, attempt.answer) })));
-    parts.push(h('p', { 'data-testid': 'verdict-expected', 'data-expected': attempt.expected }, t('q.expected', { a: optionLabel(q, attempt.expected) })));
+    if (attempt.expected != null) parts.push(h('p', { 'data-testid': 'verdict-expected', 'data-expected': attempt.expected }, t('q.expected', { a: optionLabel(q, attempt.expected) })));
   }
+  // A wrong first try: the engine gives a hint instead of the answer.
+  if (attempt.hint) parts.push(h('p', { class: 'verdict-hint', 'data-testid': 'verdict-hint' }, h('strong', null, t('q.hint')), l(attempt.hint)));
   if (attempt.explanation) parts.push(h('p', { class: 'verdict-why' }, h('strong', null, t('q.why')), l(attempt.explanation)));
   if (!right) parts.push(h('p', { class: 'muted' }, t('q.retry')));
   return h('div', { class: ['verdict', right ? 'verdict-right' : 'verdict-wrong'], 'data-testid': 'verdict', 'data-correct': String(right) }, parts);
@@ -111,7 +113,8 @@ export function questionCard(q, ctx) {
       const last = tries[tries.length - 1];
       for (const [k, mark] of cellMarks) {
         const c = last && last.cells && last.cells[k];
-        replaceChildren(mark, c ? (c.correct ? `✓ ${t('q.cellRight')}` : `✕ ${t('q.cellWrong', { a: t(`q.ans.${c.expected}`) })}`) : '');
+        const wrong = c && !c.correct ? (c.expected ? t('q.cellWrong', { a: t(`q.ans.${c.expected}`) }) : t('q.cellWrongOnly')) : '';
+        replaceChildren(mark, c ? (c.correct ? `✓ ${t('q.cellRight')}` : `✕ ${wrong}`) : '');
         mark.className = `cell-mark ${c ? (c.correct ? 'is-right' : 'is-wrong') : ''}`;
         const sel = selects.get(k);
         if (sel) sel.disabled = solved;
