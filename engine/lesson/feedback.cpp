@@ -138,8 +138,8 @@ L10n predict_hint(const PreparedLesson& p, const Question& q) {
   if (q.ask == "deliveries") {
     follow = {"服务端的 deliveries 表（每一行是一次业务效果，不分意图）。", "the service's deliveries table (one row per effect, any intent)."};
   } else if (q.ask == "final_status") {
-    follow = {"客户端 intents 表里 " + intent + " 那一行，一直到运行结束：之后还有哪些步骤会改写它？",
-              "the client's intents row for " + intent + " to the end of the run: which later steps still write to it?"};
+    follow = {"客户端 intents 表里 " + intent + " 那一行：之后还有哪些步骤会改写它？",
+              "the client's intents row for " + intent + ": which later steps still write to it?"};
   } else if (q.ask == "next_status") {
     follow = {"客户端下一次为 " + intent + " 记录状态的那一步：那时它手里有什么证据？",
               "the next step at which the client records a status for " + intent + ": what evidence does it hold then?"};
