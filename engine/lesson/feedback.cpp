@@ -54,9 +54,17 @@ L10n event_name(const Event& e) {
 L10n knowledge_hint(const PreparedLesson& p, const Question& q) {
   const int step = p.question_step(q);
   const Run& run = p.run();
+  // A crash wipes what the side saw: after its last restart its view is what it reads back
+  // from its database and what follows.
   std::vector<int> own;
+  int restarted = -1;
   for (int i = 0; i <= step && i < static_cast<int>(run.steps.size()); ++i) {
-    if (run.steps[i].event.side == q.side) own.push_back(i);
+    if (run.steps[i].event.side != q.side) continue;
+    if (run.steps[i].event.kind == "restart") {
+      own.clear();
+      restarted = i;
+    }
+    own.push_back(i);
   }
   constexpr std::size_t kShown = 8;  // the last few are enough to point at
   std::size_t first = own.size() > kShown ? own.size() - kShown : 0;
@@ -73,11 +81,17 @@ L10n knowledge_hint(const PreparedLesson& p, const Question& q) {
   L10n out = {"只看" + who.zh + "自己到第 " + at + " 步为止经历了什么，别看上帝视角的真相。",
               "Look only at what the " + who.en + " itself has seen up to step " + at +
                   ", not at the truth the observer sees."};
+  if (restarted >= 0) {
+    std::string r = std::to_string(restarted);
+    out.zh += "它在第 " + r + " 步重启：此前见过的都随崩溃忘掉了，只剩数据库里读回来的记录和之后的事。";
+    out.en += " It restarted at step " + r + ": what it saw before the crash is forgotten; only what it reads back "
+              "from its database and what follows count.";
+  }
   if (!own.empty()) {
     std::string more_zh = first > 0 ? "……" : "";
     std::string more_en = first > 0 ? "..., " : "";
-    out.zh += "它自己的事件：" + more_zh + events.zh + "（第 " + steps.zh + " 步）。";
-    out.en += " Its own events so far: " + more_en + events.en + " (steps " + steps.en + ").";
+    out.zh += (restarted >= 0 ? "从重启起它自己的事件：" : "它自己的事件：") + more_zh + events.zh + "（第 " + steps.zh + " 步）。";
+    out.en += (restarted >= 0 ? " Its own events since: " : " Its own events so far: ") + more_en + events.en + (own.size() - first == 1 ? " (step " : " (steps ") + steps.en + ").";
   }
   out.zh += "凡是会让" + who.zh + "看到完全相同这些事件的运行，在“" + fact.zh + "”上都一致吗？";
   out.en += " Would every run that shows the " + who.en + " exactly these events agree on \"" + fact.en + "\"?";
@@ -124,8 +138,8 @@ L10n predict_hint(const PreparedLesson& p, const Question& q) {
   if (q.ask == "deliveries") {
     follow = {"服务端的 deliveries 表（每一行是一次业务效果，不分意图）。", "the service's deliveries table (one row per effect, any intent)."};
   } else if (q.ask == "final_status") {
-    follow = {"客户端 intents 表里 " + intent + " 那一行，一直到运行结束：之后还有哪些步骤会改写它？",
-              "the client's intents row for " + intent + " to the end of the run: which later steps still write to it?"};
+    follow = {"客户端 intents 表里 " + intent + " 那一行：之后还有哪些步骤会改写它？",
+              "the client's intents row for " + intent + ": which later steps still write to it?"};
   } else if (q.ask == "next_status") {
     follow = {"客户端下一次为 " + intent + " 记录状态的那一步：那时它手里有什么证据？",
               "the next step at which the client records a status for " + intent + ": what evidence does it hold then?"};

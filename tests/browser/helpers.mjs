@@ -108,7 +108,7 @@ function probeAnswer(q) {
   return q.options[0].id;
 }
 
-/** Ask the engine (through the page) for the expected answer of a question. */
+/** Ask the engine (through the page) for the expected answer of a question ("show the answer"). */
 export async function engineExpected(ctx, lessonId, qid) {
   const q = await ctx.evaluate(
     ([id, qq]) => window.__idemlab.lesson(id).questions.find((x) => x.id === qq),

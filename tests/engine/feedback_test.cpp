@@ -223,3 +223,33 @@ TEST_CASE("answer refuses a try number out of range, a reveal that is not a bool
   json none = call_answer({{"question", qid}});
   CHECK(none.contains("error"));
 }
+
+TEST_CASE("after a restart the knowledge hint lists only what the side has seen since, and says why") {
+  const std::string name = "05-stale-pending.json";
+  std::string text = read_lesson_text(name);
+  json run = json::parse(api::call("run", json{{"file", "lessons/" + name}, {"text", text}}.dump()));
+  const json* q = nullptr;
+  for (const json& v : run["lesson"]["questions"]) {
+    if (v["kind"] == "knowledge" && v["side"] == "client") q = &v;
+  }
+  REQUIRE(q);
+  int step = (*q)["step"].get<int>(), restart = -1, before = -1;
+  for (int i = 0; i <= step; ++i) {
+    const json& e = run["steps"][i]["event"];
+    if (e["side"] != "client") continue;
+    if (e["kind"] == "restart") restart = i;
+    else if (restart < 0) before = i;
+  }
+  REQUIRE(restart >= 0);
+  REQUIRE(before >= 0);
+  json reveal = call_answer(text, {{"question", (*q)["id"]}, {"reveal", true}});
+  std::string wrong = reveal["expected"] == "cannot_know" ? "knows_true" : "cannot_know";
+  json out = call_answer(text, {{"question", (*q)["id"]}, {"answer", wrong}});
+  std::string en = out["hint"]["en"].get<std::string>();
+  CHECK(en.find("restarted at step " + std::to_string(restart)) != std::string::npos);
+  // The steps it lists start at the restart: a step from before the crash is not among them.
+  std::size_t at = en.rfind("(step");
+  REQUIRE(at != std::string::npos);
+  std::string listed = en.substr(at);
+  CHECK((listed.find("(steps " + std::to_string(restart)) == 0 || listed.find("(step " + std::to_string(restart)) == 0));
+}
