@@ -155,7 +155,9 @@ TEST_CASE("a wrong first table marks which cells are wrong and how many, not wha
   CHECK(out["wrong"] == 2);
   CHECK_FALSE(out.contains("expected"));
   REQUIRE(out["cells"].size() == expected.size());
-  for (const auto& [key, cell] : out["cells"].items()) {
+  for (const auto& item : out["cells"].items()) {
+    const std::string key = item.key();  // a plain variable: CAPTURE cannot take a structured binding
+    const json& cell = item.value();
     CAPTURE(key);
     CHECK_FALSE(cell.contains("expected"));
     CHECK_FALSE(cell.contains("explanation"));

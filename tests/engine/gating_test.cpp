@@ -140,7 +140,9 @@ TEST_CASE("no question hides the narration of a step where no card stands") {
     auto p = prepared_lesson(name);
     std::set<int> card_steps;
     for (const Question& q : p->lesson.questions) card_steps.insert(p->question_step(q));
-    for (const auto& [id, s] : p->moment_step) {
+    for (const auto& entry : p->moment_step) {
+      const std::string id = entry.first;  // a plain variable: CAPTURE cannot take a structured binding
+      const int s = entry.second;
       CAPTURE(name);
       CAPTURE(id);
       CHECK(narration_hidden(*p, s, {}) == (card_steps.count(s) > 0));
