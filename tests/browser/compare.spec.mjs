@@ -2,39 +2,31 @@
 // read right, each column's verdict from the engine; and the diagrams' time axis (by step
 // or by virtual time). Lessons, moments and expected values all come from the engine's
 // output through the page (window.__idemlab), never from numbers written here.
+// Each test asks the engine for every compare lesson, and a loaded machine is slow at it.
+test.describe.configure({ timeout: 120_000 });
 
-import { test, expect, LESSON, useEnglish } from './helpers.mjs';
+import { test, expect, LESSON, useEnglish, builtLessons } from './helpers.mjs';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { REPO } from '../wasm/engine-node.mjs';
 
-/** The built index's lessons that have a side-by-side view. */
+/** The built site's lessons that have a side-by-side view: [{id, file, text}]. */
 function compareLessons() {
   const index = JSON.parse(readFileSync(resolve(REPO, 'dist/lessons/index.json'), 'utf8'));
-  return index.lessons.filter((e) => e.ok && e.compare).map((e) => e.id);
+  const texts = new Map(builtLessons().map((x) => [x.file, x.text]));
+  return index.lessons.filter((e) => e.ok && e.compare).map((e) => ({ id: e.id, file: e.file, text: texts.get(e.file) }));
 }
 
-async function engine(page, method, id) {
-  return page.evaluate(
-    ([m, lessonId]) => {
-      const l = window.__idemlab.lesson(lessonId);
-      return window.__idemlab.call(m, { file: l.file, text: l.text });
-    },
-    [method, id],
-  );
+async function engine(page, method, lesson) {
+  return page.evaluate(([m, input]) => window.__idemlab.call(m, input), [method, { file: lesson.file, text: lesson.text }]);
 }
 
-/** Every compare lesson's engine output, asked once the page has its lessons. */
+/** Every compare lesson's engine output, asked of the page's engine once it has loaded. */
 async function allCompares(page) {
-  await page.goto('./');
+  await page.goto(`./#/lesson/${LESSON}`);
   await page.locator('body[data-ready="true"]').waitFor();
   const out = [];
-  for (const id of compareLessons()) {
-    // A lesson's text is loaded when it is opened; open its side by side to have it.
-    await page.goto(`./#/lesson/${id}/compare`);
-    await page.locator(`[data-testid="compare-view"][data-lesson="${id}"]`).waitFor();
-    out.push({ id, data: await engine(page, 'compare', id) });
-  }
+  for (const lesson of compareLessons()) out.push({ id: lesson.id, lesson, data: await engine(page, 'compare', lesson) });
   return out;
 }
 
@@ -91,7 +83,7 @@ test('side by side: a lesson built around a crash names it as what goes wrong, n
   await useEnglish(page);
   const all = await allCompares(page);
   // The engine's words for a plan with no fault: the fault-free world of a lesson's run.
-  const run = await engine(page, 'run', all[0].id);
+  const run = await engine(page, 'run', all[0].lesson);
   const noFault = run.worlds.find((w) => w.faults.length === 0);
   expect(noFault, 'a fault-free world in the fault space').toBeTruthy();
   const crashing = all.filter(({ data }) => data.policies.some((p) => p.steps.some((s) => s.event && s.event.kind === 'crash')));

@@ -160,9 +160,10 @@ export class CompareView {
       h('h3', { id: hid, class: 'section-title' }, h('span', { class: 'badge badge-side' }, NAMES[i]), ' ', l(policy.label)),
       knobList(policy),
       h('div', { class: 'compare-counters' }, col.counterBox, col.sendsBox, h('p', { class: 'compare-status-row' }, t('compare.status'), ' ', col.status)),
+      // The diagrams first, so that the two line up; what differs in height comes after.
+      col.diagram,
       col.alerts,
       col.verdict,
-      col.diagram,
       col.scroller,
     );
     return col;

@@ -33,7 +33,6 @@ const ARROW_COLORS = {
   email_ack: 'var(--c-provider)',
 };
 
-
 /** Where each step's row is (y, in drawing units) and which gaps were squeezed, for an axis. */
 function layoutOf(steps, axis) {
   const ys = [];
@@ -313,6 +312,7 @@ function mountDiagram(container, run, label) {
     if (row && view.onPick) view.onPick(Number(row.getAttribute('data-step')));
   });
   views.set(container, view);
+  for (const old of [...mounted]) if (!old.scroller.isConnected) mounted.delete(old);
   mounted.add(view);
   return view;
 }
