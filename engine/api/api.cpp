@@ -19,7 +19,9 @@
 #include "engine/lesson/answers.hpp"
 #include "engine/lesson/challenge.hpp"
 #include "engine/lesson/compare.hpp"
+#include "engine/lesson/feedback.hpp"
 #include "engine/lesson/prepared.hpp"
+#include "engine/lesson/warnings.hpp"
 #include "engine/sim/simulation.hpp"
 #include "engine/timeline/timeline_json.hpp"
 
@@ -296,9 +298,11 @@ json dispatch(const std::string& method, const std::string& input) {
     }
   }
   if (method == "check") {
-    json out = json::object();
+    json out = json::object(), warnings = json::array();
+    for (const LessonProblem& w : lesson_warnings(*p)) warnings.push_back(w.to_json());
     put(out, "ok", true);
     put(out, "id", p->lesson.id);
+    put(out, "warnings", std::move(warnings));
     return out;
   }
   if (method == "run") {
@@ -322,16 +326,15 @@ json dispatch(const std::string& method, const std::string& input) {
     return compare_json(*p);
   }
   std::string question = in.value("question", "");
-  if (!in.contains("answer")) return error(file, "", "the input has no \"answer\"");
+  Reader r(file);
+  Try t;
+  t.number = static_cast<int>(r.integer(in, "", "try", false, 1, 1, limits::kMaxTryNumber));
+  t.reveal = r.boolean(in, "", "reveal", false);
+  if (!r.problems().empty()) return problems_json(LessonError(r.problems()));
+  if (in.contains("answer") && !in["answer"].is_null()) t.answer = in["answer"];
+  if (!t.answer && !t.reveal) return error(file, "", "the input has no \"answer\" (and no \"reveal\": true)");
   try {
-    Verdict v = check_answer(*p, question, in["answer"]);
-    json out = json::object();
-    put(out, "correct", v.correct);
-    put(out, "expected", v.expected.answer);
-    put(out, "explanation", v.expected.explanation.to_json());
-    if (!v.cells.is_null()) put(out, "cells", v.cells);
-    if (!v.options.is_null()) put(out, "options", v.options);
-    return out;
+    return answer_feedback(*p, question, t);
   } catch (const std::invalid_argument& e) {
     return error(file, "", e.what());
   }

@@ -152,6 +152,10 @@ int cmd_check(const std::vector<std::string>& files) {
       continue;
     }
     std::cout << f << ": ok (" << id << ")\n";
+    // Warnings do not fail the check: a lesson that warns still runs.
+    for (const json& w : out->value("warnings", json::array())) {
+      std::cout << f << ": " << w.value("path", "") << ": warning: " << w.value("reason", "") << "\n";
+    }
   }
   return bad ? 1 : 0;
 }

@@ -1,6 +1,8 @@
 #include "engine/lesson/compare.hpp"
 
+#include <optional>
 #include <stdexcept>
+#include <vector>
 
 #include "engine/invariants/invariants.hpp"
 #include "engine/json/fields.hpp"
@@ -25,6 +27,37 @@ json policy_json(const ComparePolicy& policy) {
   put(out, "messages", messages_json(run));
   put(out, "steps", std::move(steps));
   put(out, "verdict", verdict.to_json());
+  put(out, "ending", ending_of(run).to_json());
+  return out;
+}
+
+// The crashes and restarts the script itself performs ("the client crashes at 5 ms and
+// restarts at 60 ms"), or nothing when it performs none.
+std::optional<L10n> scripted_text(const Scenario& s) {
+  std::vector<L10n> parts;
+  std::vector<bool> used(s.script.size(), false);
+  for (std::size_t i = 0; i < s.script.size(); ++i) {
+    const Action& a = s.script[i];
+    if (used[i] || (a.kind != ActionKind::CrashClient && a.kind != ActionKind::RestartClient)) continue;
+    std::string at = std::to_string(a.at);
+    if (a.kind == ActionKind::RestartClient) {
+      parts.push_back({"客户端在 " + at + " ms 重启", "the client restarts at " + at + " ms"});
+      continue;
+    }
+    std::size_t j = i + 1;
+    while (j < s.script.size() && s.script[j].kind != ActionKind::RestartClient && s.script[j].kind != ActionKind::CrashClient) ++j;
+    if (j < s.script.size() && s.script[j].kind == ActionKind::RestartClient) {
+      used[j] = true;
+      std::string back = std::to_string(s.script[j].at);
+      parts.push_back({"客户端在 " + at + " ms 崩溃，" + back + " ms 重启",
+                       "the client crashes at " + at + " ms and restarts at " + back + " ms"});
+    } else {
+      parts.push_back({"客户端在 " + at + " ms 崩溃，不再重启", "the client crashes at " + at + " ms and does not restart"});
+    }
+  }
+  if (parts.empty()) return std::nullopt;
+  L10n out = parts.front();
+  for (std::size_t i = 1; i < parts.size(); ++i) out = L10n::join(out, parts[i], "；", "; ");
   return out;
 }
 
@@ -41,7 +74,25 @@ json compare_json(const PreparedLesson& p) {
   put(lesson, "title", l.title.to_json());
   put(out, "lesson", std::move(lesson));
   put(out, "intent", l.compare->intent.empty() ? first_intent(l.scenario) : l.compare->intent);
-  put(out, "faults", l.scenario.faults.describe().to_json());
+  // What goes wrong in both runs: the planned faults (a crash with when it restarts) and
+  // the script's own crashes.
+  L10n planned = l.scenario.faults.describe();
+  for (std::size_t i = 0; i < l.scenario.faults.faults.size(); ++i) {
+    const Fault& f = l.scenario.faults.faults[i];
+    L10n one = f.describe();
+    if (f.kind != Fault::Kind::Drop) {
+      std::string ms = std::to_string(f.restart_after_ms);
+      one = L10n::join(one, {"，" + ms + " ms 后重启", " and restarts " + ms + " ms later"}, "", "");
+    }
+    planned = i == 0 ? one : L10n::join(planned, one, "，", ", and ");
+  }
+  std::optional<L10n> scripted = scripted_text(l.scenario);
+  L10n faults = !scripted                         ? planned
+                : l.scenario.faults.faults.empty() ? *scripted
+                                                   : L10n::join(planned, *scripted, "；", "; ");
+  put(out, "faults", faults.to_json());
+  put(out, "planned", planned.to_json());
+  put(out, "scripted", scripted ? scripted->to_json() : json(nullptr));
   put(out, "narration", l.compare->narration ? l.compare->narration->to_json() : json(nullptr));
   put(out, "policies", std::move(policies));
   return out;

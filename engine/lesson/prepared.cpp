@@ -157,11 +157,16 @@ std::shared_ptr<const PreparedLesson> prepare_lesson(Lesson lesson) {
     std::string path = "/questions/" + std::to_string(i);
     try {
       if (q.kind == "choose") {
-        std::string problem = safe_count_problem(judge_options(*out, q));
+        std::vector<OptionJudgement> judged = judge_options(*out, q);
+        std::string problem = safe_count_problem(judged);
         if (!problem.empty()) problems.push_back({l.file, path + "/options", problem});
+        for (const OptionJudgement& j : judged) {
+          if (j.safe) out->right_option[q.id] = j.id;
+        }
         continue;
       }
       Expected e = expected_answer(*out, q);
+      if (q.kind == "predict" || q.kind == "concept") out->right_option[q.id] = e.answer.get<std::string>();
       if (q.kind == "predict") {
         bool listed = false;
         for (const Option& o : q.options) listed = listed || o.id == e.answer.get<std::string>();

@@ -17,6 +17,9 @@ struct PreparedLesson {
   std::vector<World> worlds;             ///< worlds[0]: the lesson's own run
   std::unique_ptr<Knowledge> knowledge;  ///< over `worlds`
   std::map<std::string, int> moment_step;
+  /// Per predict, choose and concept question id: the option id that is right (computed
+  /// while the lesson is checked; for `check`'s warnings).
+  std::map<std::string, std::string> right_option;
 
   const Run& run() const { return worlds[0].run; }
   /// The step a question's card stands at: its moment, or the last step.

@@ -101,6 +101,10 @@ inline constexpr int kMaxMoments = 40;
 inline constexpr int kMaxQuestions = 30;
 inline constexpr int kMaxOptions = 8;
 inline constexpr int kMaxFacts = 16;
+/// The number of a try at a question (`answer`'s "try"): the engine only tells a first try
+/// from a later one, and the page counts tries one by one; the bound keeps the number an
+/// int and refuses nonsense (no learner tries a question a thousand times).
+inline constexpr int kMaxTryNumber = 1000;
 
 // --- How far a run and the explorer go ---
 

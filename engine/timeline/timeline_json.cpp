@@ -7,6 +7,7 @@
 #include "engine/invariants/invariants.hpp"
 #include "engine/json/fields.hpp"
 #include "engine/lesson/answers.hpp"
+#include "engine/lesson/gating.hpp"
 #include "engine/scenario/scenario_json.hpp"
 #include "engine/timeline/describe.hpp"
 
@@ -126,6 +127,7 @@ json lesson_view(const PreparedLesson& p) {
       put(v, "sides", std::move(sides));
       put(v, "facts", std::move(fs));
     }
+    put(v, "hides", hides_of(p, q).to_json());
     questions.push_back(std::move(v));
   }
   json checks = json::array();

@@ -148,3 +148,60 @@ TEST_CASE("side by side: each policy carries its own run's messages, as run give
   // The two policies retry differently, so their messages differ.
   CHECK(out["policies"][0]["messages"] != out["policies"][1]["messages"]);
 }
+
+TEST_CASE("side by side names the script's crash and restart, not just the (empty) fault plan") {
+  json lesson = json::parse(read_lesson_text("05-stale-pending.json"));
+  // The lesson's story is a scripted crash; its fault plan may be empty.
+  std::int64_t crash_at = -1, restart_at = -1;
+  for (const json& a : lesson["scenario"]["script"]) {
+    if (a["do"] == "crash_client" && crash_at < 0) crash_at = a["at"].get<std::int64_t>();
+    if (a["do"] == "restart_client" && restart_at < 0) restart_at = a["at"].get<std::int64_t>();
+  }
+  REQUIRE(crash_at >= 0);
+  REQUIRE(restart_at > crash_at);
+  json out = call("compare", lesson_input(lesson));
+  REQUIRE_MESSAGE(out.contains("faults"), out.dump());
+  std::string en = out["faults"]["en"].get<std::string>(), zh = out["faults"]["zh-CN"].get<std::string>();
+  CHECK(en.find("crashes at " + std::to_string(crash_at) + " ms") != std::string::npos);
+  CHECK(en.find("restarts at " + std::to_string(restart_at) + " ms") != std::string::npos);
+  CHECK(en.find("no fault") == std::string::npos);
+  CHECK(zh.find(std::to_string(crash_at) + " ms") != std::string::npos);
+  CHECK(out["scripted"]["en"] == out["faults"]["en"].get<std::string>().substr(en.size() - out["scripted"]["en"].get<std::string>().size()));
+  CHECK(out["planned"].is_object());
+
+  // A planned crash is named with its restart.
+  json send_first = json::parse(read_lesson_text("06-send-first.json"));
+  REQUIRE(send_first["scenario"]["faults"].size() == 1);
+  std::int64_t after = send_first["scenario"]["faults"][0]["restart_after_ms"].get<std::int64_t>();
+  json crash = call("compare", lesson_input(send_first));
+  CHECK(crash["faults"]["en"].get<std::string>().find("restarts " + std::to_string(after) + " ms later") != std::string::npos);
+  CHECK(crash["scripted"].is_null());
+
+  // Without the scripted crash, the script adds nothing.
+  json plain = json::parse(read_lesson_text("02-retry-duplicates.json"));
+  json none = call("compare", lesson_input(plain));
+  CHECK(none["scripted"].is_null());
+  CHECK(none["faults"] == none["planned"]);
+}
+
+TEST_CASE("each side of a comparison carries its ending, the counters the run ends with") {
+  json out = call("compare", lesson_input(json::parse(read_lesson_text("02-retry-duplicates.json"))));
+  REQUIRE(out["policies"].size() == 2);
+  const std::string intent = out["intent"].get<std::string>();
+  for (const json& p : out["policies"]) {
+    CAPTURE(p["id"]);
+    REQUIRE(p.contains("ending"));
+    const json& last = p["steps"].back();
+    bool found = false;
+    for (const json& i : p["ending"]["intents"]) {
+      if (i["intent"] != intent) continue;
+      found = true;
+      CHECK(i["effects"] == last["truth"]["by_intent"].value(intent, 0));
+      CHECK(i["status"] == last["client"]["status"].value(intent, std::string("NONE")));
+    }
+    CHECK(found);
+    CHECK(p["ending"]["text"]["en"].is_string());
+  }
+  // The mistake ends differently from the fix.
+  CHECK(out["policies"][0]["ending"]["key"] != out["policies"][1]["ending"]["key"]);
+}

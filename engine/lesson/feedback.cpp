@@ -1,0 +1,258 @@
+#include "engine/lesson/feedback.hpp"
+
+#include <map>
+#include <set>
+
+#include "engine/json/fields.hpp"
+#include "engine/scenario/knobs.hpp"
+
+namespace idemlab {
+namespace {
+
+using nlohmann::json;
+
+// An event of a side's own, named for a hint ("record UNKNOWN" / "记录 UNKNOWN").
+L10n event_name(const Event& e) {
+  static const std::map<std::string, L10n> names = {
+      {"start", {"启动", "start"}},
+      {"decide", {"决定发送", "decide"}},
+      {"persist", {"写入记录", "persist"}},
+      {"send", {"发送请求", "send"}},
+      {"lookup", {"发起对账查询", "lookup"}},
+      {"receive", {"收到消息", "receive"}},
+      {"timeout", {"超时", "timeout"}},
+      {"record", {"记录", "record"}},
+      {"crash", {"崩溃", "crash"}},
+      {"restart", {"重启", "restart"}},
+      {"recover", {"恢复扫描", "recover"}},
+      {"commit", {"提交", "commit"}},
+      {"replay", {"重放回执", "replay"}},
+      {"reject", {"拒绝", "reject"}},
+      {"found", {"查到记录", "found"}},
+      {"not_found", {"查无记录", "not found"}},
+      {"reply", {"答复", "reply"}},
+      {"register", {"登记幂等键", "register"}},
+      {"in_progress", {"答复“仍在处理”", "in progress"}},
+      {"expire", {"遗忘过期的幂等记录", "expire"}},
+      {"notify", {"发送通知邮件", "notify"}},
+      {"relay", {"中继发送邮件", "relay"}},
+      {"mark_sent", {"标记邮件已发", "mark sent"}},
+      {"accept_email", {"收下邮件", "accept email"}},
+      {"dedup_email", {"去重邮件", "dedup email"}},
+  };
+  auto it = names.find(e.kind);
+  L10n out = it == names.end() ? L10n{e.kind, e.kind} : it->second;
+  if (e.kind == "record" && e.local.contains("status") && e.local["status"].is_string()) {
+    std::string st = e.local["status"].get<std::string>();
+    out.zh += " " + st;
+    out.en += " " + st;
+  }
+  return out;
+}
+
+// knowledge: the side's own events up to the question's step (the last few, when many).
+L10n knowledge_hint(const PreparedLesson& p, const Question& q) {
+  const int step = p.question_step(q);
+  const Run& run = p.run();
+  std::vector<int> own;
+  for (int i = 0; i <= step && i < static_cast<int>(run.steps.size()); ++i) {
+    if (run.steps[i].event.side == q.side) own.push_back(i);
+  }
+  constexpr std::size_t kShown = 8;  // the last few are enough to point at
+  std::size_t first = own.size() > kShown ? own.size() - kShown : 0;
+  L10n events, steps;
+  for (std::size_t k = first; k < own.size(); ++k) {
+    L10n name = event_name(run.steps[own[k]].event);
+    std::string n = std::to_string(own[k]);
+    events = events.en.empty() ? name : L10n::join(events, name, "、", ", ");
+    steps = steps.en.empty() ? L10n{n, n} : L10n::join(steps, {n, n}, "、", ", ");
+  }
+  L10n who = side_name(q.side);
+  L10n fact = fact_label(*p.lesson.fact(q.fact));
+  std::string at = std::to_string(step);
+  L10n out = {"只看" + who.zh + "自己到第 " + at + " 步为止经历了什么，别看上帝视角的真相。",
+              "Look only at what the " + who.en + " itself has seen up to step " + at +
+                  ", not at the truth the observer sees."};
+  if (!own.empty()) {
+    std::string more_zh = first > 0 ? "……" : "";
+    std::string more_en = first > 0 ? "..., " : "";
+    out.zh += "它自己的事件：" + more_zh + events.zh + "（第 " + steps.zh + " 步）。";
+    out.en += " Its own events so far: " + more_en + events.en + " (steps " + steps.en + ").";
+  }
+  out.zh += "凡是会让" + who.zh + "看到完全相同这些事件的运行，在“" + fact.zh + "”上都一致吗？";
+  out.en += " Would every run that shows the " + who.en + " exactly these events agree on \"" + fact.en + "\"?";
+  return out;
+}
+
+// table: how many cells are wrong, and at which moments (the cells themselves are marked).
+L10n table_hint(const PreparedLesson& p, const Question& q, const Verdict& v) {
+  int wrong = 0, total = 0;
+  std::vector<std::string> moments;  // with a wrong cell, in the question's order
+  for (const std::string& m : q.moments) {
+    for (Side side : q.sides) {
+      for (const std::string& f : q.facts) {
+        std::string key = m + "/" + to_string(side) + "/" + f;
+        ++total;
+        bool right = v.cells.is_object() && v.cells.contains(key) && v.cells[key].value("correct", false);
+        if (right) continue;
+        ++wrong;
+        if (std::find(moments.begin(), moments.end(), m) == moments.end()) moments.push_back(m);
+      }
+    }
+  }
+  L10n where;
+  for (const std::string& m : moments) {
+    L10n label = p.lesson.moment(m)->label;
+    std::string s = std::to_string(p.moment_step.at(m));
+    L10n one = {"“" + label.zh + "”（第 " + s + " 步）", "\"" + label.en + "\" (step " + s + ")"};
+    where = where.en.empty() ? one : L10n::join(where, one, "、", ", ");
+  }
+  std::string n = std::to_string(wrong), m = std::to_string(total);
+  return {"共 " + m + " 格，有 " + n + " 格不对（已标出），在这些时刻：" + where.zh +
+              "。回到那一步，只看那一方自己到那时见过的事件：某方“知道”，要求它分不清的每一次运行里该事实都一样。",
+          n + " of " + m + (wrong == 1 ? " cells is" : " cells are") + " wrong (marked), at " + where.en +
+              ". Go back to that step and look only at the events that side itself has seen by then: a side "
+              "knows a fact only when it holds in every run that side cannot tell apart from this one."};
+}
+
+// predict: what to follow in the run from the question's step on.
+L10n predict_hint(const PreparedLesson& p, const Question& q) {
+  std::string intent = q.fork && !q.fork->intent.empty() ? q.fork->intent : first_intent(p.lesson.scenario);
+  std::string at = std::to_string(p.question_step(q));
+  L10n follow;
+  bool whole_run = false;  // counted over the whole run, what was sent before the step included
+  if (q.ask == "deliveries") {
+    follow = {"服务端的 deliveries 表（每一行是一次业务效果，不分意图）。", "the service's deliveries table (one row per effect, any intent)."};
+  } else if (q.ask == "final_status") {
+    follow = {"客户端 intents 表里 " + intent + " 那一行，一直到运行结束：之后还有哪些步骤会改写它？",
+              "the client's intents row for " + intent + " to the end of the run: which later steps still write to it?"};
+  } else if (q.ask == "next_status") {
+    follow = {"客户端下一次为 " + intent + " 记录状态的那一步：那时它手里有什么证据？",
+              "the next step at which the client records a status for " + intent + ": what evidence does it hold then?"};
+  } else if (q.ask == "keys_used") {
+    whole_run = true;
+    follow = {"客户端为 " + intent + " 发出的每个请求上带的操作标识。", "the operation key each request for " + intent + " carries."};
+  } else if (q.ask == "requests") {
+    whole_run = true;
+    follow = {"客户端为 " + intent + " 发出的每个请求（不算对账查询）。", "every request the client sends for " + intent + " (lookups are not requests)."};
+  } else if (q.ask == "emails") {
+    follow = {"邮件服务商收件箱里关于 " + intent + " 的邮件。", "the provider's inbox: the emails about " + intent + "."};
+  } else {
+    follow = {"服务端为 " + intent + " 留下的业务效果（deliveries 行，不管用的是哪个操作标识）。",
+              "the effects the service holds for " + intent + " (deliveries rows, under any operation key)."};
+  }
+  L10n out = whole_run ? L10n{"把整次运行算进去，第 " + at + " 步之前已经发生的也算：" + follow.zh,
+                              "Count over the whole run, what happened before step " + at + " included: " + follow.en}
+                       : q.ask == "next_status"
+                           ? L10n{"从第 " + at + " 步往后跟着看：" + follow.zh, "Follow the run on from step " + at + ": " + follow.en}
+                           : L10n{"从第 " + at + " 步往后一直跟到运行结束：" + follow.zh,
+                                  "Follow the run on from step " + at + " to its end: " + follow.en};
+  if (q.fork) {
+    L10n does = action_info(q.fork->kind).meaning;
+    out = L10n::join({"假设客户端紧接着这一步做的是：" + does.zh + "。", "Suppose that right after this step the client does this: " + does.en + "."},
+                     out, "", " ");
+  }
+  out.zh += "问题问的是你正在看的这次运行。";
+  out.en += " The question is about the run on screen.";
+  return out;
+}
+
+// choose: the runs the client cannot tell apart at the question's step.
+L10n choose_hint(const PreparedLesson& p, const Question& q) {
+  std::vector<int> worlds;
+  for (const auto& [w, j] : p.knowledge->possible(Side::Client, p.question_step(q))) {
+    (void)j;
+    if (std::find(worlds.begin(), worlds.end(), w) == worlds.end()) worlds.push_back(w);
+  }
+  constexpr std::size_t kShown = 4;  // a few runs make the point; the page shows each option's
+  L10n runs;
+  for (std::size_t k = 0; k < worlds.size() && k < kShown; ++k) {
+    L10n one = run_name(p.worlds[worlds[k]]);
+    runs = runs.en.empty() ? one : L10n::join(runs, one, "；", "; ");
+  }
+  if (worlds.size() > kShown) runs = L10n::join(runs, {"……", "..."}, "；", "; ");
+  std::string n = std::to_string(worlds.size());
+  return {"在这一步，客户端分不清 " + n + " 次运行：" + runs.zh + "。它只能选一个在每一次里都不出错的动作：逐个选项、逐次运行地想一遍。",
+          "At this step the client cannot tell apart " + n + " runs: " + runs.en +
+              ". It can only take an action that goes right in every one of them: try each option against each run."};
+}
+
+L10n concept_hint() {
+  return {"这题不依赖这次运行的细节：想想每一方各自能观察到什么，排除那些只在一切顺利时才成立的选项。",
+          "This one does not depend on the details of this run: think about what each side can observe by itself, and "
+          "rule out the options that only hold when nothing goes wrong."};
+}
+
+}  // namespace
+
+L10n computed_hint(const PreparedLesson& p, const Question& q, const Verdict& v) {
+  if (q.kind == "knowledge") return knowledge_hint(p, q);
+  if (q.kind == "table") return table_hint(p, q, v);
+  if (q.kind == "predict") return predict_hint(p, q);
+  if (q.kind == "choose") return choose_hint(p, q);
+  return concept_hint();
+}
+
+L10n hint_for(const PreparedLesson& p, const Question& q, const Verdict& v) {
+  return q.hint ? *q.hint : computed_hint(p, q, v);
+}
+
+json answer_feedback(const PreparedLesson& p, const std::string& question_id, const Try& t) {
+  const Question* q = p.lesson.question(question_id);
+  if (!q) throw std::invalid_argument("unknown question '" + question_id + "' in lesson '" + p.lesson.id + "'");
+  if (!t.answer && !t.reveal) throw std::invalid_argument("the input has no \"answer\" (and no \"reveal\": true)");
+  Verdict v;
+  if (t.answer) {
+    v = check_answer(p, question_id, *t.answer);
+  } else {
+    v.expected = expected_answer(p, *q);
+  }
+  const bool shown = revealed(v.correct, t);
+  json out = json::object();
+  put(out, "correct", v.correct);
+  put(out, "revealed", shown);
+  put(out, "try", t.number);
+  int wrong = 0;
+  if (q->kind == "table" && t.answer) {
+    for (const auto& [key, cell] : v.cells.items()) {
+      (void)key;
+      if (!cell["correct"].get<bool>()) ++wrong;
+    }
+  }
+  if (shown) {
+    put(out, "expected", v.expected.answer);
+    put(out, "explanation", v.expected.explanation.to_json());
+    if (q->kind == "table") {
+      if (t.answer) {
+        put(out, "cells", v.cells);
+        put(out, "wrong", wrong);
+      } else {
+        put(out, "cells", v.expected.cells);
+      }
+    }
+    if (q->kind == "choose") put(out, "options", v.expected.options);
+    return out;
+  }
+  // A wrong first try: the verdict and a hint, nothing that tells the answer.
+  put(out, "hint", hint_for(p, *q, v).to_json());
+  if (q->kind == "table") {
+    json cells = json::object();
+    for (const auto& [key, cell] : v.cells.items()) {
+      json c = json::object();
+      put(c, "correct", cell["correct"]);
+      cells[key] = std::move(c);
+    }
+    put(out, "cells", std::move(cells));
+    put(out, "wrong", wrong);
+  }
+  if (q->kind == "choose") {
+    json chosen = json::array();
+    for (const json& o : v.expected.options) {
+      if (o["id"] == *t.answer) chosen.push_back(o);
+    }
+    put(out, "options", std::move(chosen));
+  }
+  return out;
+}
+
+}  // namespace idemlab

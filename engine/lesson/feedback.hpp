@@ -1,0 +1,47 @@
+#pragma once
+// Feedback that teaches (docs/design.md, "Lessons, challenges and answer checking"): hint,
+// then try, then reveal. A wrong first try is told that it is wrong and given a hint (the
+// author's, or one the engine computes that points at evidence without giving the answer);
+// the answer and its explanation come when the learner is right, after a second try, or when
+// the learner asks for them. The engine decides what is shown; the shape is `answer`'s in
+// engine/api/API.md.
+#include <optional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "engine/lesson/answers.hpp"
+
+namespace idemlab {
+
+/// One try at a question: the learner's answer (absent when the learner only asks for the
+/// answer), which try it is (1-based) and whether the learner asks for the answer.
+struct Try {
+  std::optional<nlohmann::json> answer;
+  int number = 1;
+  bool reveal = false;
+};
+
+/// Whether a try is shown the answer: right, a second try or later, or asked for.
+inline bool revealed(bool correct, const Try& t) { return correct || t.number >= 2 || t.reveal; }
+
+/// The `answer` method's output for try `t` at question `question_id`:
+/// {"correct", "revealed", "try"} and, revealed, "expected", "explanation" (tables: "cells"
+/// per cell {"correct"?, "expected", "explanation"}; choose: "options", every option's
+/// judgement); not revealed, "hint": L10n (tables: "cells" per cell {"correct"} and "wrong";
+/// choose: "options" holding only the chosen option's judgement). Tables with an answer
+/// also have "wrong" when revealed. Throws std::invalid_argument as check_answer does, or
+/// when there is no answer and no reveal.
+nlohmann::json answer_feedback(const PreparedLesson& lesson, const std::string& question_id, const Try& t);
+
+/// The hint a wrong try at `q` is given: the question's own `hint`, or computed (below).
+/// `verdict`: the try's (tables name how many cells are wrong).
+L10n hint_for(const PreparedLesson& lesson, const Question& q, const Verdict& verdict);
+
+/// The hint the engine computes when the author wrote none, per kind: knowledge, the
+/// side's own events up to the step; table, how many cells are wrong and at which
+/// moments; predict, what to follow in the run (and the action it supposes); choose, the
+/// runs the client cannot tell apart there; concept, a general nudge. None names the answer.
+L10n computed_hint(const PreparedLesson& lesson, const Question& q, const Verdict& verdict);
+
+}  // namespace idemlab
