@@ -24,6 +24,7 @@ json policy_json(const ComparePolicy& policy) {
   put(out, "label", policy.label.to_json());
   put(out, "client", policy.client);
   put(out, "service", policy.service);
+  put(out, "messages", messages_json(run));
   put(out, "steps", std::move(steps));
   put(out, "verdict", verdict.to_json());
   put(out, "ending", ending_of(run).to_json());

@@ -331,6 +331,20 @@ json step_json(const Run& run, int index, const RunVerdict& verdict) {
   return out;
 }
 
+json messages_json(const Run& run) {
+  json messages = json::array();
+  for (const Message& m : run.messages) {
+    messages.push_back({{"id", m.id}, {"kind", to_string(m.kind)}, {"from", to_string(m.from)},
+                        {"to", to_string(m.to)}, {"intent", m.intent}, {"attempt", m.n},
+                        {"op_key", m.op_key}, {"sent_at", m.sent_at}, {"sent_step", m.sent_step},
+                        {"fate", fate_name(m.fate)},
+                        {"end_at", m.fate == Message::Fate::InFlight ? json(nullptr) : json(m.end_at)},
+                        {"end_step", m.end_step >= 0 ? json(m.end_step) : json(nullptr)}});
+    if (!m.email_key.empty()) messages.back()["email_key"] = m.email_key;
+  }
+  return messages;
+}
+
 json timeline_json(const PreparedLesson& p) {
   const Run& run = p.run();
   json worlds = json::array();
@@ -344,16 +358,7 @@ json timeline_json(const PreparedLesson& p) {
     put(o, "text", w.plan.describe().to_json());
     worlds.push_back(std::move(o));
   }
-  json messages = json::array();
-  for (const Message& m : run.messages) {
-    messages.push_back({{"id", m.id}, {"kind", to_string(m.kind)}, {"from", to_string(m.from)},
-                        {"to", to_string(m.to)}, {"intent", m.intent}, {"attempt", m.n},
-                        {"op_key", m.op_key}, {"sent_at", m.sent_at}, {"sent_step", m.sent_step},
-                        {"fate", fate_name(m.fate)},
-                        {"end_at", m.fate == Message::Fate::InFlight ? json(nullptr) : json(m.end_at)},
-                        {"end_step", m.end_step >= 0 ? json(m.end_step) : json(nullptr)}});
-    if (!m.email_key.empty()) messages.back()["email_key"] = m.email_key;
-  }
+  json messages = messages_json(run);
   const RunVerdict verdict = check_invariants(run);
   json steps = json::array();
   for (std::size_t i = 0; i < run.steps.size(); ++i) {

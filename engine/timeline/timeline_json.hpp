@@ -13,6 +13,9 @@ namespace idemlab {
 /// (why it stopped, every violation).
 nlohmann::json timeline_json(const PreparedLesson& lesson);
 
+/// Every message of a run, by id, as `run`'s "messages" (also each `compare` policy's).
+nlohmann::json messages_json(const Run& run);
+
 /// One step of a run as JSON without knowledge (used by the CLI and experiments too).
 /// Its "invariants" are `verdict` (check_invariants(run), computed once per run) as of
 /// that step.

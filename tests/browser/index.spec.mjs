@@ -120,7 +120,7 @@ test('side by side: two timelines stepped together by virtual time, each with th
       const col = timelines.nth(k);
       await expect(col.getByTestId('effect-counter')).toHaveAttribute('data-effects', String(shown[k].effects));
       await expect(col.getByTestId('client-status')).toHaveAttribute('data-status', shown[k].status);
-      await expect(col.locator('li')).toHaveCount(data.policies[k].steps.filter((s) => s.t <= times[i]).length);
+      await expect(col.getByTestId('compare-events').locator('li')).toHaveCount(data.policies[k].steps.filter((s) => s.t <= times[i]).length);
     }
   }
   // At the end the counters differ, as the engine computes them.

@@ -125,6 +125,30 @@ TEST_CASE("side by side: a lesson without a compare block is an error at /compar
   CHECK(out["error"]["path"] == "/compare");
 }
 
+TEST_CASE("side by side: each policy carries its own run's messages, as run gives them for that policy's scenario") {
+  const json lesson = json::parse(read_lesson_text("02-retry-duplicates.json"));
+  json out = call("compare", lesson_input(lesson));
+  REQUIRE_MESSAGE(out.contains("policies"), out.dump());
+  REQUIRE(out["policies"].size() == 2);
+  for (const json& p : out["policies"]) {
+    json input = lesson_input(lesson);
+    input["policy"] = p["id"];
+    json scenario = call("scenario", input);
+    REQUIRE_MESSAGE(scenario.contains("scenario"), scenario.dump());
+    json run = call("run", {{"scenario", scenario["scenario"]}});
+    REQUIRE_MESSAGE(run.contains("messages"), run.dump());
+    CHECK(p["messages"] == run["messages"]);
+    // Every message is sent at a step of this policy's own timeline, at that step's time.
+    for (const json& m : p["messages"]) {
+      const auto at = m["sent_step"].get<std::size_t>();
+      REQUIRE(at < p["steps"].size());
+      CHECK(p["steps"][at]["t"] == m["sent_at"]);
+    }
+  }
+  // The two policies retry differently, so their messages differ.
+  CHECK(out["policies"][0]["messages"] != out["policies"][1]["messages"]);
+}
+
 TEST_CASE("side by side names the script's crash and restart, not just the (empty) fault plan") {
   json lesson = json::parse(read_lesson_text("05-stale-pending.json"));
   // The lesson's story is a scripted crash; its fault plan may be empty.

@@ -1,15 +1,17 @@
 // The side-by-side view of a lesson: the lesson's fault plan run under the two policies
-// of its `compare` block. Both timelines come from the engine (`compare`); they are
-// stepped together by virtual time, each with the effects the service holds for the
-// intent (the engine's truth) and the client's status for it. ← → step, Home / End jump;
-// on a narrow screen the two timelines stack.
+// of its `compare` block. Both runs come from the engine (`compare`): each column has its
+// space-time diagram and text timeline, stepped together by virtual time, the effects the
+// service holds for the intent (the engine's truth), the requests sent for it, the client's
+// status for it, and, once its run is over, the engine's verdict on it. ← → step, Home / End
+// jump; on a narrow screen the two columns stack.
 
 import { h, replaceChildren, measureNextFrame } from '../dom.js';
 import { t, l, nameOf } from '../i18n.js';
 import { compareHash, listHash, replaceHash, sandboxHash } from '../router.js';
 import { encodeState } from '../sandbox/codec.js';
 import { statusPill } from './panels.js';
-import { INVARIANTS } from './knowledge.js';
+import { INVARIANTS, invariantLines } from './knowledge.js';
+import { renderDiagram } from './diagram.js';
 import { stepLine } from './timeline.js';
 import { lessonTabs } from './tabs.js';
 import { stepKeyTarget } from '../keys.js';
@@ -73,6 +75,7 @@ export class CompareView {
     this.el.live = h('p', { class: 'visually-hidden', 'aria-live': 'polite', 'data-testid': 'compare-announce' });
     this.cols = this.policies.map((p, i) => this.column(p, i));
     const open = this.openQuestions();
+    const intent = data.intent;
 
     replaceChildren(
       this.root,
@@ -88,7 +91,8 @@ export class CompareView {
           h(
             'div',
             { class: 'compare-caption', 'data-testid': 'compare-caption' },
-            h('p', null, t('compare.caption', { faults: l(data.faults), intent: data.intent })),
+            h('p', { 'data-testid': 'compare-faults' }, h('strong', null, t('compare.faults')), ' ', l(data.faults)),
+            h('p', null, t('compare.caption', { intent })),
             h(
               'ul',
               { class: 'compare-legend' },
@@ -107,7 +111,7 @@ export class CompareView {
             ),
             data.narration ? h('p', { class: 'compare-narration', 'data-testid': 'compare-narration' }, l(data.narration)) : null,
           ),
-          open > 0 ? h('p', { class: 'notice notice-warn', 'data-testid': 'compare-spoiler' }, t('compare.spoiler', { n: open })) : null,
+          open > 0 ? h('p', { class: 'notice notice-warn', 'data-testid': 'compare-spoiler' }, open === 1 ? t('compare.spoiler.one') : t('compare.spoiler.other', { n: open })) : null,
         ),
         h(
           'div',
@@ -132,27 +136,34 @@ export class CompareView {
   column(policy, i) {
     const hid = `compare-h-${i}`;
     const col = {
+      // What the diagram draws: this policy's steps and messages (the same shapes as `run`'s).
+      run: { steps: policy.steps, messages: policy.messages || [] },
+      diagram: h('div', { class: 'compare-diagram', 'data-testid': 'compare-diagram' }),
       counter: h('span', { class: 'counter-n' }),
+      counterLabel: h('span', { class: 'counter-label' }),
       counterBox: null,
+      sends: h('span', { class: 'counter-n counter-n-small' }),
+      sendsLabel: h('span', { class: 'counter-label' }),
+      sendsBox: null,
+      verdict: h('div', { class: 'compare-verdict', 'data-testid': 'compare-verdict', 'aria-live': 'off' }),
       status: h('span', { class: 'compare-status', 'data-testid': 'client-status' }),
       alerts: h('p', { class: 'compare-alerts' }),
       list: h('ol', { class: 'timeline compare-events', 'aria-label': t('compare.events', { name: NAMES[i] }), 'data-testid': 'compare-events' }),
       scroller: null,
     };
-    col.counterBox = h(
-      'p',
-      { class: 'counter', 'data-testid': 'effect-counter' },
-      col.counter,
-      h('span', { class: 'counter-label' }, t('compare.effects', { intent: this.data.intent })),
-    );
+    col.counterBox = h('p', { class: 'counter', 'data-testid': 'effect-counter' }, col.counter, col.counterLabel);
+    col.sendsBox = h('p', { class: 'counter counter-sends', 'data-testid': 'send-counter' }, col.sends, col.sendsLabel);
     col.scroller = h('div', { class: 'timeline-scroll' }, col.list);
     col.root = h(
       'section',
       { class: 'card compare-col', 'aria-labelledby': hid, 'data-testid': 'compare-timeline', 'data-policy': policy.id },
       h('h3', { id: hid, class: 'section-title' }, h('span', { class: 'badge badge-side' }, NAMES[i]), ' ', l(policy.label)),
       knobList(policy),
-      h('div', { class: 'compare-counters' }, col.counterBox, h('p', { class: 'compare-status-row' }, t('compare.status'), ' ', col.status)),
+      h('div', { class: 'compare-counters' }, col.counterBox, col.sendsBox, h('p', { class: 'compare-status-row' }, t('compare.status'), ' ', col.status)),
+      // The diagrams first, so that the two line up; what differs in height comes after.
+      col.diagram,
       col.alerts,
+      col.verdict,
       col.scroller,
     );
     return col;
@@ -190,6 +201,12 @@ export class CompareView {
       const status = (st && st.client.status[this.data.intent]) || null;
       col.counter.textContent = String(effects);
       col.counterBox.dataset.effects = String(effects);
+      col.counterLabel.textContent = effects === 1 ? t('compare.effects.one', { intent: this.data.intent }) : t('compare.effects.other', { intent: this.data.intent });
+      // The requests the client has sent for the intent so far (the engine's messages).
+      const sends = col.run.messages.filter((m) => m.kind === 'request' && m.intent === this.data.intent && Number.isInteger(m.sent_step) && m.sent_step <= at).length;
+      col.sends.textContent = String(sends);
+      col.sendsBox.dataset.sends = String(sends);
+      col.sendsLabel.textContent = sends === 1 ? t('compare.sends.one') : t('compare.sends.other');
       const inv = (st && st.invariants) || {};
       const violations = Array.isArray(inv.violations) ? inv.violations : [];
       // The engine says whether the counted intent's effects are a duplicate.
@@ -226,6 +243,8 @@ export class CompareView {
           ),
         ),
       );
+      renderDiagram(col.diagram, col.run, Math.max(0, at), (n) => this.goToStepOf(p, n), { label: t('compare.diagram', { name: NAMES[k] }) });
+      this.drawVerdict(p, col, at);
       measureNextFrame(col, () => {
         if (!col.scroller.isConnected) return null;
         const end = col.scroller.scrollHeight;
@@ -233,9 +252,41 @@ export class CompareView {
           col.scroller.scrollTop = end;
         };
       });
-      said.push(t('compare.sideSummary', { name: NAMES[k], n: effects, status: status || t('compare.noStatus') }));
+      const side = { name: NAMES[k], n: effects, status: status || t('compare.noStatus') };
+      said.push(effects === 1 ? t('compare.sideSummary.one', side) : t('compare.sideSummary.other', side));
     });
     this.el.live.textContent = `${where}. ${said.join(' ')}`;
+  }
+
+  /** A click on a row of policy `p`'s diagram: the moment in time of its step `n`. */
+  goToStepOf(p, n) {
+    const st = p.steps[n];
+    if (st) this.go(this.times.indexOf(st.t));
+  }
+
+  /**
+   * The engine's verdict on a policy's run (its invariants at the last step, why it stopped,
+   * how it ends), once the view has reached that run's end; before, a line saying so.
+   */
+  drawVerdict(p, col, at) {
+    const end = p.steps.length - 1;
+    const done = at >= end;
+    if (col.verdictShown === done) return;
+    col.verdictShown = done;
+    col.verdict.dataset.shown = String(done);
+    if (!done) {
+      replaceChildren(col.verdict, h('p', { class: 'muted small' }, t('compare.verdictLater')));
+      return;
+    }
+    const last = p.steps[end] || {};
+    const verdict = p.verdict || {};
+    replaceChildren(
+      col.verdict,
+      h('h4', { class: 'compare-verdict-title' }, t('compare.verdict')),
+      p.ending && p.ending.text ? h('p', { class: 'compare-ending', 'data-testid': 'compare-ending' }, l(p.ending.text)) : null,
+      h('ul', { class: 'invariants' }, invariantLines(last.invariants || {})),
+      verdict.stop_text ? h('p', { class: 'muted small', 'data-testid': 'compare-stop' }, l(verdict.stop_text)) : null,
+    );
   }
 
   /** Keyboard: ← → step, Home / End jump. Returns true when the key was used. */

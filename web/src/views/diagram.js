@@ -1,7 +1,9 @@
 // The space-time diagram: lanes for client, network and service (and the mail
-// provider, when the service sends notification emails), time flowing down, one
-// row per step. Only steps up to the current one are drawn, so the diagram never
-// reveals what happens next.
+// provider, when the service sends notification emails), time flowing down. Only
+// steps up to the current one are drawn, so the diagram never reveals what happens next.
+// Its time axis is "by step" (one row per step) or "by virtual time" (rows as far apart
+// as the virtual ms between them, a long idle gap squeezed to a fixed height and
+// labelled with its length); the learner's choice applies to every diagram and is kept.
 
 import { h, s, keyedChildren, measureNextFrame } from '../dom.js';
 import { t, l, sideName, nameOf } from '../i18n.js';
@@ -12,6 +14,16 @@ const THREE = { width: 640, lanes: { client: 180, network: 360, service: 540 } }
 const FOUR = { width: 760, lanes: { client: 170, network: 330, service: 490, provider: 650 } };
 const RH = 38; // row height per step
 const PAD = 22;
+// By virtual time: each step still gets a row (RH) so labels never collide, plus
+// PX_PER_MS per virtual ms since the step before. A gap longer than GAP_MS (an idle wait:
+// a timeout, a restart delay) is drawn GAP_H high, taller than any shorter gap, with its
+// length written beside it, so a 100 ms timeout reads longer than a 10 ms latency without
+// a 10-second wait scrolling away the whole run.
+const PX_PER_MS = 1.6;
+const GAP_MS = 40;
+const GAP_H = 76;
+const AXES = ['step', 'time'];
+const AXIS_KEY = 'idemlab.diagramAxis';
 const ARROW_COLORS = {
   request: 'var(--c-client)',
   lookup: 'var(--c-client)',
@@ -21,7 +33,48 @@ const ARROW_COLORS = {
   email_ack: 'var(--c-provider)',
 };
 
-const y = (i) => PAD + i * RH;
+/** Where each step's row is (y, in drawing units) and which gaps were squeezed, for an axis. */
+function layoutOf(steps, axis) {
+  const ys = [];
+  const gaps = [];
+  steps.forEach((st, i) => {
+    if (i === 0) return ys.push(PAD);
+    const dt = axis === 'time' ? Math.max(0, st.t - steps[i - 1].t) : 0;
+    const squeezed = dt > GAP_MS;
+    if (squeezed) gaps.push({ step: i, ms: dt });
+    return ys.push(ys[i - 1] + RH + (squeezed ? GAP_H : dt * PX_PER_MS));
+  });
+  if (!ys.length) ys.push(PAD);
+  return { ys, gaps, y: (i) => ys[Math.max(0, Math.min(ys.length - 1, i))] };
+}
+
+function savedAxis() {
+  try {
+    const v = window.localStorage.getItem(AXIS_KEY);
+    if (AXES.includes(v)) return v;
+  } catch (_) {
+    /* storage unavailable: by step */
+  }
+  return 'step';
+}
+
+let axis = savedAxis();
+const mounted = new Set(); // every diagram drawn, to redraw on an axis change
+
+/** Switch every diagram's time axis ('step' | 'time') and remember the choice. */
+export function setDiagramAxis(next) {
+  if (!AXES.includes(next) || next === axis) return;
+  axis = next;
+  try {
+    window.localStorage.setItem(AXIS_KEY, next);
+  } catch (_) {
+    /* not remembered, still switched */
+  }
+  for (const view of [...mounted]) {
+    if (!view.scroller.isConnected) mounted.delete(view);
+    else redraw(view);
+  }
+}
 const geometryOf = (run) => (run.steps.length && run.steps[0].provider ? FOUR : THREE);
 const laneX = (geo, side) => geo.lanes[side] ?? geo.lanes.network;
 
@@ -49,7 +102,7 @@ function cross(x, yy, size, cls) {
   );
 }
 
-function eventMark(step, i, geo) {
+function eventMark(step, i, geo, y) {
   const side = step.event && step.event.side;
   if (!side || side === 'none') return null;
   const x = laneX(geo, side);
@@ -103,7 +156,7 @@ function eventMark(step, i, geo) {
   }
 }
 
-function messageShape(m, cur, prefix, geo) {
+function messageShape(m, cur, prefix, geo, y) {
   if (!Number.isInteger(m.sent_step) || m.sent_step > cur) return null;
   const x1 = laneX(geo, m.from);
   const y1 = y(m.sent_step);
@@ -158,15 +211,42 @@ function messageKey(m, idx, cur) {
   return `m${idx}:${ended ? 'ended' : 'flying'}@${cur}`; // drawn up to now, so it changes every step
 }
 
+// The time-axis switch: two radio buttons (arrow keys move between them), shared by
+// every diagram through setDiagramAxis.
+function axisControl(prefix) {
+  const name = `${prefix}-axis`;
+  const option = (value, key) =>
+    h(
+      'label',
+      { class: 'axis-option' },
+      h('input', {
+        type: 'radio',
+        name,
+        value,
+        'data-testid': `diagram-axis-${value}`,
+        onchange: (ev) => {
+          if (ev.target.checked) setDiagramAxis(value);
+        },
+      }),
+      ' ',
+      t(key),
+    );
+  return h(
+    'fieldset',
+    { class: 'diagram-axis', 'data-testid': 'diagram-axis' },
+    h('legend', null, t('diagram.axis')),
+    option('step', 'diagram.axisStep'),
+    option('time', 'diagram.axisTime'),
+  );
+}
+
 // The parts that never change for a lesson: built once per container.
-function mountDiagram(container, run) {
+function mountDiagram(container, run, label) {
   diagramCount += 1;
   const prefix = `dg${diagramCount}`;
   const geo = geometryOf(run);
   const W = geo.width;
   const sides = Object.keys(geo.lanes);
-  const last = run.steps.length - 1;
-  const height = y(last) + PAD;
   const titleId = `${prefix}-title`;
   const descId = `${prefix}-desc`;
 
@@ -179,18 +259,22 @@ function mountDiagram(container, run) {
         s('text', { x: laneX(geo, side), y: 22, 'text-anchor': 'middle' }, sideName(side))),
     ),
   );
-  const svg = s('svg', { class: 'diagram-svg', viewBox: `0 0 ${W} ${height}`, role: 'img', 'aria-labelledby': `${titleId} ${descId}`, 'data-testid': 'diagram', 'data-step': 0, preserveAspectRatio: 'xMidYMin meet' });
-  const scroller = h('div', { class: 'diagram-scroll', tabindex: '0', role: 'group', 'aria-label': t('diagram.title') }, svg);
-  container.appendChild(h('div', { class: 'diagram' }, header, scroller));
+  const svg = s('svg', { class: 'diagram-svg', role: 'img', 'aria-labelledby': `${titleId} ${descId}`, 'data-testid': 'diagram', 'data-step': 0, preserveAspectRatio: 'xMidYMin meet' });
+  const scroller = h('div', { class: 'diagram-scroll', tabindex: '0', role: 'group', 'aria-label': label || t('diagram.title') }, svg);
+  const control = axisControl(prefix);
+  container.appendChild(h('div', { class: 'diagram' }, control, header, scroller));
 
   const view = {
     run,
     geo,
     sides,
     prefix,
-    height,
     svg,
     scroller,
+    control,
+    axis: null, // the axis the parts below were drawn for
+    layout: null,
+    height: 0,
     cur: -1,
     onPick: null,
     fixed: {
@@ -198,6 +282,7 @@ function mountDiagram(container, run) {
       desc: s('desc', { id: descId }, t(geo === FOUR ? 'diagram.descMail' : 'diagram.desc')),
       defs: markerDefs(prefix),
       rows: s('g', { class: 'rows' }),
+      gaps: s('g', { class: 'gaps' }),
       times: s('g', { class: 'times' }),
       messages: s('g', { class: 'messages' }),
       events: s('g', { class: 'events' }),
@@ -206,9 +291,11 @@ function mountDiagram(container, run) {
     // Keyed children of the svg and of each group, as keyedChildren returned them.
     parts: null,
     rows: null,
+    gaps: null,
     times: null,
     messages: null,
     events: null,
+    targets: null,
     onTarget: null,
     targetById: new Map(),
   };
@@ -225,24 +312,56 @@ function mountDiagram(container, run) {
     if (row && view.onPick) view.onPick(Number(row.getAttribute('data-step')));
   });
   views.set(container, view);
+  for (const old of [...mounted]) if (!old.scroller.isConnected) mounted.delete(old);
+  mounted.add(view);
   return view;
+}
+
+/** Lay the view out for the current axis: everything placed by y is drawn afresh. */
+function applyAxis(view) {
+  if (view.axis === axis) return;
+  view.axis = axis;
+  view.layout = layoutOf(view.run.steps, axis);
+  view.height = view.layout.y(view.run.steps.length - 1) + PAD;
+  view.svg.setAttribute('viewBox', `0 0 ${view.geo.width} ${view.height}`);
+  view.svg.setAttribute('data-axis', axis);
+  for (const input of view.control.querySelectorAll('input')) input.checked = input.value === axis;
+  for (const part of ['parts', 'rows', 'gaps', 'times', 'messages', 'events']) view[part] = null;
+  for (const g of Object.values(view.fixed)) if (g.tagName === 'g') while (g.firstChild) g.removeChild(g.firstChild);
+  while (view.svg.firstChild) view.svg.removeChild(view.svg.firstChild);
+}
+
+function redraw(view) {
+  draw(view, view.cur);
 }
 
 /**
  * Draw the diagram for `run` at step `cur` into `container`. `onPick(i)` is called when a row is
  * clicked (the text timeline is the keyboard route to the same thing). Stepping only adds,
- * removes or redraws what differs from the step drawn before.
+ * removes or redraws what differs from the step drawn before. `label` names the diagram for
+ * assistive technology when a page shows more than one.
  */
-export function renderDiagram(container, run, cur, onPick, { targets = null, onTarget = null } = {}) {
+export function renderDiagram(container, run, cur, onPick, { targets = null, onTarget = null, label = null } = {}) {
   let view = views.get(container);
   if (!view || view.run !== run) {
-    if (view) container.querySelector('.diagram').remove();
-    view = mountDiagram(container, run);
+    if (view) {
+      container.querySelector('.diagram').remove();
+      mounted.delete(view);
+    }
+    view = mountDiagram(container, run, label);
   }
   view.onPick = onPick || null;
   view.onTarget = onTarget;
+  view.targets = targets;
+  draw(view, cur);
+}
+
+function draw(view, cur) {
+  applyAxis(view);
+  const { run, targets } = view;
   view.cur = cur;
   const { svg, fixed, prefix, height, geo, sides } = view;
+  const { y, gaps } = view.layout;
   const W = geo.width;
   const steps = run.steps;
   svg.setAttribute('data-step', cur);
@@ -272,9 +391,15 @@ export function renderDiagram(container, run, cur, onPick, { targets = null, onT
       }
     }
   }
-  parts.push(['times', () => fixed.times], ['messages', () => fixed.messages], ['events', () => fixed.events]);
+  parts.push(['gaps', () => fixed.gaps], ['times', () => fixed.times], ['messages', () => fixed.messages], ['events', () => fixed.events]);
   if (targets) parts.push(['targets', () => fixed.targets]);
   view.parts = keyedChildren(svg, view.parts, parts);
+
+  // Squeezed gaps (by virtual time) up to now: a break across the lanes and its length.
+  const gapItems = gaps
+    .filter((g) => g.step <= cur)
+    .map((g) => [`${g.step}`, () => gapMark(g, y(g.step - 1), y(g.step), geo, sides)]);
+  view.gaps = keyedChildren(fixed.gaps, view.gaps, gapItems);
 
   // Time labels: shown when the time changes, and always on the current row.
   const timeItems = [];
@@ -288,7 +413,7 @@ export function renderDiagram(container, run, cur, onPick, { targets = null, onT
   const msgItems = [];
   (run.messages || []).forEach((m, idx) => {
     const key = messageKey(m, idx, cur);
-    if (key) msgItems.push([key, () => messageShape(m, cur, prefix, geo)]);
+    if (key) msgItems.push([key, () => messageShape(m, cur, prefix, geo, y)]);
   });
   view.messages = keyedChildren(fixed.messages, view.messages, msgItems);
 
@@ -296,7 +421,7 @@ export function renderDiagram(container, run, cur, onPick, { targets = null, onT
   const evItems = [];
   for (let i = 0; i <= cur; i++) {
     const cached = view.events && view.events.get(`${i}`);
-    const mark = cached || eventMark(steps[i], i, geo);
+    const mark = cached || eventMark(steps[i], i, geo, y);
     if (mark) {
       if (!cached) mark.setAttribute('data-step', i);
       evItems.push([`${i}`, () => mark]);
@@ -310,10 +435,25 @@ export function renderDiagram(container, run, cur, onPick, { targets = null, onT
   measureNextFrame(view, () => keepRowInView(view));
 }
 
+// A squeezed idle gap: a short zigzag over each lane halfway down it, and "+ N ms".
+function gapMark(gap, y0, y1, geo, sides) {
+  const mid = (y0 + y1) / 2;
+  const zig = (x) => `M${x - 9},${mid - 5} L${x - 3},${mid + 1} L${x + 3},${mid - 5} L${x + 9},${mid + 1}`;
+  const text = t('diagram.gap', { ms: gap.ms });
+  return s(
+    'g',
+    { class: 'gap', 'data-testid': 'diagram-gap', 'data-step': gap.step, 'data-ms': gap.ms },
+    s('title', null, t('diagram.gapTitle', { ms: gap.ms })),
+    sides.map((side) => s('path', { class: 'gap-zig', d: zig(laneX(geo, side)) })),
+    s('text', { x: 10, y: mid + 4, class: 'gap-label' }, text),
+  );
+}
+
 // Where a target is drawn: on its message's line (a drop), or on its side's lane just
 // before the step it precedes (a crash); several crash points at one place fan out.
 function targetShape(view, tg, cur, slot) {
   const { geo, run } = view;
+  const { y } = view.layout;
   let x;
   let yy;
   if (tg.message !== null && tg.message !== undefined) {
@@ -362,6 +502,7 @@ function keepRowInView(view) {
   const { svg, scroller } = view;
   if (!scroller.isConnected) return null;
   const cur = view.cur;
+  const { y } = view.layout;
   const scale = svg.getBoundingClientRect().width / view.geo.width || 1;
   const top = (y(cur) - RH * 1.5) * scale;
   const bottom = (y(cur) + RH * 1.5) * scale;
