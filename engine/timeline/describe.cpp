@@ -80,10 +80,10 @@ L10n record_note(const nlohmann::json& local) {
   return {};
 }
 
-// Which key a lookup step carries, from the requests of `intent` sent before step `at`:
-// the intent's one key (key per intent, and no attempt has carried another), or the key
-// of attempt N (key per attempt, or a key made anew by resend_new_key) and whether
-// earlier attempts carried other keys that this lookup does not ask about.
+// Which key a lookup step carries, from the requests of `intent` sent before step `at`: the
+// key of attempt(s) N and whether earlier attempts carried other keys that this lookup does
+// not ask about. Only what has happened: never what later attempts will carry (a lesson
+// asks that at the lookup, and the text would answer it).
 L10n looked_up_key(const Run& run, const std::string& intent, const std::string& key, int at) {
   std::vector<int> carried;  // the attempts whose request carried `key`
   bool others = false;       // an attempt carried another key
@@ -91,10 +91,6 @@ L10n looked_up_key(const Run& run, const std::string& intent, const std::string&
     if (m.kind != MessageKind::Request || m.intent != intent || m.sent_step < 0 || m.sent_step >= at) continue;
     if (m.op_key == key) carried.push_back(m.n);
     else others = true;
-  }
-  if (!others && !run.key_per_attempt) {
-    return {"这个意图唯一的操作标识 " + key + "（每次尝试都用它）",
-            key + ", the intent's one key (every attempt carries it)"};
   }
   if (carried.empty()) {
     return {"操作标识 " + key + "（还没有哪次尝试发出过它）", key + " (a key no attempt has sent yet)"};

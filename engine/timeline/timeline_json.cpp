@@ -201,16 +201,6 @@ json service_row(const Row& r, bool changed) {
   return o;
 }
 
-// A side's part of a step, before its tables: whether it is up, and what it holds only
-// in memory (lost in a crash) under "volatile".
-json side_json(bool alive, const char* memory_key, json memory) {
-  json in_memory = json::object(), o = json::object();
-  put(in_memory, memory_key, std::move(memory));
-  put(o, "alive", alive);
-  put(o, "volatile", std::move(in_memory));
-  return o;
-}
-
 // A row is changed when the previous step had no row with its key, or a different one.
 template <typename Row, typename SameKey>
 bool changed_row(const Rows<Row>& before, const Row& row, SameKey same_key) {

@@ -7,6 +7,7 @@
 #include "engine/invariants/invariants.hpp"
 #include "engine/knowledge/worlds.hpp"
 #include "engine/lesson/forks.hpp"
+#include "engine/lesson/warnings.hpp"
 #include "lesson_file.hpp"
 
 using namespace idemlab;
@@ -65,5 +66,15 @@ TEST_CASE("every shipped lesson asks at least three checked questions, one of th
     CHECK(over_space >= 1);
     CHECK(!p->lesson.self_check.empty());
     CHECK((p->lesson.level == "intro" || p->lesson.level == "advanced"));
+  }
+}
+
+TEST_CASE("no shipped lesson gives an answer away by its option lengths or piles questions on one step") {
+  for (const std::string& name : shipped_lessons()) {
+    auto p = prepared_lesson(name);
+    CAPTURE(name);
+    std::vector<LessonProblem> warnings = lesson_warnings(*p);
+    for (const LessonProblem& w : warnings) MESSAGE(w.path << ": " << w.reason);
+    CHECK(warnings.empty());
   }
 }
