@@ -94,8 +94,9 @@ test('a wrong choice shows that option\'s runs and where it goes wrong; a second
   // The feedback leads with the run where the chosen option duplicates or lies.
   await expect(questionCard(page, q.id).getByTestId('verdict').last().locator('.verdict-why')).not.toBeEmpty();
 
-  await answerRightly(page, questionCard(page, q.id));
   await expect(questionCard(page, q.id).locator(`[data-testid="judgement"][data-option="${expected}"]`)).toHaveAttribute('data-safe', 'true');
+  // Shown: no more tries (picking the shown answer now would be copying it).
+  await expect(questionCard(page, q.id).locator(`button[data-answer="${expected}"]`)).toBeDisabled();
 });
 
 test('the choose card and its judgements read in Chinese too', async ({ page }) => {

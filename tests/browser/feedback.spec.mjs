@@ -125,6 +125,11 @@ test('"show the answer" shows the engine\'s answer, counts as shown, and the lis
   const rec = await stored(page, q.id);
   expect(rec.correct).toBe(false);
   expect(rec.reveal).toMatchObject({ expected, after: 1 });
+  // Copying the shown answer is no further try: the options are closed.
+  await expect(card.locator(`button[data-answer="${expected}"]`)).toBeDisabled();
+  await card.locator(`button[data-answer="${expected}"]`).click({ force: true });
+  await expect(card.getByTestId('verdict')).toHaveCount(1);
+  expect((await stored(page, q.id)).correct).toBe(false);
 
   // Kept across a reload, and the list counts it as shown, not as right.
   await page.reload();
@@ -212,7 +217,8 @@ test('narration and grid cells an open question would give away stay hidden unti
   const moment = run.lesson.moments.find((m) => m.step === q.step);
   await reach(page, q);
   const atStep = qs.filter((x) => x.step === q.step);
-  const first = atStep.find(waits);
+  // The last of them names the wait: its answer is the one that ends it.
+  const first = [...atStep].reverse().find(waits);
   const open = qs.filter((x) => x.step >= q.step);
 
   await expect(page.getByTestId('narration-text')).toHaveCount(0);
@@ -467,3 +473,19 @@ test('an exported answer shown on request comes back through an import, checked 
   await expect(again.getByTestId('verdict').first().getByTestId('verdict-hint')).toBeVisible();
   expect(await again.locator('[data-testid="answers"] button').evaluateAll((bs) => bs.map((b) => b.dataset.answer))).toEqual(order);
 });
+
+test('on a narrow screen the end of the lesson comes after the last question card, not above the story', async ({ page }) => {
+  test.setTimeout(90_000);
+  await page.setViewportSize({ width: 375, height: 740 });
+  await openLesson(page, LESSON, 0);
+  await completeLesson(page);
+  const end = page.getByTestId('lesson-end');
+  await expect(end).toBeVisible();
+  const endBox = await end.boundingBox();
+  const cards = page.locator('[data-testid="questions"] [data-testid="question"]');
+  const lastCard = await cards.last().boundingBox();
+  const narration = await page.getByTestId('narration').boundingBox();
+  expect(endBox.y).toBeGreaterThan(lastCard.y);
+  expect(endBox.y).toBeGreaterThan(narration.y);
+});
+

@@ -27,7 +27,8 @@ const within = (step, r) => Number.isInteger(r.from) && step >= r.from && (r.to 
  * At `step`, what stays hidden because a question not yet settled (answered right, or
  * its answer shown) would be given away: the union of those questions' `hides`, as the
  * engine computed them with the lesson (engine/api/API.md, "Hides"). Each hidden thing
- * names the first such question in the lesson's order, the one that unlocks it:
+ * names the last such question in the lesson's order: the one whose answer unlocks it
+ * (the earlier ones come first on the way there, so the promise holds):
  * { sides: Map side -> question, truth: question | null, narration: question | null }.
  * `narrationStep` is the step of the moment whose narration is shown, or null.
  */
@@ -37,9 +38,9 @@ export function hiddenAt(questions, isSettled, step, narrationStep = null) {
   let narration = null;
   for (const q of questions || []) {
     if (isSettled(q.id) || !q.hides) continue;
-    for (const c of q.hides.cells || []) if (within(step, c) && !sides.has(c.side)) sides.set(c.side, q);
-    if (!truth && (q.hides.truth || []).some((r) => within(step, r))) truth = q;
-    if (!narration && narrationStep !== null && (q.hides.narration || []).includes(narrationStep)) narration = q;
+    for (const c of q.hides.cells || []) if (within(step, c)) sides.set(c.side, q);
+    if ((q.hides.truth || []).some((r) => within(step, r))) truth = q;
+    if (narrationStep !== null && (q.hides.narration || []).includes(narrationStep)) narration = q;
   }
   return { sides, truth, narration };
 }

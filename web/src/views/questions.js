@@ -90,7 +90,7 @@ function tryView(q, attempt, n) {
   if (q.kind === 'table') {
     const cells = Object.values(attempt.cells || {});
     const wrong = Number.isInteger(attempt.wrong) ? attempt.wrong : cells.filter((c) => !c.correct).length;
-    if (cells.length) parts.push(h('p', { 'data-testid': 'verdict-cells', 'data-wrong': String(wrong) }, right ? t('q.cellsRight', { n: cells.length - wrong, total: cells.length }) : t('q.cellsWrong', { n: wrong, total: cells.length })));
+    if (cells.length) parts.push(h('p', { 'data-testid': 'verdict-cells', 'data-wrong': String(wrong) }, right ? t('q.cellsRight', { n: cells.length - wrong, total: cells.length }) : t(wrong === 1 ? 'q.cellWrongOne' : 'q.cellsWrong', { n: wrong, total: cells.length })));
   } else {
     parts.push(h('p', { 'data-testid': 'verdict-yours' }, t('q.yours', { a: optionLabel(q, attempt.answer) })));
     if (revealed && !right && attempt.expected !== undefined && attempt.expected !== null) parts.push(expectedLine(q, attempt.expected));
@@ -160,10 +160,13 @@ export function questionCard(q, ctx) {
     card.dataset.revealed = r.revealed ? 'true' : 'false';
     card.dataset.settled = r.settled ? 'true' : 'false';
     for (const b of optionButtons) {
-      b.disabled = r.solved;
+      // Settled (right, or its answer shown): no more tries; a copied answer is not a solved one.
+      b.disabled = r.settled;
       b.classList.toggle('is-chosen', !!r.last && r.last.answer === b.dataset.answer);
     }
     if (q.kind === 'table') {
+      const check = card.querySelector('[data-testid="table-check"]');
+      if (check) check.disabled = r.settled;
       const shownCells = r.shown && r.shown.cells ? r.shown.cells : null;
       for (const [k, mark] of cellMarks) {
         const c = r.last && r.last.cells && r.last.cells[k];
@@ -179,7 +182,7 @@ export function questionCard(q, ctx) {
         mark.title = c && !c.correct && should && should.explanation ? l(should.explanation) : '';
         const sel = selects.get(k);
         if (sel) {
-          sel.disabled = r.solved;
+          sel.disabled = r.settled;
           sel.classList.toggle('is-wrong', !!c && !c.correct);
           sel.setAttribute('aria-invalid', c && !c.correct ? 'true' : 'false');
         }
@@ -209,12 +212,13 @@ export function questionCard(q, ctx) {
     }
   }
 
-  // A second submit while one is being checked, once the question is answered right,
-  // or repeating the last wrong answer (a double click) is ignored: one try each.
+  // A second submit while one is being checked, once the question is settled (answered
+  // right, or its answer shown), or repeating the last wrong answer (a double click) is
+  // ignored: one try each, and none after the answer was shown.
   let checking = false;
   async function submit(answer) {
     const r = record();
-    if (checking || r.solved) return;
+    if (checking || r.settled) return;
     if (r.last && JSON.stringify(r.last.answer) === JSON.stringify(answer)) return;
     checking = true;
     card.setAttribute('aria-busy', 'true');
@@ -224,11 +228,16 @@ export function questionCard(q, ctx) {
       refresh('try');
       const now = record();
       if (ctx.afterCheck && ctx.afterCheck()) return;
-      // The pressed button is disabled once right: keep the keyboard on the verdict.
+      // The pressed button is disabled once settled: keep the keyboard on the verdict (the
+      // solved note, or the try that showed the answer), scrolled into sight.
       const active = document.activeElement;
-      if (now.solved && (!active || active === document.body || card.contains(active))) {
-        const note = card.querySelector('.solved-note');
-        if (note) note.focus({ preventScroll: true });
+      if (now.settled && (!active || active === document.body || card.contains(active))) {
+        const target = now.solved ? card.querySelector('.solved-note') : verdicts.lastElementChild;
+        if (target) {
+          if (!target.hasAttribute('tabindex')) target.setAttribute('tabindex', '-1');
+          target.focus({ preventScroll: true });
+          target.scrollIntoView({ block: 'nearest' });
+        }
       }
     } catch (e) {
       showError(e);
