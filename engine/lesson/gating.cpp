@@ -9,11 +9,10 @@ namespace {
 
 using nlohmann::json;
 
-json range_json(const StepRange& r) {
-  json o = json::object();
+// {"from": first step, "to": last step | null (to the end)} written into `o`.
+void put_range(json& o, const StepRange& r) {
   put(o, "from", r.from);
   put(o, "to", r.to ? json(*r.to) : json(nullptr));
-  return o;
 }
 
 // The step of the latest question card before `step`, or -1.
@@ -45,12 +44,14 @@ json Hides::to_json() const {
   for (const SideRange& r : cells) {
     json o = json::object();
     put(o, "side", to_string(r.side));
-    json steps = range_json(r.steps);
-    put(o, "from", steps["from"]);
-    put(o, "to", steps["to"]);
+    put_range(o, r.steps);
     c.push_back(std::move(o));
   }
-  for (const StepRange& r : truth) t.push_back(range_json(r));
+  for (const StepRange& r : truth) {
+    json o = json::object();
+    put_range(o, r);
+    t.push_back(std::move(o));
+  }
   for (int s : narration) n.push_back(s);
   json out = json::object();
   put(out, "cells", std::move(c));
