@@ -13,6 +13,7 @@ import { SandboxView } from './views/sandbox.js';
 import { isEmbedded, params as embedParams, listenToHost, postReady, newView } from './embed.js';
 import { isOfflineCopy } from './bundled.js';
 import { renderList, exportProgress, downloadText } from './views/list.js';
+import { useAxisPreference } from './views/diagram.js';
 import { renderLessonText } from './views/lessontext.js';
 import { recheckImport } from './importing.js';
 import { LessonView } from './views/lesson.js';
@@ -470,6 +471,7 @@ async function start() {
   listenToHost({ setLang, openLesson: (id, step) => (window.location.hash = lessonHash(id, step)) });
   app.progress = new Progress();
   app.progress.onSaveState(onSaveState);
+  useAxisPreference({ get: (name, fallback) => app.progress.getPref(name, fallback), set: (name, value) => app.progress.setPref(name, value) });
   for (const n of app.progress.notices) {
     // Unreadable progress that could not be set aside: offered as a file before it is written over.
     if (n.download) {

@@ -23,7 +23,6 @@ const PX_PER_MS = 1.6;
 const GAP_MS = 40;
 const GAP_H = 76;
 const AXES = ['step', 'time'];
-const AXIS_KEY = 'idemlab.diagramAxis';
 const ARROW_COLORS = {
   request: 'var(--c-client)',
   lookup: 'var(--c-client)',
@@ -48,28 +47,24 @@ function layoutOf(steps, axis) {
   return { ys, gaps, y: (i) => ys[Math.max(0, Math.min(ys.length - 1, i))] };
 }
 
-function savedAxis() {
-  try {
-    const v = window.localStorage.getItem(AXIS_KEY);
-    if (AXES.includes(v)) return v;
-  } catch (_) {
-    /* storage unavailable: by step */
-  }
-  return 'step';
-}
+// The page's preference store ({get(name, fallback), set(name, value)}: progress.js's prefs,
+// where the truth switch and the play speed are kept too), given once by main.js.
+let prefs = null;
+let axis = 'step';
 
-let axis = savedAxis();
+/** Read the remembered axis from the page's preference store, and remember changes there. */
+export function useAxisPreference(store) {
+  prefs = store;
+  const saved = store.get('diagramAxis', 'step');
+  axis = AXES.includes(saved) ? saved : 'step';
+}
 const mounted = new Set(); // every diagram drawn, to redraw on an axis change
 
 /** Switch every diagram's time axis ('step' | 'time') and remember the choice. */
 export function setDiagramAxis(next) {
   if (!AXES.includes(next) || next === axis) return;
   axis = next;
-  try {
-    window.localStorage.setItem(AXIS_KEY, next);
-  } catch (_) {
-    /* not remembered, still switched */
-  }
+  if (prefs) prefs.set('diagramAxis', next);
   for (const view of [...mounted]) {
     if (!view.scroller.isConnected) mounted.delete(view);
     else redraw(view);
