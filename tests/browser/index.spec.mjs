@@ -77,9 +77,9 @@ test('an index entry the page cannot use is named with its place in the index', 
 
 /** The engine's side-by-side output for a lesson, asked through the page's test hook. */
 async function engineCompare(page, id) {
-  return page.evaluate((lessonId) => {
+  return page.evaluate(async (lessonId) => {
     const l = window.__idemlab.lesson(lessonId);
-    return window.__idemlab.call('compare', { file: l.file, text: l.text });
+    return await window.__idemlab.call('compare', { file: l.file, text: l.text });
   }, id);
 }
 

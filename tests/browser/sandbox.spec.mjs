@@ -69,9 +69,9 @@ test('open lost-receipt in the sandbox, click away the lost response: DELIVERED 
 
   // The page shows what the engine computes for the scenario its address holds.
   const code = new URL(await settledUrl(page)).hash.split('/')[2];
-  const engineSays = await page.evaluate((c) => {
+  const engineSays = await page.evaluate(async (c) => {
     const { state } = window.__idemlab.sandboxState(c);
-    return window.__idemlab.call('run', { scenario: state.s }).ending;
+    return (await window.__idemlab.call('run', { scenario: state.s })).ending;
   }, code);
   expect(engineSays.intents).toEqual([{ intent: 'weekly-report', status: await ending(page).getAttribute('data-status'), effects: 2 }]);
 });
@@ -256,11 +256,11 @@ test('from a side-by-side view, each policy opens in the sandbox with its own kn
   for (const [name, index] of [['A', 0], ['B', 1]]) {
     await page.goto('./#/lesson/retry-duplicates/compare');
     await page.locator('[data-testid="compare-view"]').waitFor();
-    const expected = await page.evaluate((i) => {
+    const expected = await page.evaluate(async (i) => {
       const rec = window.__idemlab.lesson('retry-duplicates');
-      const compare = window.__idemlab.call('compare', { file: rec.file, text: rec.text });
+      const compare = await window.__idemlab.call('compare', { file: rec.file, text: rec.text });
       const policy = compare.policies[i].id;
-      return window.__idemlab.call('scenario', { file: rec.file, text: rec.text, policy }).scenario.client;
+      return (await window.__idemlab.call('scenario', { file: rec.file, text: rec.text, policy })).scenario.client;
     }, index);
     await page.getByTestId(`open-in-sandbox-${name}`).click();
     await waitSandbox(page);
