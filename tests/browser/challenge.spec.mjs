@@ -72,7 +72,7 @@ test('break it (lost-receipt): a fault that does not produce the goal is refused
   // A fault the engine's solution does not use, whose run does not break the goal.
   const solutionId = await targetOf(page, c.view.scenario, c.solution.faults[0]);
   expect(solutionId).toBeTruthy();
-  const others = await page.evaluate(([s, goal, sol]) => {
+  const others = await page.evaluate(async ([s, goal, sol]) => {
     const run = await window.__idemlab.call('run', { scenario: s });
     const ids = [];
     for (const t of run.targets.filter((x) => x.id !== sol)) {

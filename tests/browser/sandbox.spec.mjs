@@ -35,8 +35,14 @@ const ending = (page, intent = 'weekly-report') => page.locator(`[data-testid="s
 const violation = (page, name) => page.locator(`[data-testid="sb-verdict"] li[data-invariant="${name}"]`);
 const planItems = (page) => page.locator('[data-testid="sb-plan-list"] li');
 
-/** What the page shows of a run: its ending, verdict, plan and text timeline. */
+/** Once the engine has answered every edit made so far (the view is busy until then). */
+async function answered(page) {
+  await page.locator('[data-testid="sandbox-view"]:not([aria-busy])').waitFor();
+}
+
+/** What the page shows of a run, once its edits are answered: its ending, verdict, plan and text timeline. */
 async function shownRun(page) {
+  await answered(page);
   return {
     ending: await page.getByTestId('sb-ending').innerText(),
     verdict: await page.getByTestId('sb-verdict').innerText(),
@@ -293,6 +299,7 @@ test('a learner at the end of the run stays at its end after an edit that makes 
   const before = await last();
   await expect(label).toContainText(`Step ${before} of ${before}`);
   await page.locator('[data-testid="sb-target"][data-target^="drop:response:"]').click();
+  await answered(page);
   const after = await last();
   expect(after).toBeGreaterThan(before);
   await expect(label).toContainText(`Step ${after} of ${after}`);

@@ -284,10 +284,13 @@ export class SandboxView {
 
   async startExplore(k) {
     if (this.explore && this.explore.running) return; // the button says it is busy (aria-disabled)
-    const scenario = clone(this.state.s);
-    const code = this.code;
     this.explore = { k, running: true, progress: null, result: null, error: null };
     this.renderExplore();
+    // The scenario the learner sees once the edits made before this click are answered.
+    await this.queue;
+    if (this.destroyed || !this.explore || !this.explore.running) return;
+    const scenario = clone(this.state.s);
+    const code = this.code;
     try {
       const out = await this.app.call('explore', { scenario, faults: k }, {
         cancellable: true,
@@ -332,6 +335,8 @@ export class SandboxView {
     const { rec } = this.challenge;
     this.check = { running: true };
     this.renderChallenge();
+    await this.queue; // the attempt is the scenario once the edits before this click are answered
+    if (this.destroyed) return;
     try {
       const out = await this.app.call('challenge', { file: rec.file, text: rec.text, attempt: clone(this.state.s) }, { cancellable: true });
       const errors = outputErrors(out, rec.file);
