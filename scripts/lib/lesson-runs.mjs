@@ -2,10 +2,11 @@
 // waiting for the engine (web/src/lessons.js): for each entry of SITE/lessons/index.json
 // that is a working lesson, writes SITE/lessons/<name>.run.json (the engine's `run` output
 // for the lesson file, exactly as `idemlab run FILE --json` prints it: the same bytes the
-// page's WebAssembly engine answers) and adds to the entry
-//   "run": {"file": "lessons/<name>.run.json", "text_sha256": "<SHA-256 of the lesson file, hex>"}
-// The page uses the run only for a lesson text with exactly that hash; anything else is
-// run by the engine in the page.
+// page's WebAssembly engine answers), and lists them all in SITE/lessons/runs.json:
+//   {"runs": {"lessons/<name>.json": {"file": "lessons/<name>.run.json",
+//                                     "text_sha256": "<SHA-256 of the lesson file, hex>"}, ...}}
+// (beside the index, which stays the engine's own output). The page uses a run only for a
+// lesson text with exactly that hash; anything else is run by the engine in the page.
 // Usage: node scripts/lib/lesson-runs.mjs SITE IDEMLAB   (IDEMLAB: the native CLI)
 
 import { spawnSync } from 'node:child_process';
@@ -20,7 +21,7 @@ if (!site || !cli) {
 }
 const indexPath = join(site, 'lessons/index.json');
 const index = JSON.parse(readFileSync(indexPath, 'utf8'));
-let written = 0;
+const runs = {};
 for (const entry of index.lessons) {
   if (entry.ok !== true || !/^lessons\/[A-Za-z0-9][A-Za-z0-9._-]*\.json$/.test(entry.file)) continue;
   const bytes = readFileSync(join(site, entry.file));
@@ -39,8 +40,7 @@ for (const entry of index.lessons) {
   }
   const file = entry.file.replace(/\.json$/, '.run.json');
   writeFileSync(join(site, file), out);
-  entry.run = { file, text_sha256: createHash('sha256').update(bytes).digest('hex') };
-  written += 1;
+  runs[entry.file] = { file, text_sha256: createHash('sha256').update(bytes).digest('hex') };
 }
-writeFileSync(indexPath, JSON.stringify(index));
-console.log(`lesson runs: ${written} of ${index.lessons.length} lessons run at build time`);
+writeFileSync(join(site, 'lessons/runs.json'), JSON.stringify({ runs }));
+console.log(`lesson runs: ${Object.keys(runs).length} of ${index.lessons.length} lessons run at build time`);

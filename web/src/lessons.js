@@ -2,12 +2,12 @@
 // list shows of each lesson file (id, level, title, summary, question ids) or why the file
 // is broken (file, JSON path, reason). A lesson file itself is fetched and run by the
 // engine (`run`, which validates it as `check` does) only when it is opened. The build ran
-// every shipped lesson already (scripts/lib/lesson-runs.mjs): an index entry's "run" is
-// {"file": "lessons/<name>.run.json", the engine's `run` output for the lesson file, and
+// every shipped lesson already (scripts/lib/lesson-runs.mjs): lessons/runs.json maps a
+// lesson file to {"file": "lessons/<name>.run.json", the engine's `run` output for it, and
 // "text_sha256": SHA-256 of the lesson file's bytes it was computed from, hex}; a lesson
 // whose text has exactly that hash opens from it without waiting for the engine; any other
-// (edited, unhashable, no run in the index, a run file that cannot be read) is run by the
-// engine. A lesson
+// (edited, unhashable, not listed, a run file that cannot be read, no lessons/runs.json) is
+// run by the engine. A lesson
 // that fails at any stage becomes an error record naming the file, the JSON path and the
 // reason, and the other lessons are unaffected.
 
@@ -15,6 +15,7 @@ import { outputErrors, EngineError } from './engine.js';
 import { bundledFile } from './bundled.js';
 
 const INDEX = 'lessons/index.json';
+const RUNS = 'lessons/runs.json';
 // Index entries name files in lessons/ only: the page fetches nothing else.
 const LESSON_FILE = /^lessons\/[A-Za-z0-9][A-Za-z0-9._-]*\.json$/;
 const LESSON_ID = /^[a-z0-9-]+$/;
@@ -98,10 +99,7 @@ function readEntry(raw, i) {
     Array.isArray(ids) &&
     ids.every(isText);
   if (!fine) return here('expected {"ok": true, "id", "level", "title", "summary", "question_ids"} or {"ok": false, "errors"}');
-  // The build's run of the file (an index without one, or with one the page cannot use: none).
-  const r = raw.run;
-  const run = r && typeof r === 'object' && typeof r.file === 'string' && RUN_FILE.test(r.file) && typeof r.text_sha256 === 'string' && SHA256_HEX.test(r.text_sha256) ? { file: r.file, sha256: r.text_sha256 } : null;
-  return { status: 'ok', run, file, id: raw.id, level: raw.level, title: raw.title, summary: raw.summary, questionIds: ids, compare: raw.compare === true, challenge: raw.challenge === 'break' || raw.challenge === 'fix' ? raw.challenge : null };
+  return { status: 'ok', file, id: raw.id, level: raw.level, title: raw.title, summary: raw.summary, questionIds: ids, compare: raw.compare === true, challenge: raw.challenge === 'break' || raw.challenge === 'fix' ? raw.challenge : null };
 }
 
 export class LessonStore {
@@ -113,6 +111,31 @@ export class LessonStore {
     this.records = new Map(); // file -> opened record
     this.pending = new Map(); // file -> promise of the record
     this.texts = new Map(); // url -> promise of fetchText, so a prefetch is not repeated
+    this.runs = null; // promise of Map: lesson file -> {file, sha256}, the build's runs
+  }
+
+  /** The build's runs (lessons/runs.json), fetched once: a Map, empty when there are none. */
+  loadRuns() {
+    if (!this.runs) {
+      this.runs = this._fetch(RUNS).then((got) => {
+        this.texts.delete(RUNS);
+        const out = new Map();
+        let data = null;
+        try {
+          data = got.error ? null : JSON.parse(got.text);
+        } catch (_) {
+          data = null;
+        }
+        const runs = data && data.runs && typeof data.runs === 'object' ? data.runs : {};
+        for (const [file, r] of Object.entries(runs)) {
+          if (r && typeof r === 'object' && typeof r.file === 'string' && RUN_FILE.test(r.file) && typeof r.text_sha256 === 'string' && SHA256_HEX.test(r.text_sha256)) {
+            out.set(file, { file: r.file, sha256: r.text_sha256 });
+          }
+        }
+        return out;
+      });
+    }
+    return this.runs;
   }
 
   _fetch(url) {
@@ -122,13 +145,17 @@ export class LessonStore {
 
   /** Start fetching the index, and the lesson `id` opens, while the engine is still loading. */
   prefetch(id) {
+    // The list needs no run: the runs are asked for when a lesson is opened or linked to.
+    const runs = id ? this.loadRuns() : null;
     this.loadIndex()
       .then((entries) => {
         const entry = id ? entries.find((e) => e.status === 'ok' && e.id === id) : null;
-        if (entry) {
-          this._fetch(entry.file);
-          if (entry.run) this._fetch(entry.run.file);
-        }
+        if (!entry) return;
+        this._fetch(entry.file);
+        runs.then((map) => {
+          const run = map.get(entry.file);
+          if (run) this._fetch(run.file);
+        });
       })
       .catch(() => {});
   }
@@ -185,9 +212,10 @@ export class LessonStore {
   async _open(entry) {
     const { file } = entry;
     const fail = (errors, more = {}) => ({ file, status: 'error', errors, ...more });
-    const [got, pre] = await Promise.all([this._fetch(file), entry.run ? this._fetch(entry.run.file) : null]);
+    const about = (await this.loadRuns()).get(file) || null;
+    const [got, pre] = await Promise.all([this._fetch(file), about ? this._fetch(about.file) : null]);
     this.texts.delete(file);
-    if (entry.run) this.texts.delete(entry.run.file);
+    if (about) this.texts.delete(about.file);
     if (got.error) {
       return fail([{ file, path: '', kind: got.error.kind, status: got.error.status, reason: got.error.reason || '' }]);
     }
@@ -196,7 +224,7 @@ export class LessonStore {
     } catch (e) {
       return fail([{ file, path: '', kind: 'json', reason: e.message }]);
     }
-    let run = await this._precomputed(entry.run, pre, got.text);
+    let run = await this._precomputed(about, pre, got.text);
     const precomputed = !!run;
     try {
       // `run` validates the lesson as `check` does (the same errors), so one call does both.
