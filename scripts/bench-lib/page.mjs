@@ -14,13 +14,10 @@
 // - list_interactive_ms: navigation to the lesson list until it shows a card (or an error
 //   card) for every entry of the lesson index, median.
 // Also names every file of dist/ a visit fetches: the list, then opening the lesson from it
-// (scripts/bench sums their gzip sizes), and the files the page fetched before the lesson
-// was ready to step (critical_files: the critical path of a lesson opened by its address;
-// the engine's worker fetches its files after that).
+// (scripts/bench sums their gzip sizes).
 // usage: node page.mjs PORT LOADS  ->  {"page_interactive_ms": median, "first_ms": x,
 //          "first_drawn_ms", "fcp_ms", "open_longest_task_ms", "use_longest_task_ms",
-//          "list_interactive_ms": median, "visit_files": ["index.html", ...], "critical_files": [...],
-//          "console_errors": n}
+//          "list_interactive_ms": median, "visit_files": ["index.html", ...], "console_errors": n}
 import { chromium } from '@playwright/test';
 import config from '../../playwright.config.js';
 import { serveDist } from './serve.mjs';
@@ -77,7 +74,6 @@ const drawn = [];
 const fcps = [];
 let openLongest = 0;
 let useLongest = 0;
-let critical = [];
 const listTimes = [];
 const visited = new Set();
 let consoleErrors = 0;
@@ -140,13 +136,7 @@ try {
     // Long tasks are reported after they end: a moment for the last ones to arrive.
     await page.waitForTimeout(100);
     openLongest = Math.max(openLongest, longest(await page.evaluate(() => window.__longTasks), 0, at.ready));
-    if (i === 0) {
-      critical = await page.evaluate(([o, readyAt]) => performance.getEntriesByType('resource')
-        .filter((e) => e.startTime <= readyAt && e.name.startsWith(o))
-        .map((e) => decodeURIComponent(new URL(e.name).pathname.slice(1))), [`${origin}/`, at.ready]);
-      critical = ['index.html', ...critical.filter((f) => f && f !== 'index.html')].sort();
-      useLongest = await useLesson(page);
-    }
+    if (i === 0) useLongest = await useLesson(page);
     await context.close();
   }
   for (let i = 0; i < loads; i += 1) {
@@ -178,5 +168,5 @@ console.log(JSON.stringify({
   first_drawn_ms: Math.round(median(drawn)), fcp_ms: fcps.length ? Math.round(median(fcps)) : null,
   open_longest_task_ms: openLongest, use_longest_task_ms: useLongest,
   list_interactive_ms: median(listTimes),
-  visit_files: [...visited].sort(), critical_files: critical, console_errors: consoleErrors,
+  visit_files: [...visited].sort(), console_errors: consoleErrors,
 }));
