@@ -11,12 +11,18 @@
 // - use_longest_task_ms: the same, over stepping through the lesson (Next, End, Home) and
 //   checking an answer (the lesson's first question, an answer sent and its verdict shown,
 //   on the first load: the engine's first call after the page opened);
+// - open_longest_task_cpu_ms, use_longest_task_cpu_ms, open_main_cpu_ms: the same two
+//   longest tasks, and the main thread's whole CPU time until the lesson is ready (median),
+//   in CPU time of the page's main thread (Chromium's trace: each task's thread time), over
+//   TRACED further loads: on a shared machine a task's wall time counts the time the
+//   system gave to others, its thread time does not;
 // - list_interactive_ms: navigation to the lesson list until it shows a card (or an error
 //   card) for every entry of the lesson index, median.
 // Also names every file of dist/ a visit fetches: the list, then opening the lesson from it
 // (scripts/bench sums their gzip sizes).
 // usage: node page.mjs PORT LOADS  ->  {"page_interactive_ms": median, "first_ms": x,
 //          "first_drawn_ms", "fcp_ms", "open_longest_task_ms", "use_longest_task_ms",
+//          "open_longest_task_cpu_ms", "use_longest_task_cpu_ms", "open_main_cpu_ms",
 //          "list_interactive_ms": median, "visit_files": ["index.html", ...], "console_errors": n}
 import { chromium } from '@playwright/test';
 import config from '../../playwright.config.js';
@@ -64,6 +70,7 @@ function markListed(entries) {
   new MutationObserver(mark).observe(document, { subtree: true, childList: true, attributes: true });
 }
 
+const TRACED = 3;
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 const stopServer = await serveDist(port);
@@ -74,6 +81,7 @@ const drawn = [];
 const fcps = [];
 let openLongest = 0;
 let useLongest = 0;
+const traced = [];
 const listTimes = [];
 const visited = new Set();
 let consoleErrors = 0;
@@ -117,6 +125,42 @@ async function useLesson(page) {
   return longest(await page.evaluate(() => window.__longTasks), from, to);
 }
 
+// One fresh load traced (Chromium's trace, the page's main thread): its tasks' thread
+// times until the lesson is ready, then while it is stepped and an answer checked.
+async function tracedLoad() {
+  const { context, page } = await fresh();
+  const cdp = await context.newCDPSession(page);
+  const events = [];
+  cdp.on('Tracing.dataCollected', (e) => events.push(...e.value));
+  const complete = new Promise((r) => cdp.on('Tracing.tracingComplete', r));
+  await cdp.send('Tracing.start', { categories: 'devtools.timeline,disabled-by-default-devtools.timeline,blink.user_timing', transferMode: 'ReportEvents' });
+  await page.addInitScript(markReady);
+  await page.addInitScript(() => {
+    new MutationObserver(() => {
+      if (!window.__idemlabMarked && document.body && document.body.dataset.ready === 'true') {
+        window.__idemlabMarked = true;
+        performance.mark('idemlab-ready');
+      }
+    }).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-ready'] });
+  });
+  await page.goto(url, { waitUntil: 'commit' });
+  await until(page, () => window.__idemlabMarked && window.__idemlabDrawnAt);
+  await useLesson(page);
+  await page.evaluate(() => performance.mark('idemlab-used'));
+  await cdp.send('Tracing.end');
+  await complete;
+  await context.close();
+  const thread = events.find((e) => e.name === 'thread_name' && e.args && e.args.name === 'CrRendererMain');
+  const at = (name) => (events.find((e) => e.name === name) || {}).ts;
+  const ready = at('idemlab-ready');
+  const used = at('idemlab-used');
+  const tasks = events.filter((e) => thread && e.pid === thread.pid && e.tid === thread.tid && e.ph === 'X' && e.name === 'RunTask');
+  const cpu = (list) => list.map((e) => (e.tdur || 0) / 1000);
+  const open = cpu(tasks.filter((e) => e.ts <= ready));
+  const use = cpu(tasks.filter((e) => e.ts > ready && e.ts <= used));
+  return { open: Math.max(0, ...open), use: Math.max(0, ...use), openCpu: open.reduce((a, b) => a + b, 0) };
+}
+
 try {
   for (let i = 0; i < loads; i += 1) {
     const { context, page } = await fresh();
@@ -139,6 +183,7 @@ try {
     if (i === 0) useLongest = await useLesson(page);
     await context.close();
   }
+  for (let i = 0; i < TRACED; i += 1) traced.push(await tracedLoad());
   for (let i = 0; i < loads; i += 1) {
     const { context, page } = await fresh();
     if (i === 0) {
@@ -167,6 +212,9 @@ console.log(JSON.stringify({
   page_interactive_ms: median(times), first_ms: times[0],
   first_drawn_ms: Math.round(median(drawn)), fcp_ms: fcps.length ? Math.round(median(fcps)) : null,
   open_longest_task_ms: openLongest, use_longest_task_ms: useLongest,
+  open_longest_task_cpu_ms: Math.round(Math.max(...traced.map((x) => x.open))),
+  use_longest_task_cpu_ms: Math.round(Math.max(...traced.map((x) => x.use))),
+  open_main_cpu_ms: Math.round(median(traced.map((x) => x.openCpu))),
   list_interactive_ms: median(listTimes),
   visit_files: [...visited].sort(), console_errors: consoleErrors,
 }));

@@ -31,6 +31,11 @@ result = {
     "fcp_ms": page.get("fcp_ms"),
     "open_longest_task_ms": page.get("open_longest_task_ms"),
     "use_longest_task_ms": page.get("use_longest_task_ms"),
+    # the same in the main thread's CPU time (Chromium's trace): what the page itself costs,
+    # whatever else the machine runs
+    "open_longest_task_cpu_ms": page.get("open_longest_task_cpu_ms"),
+    "use_longest_task_cpu_ms": page.get("use_longest_task_cpu_ms"),
+    "open_main_cpu_ms": page.get("open_main_cpu_ms"),
     "list_interactive_ms": page.get("list_interactive_ms"),
     "transfer_gzip_bytes": transfer,
     # per lesson: the runs (worlds) of its fault space and its knowledge time (wasm)
@@ -67,6 +72,8 @@ result["targets"] = {
     # 0: no main-thread task over 50 ms (the Long Tasks API reports only those)
     "open_longest_task_ms": target(result["open_longest_task_ms"], "< 50", lambda v: v < 50),
     "use_longest_task_ms": target(result["use_longest_task_ms"], "< 50", lambda v: v < 50),
+    "open_longest_task_cpu_ms": target(result["open_longest_task_cpu_ms"], "< 50", lambda v: v < 50),
+    "use_longest_task_cpu_ms": target(result["use_longest_task_cpu_ms"], "< 50", lambda v: v < 50),
     "sandbox_longest_task_ms": target(result["sandbox_longest_task_ms"], "< 50", lambda v: v < 50),
     "transfer_gzip_bytes": target(transfer, "< 400000", lambda v: v < 400000),
     # 1,000,000 schedules in under 5 minutes
@@ -100,6 +107,9 @@ rows = [
     ("first contentful paint ms (median)", result["fcp_ms"], ""),
     ("longest main-thread task, lesson opening", result["open_longest_task_ms"], "open_longest_task_ms"),
     ("longest main-thread task, step + answer", result["use_longest_task_ms"], "use_longest_task_ms"),
+    ("  the same in CPU ms: lesson opening", result["open_longest_task_cpu_ms"], "open_longest_task_cpu_ms"),
+    ("  the same in CPU ms: step + answer", result["use_longest_task_cpu_ms"], "use_longest_task_cpu_ms"),
+    ("main thread's CPU ms until a lesson is ready", result["open_main_cpu_ms"], ""),
     ("lesson list shown ms (median)", result["list_interactive_ms"], ""),
     ("transfer of a visit, gzip -9 bytes", transfer, "transfer_gzip_bytes"),
     ("whole site, gzip -9 bytes", site, ""),
