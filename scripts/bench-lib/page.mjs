@@ -1,9 +1,28 @@
-// Times the page in Debian's chromium: navigation to a lesson's first step until the
-// page marks <body data-ready="true">, and navigation to the lesson list until it shows a
-// card (or an error card) for every entry of the lesson index. Each load is a fresh browser
-// context (no cache). Also names every file of dist/ a visit fetches: the list, then
-// opening the lesson from it (scripts/bench sums their gzip sizes).
+// Times the page in Debian's chromium, each load a fresh browser context (no cache):
+// - page_interactive_ms: navigation to a lesson's first step until the page marks <body
+//   data-ready="true"> (the lesson ready to step), median of LOADS;
+// - first_drawn_ms: navigation until the frame that paints the lesson's diagram (the first
+//   requestAnimationFrame callback after the diagram's <svg> is in the page: the frame it
+//   is drawn in), median; fcp_ms: the browser's first contentful paint, median (that is the
+//   "Loading…" text of index.html, so it says when the page starts, not when it is useful);
+// - open_longest_task_ms: the longest main-thread task (Long Tasks API: the browser reports
+//   tasks over 50 ms) from navigation until the lesson is ready, the largest over the loads;
+//   0 when there was none;
+// - use_longest_task_ms: the same, over stepping through the lesson (Next, End, Home) and
+//   checking an answer (the lesson's first question, an answer sent and its verdict shown,
+//   on the first load: the engine's first call after the page opened);
+// - open_longest_task_cpu_ms, use_longest_task_cpu_ms, open_main_cpu_ms: the same two
+//   longest tasks, and the main thread's whole CPU time until the lesson is ready (median),
+//   in CPU time of the page's main thread (Chromium's trace: each task's thread time), over
+//   TRACED further loads: on a shared machine a task's wall time counts the time the
+//   system gave to others, its thread time does not;
+// - list_interactive_ms: navigation to the lesson list until it shows a card (or an error
+//   card) for every entry of the lesson index, median.
+// Also names every file of dist/ a visit fetches: the list, then opening the lesson from it
+// (scripts/bench sums their gzip sizes).
 // usage: node page.mjs PORT LOADS  ->  {"page_interactive_ms": median, "first_ms": x,
+//          "first_drawn_ms", "fcp_ms", "open_longest_task_ms", "use_longest_task_ms",
+//          "open_longest_task_cpu_ms", "use_longest_task_cpu_ms", "open_main_cpu_ms",
 //          "list_interactive_ms": median, "visit_files": ["index.html", ...], "console_errors": n}
 import { chromium } from '@playwright/test';
 import config from '../../playwright.config.js';
@@ -16,17 +35,29 @@ const LESSON = 'lost-receipt';
 const url = `${origin}/#/lesson/${LESSON}/step/0`;
 
 
-// Notes, in page time (ms since navigation start), when <body> gets data-ready="true".
+// Notes, in page time (ms since navigation start), when <body> gets data-ready="true", the
+// frame that draws the diagram first, and every long task.
 function markReady() {
+  window.__longTasks = [];
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) window.__longTasks.push({ start: e.startTime, ms: e.duration });
+  }).observe({ type: 'longtask', buffered: true });
   const mark = () => {
     if (!window.__idemlabReadyAt && document.body && document.body.dataset.ready === 'true') {
       window.__idemlabReadyAt = performance.now();
+    }
+    if (!window.__idemlabDiagramSeen && document.querySelector('svg[data-testid="diagram"]')) {
+      window.__idemlabDiagramSeen = true;
+      requestAnimationFrame(() => { window.__idemlabDrawnAt = performance.now(); });
     }
   };
   new MutationObserver(mark).observe(document, {
     subtree: true, childList: true, attributes: true, attributeFilter: ['data-ready'],
   });
 }
+
+// The longest long task (ms) that overlaps [from, to] in page time; 0 when none did.
+const longest = (tasks, from, to) => Math.round(Math.max(0, ...tasks.filter((t) => t.start + t.ms >= from && t.start <= to).map((t) => t.ms)));
 
 // Notes, in page time, when the list shows one card per entry of the lesson index and no
 // card is still loading.
@@ -39,12 +70,18 @@ function markListed(entries) {
   new MutationObserver(mark).observe(document, { subtree: true, childList: true, attributes: true });
 }
 
+const TRACED = 3;
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 const stopServer = await serveDist(port);
 const entries = (await (await fetch(`${origin}/lessons/index.json`)).json()).lessons.length;
 const browser = await chromium.launch({ ...config.use.launchOptions, headless: true });
 const times = [];
+const drawn = [];
+const fcps = [];
+let openLongest = 0;
+let useLongest = 0;
+const traced = [];
 const listTimes = [];
 const visited = new Set();
 let consoleErrors = 0;
@@ -57,15 +94,96 @@ async function fresh() {
   return { context, page };
 }
 
+/** Waits until `fn` (run in the page) is truthy. */
+async function until(page, fn) {
+  const t0 = Date.now();
+  while (!(await page.evaluate(fn))) {
+    if (Date.now() - t0 > 30_000) throw new Error('the page did not get ready in 30 s');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+// Steps through the open lesson and checks an answer, as a learner does; the longest task meanwhile.
+async function useLesson(page) {
+  const from = await page.evaluate(() => performance.now());
+  for (const key of ['ArrowRight', 'ArrowRight', 'End', 'Home']) {
+    await page.focus('[data-testid="controls"]');
+    await page.keyboard.press(key);
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => r())));
+  }
+  // The first question: its step (a deep link past it stops there), one answer, the verdict.
+  await page.keyboard.press('End');
+  const card = page.locator('[data-testid="question"][data-settled="false"]').first();
+  await card.waitFor({ timeout: 30_000 });
+  const button = card.locator('button[data-answer]').first();
+  if (await button.count()) {
+    await button.click();
+    await card.locator('[data-testid="verdict"]').first().waitFor({ timeout: 30_000 });
+  }
+  await page.waitForTimeout(100);
+  const to = await page.evaluate(() => performance.now());
+  return longest(await page.evaluate(() => window.__longTasks), from, to);
+}
+
+// One fresh load traced (Chromium's trace, the page's main thread): its tasks' thread
+// times until the lesson is ready, then while it is stepped and an answer checked.
+async function tracedLoad() {
+  const { context, page } = await fresh();
+  const cdp = await context.newCDPSession(page);
+  const events = [];
+  cdp.on('Tracing.dataCollected', (e) => events.push(...e.value));
+  const complete = new Promise((r) => cdp.on('Tracing.tracingComplete', r));
+  await cdp.send('Tracing.start', { categories: 'devtools.timeline,disabled-by-default-devtools.timeline,blink.user_timing', transferMode: 'ReportEvents' });
+  await page.addInitScript(markReady);
+  await page.addInitScript(() => {
+    new MutationObserver(() => {
+      if (!window.__idemlabMarked && document.body && document.body.dataset.ready === 'true') {
+        window.__idemlabMarked = true;
+        performance.mark('idemlab-ready');
+      }
+    }).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-ready'] });
+  });
+  await page.goto(url, { waitUntil: 'commit' });
+  await until(page, () => window.__idemlabMarked && window.__idemlabDrawnAt);
+  await useLesson(page);
+  await page.evaluate(() => performance.mark('idemlab-used'));
+  await cdp.send('Tracing.end');
+  await complete;
+  await context.close();
+  const thread = events.find((e) => e.name === 'thread_name' && e.args && e.args.name === 'CrRendererMain');
+  const at = (name) => (events.find((e) => e.name === name) || {}).ts;
+  const ready = at('idemlab-ready');
+  const used = at('idemlab-used');
+  const tasks = events.filter((e) => thread && e.pid === thread.pid && e.tid === thread.tid && e.ph === 'X' && e.name === 'RunTask');
+  const cpu = (list) => list.map((e) => (e.tdur || 0) / 1000);
+  const open = cpu(tasks.filter((e) => e.ts <= ready));
+  const use = cpu(tasks.filter((e) => e.ts > ready && e.ts <= used));
+  return { open: Math.max(0, ...open), use: Math.max(0, ...use), openCpu: open.reduce((a, b) => a + b, 0) };
+}
+
 try {
   for (let i = 0; i < loads; i += 1) {
     const { context, page } = await fresh();
     await page.addInitScript(markReady);
     await page.goto(url, { waitUntil: 'commit' });
-    await page.waitForSelector('body[data-ready="true"]', { timeout: 30_000, state: 'attached' });
-    times.push(await page.evaluate(() => window.__idemlabReadyAt));
+    // Polled with plain evaluations: Playwright's selector engine, injected on its first use,
+    // is a long task of its own in the page.
+    await until(page, () => window.__idemlabReadyAt && window.__idemlabDrawnAt);
+    const at = await page.evaluate(() => ({
+      ready: window.__idemlabReadyAt,
+      drawn: window.__idemlabDrawnAt,
+      fcp: (performance.getEntriesByName('first-contentful-paint')[0] || {}).startTime || null,
+    }));
+    times.push(at.ready);
+    drawn.push(at.drawn);
+    if (at.fcp !== null) fcps.push(at.fcp);
+    // Long tasks are reported after they end: a moment for the last ones to arrive.
+    await page.waitForTimeout(100);
+    openLongest = Math.max(openLongest, longest(await page.evaluate(() => window.__longTasks), 0, at.ready));
+    if (i === 0) useLongest = await useLesson(page);
     await context.close();
   }
+  for (let i = 0; i < TRACED; i += 1) traced.push(await tracedLoad());
   for (let i = 0; i < loads; i += 1) {
     const { context, page } = await fresh();
     if (i === 0) {
@@ -91,6 +209,12 @@ try {
   stopServer();
 }
 console.log(JSON.stringify({
-  page_interactive_ms: median(times), first_ms: times[0], list_interactive_ms: median(listTimes),
+  page_interactive_ms: median(times), first_ms: times[0],
+  first_drawn_ms: Math.round(median(drawn)), fcp_ms: fcps.length ? Math.round(median(fcps)) : null,
+  open_longest_task_ms: openLongest, use_longest_task_ms: useLongest,
+  open_longest_task_cpu_ms: Math.round(Math.max(...traced.map((x) => x.open))),
+  use_longest_task_cpu_ms: Math.round(Math.max(...traced.map((x) => x.use))),
+  open_main_cpu_ms: Math.round(median(traced.map((x) => x.openCpu))),
+  list_interactive_ms: median(listTimes),
   visit_files: [...visited].sort(), console_errors: consoleErrors,
 }));

@@ -2,13 +2,16 @@
 // schedules at K = 2 (09-retry-layers), opened in the sandbox at its last step, warm:
 // - sandbox_edit_ms: a click on a diagram target that adds a fault no click added before
 //   (a scenario the engine has not seen: nothing cached), until the next frame after the
-//   run is recomputed and redrawn; the median of EDITS such clicks (each fault is taken
-//   away again between them, untimed);
+//   run is recomputed (in the engine's Web Worker) and redrawn (the view's aria-busy is
+//   gone); the median of EDITS such clicks (each fault is taken away again between them,
+//   untimed);
+// - sandbox_longest_task_ms: the longest main-thread task while the sandbox opened (from the
+//   lesson's "open in the sandbox") and while those edits ran; 0 when there was none;
 // - explore_ms_page: "explore, up to 2 faults" until its result is shown (median of 3,
 //   after one run that starts the Web Worker);
 // - explore_longest_task_ms: the longest main-thread task (Long Tasks API: tasks over
 //   50 ms) while those explores ran; 0 when there was none.
-// usage: node sandbox.mjs PORT  ->  {"sandbox_edit_ms", "explore_ms_page", "explore_longest_task_ms", "lesson", ...}
+// usage: node sandbox.mjs PORT  ->  {"sandbox_edit_ms", "sandbox_longest_task_ms", "explore_ms_page", "explore_longest_task_ms", "lesson", ...}
 import { chromium } from '@playwright/test';
 import config from '../../playwright.config.js';
 import { serveDist } from './serve.mjs';
@@ -34,6 +37,7 @@ try {
   });
   await page.goto(`${origin}/#/lesson/${LESSON}`);
   await page.waitForSelector('body[data-ready="true"]', { state: 'attached', timeout: 30_000 });
+  const opened = await page.evaluate(() => performance.now());
   await page.click('[data-testid="open-in-sandbox"]');
   await page.waitForSelector('[data-testid="sandbox-view"]');
   await page.focus('[data-testid="controls"]');
@@ -46,6 +50,13 @@ try {
     if (!g) return null; // not drawn in this run
     const t0 = performance.now();
     g.dispatchEvent(new MouseEvent('click', { bubbles: true }));
+    const view = document.querySelector('[data-testid="sandbox-view"]');
+    if (view.hasAttribute('aria-busy')) {
+      await new Promise((r) => {
+        const mo = new MutationObserver(() => { if (!view.hasAttribute('aria-busy')) { mo.disconnect(); r(); } });
+        mo.observe(view, { attributes: true, attributeFilter: ['aria-busy'] });
+      });
+    }
     await new Promise((r) => requestAnimationFrame(() => r()));
     return performance.now() - t0;
   }, id);
@@ -55,8 +66,13 @@ try {
     if (ms === null) continue;
     if (i >= 2) edits.push(ms); // the first two warm the code up
     await page.click('[data-testid="sb-undo"]'); // and takes it away again, untimed
+    await page.waitForSelector('[data-testid="sandbox-view"]:not([aria-busy])', { state: 'attached' });
     if (edits.length >= EDITS) break;
   }
+  await page.waitForTimeout(100); // long tasks are reported after they end
+  const edited = await page.evaluate(() => performance.now());
+  const sandboxTasks = await page.evaluate(() => window.__longTasks);
+  const sandboxLongest = Math.round(Math.max(0, ...sandboxTasks.filter((t) => t.start + t.ms >= opened && t.start <= edited).map((t) => t.ms)));
   const explore = () => page.evaluate(async () => {
     const k = document.querySelector('[data-testid="sb-explore-k"]');
     k.value = '2';
@@ -80,6 +96,7 @@ try {
     lesson: LESSON,
     sandbox_edit_ms: Math.round(median(edits) * 10) / 10,
     sandbox_edits: edits.length,
+    sandbox_longest_task_ms: sandboxLongest,
     explore_ms_page: Math.round(median(runs.map((r) => r.ms))),
     explore_longest_task_ms: Math.round(Math.max(0, ...during.map((t) => t.ms))),
     explore_page_summary: schedules.trim(),

@@ -1,12 +1,14 @@
 // Writes SITE/idemlab-offline.html: the whole site in one file that works opened from
 // file:// with no server and no network (web/src/bundled.js reads it back). From the built
 // SITE (index.html, app.js, style.css, engine/, lessons/):
-//   - the stylesheet in a <style>, the engine's JS glue and app.js as inline scripts;
-//   - every lesson file, the lesson index and engine/worker.js as one JSON data block, the
-//     engine's wasm as a base64 data block (data blocks are never run);
+//   - the stylesheet in a <style>, app.js as an inline script;
+//   - every lesson file (and each one's run, computed at build time: lessons/*.run.json),
+//     the lesson index and engine/worker.js as one JSON data block, the engine's wasm as a
+//     base64 data block and the engine's JS glue as a text data block (data blocks are never
+//     run: the glue and the wasm go to the engine's worker, never to the page's thread);
 //   - its own Content Security Policy: the served page's policy allows scripts and styles
 //     from 'self' only, which a file:// page cannot use (its origin is opaque) and which
-//     would refuse the inline code; this one allows exactly these inline scripts and this
+//     would refuse the inline code; this one allows exactly this inline script and this
 //     style by their SHA-256 hashes, the engine's compilation, a blob: worker (the engine's
 //     worker, built from the page's own code) and nothing from anywhere.
 // Usage: node scripts/lib/offline.mjs SITE
@@ -55,7 +57,7 @@ const filesJson = JSON.stringify(files).replace(/</g, '\\u003c');
 
 const csp = [
   "default-src 'none'",
-  `script-src ${sha(glue)} ${sha(app)} 'wasm-unsafe-eval'`,
+  `script-src ${sha(app)} 'wasm-unsafe-eval'`,
   `style-src ${sha(css)}`,
   'img-src data:',
   'worker-src blob:',
@@ -67,13 +69,13 @@ let html = read('index.html');
 html = replaceOnce(
   html,
   /<!-- Everything comes from this folder[\s\S]*?-->\s*<meta http-equiv="Content-Security-Policy" content="[^"]*">/,
-  `<!-- The offline copy: everything is in this file. Its policy allows these inline scripts and
+  `<!-- The offline copy: everything is in this file. Its policy allows this inline script and
        this style by their hashes, the engine's compilation and a blob: worker; nothing else. -->
   <meta http-equiv="Content-Security-Policy" content="${csp}">`,
   'policy meta and its comment',
 );
 html = replaceOnce(html, /<link rel="stylesheet" href="style.css">/, '<style>@@CSS@@</style>', 'stylesheet link');
-html = html.replace(/\s*<!-- The engine, fetched while app.js loads\.[\s\S]*?-->/, '');
+html = html.replace(/\s*<!-- The engine is not on the way to the first view[\s\S]*?-->/, '');
 html = html.replace(/\s*<link rel="preload"[^>]*>/g, '');
 html = html.replace(/\s*<!-- boot\.js says so[^>]*-->/, '');
 html = replaceOnce(html, /<script src="boot.js" defer><\/script>/, '', 'boot.js script');
@@ -82,10 +84,10 @@ html = replaceOnce(html, /<script type="module" src="app.js"><\/script>/, '@@SCR
 const loads = html.match(/(src|href)="(?!data:)[^"]*"/);
 if (loads) throw new Error(`idemlab-offline.html would still load a file: ${loads[0]}`);
 const scripts = [
-  "<!-- The offline copy (scripts/lib/offline.mjs): the site's files as data blocks, then the engine's glue and the page. -->",
+  "<!-- The offline copy (scripts/lib/offline.mjs): the site's files and the engine (its glue and wasm, for its worker) as data blocks, then the page. -->",
   `<script type="application/json" id="idemlab-files">${filesJson}</script>`,
   `<script type="application/octet-stream" id="idemlab-wasm">${wasm}</script>`,
-  `<script id="idemlab-engine">${glue}</script>`,
+  `<script type="text/plain" id="idemlab-engine">${glue}</script>`,
   `<script>${app}</script>`,
 ].join('\n  ');
 html = html.replace('@@CSS@@', () => css).replace('@@SCRIPTS@@', () => scripts);

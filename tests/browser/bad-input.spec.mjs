@@ -101,12 +101,8 @@ test('an engine that stops (a trap) is offered a restart: a fresh engine checks 
   guard.allowErrors();
   await useEnglish(page);
   await openLesson(page, LESSON, questionStep(LESSON, Q7));
-  // Make this instance trap on its next call, as a poisoned instance does.
-  await page.evaluate(() => {
-    window.__idemlab.engine().m._idemlab_call = () => {
-      throw new WebAssembly.RuntimeError('memory access out of bounds');
-    };
-  });
+  // Make this instance (in its worker) trap on its next call, as a poisoned instance does.
+  await page.evaluate(() => window.__idemlab.trapNext());
   const card = questionCard(page, Q7);
   await card.locator('button[data-answer="knows_true"]').click();
   await expect(card.getByTestId('answer-error')).toContainText('Restart the engine');

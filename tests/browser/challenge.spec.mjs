@@ -10,10 +10,10 @@ test.beforeEach(async ({ page }) => {
 
 /** The lesson's challenge as the engine states it, and the solution `check` found. */
 async function challengeOf(page, id) {
-  return page.evaluate((lessonId) => {
+  return page.evaluate(async (lessonId) => {
     const rec = window.__idemlab.lesson(lessonId);
-    const run = window.__idemlab.call('run', { file: rec.file, text: rec.text });
-    const answers = window.__idemlab.call('answers', { file: rec.file, text: rec.text });
+    const run = await window.__idemlab.call('run', { file: rec.file, text: rec.text });
+    const answers = await window.__idemlab.call('answers', { file: rec.file, text: rec.text });
     return { view: run.lesson.challenge, solution: answers.challenge };
   }, id);
 }
@@ -33,8 +33,8 @@ async function openChallenge(page, id) {
 
 /** The target id of a fault of the engine's solution, from the engine's own targets. */
 async function targetOf(page, scenario, fault) {
-  return page.evaluate(([s, f]) => {
-    const run = window.__idemlab.call('run', { scenario: s });
+  return page.evaluate(async ([s, f]) => {
+    const run = await window.__idemlab.call('run', { scenario: s });
     const same = (a, b) => ['drop', 'crash_client', 'crash_service', 'intent', 'attempt'].every((k) => a[k] === b[k]);
     const t = run.targets.find((x) => same(x.fault, f));
     return t ? t.id : null;
@@ -72,15 +72,14 @@ test('break it (lost-receipt): a fault that does not produce the goal is refused
   // A fault the engine's solution does not use, whose run does not break the goal.
   const solutionId = await targetOf(page, c.view.scenario, c.solution.faults[0]);
   expect(solutionId).toBeTruthy();
-  const others = await page.evaluate(([s, goal, sol]) => {
-    const run = window.__idemlab.call('run', { scenario: s });
-    return run.targets
-      .filter((t) => t.id !== sol)
-      .filter((t) => {
-        const r = window.__idemlab.call('run', { scenario: { ...s, faults: [t.fault] } });
-        return !r.verdict.violations.some((v) => v.invariant === goal);
-      })
-      .map((t) => t.id);
+  const others = await page.evaluate(async ([s, goal, sol]) => {
+    const run = await window.__idemlab.call('run', { scenario: s });
+    const ids = [];
+    for (const t of run.targets.filter((x) => x.id !== sol)) {
+      const r = await window.__idemlab.call('run', { scenario: { ...s, faults: [t.fault] } });
+      if (!r.verdict.violations.some((v) => v.invariant === goal)) ids.push(t.id);
+    }
+    return ids;
   }, [c.view.scenario, c.view.goal, solutionId]);
   expect(others.length).toBeGreaterThan(0);
   await page.locator(`[data-testid="sb-target"][data-target="${others[0]}"]`).click();
@@ -111,8 +110,8 @@ test('fix it (retry-duplicates): the start is not solved, two changes are not al
   await page.locator(`[data-knob="${group}.${name}"]`).selectOption(String(change.to));
   // A second change beyond the limit of one: not allowed, whatever it does.
   const second = c.view.knobs.find((k) => k !== change.knob);
-  const other = await page.evaluate((k) => {
-    const v = window.__idemlab.call('vocabulary', {});
+  const other = await page.evaluate(async (k) => {
+    const v = await window.__idemlab.call('vocabulary', {});
     const [g, n] = k.split('.');
     return v.knobs.find((x) => x.group === g && x.name === n);
   }, second);

@@ -30,9 +30,9 @@ async function chooseCard(page) {
 
 /** The engine's verdict for answering `option` at try `n` (from 2 on, every option's judgement). */
 async function engineVerdict(page, qid, option, n) {
-  return page.evaluate(([id, qq, a, k]) => {
+  return page.evaluate(async ([id, qq, a, k]) => {
     const l = window.__idemlab.lesson(id);
-    return window.__idemlab.call('answer', { file: l.file, text: l.text, question: qq, answer: a, try: k });
+    return await window.__idemlab.call('answer', { file: l.file, text: l.text, question: qq, answer: a, try: k });
   }, [LESSON, qid, option, n]);
 }
 

@@ -18,7 +18,7 @@ function compareLessons() {
 }
 
 async function engine(page, method, lesson) {
-  return page.evaluate(([m, input]) => window.__idemlab.call(m, input), [method, { file: lesson.file, text: lesson.text }]);
+  return page.evaluate(async ([m, input]) => await window.__idemlab.call(m, input), [method, { file: lesson.file, text: lesson.text }]);
 }
 
 /** Every compare lesson's engine output, asked of the page's engine once it has loaded. */
@@ -252,9 +252,9 @@ test('time axis: the sandbox diagram has the switch too', async ({ page }) => {
   await useEnglish(page);
   await page.goto(`./#/lesson/${LESSON}`);
   await page.locator('body[data-ready="true"]').waitFor();
-  const code = await page.evaluate((id) => {
+  const code = await page.evaluate(async (id) => {
     const l = window.__idemlab.lesson(id);
-    const out = window.__idemlab.call('scenario', { file: l.file, text: l.text });
+    const out = await window.__idemlab.call('scenario', { file: l.file, text: l.text });
     return window.__idemlab.sandboxCode({ v: 1, s: out.scenario, from: id });
   }, LESSON);
   await page.goto(`./#/sandbox/${code}`);

@@ -22,9 +22,9 @@ async function questionsOf(page, id = LESSON) {
 
 /** The engine's whole run of a lesson (moments, steps, knowledge). */
 async function runOf(page, id = LESSON) {
-  return page.evaluate((x) => {
+  return page.evaluate(async (x) => {
     const l = window.__idemlab.lesson(x);
-    return window.__idemlab.call('run', { file: l.file, text: l.text });
+    return await window.__idemlab.call('run', { file: l.file, text: l.text });
   }, id);
 }
 

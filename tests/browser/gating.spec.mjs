@@ -10,9 +10,9 @@ test.beforeEach(async ({ page }) => {
 });
 
 async function runOf(page, id) {
-  return page.evaluate((x) => {
+  return page.evaluate(async (x) => {
     const l = window.__idemlab.lesson(x);
-    return window.__idemlab.call('run', { file: l.file, text: l.text });
+    return await window.__idemlab.call('run', { file: l.file, text: l.text });
   }, id);
 }
 

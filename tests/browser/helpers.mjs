@@ -118,9 +118,9 @@ export async function engineExpected(ctx, lessonId, qid) {
   // try would get a hint instead).
   const answer = probeAnswer(q);
   const out = await ctx.evaluate(
-    ([id, qq, a]) => {
+    async ([id, qq, a]) => {
       const l = window.__idemlab.lesson(id);
-      return window.__idemlab.call('answer', { file: l.file, text: l.text, question: qq, answer: a, reveal: true });
+      return await window.__idemlab.call('answer', { file: l.file, text: l.text, question: qq, answer: a, reveal: true });
     },
     [lessonId, qid, answer],
   );

@@ -36,10 +36,12 @@ test('the list shows every lesson of the index without fetching a lesson file', 
   await page.waitForLoadState('networkidle');
   expect(seen).toEqual([]);
 
-  // Opening a lesson fetches that one file, once.
+  // Opening a lesson fetches that one lesson file, once; besides it only the build's list of
+  // lesson runs and that lesson's run (lessons/runs.json names it), once each.
   await page.locator(`[data-testid="lesson-card"][data-lesson="${LESSON}"] [data-testid="lesson-open"]`).click();
   await waitReady(page, LESSON);
-  expect(seen).toEqual([`/${lessonFile()}`]);
+  const { runs } = await (await request.get('./lessons/runs.json')).json();
+  expect([...seen].sort()).toEqual([`/${lessonFile()}`, '/lessons/runs.json', `/${runs[lessonFile()].file}`].sort());
 });
 
 test('a broken lesson is an error card naming the file, path and reason the engine gives; the list fetches it not', async ({ page }) => {
@@ -77,9 +79,9 @@ test('an index entry the page cannot use is named with its place in the index', 
 
 /** The engine's side-by-side output for a lesson, asked through the page's test hook. */
 async function engineCompare(page, id) {
-  return page.evaluate((lessonId) => {
+  return page.evaluate(async (lessonId) => {
     const l = window.__idemlab.lesson(lessonId);
-    return window.__idemlab.call('compare', { file: l.file, text: l.text });
+    return await window.__idemlab.call('compare', { file: l.file, text: l.text });
   }, id);
 }
 

@@ -47,9 +47,9 @@ test('after the lost response the client is UNKNOWN and cannot know whether the 
 test('the service panel shows its dedup record and its delivery, both new at the commit', async ({ page }) => {
   await openLesson(page);
   // The commit step, as the engine computes the run.
-  const commit = await page.evaluate((id) => {
+  const commit = await page.evaluate(async (id) => {
     const l = window.__idemlab.lesson(id);
-    const run = window.__idemlab.call('run', { file: l.file, text: l.text });
+    const run = await window.__idemlab.call('run', { file: l.file, text: l.text });
     return run.steps.find((st) => st.event.kind === 'commit').i;
   }, LESSON);
   await openLesson(page, LESSON, commit);
@@ -218,9 +218,9 @@ test('at an unanswered knowledge question its cell stays hidden until answered',
 
 test('crashes and commits are marked in the diagram, and the crashed side says so', async ({ page }) => {
   await openLesson(page, LESSON, 0);
-  const steps = await page.evaluate((id) => {
+  const steps = await page.evaluate(async (id) => {
     const l = window.__idemlab.lesson(id);
-    const run = window.__idemlab.call('run', { file: l.file, text: l.text });
+    const run = await window.__idemlab.call('run', { file: l.file, text: l.text });
     return run.steps.map((s) => ({ kind: s.event.kind, side: s.event.side, client: s.client.alive, service: s.service.alive }));
   }, LESSON);
   const crash = steps.findIndex((s) => s.client === false || s.service === false);

@@ -10,9 +10,9 @@ test.beforeEach(async ({ page }) => {
 });
 
 async function stepOf(page, id, kind, side) {
-  return page.evaluate(([lid, k, s]) => {
+  return page.evaluate(async ([lid, k, s]) => {
     const l = window.__idemlab.lesson(lid);
-    const run = window.__idemlab.call('run', { file: l.file, text: l.text });
+    const run = await window.__idemlab.call('run', { file: l.file, text: l.text });
     return run.steps.find((st) => st.event.kind === k && st.event.side === s).i;
   }, [id, kind, side]);
 }

@@ -35,8 +35,14 @@ const ending = (page, intent = 'weekly-report') => page.locator(`[data-testid="s
 const violation = (page, name) => page.locator(`[data-testid="sb-verdict"] li[data-invariant="${name}"]`);
 const planItems = (page) => page.locator('[data-testid="sb-plan-list"] li');
 
-/** What the page shows of a run: its ending, verdict, plan and text timeline. */
+/** Once the engine has answered every edit made so far (the view is busy until then). */
+async function answered(page) {
+  await page.locator('[data-testid="sandbox-view"]:not([aria-busy])').waitFor();
+}
+
+/** What the page shows of a run, once its edits are answered: its ending, verdict, plan and text timeline. */
 async function shownRun(page) {
+  await answered(page);
   return {
     ending: await page.getByTestId('sb-ending').innerText(),
     verdict: await page.getByTestId('sb-verdict').innerText(),
@@ -69,9 +75,9 @@ test('open lost-receipt in the sandbox, click away the lost response: DELIVERED 
 
   // The page shows what the engine computes for the scenario its address holds.
   const code = new URL(await settledUrl(page)).hash.split('/')[2];
-  const engineSays = await page.evaluate((c) => {
+  const engineSays = await page.evaluate(async (c) => {
     const { state } = window.__idemlab.sandboxState(c);
-    return window.__idemlab.call('run', { scenario: state.s }).ending;
+    return (await window.__idemlab.call('run', { scenario: state.s })).ending;
   }, code);
   expect(engineSays.intents).toEqual([{ intent: 'weekly-report', status: await ending(page).getAttribute('data-status'), effects: 2 }]);
 });
@@ -256,11 +262,11 @@ test('from a side-by-side view, each policy opens in the sandbox with its own kn
   for (const [name, index] of [['A', 0], ['B', 1]]) {
     await page.goto('./#/lesson/retry-duplicates/compare');
     await page.locator('[data-testid="compare-view"]').waitFor();
-    const expected = await page.evaluate((i) => {
+    const expected = await page.evaluate(async (i) => {
       const rec = window.__idemlab.lesson('retry-duplicates');
-      const compare = window.__idemlab.call('compare', { file: rec.file, text: rec.text });
+      const compare = await window.__idemlab.call('compare', { file: rec.file, text: rec.text });
       const policy = compare.policies[i].id;
-      return window.__idemlab.call('scenario', { file: rec.file, text: rec.text, policy }).scenario.client;
+      return (await window.__idemlab.call('scenario', { file: rec.file, text: rec.text, policy })).scenario.client;
     }, index);
     await page.getByTestId(`open-in-sandbox-${name}`).click();
     await waitSandbox(page);
@@ -293,6 +299,7 @@ test('a learner at the end of the run stays at its end after an edit that makes 
   const before = await last();
   await expect(label).toContainText(`Step ${before} of ${before}`);
   await page.locator('[data-testid="sb-target"][data-target^="drop:response:"]').click();
+  await answered(page);
   const after = await last();
   expect(after).toBeGreaterThan(before);
   await expect(label).toContainText(`Step ${after} of ${after}`);

@@ -4,7 +4,8 @@
 //   <script type="application/json" id="idemlab-files">  {"lessons/index.json": "<text>", ...,
 //                                                          "engine/worker.js": "<text>"}
 //   <script type="application/octet-stream" id="idemlab-wasm">  the engine, base64
-// and the engine's JS glue runs as the inline script #idemlab-engine (createIdemlab).
+//   <script type="text/plain" id="idemlab-engine">  the engine's JS glue (createIdemlab), run
+//                                                          only in the engine's worker
 // On the served site none of these exist and every function here answers null.
 
 let files;
@@ -30,23 +31,18 @@ export function bundledFile(path) {
   return Object.prototype.hasOwnProperty.call(map, path) ? map[path] : null;
 }
 
-/** The engine's WebAssembly bytes, or null on the served site. */
-export function bundledWasm() {
+/** The engine's WebAssembly bytes as base64 text (the worker decodes them), or null on the served site. */
+export function bundledWasmBase64() {
   if (wasm === undefined) {
     const el = document.getElementById('idemlab-wasm');
-    if (!el) wasm = null;
-    else {
-      const text = atob(el.textContent.trim());
-      wasm = new Uint8Array(text.length);
-      for (let i = 0; i < text.length; i++) wasm[i] = text.charCodeAt(i);
-    }
+    wasm = el ? el.textContent.trim() : null;
   }
   return wasm;
 }
 
 /**
  * A blob: URL of the engine's worker (its JS glue, then its own bundled code), or null on
- * the served site. The worker gets the engine's bytes in its first message.
+ * the served site. The worker gets the engine's bytes (base64) in its first message.
  */
 export function bundledWorkerUrl() {
   if (workerUrl === undefined) {

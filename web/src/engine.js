@@ -1,9 +1,9 @@
-// Loads the WASM engine (engine/idemlab.js + engine/idemlab.wasm, relative to
-// the page) and wraps its one function: call(method, input) -> output, both
-// JSON. Every failure becomes an EngineError naming the file and the reason.
+// The page's one engine, in a Web Worker (web/src/worker/engine-worker.js): Engine.load()
+// starts it, call(method, input) sends one call and resolves to the engine's output (JSON,
+// parsed). The main thread never compiles or runs the WebAssembly. Calls answer in the order
+// they were made. Every failure is an EngineError naming the file and the reason.
 
-import { callModule } from './engine-abi.js';
-import { bundledWasm } from './bundled.js';
+import { bundledWasmBase64, bundledWorkerUrl } from './bundled.js';
 
 export class EngineError extends Error {
   constructor(file, reason, method, status = null, kind = null) {
@@ -15,183 +15,221 @@ export class EngineError extends Error {
     this.status = status; // the HTTP status when the file could not be fetched
     // What the learner is told (views/errors.js): 'http' (status), 'network' (no answer from
     // the server), 'damaged' (fetched, but not a working engine: truncated, not wasm),
-    // 'timeout', 'unsupported' (no WebAssembly here), 'stopped' (a loaded engine trapped).
+    // 'timeout', 'unsupported' (no WebAssembly here), 'stopped' (a loaded engine trapped),
+    // 'cancelled' (a call the page cancelled: nothing to tell).
     this.kind = kind || (status ? 'http' : null);
   }
 
   get stopped() {
     return this.kind === 'stopped';
   }
+
+  get cancelled() {
+    return this.kind === 'cancelled';
+  }
 }
 
-const BASE = 'engine/';
-const SCRIPT = 'idemlab.js';
-const WASM = 'idemlab.wasm';
+const WORKER_URL = 'engine/worker.js';
+const WASM_FILE = 'engine/idemlab.wasm';
 const LOAD_TIMEOUT_MS = 60000;
 
-function loadClassicScript(src) {
-  return new Promise((resolve, reject) => {
-    const el = document.createElement('script');
-    el.src = src;
-    el.async = true;
-    el.onload = () => resolve();
-    el.onerror = () => reject(new Error('the script could not be loaded'));
-    document.head.appendChild(el);
-  });
-}
-
-/** The HTTP status when `url` cannot be fetched (e.g. 404), or null when it can be. */
-async function failedStatus(url) {
-  try {
-    const res = await fetch(url, { cache: 'no-store' });
-    return res.ok ? null : res.status;
-  } catch (_) {
-    return null;
-  }
-}
-
-async function whyMissing(url) {
-  try {
-    const res = await fetch(url, { cache: 'no-store' });
-    if (!res.ok) return `HTTP ${res.status} ${res.statusText}`.trim();
-    return 'the file was fetched but did not run as a script';
-  } catch (e) {
-    return `the file could not be fetched (${e.message})`;
-  }
-}
-
-/** Whether `url` can be fetched at all (false: no answer from the server, e.g. offline). */
-async function reachable(url) {
+/** The HTTP status when `url` cannot be fetched (e.g. 404), 0 when no answer came, null when it can. */
+async function statusOf(url) {
   try {
     const res = await fetch(url, { cache: 'no-store' });
     if (res.body) res.body.cancel().catch(() => {});
-    return true;
+    return res.ok ? null : res.status;
   } catch (_) {
-    return false;
+    return 0;
   }
 }
 
-/**
- * index.html preloads the wasm; without the script nothing fetches it, and Chromium warns
- * about an unused preload. Take the preloaded response (no new request) and drop it.
- */
-function releasePreload(url) {
-  const preloaded = [...document.querySelectorAll('link[rel="preload"][as="fetch"]')].some((el) => el.getAttribute('href') === url);
-  if (!preloaded) return;
-  fetch(url, { credentials: 'same-origin' })
-    .then((res) => (res.body ? res.body.cancel() : null))
-    .catch(() => {});
-}
-
-function describe(err) {
-  if (!err) return 'unknown error';
-  if (typeof err === 'string') return err;
-  return err.message || String(err);
-}
-
-/** The loaded engine. Use Engine.load(). */
+/** The loaded engine, in its worker. Use Engine.load(). */
 export class Engine {
-  constructor(module) {
-    this.m = module;
+  constructor(module = null) {
+    this.module = module; // the compiled WebAssembly.Module, when the worker could hand it over
+    this.worker = null;
+    this.next = 1;
+    this.pending = new Map(); // id -> {method, input, resolve, reject, onProgress, cancellable}
     this.dead = null;
     this.onStop = null; // called once, with the EngineError, when the instance traps
-  }
-
-  static async load(base = BASE) {
-    const scriptUrl = base + SCRIPT;
-    const wasmUrl = base + WASM;
-    if (typeof WebAssembly !== 'object') throw new EngineError(wasmUrl, 'WebAssembly is not available in this browser', null, null, 'unsupported');
-    if (typeof globalThis.createIdemlab !== 'function') {
-      try {
-        await loadClassicScript(scriptUrl);
-      } catch (_) {
-        releasePreload(wasmUrl);
-        const status = await failedStatus(scriptUrl);
-        const why = status ? `HTTP ${status}` : await whyMissing(scriptUrl);
-        throw new EngineError(scriptUrl, why, null, status, status ? 'http' : /could not be fetched/.test(why) ? 'network' : 'damaged');
-      }
-    }
-    if (typeof globalThis.createIdemlab !== 'function') {
-      throw new EngineError(scriptUrl, 'the script does not define createIdemlab', null, null, 'damaged');
-    }
-    const messages = [];
-    let timer;
-    let timedOut = false;
-    const timeout = new Promise((_, reject) => {
-      timer = setTimeout(() => {
-        timedOut = true;
-        reject(new Error(`no answer after ${LOAD_TIMEOUT_MS / 1000} s`));
-      }, LOAD_TIMEOUT_MS);
-    });
-    let module;
-    // The offline copy holds the engine's bytes in the page (its glue ran inline already).
-    const wasmBinary = bundledWasm();
-    try {
-      module = await Promise.race([
-        globalThis.createIdemlab({
-          ...(wasmBinary ? { wasmBinary } : {}),
-          locateFile: (f) => base + f,
-          print: (text) => console.log('[engine]', text),
-          printErr: (text) => {
-            messages.push(String(text));
-            console.warn('[engine]', text);
-          },
-        }),
-        timeout,
-      ]);
-    } catch (e) {
-      // Emscripten's own message ("Aborted(both async and sync fetching ...)") does not
-      // say what is wrong; a missing or refused file is named by its HTTP status.
-      const status = wasmBinary ? null : await failedStatus(wasmUrl);
-      if (status) throw new EngineError(wasmUrl, `HTTP ${status}`, null, status);
-      const detail = messages.filter((m) => m && !describe(e).includes(m)).slice(-2);
-      const reason = [describe(e), ...detail].join(' — ');
-      const kind = timedOut ? 'timeout' : !wasmBinary && !(await reachable(wasmUrl)) ? 'network' : 'damaged';
-      throw new EngineError(wasmUrl, reason, null, null, kind);
-    } finally {
-      clearTimeout(timer);
-    }
-    for (const name of ['_idemlab_call', '_idemlab_free', '_malloc', '_free', 'UTF8ToString', 'stringToUTF8', 'lengthBytesUTF8']) {
-      if (typeof module[name] !== 'function') {
-        throw new EngineError(scriptUrl, `the module does not export ${name}`, null, null, 'damaged');
-      }
-    }
-    return new Engine(module);
+    this.loadMs = null; // the worker's own time from start to ready
   }
 
   /**
-   * Call the engine. Returns the parsed output object (which may itself be an
-   * {"error": ...} or {"ok": false, ...} answer: that is data, not an exception).
-   * Throws EngineError only when the engine itself could not answer.
+   * Starts the engine's worker; resolves to the Engine once it answers calls, rejects with
+   * an EngineError when it cannot load. `module`: a compiled module to start from (a
+   * restart compiles nothing again).
    */
-  call(method, input) {
-    if (this.dead) throw new EngineError('engine/idemlab.wasm', this.dead, method, null, 'stopped');
-    let text;
-    try {
-      text = callModule(this.m, method, JSON.stringify(input));
-    } catch (e) {
-      if (e instanceof WebAssembly.RuntimeError || /abort/i.test(describe(e))) {
-        // This instance is no longer usable; a fresh one can be loaded (main.js restarts it).
-        this.dead = `the engine stopped (${describe(e)})`;
-        const err = new EngineError('engine/idemlab.wasm', `${method}: ${describe(e)}`, method, null, 'stopped');
-        if (this.onStop) {
-          const fn = this.onStop;
-          this.onStop = null;
-          try {
-            fn(err);
-          } catch (_) {
-            /* the caller still gets the error below */
-          }
-        }
-        throw err;
+  static load({ module = null } = {}) {
+    if (typeof WebAssembly !== 'object') return Promise.reject(new EngineError(WASM_FILE, 'WebAssembly is not available in this browser', null, null, 'unsupported'));
+    const engine = new Engine(module);
+    return engine._start().then(() => engine);
+  }
+
+  _start() {
+    return new Promise((resolve, reject) => {
+      let settled = false;
+      const fail = (err) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        this._terminate();
+        reject(err);
+      };
+      const timer = setTimeout(() => fail(new EngineError(WASM_FILE, `no answer after ${LOAD_TIMEOUT_MS / 1000} s`, null, null, 'timeout')), LOAD_TIMEOUT_MS);
+      try {
+        this._spawn({
+          loaded: () => {
+            if (settled) return;
+            settled = true;
+            clearTimeout(timer);
+            resolve();
+          },
+          failed: fail,
+        });
+      } catch (e) {
+        fail(new EngineError(WORKER_URL, `the engine's worker could not start (${(e && e.message) || e})`, null, null, 'damaged'));
       }
-      throw new EngineError('engine/idemlab.wasm', `${method}: ${describe(e)}`, method);
+    });
+  }
+
+  /** A new worker; `on.loaded()` when its engine is ready, `on.failed(EngineError)` when not. */
+  _spawn(on) {
+    // The offline copy starts the worker from code in the page and hands it the engine's bytes.
+    const inline = bundledWorkerUrl();
+    const w = new Worker(inline || WORKER_URL);
+    let loaded = false;
+    w.onmessage = (ev) => {
+      const msg = ev.data || {};
+      if (msg.loaded) {
+        loaded = true;
+        this.loadMs = msg.loaded.ms;
+        if (msg.module) this.module = msg.module;
+        on.loaded();
+        return;
+      }
+      if (msg.loadError) {
+        const e = msg.loadError;
+        on.failed(new EngineError(e.file, e.reason, null, e.status || null, e.kind || 'damaged'));
+        return;
+      }
+      this._answer(msg);
+    };
+    w.onerror = (ev) => {
+      ev.preventDefault();
+      if (!loaded) {
+        // The worker's own script did not run: name it by its HTTP status when it has one.
+        statusOf(WORKER_URL).then((status) => {
+          const kind = status ? 'http' : status === 0 ? 'network' : 'damaged';
+          on.failed(new EngineError(WORKER_URL, status ? `HTTP ${status}` : ev.message || 'the script did not run', null, status || null, kind));
+        });
+        return;
+      }
+      this._stop(`the engine's worker failed (${ev.message || 'no reason given'})`);
+    };
+    const init = this.module ? { module: this.module } : inline ? { wasmBase64: bundledWasmBase64() } : {};
+    w.postMessage({ init });
+    this.worker = w;
+  }
+
+  _answer(msg) {
+    const p = this.pending.get(msg.id);
+    if (!p) return;
+    if (msg.progress) {
+      if (p.onProgress) p.onProgress(msg.progress);
+      return;
+    }
+    this.pending.delete(msg.id);
+    if (msg.error) {
+      if (msg.stopped) {
+        p.reject(this._stop(`${msg.error}`, p.method));
+        return;
+      }
+      p.reject(new EngineError(WASM_FILE, msg.error, p.method));
+      return;
     }
     try {
-      return JSON.parse(text);
+      p.resolve(JSON.parse(msg.output));
     } catch (e) {
-      throw new EngineError('engine/idemlab.wasm', `${method} returned text that is not JSON (${e.message})`, method);
+      p.reject(new EngineError(WASM_FILE, `${p.method} returned text that is not JSON (${e.message})`, p.method));
     }
+  }
+
+  /** The instance trapped: every call now fails as stopped; onStop is told once. */
+  _stop(reason, method = null) {
+    const err = new EngineError(WASM_FILE, reason, method, null, 'stopped');
+    if (!this.dead) {
+      this.dead = reason;
+      this._terminate();
+      const rest = [...this.pending.values()];
+      this.pending.clear();
+      for (const p of rest) p.reject(new EngineError(WASM_FILE, reason, p.method, null, 'stopped'));
+      if (this.onStop) {
+        const fn = this.onStop;
+        this.onStop = null;
+        try {
+          fn(err);
+        } catch (_) {
+          /* the caller still gets the error */
+        }
+      }
+    }
+    return err;
+  }
+
+  _terminate() {
+    if (this.worker) this.worker.terminate();
+    this.worker = null;
+  }
+
+  /**
+   * Call the engine: resolves to the parsed output object (which may itself be an
+   * {"error": ...} or {"ok": false, ...} answer: that is data, not an exception). Rejects
+   * with an EngineError only when the engine itself could not answer, or when the call was
+   * cancelled (err.cancelled). `cancellable`: cancel() stops this call (a long one: explore,
+   * a challenge's check); `onProgress`: explore's progress reports.
+   */
+  call(method, input, { onProgress = null, cancellable = false } = {}) {
+    if (this.dead) return Promise.reject(new EngineError(WASM_FILE, this.dead, method, null, 'stopped'));
+    return new Promise((resolve, reject) => {
+      const id = this.next++;
+      this.pending.set(id, { method, input, resolve, reject, onProgress, cancellable });
+      this.worker.postMessage({ id, method, input });
+    });
+  }
+
+  /**
+   * Stops the cancellable calls (they reject with err.cancelled): the worker is ended and a
+   * new one started from the same compiled module; the other calls waiting are sent to it.
+   */
+  cancel() {
+    if (this.dead || ![...this.pending.values()].some((p) => p.cancellable)) return;
+    this._terminate();
+    const waiting = [];
+    for (const [id, p] of this.pending) {
+      if (p.cancellable) p.reject(new EngineError(WASM_FILE, 'cancelled', p.method, null, 'cancelled'));
+      else waiting.push([id, p]);
+    }
+    this.pending = new Map(waiting);
+    const lost = (err) => this._stop(`the engine did not start again after a cancel (${err.reason})`);
+    try {
+      this._spawn({ loaded: () => {}, failed: lost });
+    } catch (e) {
+      lost(new EngineError(WORKER_URL, (e && e.message) || String(e)));
+      return;
+    }
+    for (const [id, p] of waiting) this.worker.postMessage({ id, method: p.method, input: p.input });
+  }
+
+  /** Whether a cancellable call is running or waiting. */
+  busy() {
+    return [...this.pending.values()].some((p) => p.cancellable);
+  }
+
+  /** The test handle: the next call traps, as a poisoned instance does. */
+  trapNext() {
+    if (this.worker) this.worker.postMessage({ trapNext: true });
   }
 }
 

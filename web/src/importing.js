@@ -30,10 +30,10 @@ const at = (v) => (typeof v === 'string' ? v : null);
  * The engine's verdict on try `n` (after the answer was shown on request when `reveal`),
  * as progress records it (not right, nothing shown, when the engine cannot say).
  */
-function recheckTry(store, rec, qid, tr, n, reveal) {
+async function recheckTry(store, rec, qid, tr, n, reveal) {
   let verdict = null;
   try {
-    verdict = store.answer(rec, qid, tr.answer, { tryNumber: n, reveal });
+    verdict = await store.answer(rec, qid, tr.answer, { tryNumber: n, reveal });
   } catch (_) {
     verdict = null; // an answer the engine refuses (wrong shape, unknown option) is not right
   }
@@ -41,21 +41,21 @@ function recheckTry(store, rec, qid, tr, n, reveal) {
 }
 
 /** The answer shown on request, asked of the engine again; null when it cannot say. */
-function recheckReveal(store, rec, qid, rv) {
+async function recheckReveal(store, rec, qid, rv) {
   try {
-    return revealRecord(store.answer(rec, qid, null, { tryNumber: rv.after + 1, reveal: true }), rv.after, at(rv.at));
+    return revealRecord(await store.answer(rec, qid, null, { tryNumber: rv.after + 1, reveal: true }), rv.after, at(rv.at));
   } catch (_) {
     return null;
   }
 }
 
-/** A challenge try (a sandbox code) judged again by the engine's worker; false when it cannot be. */
-async function recheckChallenge(worker, rec, tr) {
-  if (!tr.correct || typeof tr.answer !== 'string' || !worker) return { ...tr, correct: false };
+/** A challenge try (a sandbox code) judged again by the engine; false when it cannot be. */
+async function recheckChallenge(call, rec, tr) {
+  if (!tr.correct || typeof tr.answer !== 'string' || !call) return { ...tr, correct: false };
   const got = decodeState(tr.answer);
   if (got.error) return { ...tr, correct: false };
   try {
-    const out = await worker.call('challenge', { file: rec.file, text: rec.text, attempt: got.state.s });
+    const out = await call('challenge', { file: rec.file, text: rec.text, attempt: got.state.s });
     return { ...tr, correct: !!(out && !out.error && out.solved), explanation: (out && out.text) || tr.explanation || null };
   } catch (_) {
     return { ...tr, correct: false };
@@ -71,7 +71,7 @@ async function recheckChallenge(worker, rec, tr) {
  * reached.
  * Returns {data, rows: [{id, title, now, after, skipped}]}.
  */
-export async function recheckImport(imported, { store, progress, worker }) {
+export async function recheckImport(imported, { store, progress, call }) {
   const entries = await store.loadIndex();
   const out = { ...clone(imported), lessons: {} };
   const rows = [];
@@ -106,11 +106,12 @@ export async function recheckImport(imported, { store, progress, worker }) {
       let tries;
       if (qid === 'challenge' && rec.run.lesson.challenge) {
         tries = [];
-        for (const tr of a.tries) tries.push(await recheckChallenge(worker, rec, tr));
+        for (const tr of a.tries) tries.push(await recheckChallenge(call, rec, tr));
       } else if (questions.includes(qid)) {
         const shownAfter = a.reveal ? a.reveal.after : Infinity;
-        tries = a.tries.map((tr, i) => recheckTry(store, rec, qid, tr, i + 1, i >= shownAfter));
-        const reveal = a.reveal ? recheckReveal(store, rec, qid, a.reveal) : null;
+        // Asked all at once: the engine answers them in order.
+        tries = await Promise.all(a.tries.map((tr, i) => recheckTry(store, rec, qid, tr, i + 1, i >= shownAfter)));
+        const reveal = a.reveal ? await recheckReveal(store, rec, qid, a.reveal) : null;
         if (reveal) {
           answers[qid] = { tries, correct: tries.some((tr) => tr.correct), reveal };
           continue;

@@ -1,14 +1,21 @@
 // The lessons: lessons/index.json (built by the engine, `idemlab index`) says what the
 // list shows of each lesson file (id, level, title, summary, question ids) or why the file
 // is broken (file, JSON path, reason). A lesson file itself is fetched and run by the
-// engine (`run`, which validates it as `check` does) only when it is opened. A lesson that
-// fails at any stage becomes an error record naming the file, the JSON path and the
+// engine (`run`, which validates it as `check` does) only when it is opened. The build ran
+// every shipped lesson already (scripts/lib/lesson-runs.mjs): lessons/runs.json maps a
+// lesson file to {"file": "lessons/<name>.run.json", the engine's `run` output for it, and
+// "text_sha256": SHA-256 of the lesson file's bytes it was computed from, hex}; a lesson
+// whose text has exactly that hash opens from it without waiting for the engine; any other
+// (edited, unhashable, not listed, a run file that cannot be read, no lessons/runs.json) is
+// run by the engine. A lesson
+// that fails at any stage becomes an error record naming the file, the JSON path and the
 // reason, and the other lessons are unaffected.
 
 import { outputErrors, EngineError } from './engine.js';
 import { bundledFile } from './bundled.js';
 
 const INDEX = 'lessons/index.json';
+const RUNS = 'lessons/runs.json';
 // Index entries name files in lessons/ only: the page fetches nothing else.
 const LESSON_FILE = /^lessons\/[A-Za-z0-9][A-Za-z0-9._-]*\.json$/;
 const LESSON_ID = /^[a-z0-9-]+$/;
@@ -37,6 +44,23 @@ async function fetchText(url) {
     return { text: await res.text() };
   } catch (e) {
     return { error: { kind: 'fetch', reason: e.message || String(e) } };
+  }
+}
+
+const RUN_FILE = /^lessons\/[A-Za-z0-9][A-Za-z0-9._-]*\.run\.json$/;
+const SHA256_HEX = /^[0-9a-f]{64}$/;
+
+/** SHA-256 of the text's UTF-8 bytes, hex; null where the browser offers no digest (not a secure context). */
+async function sha256Hex(text) {
+  const subtle = globalThis.crypto && globalThis.crypto.subtle;
+  if (!subtle) return null;
+  try {
+    const digest = new Uint8Array(await subtle.digest('SHA-256', new TextEncoder().encode(text)));
+    let hex = '';
+    for (const b of digest) hex += b.toString(16).padStart(2, '0');
+    return hex;
+  } catch (_) {
+    return null;
   }
 }
 
@@ -79,13 +103,39 @@ function readEntry(raw, i) {
 }
 
 export class LessonStore {
-  constructor(engine) {
-    this.engine = engine;
+  /** call(method, input): a promise of the engine's output (web/src/engine.js), loading it if need be. */
+  constructor(call) {
+    this.call = call;
     this.entries = null; // the index, read: entries in order
     this.index = null; // promise of the entries
     this.records = new Map(); // file -> opened record
     this.pending = new Map(); // file -> promise of the record
     this.texts = new Map(); // url -> promise of fetchText, so a prefetch is not repeated
+    this.runs = null; // promise of Map: lesson file -> {file, sha256}, the build's runs
+  }
+
+  /** The build's runs (lessons/runs.json), fetched once: a Map, empty when there are none. */
+  loadRuns() {
+    if (!this.runs) {
+      this.runs = this._fetch(RUNS).then((got) => {
+        this.texts.delete(RUNS);
+        const out = new Map();
+        let data = null;
+        try {
+          data = got.error ? null : JSON.parse(got.text);
+        } catch (_) {
+          data = null;
+        }
+        const runs = data && data.runs && typeof data.runs === 'object' ? data.runs : {};
+        for (const [file, r] of Object.entries(runs)) {
+          if (r && typeof r === 'object' && typeof r.file === 'string' && RUN_FILE.test(r.file) && typeof r.text_sha256 === 'string' && SHA256_HEX.test(r.text_sha256)) {
+            out.set(file, { file: r.file, sha256: r.text_sha256 });
+          }
+        }
+        return out;
+      });
+    }
+    return this.runs;
   }
 
   _fetch(url) {
@@ -95,10 +145,17 @@ export class LessonStore {
 
   /** Start fetching the index, and the lesson `id` opens, while the engine is still loading. */
   prefetch(id) {
+    // The list needs no run: the runs are asked for when a lesson is opened or linked to.
+    const runs = id ? this.loadRuns() : null;
     this.loadIndex()
       .then((entries) => {
         const entry = id ? entries.find((e) => e.status === 'ok' && e.id === id) : null;
-        if (entry) this._fetch(entry.file);
+        if (!entry) return;
+        this._fetch(entry.file);
+        runs.then((map) => {
+          const run = map.get(entry.file);
+          if (run) this._fetch(run.file);
+        });
       })
       .catch(() => {});
   }
@@ -143,7 +200,8 @@ export class LessonStore {
     if (this.records.has(file)) return Promise.resolve(this.records.get(file));
     if (this.pending.has(file)) return this.pending.get(file);
     const p = this._open(entry).then((rec) => {
-      this.records.set(file, rec);
+      // A lesson the engine could not open (not loaded, stopped) is opened again next time.
+      if (!rec.engineFailed) this.records.set(file, rec);
       this.pending.delete(file);
       return rec;
     });
@@ -153,9 +211,11 @@ export class LessonStore {
 
   async _open(entry) {
     const { file } = entry;
-    const fail = (errors) => ({ file, status: 'error', errors });
-    const got = await this._fetch(file);
+    const fail = (errors, more = {}) => ({ file, status: 'error', errors, ...more });
+    const about = (await this.loadRuns()).get(file) || null;
+    const [got, pre] = await Promise.all([this._fetch(file), about ? this._fetch(about.file) : null]);
     this.texts.delete(file);
+    if (about) this.texts.delete(about.file);
     if (got.error) {
       return fail([{ file, path: '', kind: got.error.kind, status: got.error.status, reason: got.error.reason || '' }]);
     }
@@ -164,21 +224,37 @@ export class LessonStore {
     } catch (e) {
       return fail([{ file, path: '', kind: 'json', reason: e.message }]);
     }
+    let run = await this._precomputed(about, pre, got.text);
+    const precomputed = !!run;
     try {
       // `run` validates the lesson as `check` does (the same errors), so one call does both.
-      const run = this.engine.call('run', { file, text: got.text });
-      const runErrors = outputErrors(run, file);
-      if (runErrors) return fail(runErrors);
-      if (!run || !run.lesson || !Array.isArray(run.steps) || run.steps.length === 0) {
-        return fail([{ file, path: '', reason: 'the engine returned a timeline without steps' }]);
-      }
-      if (run.lesson.id !== entry.id) {
-        return fail([{ file, path: '/id', reason: `the file's lesson id is '${run.lesson.id}', the index says '${entry.id}' (rebuild the site)` }]);
-      }
-      return { file, status: 'ok', id: run.lesson.id, text: got.text, run, compare: entry.compare };
+      if (!run) run = await this.call('run', { file, text: got.text });
     } catch (e) {
-      if (e instanceof EngineError) return fail([{ file, path: '', reason: e.reason }]);
-      return fail([{ file, path: '', reason: e.message || String(e) }]);
+      // The engine could not answer (not loaded, stopped): no fault of the lesson's, and the
+      // record is not kept (main.js shows the lesson's text, or opens it again later).
+      const reason = e instanceof EngineError ? e.reason : e.message || String(e);
+      return fail([{ file, path: '', reason }], { engineFailed: e instanceof EngineError ? e : new EngineError(file, reason) });
+    }
+    const runErrors = outputErrors(run, file);
+    if (runErrors) return fail(runErrors);
+    if (!run || !run.lesson || !Array.isArray(run.steps) || run.steps.length === 0) {
+      return fail([{ file, path: '', reason: 'the engine returned a timeline without steps' }]);
+    }
+    if (run.lesson.id !== entry.id) {
+      return fail([{ file, path: '/id', reason: `the file's lesson id is '${run.lesson.id}', the index says '${entry.id}' (rebuild the site)` }]);
+    }
+    return { file, status: 'ok', id: run.lesson.id, text: got.text, run, compare: entry.compare, precomputed };
+  }
+
+  /** The build's run of this exact text (`pre`: its run file, fetched), or null. */
+  async _precomputed(about, pre, text) {
+    if (!about || !pre || pre.error) return null;
+    const hash = await sha256Hex(text);
+    if (!hash || hash !== about.sha256) return null;
+    try {
+      return JSON.parse(pre.text);
+    } catch (_) {
+      return null;
     }
   }
 
@@ -212,14 +288,14 @@ export class LessonStore {
   /**
    * Ask the engine whether an answer is right: `tryNumber` counts this question's tries
    * from 1; `reveal` asks for the answer (then `answer` may be null). The engine decides
-   * what is shown: a hint, or the expected answer and why. Throws EngineError, or returns
-   * the verdict.
+   * what is shown: a hint, or the expected answer and why. Resolves to the verdict, or
+   * rejects with an EngineError.
    */
-  answer(rec, questionId, answer, { tryNumber = 1, reveal = false } = {}) {
+  async answer(rec, questionId, answer, { tryNumber = 1, reveal = false } = {}) {
     const input = { file: rec.file, text: rec.text, question: questionId, try: tryNumber };
     if (answer !== null && answer !== undefined) input.answer = answer;
     if (reveal) input.reveal = true;
-    const out = this.engine.call('answer', input);
+    const out = await this.call('answer', input);
     const errors = outputErrors(out, rec.file);
     if (errors) {
       const e = errors[0];
@@ -232,9 +308,9 @@ export class LessonStore {
    * The lesson's two side-by-side timelines from the engine (`compare`): {data} or
    * {errors: [{file, path, reason}]}, e.g. for a lesson without a compare block.
    */
-  compare(rec) {
+  async compare(rec) {
     try {
-      const data = this.engine.call('compare', { file: rec.file, text: rec.text });
+      const data = await this.call('compare', { file: rec.file, text: rec.text });
       const errors = outputErrors(data, rec.file);
       if (errors) return { errors };
       if (!Array.isArray(data.policies) || data.policies.length !== 2 || !data.policies.every((p) => Array.isArray(p.steps) && p.steps.length)) {

@@ -7,9 +7,8 @@ import { Engine, EngineError } from './engine.js';
 import { LessonStore } from './lessons.js';
 import { Progress } from './progress.js';
 import { currentRoute, onRoute, listHash, lessonHash, replaceHash, hashSettled, flushPendingHash } from './router.js';
-import { EngineWorker } from './worker-client.js';
 import { decodeState, encodeState } from './sandbox/codec.js';
-import { SandboxView } from './views/sandbox.js';
+import { SandboxView, evaluateState } from './views/sandbox.js';
 import { isEmbedded, params as embedParams, listenToHost, postReady, newView } from './embed.js';
 import { isOfflineCopy } from './bundled.js';
 import { renderList, exportProgress, downloadText } from './views/list.js';
@@ -21,13 +20,15 @@ import { CompareView } from './views/compare.js';
 import { engineErrorCard, fatalCard, lessonErrorCard, technicalDetails } from './views/errors.js';
 
 const app = {
-  engine: null,
+  engine: null, // the engine, in its Web Worker (engine.js), once loaded
   engineError: null,
-  engineReady: null, // settles when the engine has loaded or failed to
+  engineReady: null, // settles when the engine has loaded or failed to (null: not started)
+  // call(method, input, {onProgress, cancellable}): a promise of the engine's output; starts
+  // the engine if nothing has yet. Every engine call of the page goes through it.
+  call: (method, input, opts) => withEngine().then((e) => e.call(method, input, opts)),
 
   store: null,
   progress: null,
-  worker: new EngineWorker(), // long engine calls (explore, a challenge's check)
   vocab: null, // the engine's vocabulary, asked once
   view: null, // the mounted LessonView, if any
   renderToken: 0,
@@ -116,10 +117,12 @@ function dropNotice(testid) {
 
 function loadEngine() {
   app.engineError = null;
-  app.engineReady = Engine.load().then(
+  // A restart starts from the module the last instance compiled (nothing is compiled again).
+  const module = app.engine ? app.engine.module : null;
+  app.engine = null;
+  app.engineReady = Engine.load({ module }).then(
     (e) => {
       app.engine = e;
-      app.store.engine = e;
       e.onStop = engineStopped;
     },
     (e) => {
@@ -127,6 +130,28 @@ function loadEngine() {
     },
   );
   return app.engineReady;
+}
+
+/** The loaded engine (started now if nothing started it); rejects with the load's EngineError. */
+function withEngine() {
+  if (!app.engineReady) loadEngine();
+  return app.engineReady.then(() => {
+    if (app.engineError) throw app.engineError;
+    return app.engine;
+  });
+}
+
+/**
+ * After the first view is drawn: start the engine and give it a first call, so its code is
+ * compiled (in the worker) before the learner's first click needs it.
+ */
+function warmEngineAfterPaint() {
+  const warm = () =>
+    app
+      .call('scenario', { scenario: DEFAULT_SCENARIO })
+      .then((out) => (out && out.scenario ? app.call('run', { scenario: out.scenario }) : null))
+      .catch(() => {}); // a failed load is said by start()
+  requestAnimationFrame(() => setTimeout(warm, 0));
 }
 
 /** The load failed: try again (the list and lesson texts stay as they are meanwhile). */
@@ -155,9 +180,6 @@ async function restartEngine() {
     await route();
     return;
   }
-  // Lessons opened while the engine was stopped failed because of it: open them again.
-  for (const [file, rec] of [...app.store.records]) if (rec.status === 'error') app.store.records.delete(file);
-  if (app.view && 'engine' in app.view) app.view.engine = app.engine;
   notify({ key: 'notice.engineRestarted', kind: 'ok', testid: 'notice-engine-restarted' });
   if (!app.view) await route();
 }
@@ -168,13 +190,13 @@ function engineCard(opts = {}) {
 
 /** An import, checked again by the engine before the learner is asked (views/list.js). */
 async function recheck(data) {
-  await app.engineReady;
+  await withEngine().catch(() => {});
   if (!app.engine || app.engineError) {
     const e = new Error('the engine is not loaded');
     e.key = 'notice.importNeedsEngine';
     throw e;
   }
-  return recheckImport(data, { store: app.store, progress: app.progress, worker: app.worker });
+  return recheckImport(data, { store: app.store, progress: app.progress, call: app.call });
 }
 
 function listOptions(isCurrent, message) {
@@ -264,9 +286,9 @@ async function route() {
   newView();
 
   if (ofLesson) {
-    replaceChildren(mainEl, h('p', { class: 'loading', 'aria-busy': 'true' }, t(app.engine ? 'app.loading' : 'app.loadingEngine')));
-    await app.engineReady;
-    if (!isCurrent()) return;
+    replaceChildren(mainEl, h('p', { class: 'loading', 'aria-busy': 'true' }, t('app.loading')));
+    // A lesson opens from the run the build computed, without waiting for the engine; an
+    // engine known not to load leaves the lesson's text under its card.
     if (app.engineError) {
       await showLessonText(r.id, isCurrent);
       return;
@@ -284,6 +306,10 @@ async function route() {
       renderList(mainEl, listOptions(isCurrent, t('err.unknownLesson', { id: shortCode(r.id) })));
       return;
     }
+    if (rec.status === 'error' && rec.engineFailed && app.engineError) {
+      await showLessonText(r.id, isCurrent);
+      return;
+    }
     if (rec.status === 'error') {
       showLessonError(rec);
       return;
@@ -298,12 +324,18 @@ async function route() {
       return;
     }
     if (r.name === 'compare') {
-      const got = app.store.compare(rec);
+      if (!app.engine) replaceChildren(mainEl, h('p', { class: 'loading', 'aria-busy': 'true' }, t('app.loadingEngine')));
+      const got = await app.store.compare(rec);
+      if (!isCurrent()) return;
+      if (got.errors && app.engineError) {
+        await showLessonText(r.id, isCurrent);
+        return;
+      }
       if (got.errors) {
         showLessonError({ file: rec.file, errors: got.errors });
         return;
       }
-      app.view = new CompareView(mainEl, { rec, data: got.data, progress: app.progress, initialStep: r.step, focus: true, engine: app.engine });
+      app.view = new CompareView(mainEl, { rec, data: got.data, progress: app.progress, initialStep: r.step, focus: true, call: app.call });
       setReady(true);
       return;
     }
@@ -313,6 +345,7 @@ async function route() {
   }
   if (r.name === 'sandbox') {
     replaceChildren(mainEl, h('p', { class: 'loading', 'aria-busy': 'true' }, t(app.engine ? 'app.loading' : 'app.loadingEngine')));
+    if (!app.engineReady) loadEngine();
     await app.engineReady;
     if (!isCurrent()) return;
     if (app.engineError) {
@@ -334,8 +367,8 @@ async function route() {
 // intent delivered, no fault (the learner adds them).
 const DEFAULT_SCENARIO = { script: [{ at: 0, do: 'deliver', intent: 'weekly-report', payload: 'Weekly report, version 1' }] };
 
-function defaultState() {
-  const out = app.engine.call('scenario', { scenario: DEFAULT_SCENARIO });
+async function defaultState() {
+  const out = await app.call('scenario', { scenario: DEFAULT_SCENARIO });
   return { v: 1, s: out.scenario };
 }
 
@@ -346,7 +379,8 @@ function shortCode(code) {
 }
 
 async function openSandbox(r, isCurrent) {
-  if (!app.vocab) app.vocab = app.engine.call('vocabulary', {});
+  if (!app.vocab) app.vocab = await app.call('vocabulary', {});
+  if (!isCurrent()) return;
   const notices = [];
   let state = null;
   if (r.code) {
@@ -385,20 +419,23 @@ async function openSandbox(r, isCurrent) {
   }
   let view = null;
   if (state) {
-    try {
-      view = new SandboxView(mainEl, { state, step: r.step, app, challenge, notices: noticeList(notices), focus: true });
-    } catch (e) {
-      if (!e.errors) throw e;
-      const reason = e.errors.map((x) => `${x.path || '/'}: ${x.reason}`).join('; ');
+    const first = await evaluateState(app.call, state);
+    if (!isCurrent()) return;
+    if (first.errors) {
+      const reason = first.errors.map((x) => `${x.path || '/'}: ${x.reason}`).join('; ');
       notices.push({ key: 'sandbox.badScenario', params: { reason: reason.length > 300 ? `${reason.slice(0, 300)}…` : reason }, testid: 'sb-bad-link', then: true });
+    } else {
+      view = new SandboxView(mainEl, { first, step: r.step, app, challenge, notices: noticeList(notices), focus: true });
     }
   }
   if (!view) {
-    view = new SandboxView(mainEl, { state: defaultState(), step: null, app, notices: noticeList(notices), focus: true });
+    const first = await evaluateState(app.call, await defaultState());
+    if (!isCurrent()) return;
+    if (first.errors) throw new Error(`the default scenario was refused: ${first.errors.map((x) => x.reason).join('; ')}`);
+    view = new SandboxView(mainEl, { first, step: null, app, notices: noticeList(notices), focus: true });
   }
   app.view = view;
   setReady(true);
-  app.worker.warm();
 }
 
 /** Notices about a link that did not open say that the default scenario is shown instead. */
@@ -459,10 +496,9 @@ function onKey(ev) {
 
 async function start() {
   // The network first: the engine and the lesson files load while the page sets up.
-  app.store = new LessonStore(null);
+  app.store = new LessonStore(app.call);
   const first = currentRoute();
   app.store.prefetch(first.name === 'lesson' || first.name === 'compare' ? first.id : null);
-  loadEngine();
 
   const root = document.getElementById('app');
   if (isEmbedded()) document.documentElement.classList.add('is-embedded');
@@ -509,26 +545,38 @@ async function start() {
   document.addEventListener('keydown', onKey);
   onRoute(() => route().catch(showFatal));
 
-  // A debugging and test handle: the same engine calls the page makes.
+  // A debugging and test handle: the same engine calls the page makes (each a promise).
   window.__idemlab = {
-    call: (method, input) => app.engine.call(method, input),
+    call: (method, input) => app.call(method, input),
     engine: () => app.engine,
+    // The engine's next call traps, as a poisoned instance does (tests/browser/bad-input.spec.mjs).
+    trapNext: () => withEngine().then((e) => e.trapNext()),
     sandboxCode: (state) => encodeState(state),
     sandboxState: (code) => decodeState(code),
     hashSettled: () => hashSettled(),
     lesson: (id) => {
       for (const rec of app.store.records.values()) {
-        if (rec.status === 'ok' && rec.id === id) return { file: rec.file, text: rec.text, questions: rec.run.lesson.questions };
+        if (rec.status === 'ok' && rec.id === id) return { file: rec.file, text: rec.text, questions: rec.run.lesson.questions, precomputed: rec.precomputed };
       }
       return null;
     },
   };
-  // The lesson list needs only the index: it shows while the engine is still loading.
+  // The first view needs only the index and the lesson's files (its run computed by the
+  // build): it shows while the engine is still loading, which starts once it is drawn.
   const shown = route();
-  await app.engineReady;
-  // An engine that did not load is said on whatever page is shown.
-  if (app.engineError) await route();
   await shown;
+  warmEngineAfterPaint();
+  if (!app.engineReady) loadEngine();
+  await app.engineReady;
+  // An engine that did not load is said on whatever page is shown (a lesson opened from its
+  // build-time run shows its text instead: its questions cannot be checked).
+  if (app.engineError) {
+    if (app.view && app.view.kind !== 'sandbox') {
+      app.view.destroy();
+      app.view = null;
+    }
+    await route();
+  }
   const view = app.view ? app.view.kind : app.engineError ? 'engine-error' : 'list';
   postReady(getLang(), view, app.view && app.view.id ? app.view.id : null);
   registerServiceWorker();

@@ -40,9 +40,9 @@ function knobList(policy) {
 }
 
 export class CompareView {
-  constructor(root, { rec, data, progress, initialStep, focus = false, engine = null }) {
+  constructor(root, { rec, data, progress, initialStep, focus = false, call = null }) {
     this.kind = 'compare';
-    this.engine = engine;
+    this.call = call; // the engine (main.js app.call), for the scenarios the sandbox opens
     this.root = root;
     this.rec = rec;
     this.id = rec.id;
@@ -103,7 +103,7 @@ export class CompareView {
                   h('span', { class: 'badge badge-side' }, NAMES[i]),
                   ' ',
                   l(p.label),
-                  this.engine
+                  this.call
                     ? [' ', h('button', { type: 'button', class: 'btn btn-small', 'data-testid': `open-in-sandbox-${NAMES[i]}`, onclick: () => this.openInSandbox(p.id) }, t('sandbox.openPolicy', { name: NAMES[i] }))]
                     : null,
                 ),
@@ -127,9 +127,14 @@ export class CompareView {
   }
 
   /** One policy's scenario (the engine's), under the lesson's fault plan, in the sandbox. */
-  openInSandbox(policyId) {
-    const out = this.engine.call('scenario', { file: this.rec.file, text: this.rec.text, policy: policyId });
-    if (!out || !out.scenario) return;
+  async openInSandbox(policyId) {
+    let out;
+    try {
+      out = await this.call('scenario', { file: this.rec.file, text: this.rec.text, policy: policyId });
+    } catch (_) {
+      return; // the engine's notice says why
+    }
+    if (!out || !out.scenario || this.destroyed) return;
     window.location.hash = sandboxHash(encodeState({ v: 1, s: out.scenario, from: this.id }));
   }
 
@@ -303,5 +308,7 @@ export class CompareView {
     else this.go(step, { force: true });
   }
 
-  destroy() {}
+  destroy() {
+    this.destroyed = true;
+  }
 }

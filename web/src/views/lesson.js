@@ -504,12 +504,18 @@ export class LessonView {
   }
 
   /** The lesson's scenario, at this step, in the sandbox (the engine normalises it). */
-  openInSandbox() {
-    const out = this.store.engine.call('scenario', { file: this.rec.file, text: this.rec.text });
-    if (!out || !out.scenario) return;
+  async openInSandbox() {
+    const step = this.step;
+    let out;
+    try {
+      out = await this.store.call('scenario', { file: this.rec.file, text: this.rec.text });
+    } catch (_) {
+      return; // the engine's notice says why (stopped), or its card (did not load)
+    }
+    if (!out || !out.scenario || this.destroyed) return;
     // At step 0 nothing has happened yet: the sandbox then opens at the run's end, where
     // every injection point is drawn.
-    window.location.hash = sandboxHash(encodeState({ v: 1, s: out.scenario, from: this.id }), this.step > 0 ? this.step : null);
+    window.location.hash = sandboxHash(encodeState({ v: 1, s: out.scenario, from: this.id }), step > 0 ? step : null);
   }
 
   /** The lesson ends with its challenge (when it has one): shown from the last step on. */
@@ -556,7 +562,7 @@ export class LessonView {
     const before = this.progress.answerOf(this.id, q.id);
     const n = (before ? before.tries.length : 0) + 1;
     // After the answer was shown, a try is asked as revealed too: no hint for what is known.
-    const verdict = this.store.answer(this.rec, q.id, answer, { tryNumber: n, reveal: this.progress.isRevealed(this.id, q.id) });
+    const verdict = await this.store.answer(this.rec, q.id, answer, { tryNumber: n, reveal: this.progress.isRevealed(this.id, q.id) });
     this.progress.recordTry(this.id, q.id, answer, verdict);
     postAnswerChecked(this.id, q.id, answer, !!verdict.correct, n, !!verdict.revealed);
     // The notice about a gated deep link has done its job once the question is answered.
@@ -570,7 +576,7 @@ export class LessonView {
   async reveal(q) {
     const before = this.progress.answerOf(this.id, q.id);
     const n = (before ? before.tries.length : 0) + 1;
-    const verdict = this.store.answer(this.rec, q.id, null, { tryNumber: n, reveal: true });
+    const verdict = await this.store.answer(this.rec, q.id, null, { tryNumber: n, reveal: true });
     this.progress.recordReveal(this.id, q.id, verdict);
     postRevealed(this.id, q.id, n);
     this.notices = this.notices.filter((x) => x.key !== 'notice.deepLinkGated');
@@ -654,6 +660,7 @@ export class LessonView {
   }
 
   destroy() {
+    this.destroyed = true;
     this.stopPlay();
   }
 }

@@ -50,17 +50,42 @@ function placeOf(path) {
 const withoutFaults = (state) => JSON.stringify({ ...state.s, faults: [] }) + JSON.stringify(state.a || null);
 const fmt = (n) => Number(n).toLocaleString('en-US');
 
+/**
+ * Runs a state's scenario (and the pinned policy's) in the engine (`call`: main.js
+ * app.call): a promise of {state, run, pinRun, removed} or {errors}. Rejects with an
+ * EngineError when the engine cannot answer.
+ */
+export async function evaluateState(call, state) {
+  const next = clone(state);
+  const pinned = next.a ? { ...clone(next.s), ...clone(next.a) } : null;
+  // Both runs are asked at once: the worker answers them in order.
+  const [out, outA] = await Promise.all([call('run', { scenario: next.s }), pinned ? call('run', { scenario: pinned }) : null]);
+  const errors = outputErrors(out, 'scenario');
+  if (errors) return { errors };
+  const removed = Array.isArray(out.unfired) ? out.unfired : [];
+  if (removed.length) {
+    const gone = new Set(removed.map((u) => faultKey(u.fault)));
+    next.s.faults = (next.s.faults || []).filter((f) => !gone.has(faultKey(f)));
+  }
+  let pinRun = null;
+  if (pinned) {
+    const errA = outputErrors(outA, 'scenario A');
+    pinRun = errA ? { errors: errA } : outA;
+  }
+  return { state: next, run: out, pinRun, removed };
+}
+
 export class SandboxView {
   /**
-   * state: {v: 1, s: scenario, from?: lesson id, ch?: lesson id (a challenge), a?: the
-   * pinned policy {client, service, provider}}; app: {engine, worker, vocab, store,
-   * progress}; challenge: the lesson's challenge view ({kind, prompt, ...}) and its rec.
+   * first: the first state, evaluated (evaluateState); a state is {v: 1, s: scenario, from?:
+   * lesson id, ch?: lesson id (a challenge), a?: the pinned policy {client, service,
+   * provider}}; app: {call, engine, vocab, store, progress}; challenge: the lesson's
+   * challenge view ({kind, prompt, ...}) and its rec.
    */
-  constructor(root, { state, step, app, challenge = null, notices = [], focus = false }) {
+  constructor(root, { first, step, app, challenge = null, notices = [], focus = false }) {
     this.kind = 'sandbox';
     this.root = root;
     this.app = app;
-    this.engine = app.engine;
     this.vocab = app.vocab;
     this.challenge = challenge; // {rec, view}
     this.history = new History();
@@ -71,8 +96,9 @@ export class SandboxView {
     this.showTruth = app.progress.getPref('showTruth', true);
     this.step = -1;
     this.state = null;
-    const first = this.evaluate(state);
-    if (first.errors) throw Object.assign(new Error('the scenario was refused'), { errors: first.errors });
+    this.queue = Promise.resolve(); // edits, one after the other, each on the state before it
+    this.asked = 0; // edits asked for
+    this.done = 0; // edits answered
     this.accept(first, { record: false });
     this.mount();
     this.go(step === null || step === undefined ? this.last : step, { force: true });
@@ -81,27 +107,6 @@ export class SandboxView {
   }
 
   // --- the engine ---------------------------------------------------------------------
-
-  /** Runs a state's scenario (and the pinned policy's): {state, run, pinRun, removed} or {errors}. */
-  evaluate(state) {
-    const next = clone(state);
-    const out = this.engine.call('run', { scenario: next.s });
-    const errors = outputErrors(out, 'scenario');
-    if (errors) return { errors };
-    const removed = Array.isArray(out.unfired) ? out.unfired : [];
-    if (removed.length) {
-      const gone = new Set(removed.map((u) => faultKey(u.fault)));
-      next.s.faults = (next.s.faults || []).filter((f) => !gone.has(faultKey(f)));
-    }
-    let pinRun = null;
-    if (next.a) {
-      const a = { ...clone(next.s), ...clone(next.a) };
-      const outA = this.engine.call('run', { scenario: a });
-      const errA = outputErrors(outA, 'scenario A');
-      pinRun = errA ? { errors: errA } : outA;
-    }
-    return { state: next, run: out, pinRun, removed };
-  }
 
   accept(result, { record = true } = {}) {
     if (record && this.state) this.history.push(this.state);
@@ -113,44 +118,94 @@ export class SandboxView {
     this.code = encodeState(this.state);
   }
 
+  /**
+   * Queues a change of the state: `make()` gives the next state from the one in force when
+   * its turn comes (null: nothing to do), the engine runs it, `then(result)` takes it in.
+   * Only the latest edit's answer is drawn (an answer an edit made since supersedes is
+   * taken in but not shown). Resolves to whether the state changed. While edits wait, the
+   * view says it is busy (aria-busy).
+   */
+  enqueue(make, then) {
+    const n = ++this.asked;
+    this.markBusy();
+    const turn = this.queue.then(async () => {
+      if (this.destroyed) return false;
+      const next = make();
+      if (!next) return false;
+      let result;
+      try {
+        result = await evaluateState(this.app.call, next);
+      } catch (e) {
+        // The engine could not answer (it stopped: its notice offers a restart).
+        result = { errors: [{ path: '', reason: e.reason || e.message || String(e) }] };
+      }
+      if (this.destroyed) return false;
+      const latest = n === this.asked;
+      const changed = then(result, latest);
+      if (changed && !latest) this.undrawn = true;
+      // The latest answer draws what the others took in, whether it changed anything or not.
+      if (latest && this.undrawn && !changed) this.remount();
+      if (latest) this.undrawn = false;
+      return changed;
+    });
+    this.queue = turn.catch(() => false);
+    return turn.finally(() => {
+      this.done += 1;
+      this.markBusy();
+    });
+  }
+
+  markBusy() {
+    const view = this.root.querySelector('[data-testid="sandbox-view"]');
+    if (!view) return;
+    if (this.done < this.asked) view.setAttribute('aria-busy', 'true');
+    else view.removeAttribute('aria-busy');
+  }
+
   /** An edit: a new state from the current one. Refused edits leave everything as it was. */
   edit(change) {
-    const next = clone(this.state);
-    change(next);
-    const result = this.evaluate(next);
-    if (result.errors) {
-      this.editError = result.errors;
-      this.render();
-      return false;
-    }
-    this.editError = null;
-    const before = this.state;
-    this.accept(result);
-    // The explorer ignores the scenario's own faults: its result still holds after an edit
-    // of the fault plan alone (loading a counterexample, placing a fault).
-    if (this.explore && !this.explore.running && withoutFaults(before) !== withoutFaults(this.state)) this.explore = null;
-    this.check = null;
-    this.remount();
-    return true;
+    return this.enqueue(
+      () => {
+        const next = clone(this.state);
+        change(next);
+        return next;
+      },
+      (result, latest) => {
+        if (result.errors) {
+          this.editError = result.errors;
+          if (latest) this.render();
+          return false;
+        }
+        this.editError = null;
+        const before = this.state;
+        this.accept(result);
+        // The explorer ignores the scenario's own faults: its result still holds after an edit
+        // of the fault plan alone (loading a counterexample, placing a fault).
+        if (this.explore && !this.explore.running && withoutFaults(before) !== withoutFaults(this.state)) this.explore = null;
+        this.check = null;
+        if (latest) this.remount();
+        return true;
+      },
+    );
   }
 
   undo() {
-    const prev = this.history.undo(this.state);
-    if (prev) this.restore(prev);
+    return this.restore(() => this.history.undo(this.state));
   }
 
   redo() {
-    const next = this.history.redo(this.state);
-    if (next) this.restore(next);
+    return this.restore(() => this.history.redo(this.state));
   }
 
-  restore(state) {
-    const result = this.evaluate(state);
-    if (result.errors) return;
-    this.editError = null;
-    this.accept(result, { record: false });
-    this.check = null;
-    this.remount();
+  restore(pick) {
+    return this.enqueue(pick, (result, latest) => {
+      if (result.errors) return false;
+      this.editError = null;
+      this.accept(result, { record: false });
+      this.check = null;
+      if (latest) this.remount();
+      return true;
+    });
   }
 
   // --- edits --------------------------------------------------------------------------
@@ -229,12 +284,16 @@ export class SandboxView {
 
   async startExplore(k) {
     if (this.explore && this.explore.running) return; // the button says it is busy (aria-disabled)
-    const scenario = clone(this.state.s);
-    const code = this.code;
     this.explore = { k, running: true, progress: null, result: null, error: null };
     this.renderExplore();
+    // The scenario the learner sees once the edits made before this click are answered.
+    await this.queue;
+    if (this.destroyed || !this.explore || !this.explore.running) return;
+    const scenario = clone(this.state.s);
+    const code = this.code;
     try {
-      const out = await this.app.worker.call('explore', { scenario, faults: k }, {
+      const out = await this.app.call('explore', { scenario, faults: k }, {
+        cancellable: true,
         onProgress: (p) => {
           if (!this.explore || !this.explore.running) return;
           this.explore.progress = p;
@@ -254,14 +313,14 @@ export class SandboxView {
 
   cancelExplore() {
     const focused = this.el.explore.contains(document.activeElement);
-    this.app.worker.cancel();
+    if (this.app.engine) this.app.engine.cancel();
     this.explore = { cancelled: true };
     this.renderExplore();
     if (focused) this.el.explore.querySelector('[data-testid="sb-explore-run"]').focus({ preventScroll: true });
   }
 
-  loadScenario(scenario) {
-    const loaded = this.edit((st) => {
+  async loadScenario(scenario) {
+    const loaded = await this.edit((st) => {
       st.s = clone(scenario);
     });
     // The changed run is summed up at the top: take the learner there.
@@ -276,8 +335,10 @@ export class SandboxView {
     const { rec } = this.challenge;
     this.check = { running: true };
     this.renderChallenge();
+    await this.queue; // the attempt is the scenario once the edits before this click are answered
+    if (this.destroyed) return;
     try {
-      const out = await this.app.worker.call('challenge', { file: rec.file, text: rec.text, attempt: clone(this.state.s) });
+      const out = await this.app.call('challenge', { file: rec.file, text: rec.text, attempt: clone(this.state.s) }, { cancellable: true });
       const errors = outputErrors(out, rec.file);
       if (errors) {
         this.check = { error: errors.map((e) => `${e.path ? e.path + ': ' : ''}${e.reason}`).join('; ') };
@@ -1027,7 +1088,8 @@ export class SandboxView {
   }
 
   destroy() {
-    if (this.explore && this.explore.running) this.app.worker.cancel();
+    this.destroyed = true;
+    if (this.explore && this.explore.running && this.app.engine) this.app.engine.cancel();
   }
 }
 
