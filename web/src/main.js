@@ -2,23 +2,26 @@
 // The page never decides an answer; it renders what the engine returns.
 
 import { h, replaceChildren } from './dom.js';
-import { t, getLang, setLang, onLangChange } from './i18n.js';
+import { t, getLang, setLang, onLangChange, stringsReady } from './i18n.js';
 import { Engine, EngineError } from './engine.js';
 import { LessonStore } from './lessons.js';
 import { Progress } from './progress.js';
 import { currentRoute, onRoute, listHash, lessonHash, replaceHash, hashSettled, flushPendingHash } from './router.js';
 import { EngineWorker } from './worker-client.js';
 import { decodeState, encodeState } from './sandbox/codec.js';
-import { SandboxView } from './views/sandbox.js';
 import { isEmbedded, params as embedParams, listenToHost, postReady, newView } from './embed.js';
 import { isOfflineCopy } from './bundled.js';
-import { renderList, exportProgress, downloadText } from './views/list.js';
 import { useAxisPreference } from './views/diagram.js';
-import { renderLessonText } from './views/lessontext.js';
-import { recheckImport } from './importing.js';
 import { LessonView } from './views/lesson.js';
-import { CompareView } from './views/compare.js';
 import { engineErrorCard, fatalCard, lessonErrorCard, technicalDetails } from './views/errors.js';
+
+// Views a lesson does not need to open and step, each a file of its own (esbuild splits
+// dynamic imports off; the offline copy's one script holds them all): fetched when first shown.
+const listView = () => import('./views/list.js');
+const sandboxView = () => import('./views/sandbox.js');
+const compareView = () => import('./views/compare.js');
+const lessonTextView = () => import('./views/lessontext.js');
+const importing = () => import('./importing.js');
 
 const app = {
   engine: null,
@@ -174,6 +177,7 @@ async function recheck(data) {
     e.key = 'notice.importNeedsEngine';
     throw e;
   }
+  const { recheckImport } = await importing();
   return recheckImport(data, { store: app.store, progress: app.progress, worker: app.worker });
 }
 
@@ -192,7 +196,7 @@ function onSaveState(saved) {
     key: 'notice.saveFailed',
     kind: 'error',
     testid: 'notice-save-failed',
-    actions: [{ key: 'progress.export', testid: 'notice-export', run: () => exportProgress(app.store, app.progress) }],
+    actions: [{ key: 'progress.export', testid: 'notice-export', run: () => listView().then(({ exportProgress }) => exportProgress(app.store, app.progress)) }],
   });
 }
 
@@ -276,12 +280,12 @@ async function route() {
       rec = await app.store.find(r.id);
     } catch (e) {
       if (!isCurrent()) return;
-      renderList(mainEl, listOptions(isCurrent, null));
+      await showList(isCurrent, null);
       return;
     }
     if (!isCurrent()) return;
     if (!rec) {
-      renderList(mainEl, listOptions(isCurrent, t('err.unknownLesson', { id: shortCode(r.id) })));
+      await showList(isCurrent, t('err.unknownLesson', { id: shortCode(r.id) }));
       return;
     }
     if (rec.status === 'error') {
@@ -303,6 +307,8 @@ async function route() {
         showLessonError({ file: rec.file, errors: got.errors });
         return;
       }
+      const { CompareView } = await compareView();
+      if (!isCurrent()) return;
       app.view = new CompareView(mainEl, { rec, data: got.data, progress: app.progress, initialStep: r.step, focus: true, engine: app.engine });
       setReady(true);
       return;
@@ -326,8 +332,14 @@ async function route() {
   // An address that is no route (#/garbage): say so, and show the list's own address.
   const message = r.unknown ? t('err.unknownRoute', { route: shortCode(`#${r.unknown}`) }) : null;
   if (r.unknown) replaceHash(listHash());
-  renderList(mainEl, listOptions(isCurrent, message));
+  await showList(isCurrent, message);
   window.scrollTo(0, 0);
+}
+
+/** The lesson list (its code fetched the first time), unless another route came meanwhile. */
+async function showList(isCurrent, message) {
+  const { renderList } = await listView();
+  if (isCurrent()) renderList(mainEl, listOptions(isCurrent, message));
 }
 
 // The sandbox's default scenario, before the engine fills in every knob's default: one
@@ -383,6 +395,8 @@ async function openSandbox(r, isCurrent) {
     const open = qs.filter((q) => !app.progress.isSettled(rec.id, q.id)).length;
     if (open > 0) notices.push({ key: 'sandbox.spoiler', params: { n: open }, testid: 'sb-spoiler' });
   }
+  const { SandboxView } = await sandboxView();
+  if (!isCurrent()) return;
   let view = null;
   if (state) {
     try {
@@ -418,14 +432,15 @@ async function showLessonText(id, isCurrent) {
   }
   if (!isCurrent()) return;
   if (!got) {
-    renderList(mainEl, listOptions(isCurrent, t('err.unknownLesson', { id: shortCode(id) })));
+    await showList(isCurrent, t('err.unknownLesson', { id: shortCode(id) }));
     return;
   }
   if (got.error) {
     showLessonError({ file: got.entry.file, errors: [{ file: got.entry.file, path: '', ...got.error, reason: got.error.reason || '' }] });
     return;
   }
-  renderLessonText(mainEl, { entry: got.entry, lesson: got.lesson, banner: engineCard() });
+  const { renderLessonText } = await lessonTextView();
+  if (isCurrent()) renderLessonText(mainEl, { entry: got.entry, lesson: got.lesson, banner: engineCard() });
 }
 
 /** A lesson that failed when it was opened (fetched, run or compared): its error card. */
@@ -476,9 +491,10 @@ async function start() {
     // Unreadable progress that could not be set aside: offered as a file before it is written over.
     if (n.download) {
       const { name, text } = n.download;
-      app.globalNotices.push({ ...n, actions: [{ key: 'notice.downloadUnreadable', testid: 'notice-download-unreadable', run: () => downloadText(name, text) }] });
+      app.globalNotices.push({ ...n, actions: [{ key: 'notice.downloadUnreadable', testid: 'notice-download-unreadable', run: () => listView().then(({ downloadText }) => downloadText(name, text)) }] });
     } else app.globalNotices.push(n);
   }
+  await stringsReady(); // the shown language's strings (a file of their own): the shell is drawn with them
   renderShell(root);
   onLangChange(() => {
     flushPendingHash(); // views rebuilt from their address need its latest state
