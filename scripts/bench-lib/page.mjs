@@ -2,9 +2,12 @@
 // page marks <body data-ready="true">, and navigation to the lesson list until it shows a
 // card (or an error card) for every entry of the lesson index. Each load is a fresh browser
 // context (no cache). Also names every file of dist/ a visit fetches: the list, then
-// opening the lesson from it (scripts/bench sums their gzip sizes).
+// opening the lesson from it (scripts/bench sums their gzip sizes), and the critical path:
+// the files the first load had asked for when the lesson was ready to step (report.py sums
+// their gzip sizes).
 // usage: node page.mjs PORT LOADS  ->  {"page_interactive_ms": median, "first_ms": x,
-//          "list_interactive_ms": median, "visit_files": ["index.html", ...], "console_errors": n}
+//          "list_interactive_ms": median, "visit_files": ["index.html", ...],
+//          "critical_files": ["index.html", ...], "console_errors": n}
 import { chromium } from '@playwright/test';
 import config from '../../playwright.config.js';
 import { serveDist } from './serve.mjs';
@@ -47,6 +50,7 @@ const browser = await chromium.launch({ ...config.use.launchOptions, headless: t
 const times = [];
 const listTimes = [];
 const visited = new Set();
+let critical = [];
 let consoleErrors = 0;
 
 async function fresh() {
@@ -64,6 +68,15 @@ try {
     await page.goto(url, { waitUntil: 'commit' });
     await page.waitForSelector('body[data-ready="true"]', { timeout: 30_000, state: 'attached' });
     times.push(await page.evaluate(() => window.__idemlabReadyAt));
+    if (i === 0) {
+      // The page itself, then every file whose fetch started before the lesson was ready.
+      const urls = await page.evaluate(() => [
+        window.location.href,
+        ...performance.getEntriesByType('resource').filter((e) => e.startTime <= window.__idemlabReadyAt).map((e) => e.name),
+      ]);
+      const paths = urls.map((u) => new URL(u)).filter((u) => u.origin === origin);
+      critical = [...new Set(paths.map((u) => (u.pathname === '/' ? 'index.html' : decodeURIComponent(u.pathname.slice(1)))))].sort();
+    }
     await context.close();
   }
   for (let i = 0; i < loads; i += 1) {
@@ -92,5 +105,5 @@ try {
 }
 console.log(JSON.stringify({
   page_interactive_ms: median(times), first_ms: times[0], list_interactive_ms: median(listTimes),
-  visit_files: [...visited].sort(), console_errors: consoleErrors,
+  visit_files: [...visited].sort(), critical_files: critical, console_errors: consoleErrors,
 }));
