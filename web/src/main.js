@@ -477,6 +477,10 @@ async function start() {
   app.store = new LessonStore(null);
   const first = currentRoute();
   app.store.prefetch(first.name === 'lesson' || first.name === 'compare' ? first.id : null);
+  // The first view's code, when it is a file of its own, loads beside the strings (a failure
+  // is said when the view is shown).
+  const firstView = { list: listView, sandbox: sandboxView, compare: compareView }[first.name];
+  if (firstView) firstView().catch(() => {});
   loadEngine();
 
   const root = document.getElementById('app');
