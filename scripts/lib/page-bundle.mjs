@@ -21,6 +21,9 @@ if (!site || !offlineJs) {
   console.error('usage: node scripts/lib/page-bundle.mjs SITE OFFLINE_JS [--analyze]');
   process.exit(2);
 }
+// charset utf8: the Chinese strings as they are, not as \uXXXX escapes (the zh-CN strings'
+// file is 25 KB instead of 40 KB, 9.4 KB gzip instead of 10.1). Modules are always read as
+// UTF-8, and the offline copy is a UTF-8 page.
 const common = { bundle: true, minify: true, target: 'es2020', charset: 'utf8', logLevel: 'warning' };
 
 const served = await build({
