@@ -78,19 +78,27 @@ export function getLang() {
 }
 
 /**
- * Switches to `lang` once its strings are loaded (resolves then; a later call wins over an
- * earlier one still loading). Strings that cannot be fetched leave the language as it is.
+ * Switches to `lang`: at once when its strings are loaded, else once they are (a later call
+ * wins over an earlier one still loading). Returns a promise that resolves then. Strings
+ * that cannot be fetched leave the language as it is.
  */
-export async function setLang(lang) {
-  if (!LANGS.includes(lang)) return;
+export function setLang(lang) {
+  if (!LANGS.includes(lang)) return Promise.resolve();
   asked = lang;
-  try {
-    await load(lang);
-  } catch (e) {
-    console.warn(`idemlab: the ${lang} strings did not load (${(e && e.message) || e}); the language stays ${current}`);
-    return;
+  if (STRINGS[lang]) {
+    switchTo(lang);
+    return Promise.resolve();
   }
-  if (asked !== lang || lang === current) return;
+  return load(lang).then(
+    () => {
+      if (asked === lang) switchTo(lang);
+    },
+    (e) => console.warn(`idemlab: the ${lang} strings did not load (${(e && e.message) || e}); the language stays ${current}`),
+  );
+}
+
+function switchTo(lang) {
+  if (lang === current) return;
   current = lang;
   try {
     window.localStorage.setItem(LANG_KEY, lang);
@@ -99,6 +107,11 @@ export async function setLang(lang) {
   }
   document.documentElement.lang = lang;
   for (const fn of listeners) fn(lang);
+}
+
+/** Fetches the other languages' strings now (once the page has shown its first view), so that a switch is immediate. */
+export function preloadOtherStrings() {
+  for (const lang of LANGS) if (lang !== current) load(lang).catch(() => {}); // a failure is said if that language is asked for
 }
 
 export function onLangChange(fn) {

@@ -2,7 +2,7 @@
 // The page never decides an answer; it renders what the engine returns.
 
 import { h, replaceChildren } from './dom.js';
-import { t, getLang, setLang, onLangChange, stringsReady } from './i18n.js';
+import { t, getLang, setLang, onLangChange, stringsReady, preloadOtherStrings } from './i18n.js';
 import { Engine, EngineError } from './engine.js';
 import { LessonStore } from './lessons.js';
 import { Progress } from './progress.js';
@@ -551,6 +551,7 @@ async function start() {
   await shown;
   const view = app.view ? app.view.kind : app.engineError ? 'engine-error' : 'list';
   postReady(getLang(), view, app.view && app.view.id ? app.view.id : null);
+  preloadOtherStrings();
   registerServiceWorker();
 }
 
