@@ -19,11 +19,13 @@
 // - list_interactive_ms: navigation to the lesson list until it shows a card (or an error
 //   card) for every entry of the lesson index, median.
 // Also names every file of dist/ a visit fetches: the list, then opening the lesson from it
-// (scripts/bench sums their gzip sizes).
+// (scripts/bench sums their gzip sizes), and the critical path: the files the first load had
+// asked for when the lesson was ready to step (report.py sums their gzip sizes).
 // usage: node page.mjs PORT LOADS  ->  {"page_interactive_ms": median, "first_ms": x,
 //          "first_drawn_ms", "fcp_ms", "open_longest_task_ms", "use_longest_task_ms",
 //          "open_longest_task_cpu_ms", "use_longest_task_cpu_ms", "open_main_cpu_ms",
-//          "list_interactive_ms": median, "visit_files": ["index.html", ...], "console_errors": n}
+//          "list_interactive_ms": median, "visit_files": ["index.html", ...],
+//          "critical_files": ["index.html", ...], "console_errors": n}
 import { chromium } from '@playwright/test';
 import config from '../../playwright.config.js';
 import { serveDist } from './serve.mjs';
@@ -84,6 +86,7 @@ let useLongest = 0;
 const traced = [];
 const listTimes = [];
 const visited = new Set();
+let critical = [];
 let consoleErrors = 0;
 
 async function fresh() {
@@ -180,7 +183,16 @@ try {
     // Long tasks are reported after they end: a moment for the last ones to arrive.
     await page.waitForTimeout(100);
     openLongest = Math.max(openLongest, longest(await page.evaluate(() => window.__longTasks), 0, at.ready));
-    if (i === 0) useLongest = await useLesson(page);
+    if (i === 0) {
+      // The page itself, then every file whose fetch started before the lesson was ready.
+      const urls = await page.evaluate(() => [
+        window.location.href,
+        ...performance.getEntriesByType('resource').filter((e) => e.startTime <= window.__idemlabReadyAt).map((e) => e.name),
+      ]);
+      const paths = urls.map((u) => new URL(u)).filter((u) => u.origin === origin);
+      critical = [...new Set(paths.map((u) => (u.pathname === '/' ? 'index.html' : decodeURIComponent(u.pathname.slice(1)))))].sort();
+      useLongest = await useLesson(page);
+    }
     await context.close();
   }
   for (let i = 0; i < TRACED; i += 1) traced.push(await tracedLoad());
@@ -216,5 +228,5 @@ console.log(JSON.stringify({
   use_longest_task_cpu_ms: Math.round(Math.max(...traced.map((x) => x.use))),
   open_main_cpu_ms: Math.round(median(traced.map((x) => x.openCpu))),
   list_interactive_ms: median(listTimes),
-  visit_files: [...visited].sort(), console_errors: consoleErrors,
+  visit_files: [...visited].sort(), critical_files: critical, console_errors: consoleErrors,
 }));

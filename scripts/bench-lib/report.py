@@ -4,8 +4,11 @@ usage: python3 report.py [--json] NATIVE SEED WASM PAGE TRANSFER_BYTES SITE_BYTE
 Each of NATIVE SEED WASM PAGE FUZZ SANDBOX API_FUZZ is the JSON one measurement printed ("{}" if it failed).
 TRANSFER_BYTES: what a visit fetches (the list, then a lesson), gzip -9; "" if unknown.
 SITE_BYTES: every file of the built site, gzip -9.
+The critical path's gzip -9 bytes are summed here, from the files PAGE names (in dist/).
 """
 import json
+import os
+import subprocess
 import sys
 
 args = sys.argv[1:]
@@ -18,6 +21,19 @@ site = int(args[5]) if args[5:] and args[5].isdigit() else None
 fuzz = json.loads(args[6] or "{}") if args[6:] else {}
 sandbox = json.loads(args[7] or "{}") if args[7:] else {}
 api_fuzz = json.loads(args[8] or "{}") if args[8:] else {}
+
+
+def gzip_size(path):
+    """Bytes of `path` as gzip -9 sends it (the same measure as TRANSFER_BYTES), None if absent."""
+    if not os.path.isfile(path):
+        return None
+    return len(subprocess.run(["gzip", "-9c", path], check=True, capture_output=True).stdout)
+
+
+# The critical path: every file of dist/ the page had asked for when a lesson, opened from
+# its address, was ready to step (page.mjs names them), each as gzip -9 would send it.
+critical_files = [(f, gzip_size(os.path.join("dist", f))) for f in page.get("critical_files") or []]
+critical = sum(n for _, n in critical_files if n) if critical_files else None
 
 result = {
     "native_runs_per_s": native.get("runs_per_s"),
@@ -38,6 +54,8 @@ result = {
     "open_main_cpu_ms": page.get("open_main_cpu_ms"),
     "list_interactive_ms": page.get("list_interactive_ms"),
     "transfer_gzip_bytes": transfer,
+    "critical_path_gzip_bytes": critical,
+    "critical_path_files": dict(critical_files),
     # per lesson: the runs (worlds) of its fault space and its knowledge time (wasm)
     "lessons": wasm.get("lessons") or [],
     "site_gzip_bytes": site,
@@ -76,6 +94,8 @@ result["targets"] = {
     "use_longest_task_cpu_ms": target(result["use_longest_task_cpu_ms"], "< 50", lambda v: v < 50),
     "sandbox_longest_task_ms": target(result["sandbox_longest_task_ms"], "< 50", lambda v: v < 50),
     "transfer_gzip_bytes": target(transfer, "< 400000", lambda v: v < 400000),
+    # issue 12: what a lesson needs before it can be stepped, under 100 KB gzip
+    "critical_path_gzip_bytes": target(critical, "< 100000", lambda v: v < 100000),
     # 1,000,000 schedules in under 5 minutes
     "fuzz_schedules_per_s": target(result["fuzz_schedules_per_s"], ">= 3334", lambda v: v >= 3334),
     "explore_ms": target(result["explore_ms"], "< 1000", lambda v: v < 1000),
@@ -112,6 +132,7 @@ rows = [
     ("main thread's CPU ms until a lesson is ready", result["open_main_cpu_ms"], ""),
     ("lesson list shown ms (median)", result["list_interactive_ms"], ""),
     ("transfer of a visit, gzip -9 bytes", transfer, "transfer_gzip_bytes"),
+    ("critical path to a lesson, gzip -9 bytes", critical, "critical_path_gzip_bytes"),
     ("whole site, gzip -9 bytes", site, ""),
     ("fuzz schedules/s (native, invariants on)", result["fuzz_schedules_per_s"], "fuzz_schedules_per_s"),
     ("api fuzz execs/s (libFuzzer, ASan+UBSan)", result["fuzz_execs_per_s"], ""),
@@ -137,5 +158,10 @@ if result["lessons"]:
     print(f"{'lesson':<44} {'runs (worlds)':>13}  {'knowledge ms (wasm)':>19}  {'schedules K=2':>13}")
     for row in result["lessons"]:
         print(f"{row['lesson']:<44} {row['worlds']:>13}  {show(row['knowledge_ms']):>19}  {row.get('explore_schedules', 'n/a'):>13}")
+if critical_files:
+    print()
+    print(f"{'critical path to a lesson (file)':<44} {'gzip -9 bytes':>13}")
+    for f, n in sorted(critical_files, key=lambda x: -(x[1] or 0)):
+        print(f"{f:<44} {show(n):>13}")
 if page.get("console_errors"):
     print(f"note: the page logged {page['console_errors']} console error(s) while loading")

@@ -1,7 +1,9 @@
 // Writes SITE/idemlab-offline.html: the whole site in one file that works opened from
 // file:// with no server and no network (web/src/bundled.js reads it back). From the built
-// SITE (index.html, app.js, style.css, engine/, lessons/):
-//   - the stylesheet in a <style>, app.js as an inline script;
+// SITE (index.html, style.css, engine/, lessons/) and APP_JS, the page in one classic script
+// (scripts/lib/page-bundle.mjs: the served app.js is a module that fetches chunks, which a
+// page from file:// cannot):
+//   - the stylesheet in a <style>, APP_JS as an inline script;
 //   - every lesson file (and each one's run, computed at build time: lessons/*.run.json),
 //     the lesson index and engine/worker.js as one JSON data block, the engine's wasm as a
 //     base64 data block and the engine's JS glue as a text data block (data blocks are never
@@ -11,15 +13,15 @@
 //     would refuse the inline code; this one allows exactly this inline script and this
 //     style by their SHA-256 hashes, the engine's compilation, a blob: worker (the engine's
 //     worker, built from the page's own code) and nothing from anywhere.
-// Usage: node scripts/lib/offline.mjs SITE
+// Usage: node scripts/lib/offline.mjs SITE APP_JS
 
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-const site = process.argv[2];
-if (!site) {
-  console.error('usage: node scripts/lib/offline.mjs SITE');
+const [site, appJs] = process.argv.slice(2);
+if (!site || !appJs) {
+  console.error('usage: node scripts/lib/offline.mjs SITE APP_JS');
   process.exit(2);
 }
 const read = (p) => readFileSync(join(site, p), 'utf8');
@@ -51,7 +53,7 @@ files['engine/worker.js'] = read('engine/worker.js');
 
 const css = inlineCss(read('style.css'));
 const glue = inlineJs('engine/idemlab.js', read('engine/idemlab.js'));
-const app = inlineJs('app.js', read('app.js'));
+const app = inlineJs(appJs, readFileSync(appJs, 'utf8'));
 const wasm = readFileSync(join(site, 'engine/idemlab.wasm')).toString('base64');
 const filesJson = JSON.stringify(files).replace(/</g, '\\u003c');
 
@@ -76,7 +78,7 @@ html = replaceOnce(
 );
 html = replaceOnce(html, /<link rel="stylesheet" href="style.css">/, '<style>@@CSS@@</style>', 'stylesheet link');
 html = html.replace(/\s*<!-- The engine is not on the way to the first view[\s\S]*?-->/, '');
-html = html.replace(/\s*<link rel="preload"[^>]*>/g, '');
+html = html.replace(/\s*<link rel="(preload|modulepreload)"[^>]*>/g, '');
 html = html.replace(/\s*<!-- boot\.js says so[^>]*-->/, '');
 html = replaceOnce(html, /<script src="boot.js" defer><\/script>/, '', 'boot.js script');
 html = replaceOnce(html, /<script type="module" src="app.js"><\/script>/, '@@SCRIPTS@@', 'app.js script');

@@ -27,6 +27,8 @@ for (const id of ids) {
     // Both languages have text for the title and the first step.
     const en = await page.getByTestId('lesson-title').innerText();
     await page.getByTestId('lang-switch').click();
+    // The first switch may wait for the other language's strings (a file of their own).
+    await expect(page.locator('html')).toHaveAttribute('lang', 'zh-CN');
     const zh = await page.getByTestId('lesson-title').innerText();
     expect(zh).not.toBe(en);
     expect(zh.length).toBeGreaterThan(0);

@@ -1,19 +1,53 @@
 // Every UI string, in zh-CN and en. Lesson text arrives from the engine as
 // L10n objects ({"zh-CN": ..., "en": ...}) and is picked with `l()`.
 
-import zhCN from './i18n/zh-CN.json';
-import en from './i18n/en.json';
-
 export const LANGS = ['zh-CN', 'en'];
 const LANG_KEY = 'idemlab.lang';
 
 // One catalogue file per language (web/src/i18n/<lang>.json), with literal keys: every key
 // is written out where it is used, so tests/browser/text.spec.mjs can check that both files
-// have the same keys and that no key is unused.
-const STRINGS = { 'zh-CN': zhCN, en };
+// have the same keys and that no key is unused. Each is a file of its own on the served
+// site (esbuild splits a dynamic import off), fetched only for a language that is shown:
+// a visit carries one language's strings, not both (the offline copy's one script holds
+// both, and these imports resolve at once there).
+const CATALOGUES = { 'zh-CN': () => import('./i18n/zh-CN.json'), en: () => import('./i18n/en.json') };
+const STRINGS = {};
+const loading = {};
+
+/** Fetches a language's catalogue once (again after a failure); resolves when t() can use it. */
+function load(lang) {
+  if (!loading[lang]) {
+    loading[lang] = CATALOGUES[lang]().then(
+      (m) => {
+        STRINGS[lang] = m.default;
+      },
+      (e) => {
+        delete loading[lang];
+        throw e;
+      },
+    );
+  }
+  return loading[lang];
+}
+
+// When no catalogue could be fetched, the only thing to say is that: the error card's few
+// strings, in both languages at once (the learner's language is not known to be readable).
+const WITHOUT_CATALOGUE = {
+  'err.unexpected': '页面的文字没有加载成功。 · The page\'s text could not be loaded.',
+  'err.unexpectedHint': '请检查网络连接，然后刷新页面。 · Check the connection, then reload the page.',
+  'err.reload': '刷新页面 · Reload the page',
+};
 
 let current = detectInitial();
+let asked = current; // the language last asked for, while its catalogue loads
 const listeners = new Set();
+// The first language's strings start loading with this module, beside the page's other files.
+load(current).catch(() => {});
+
+/** Resolves when the current language's strings are loaded (rejects when they cannot be). */
+export function stringsReady() {
+  return load(current);
+}
 
 function detectInitial() {
   // The address's ?lang= (a course page embedding the page picks it) before the saved choice.
@@ -43,8 +77,28 @@ export function getLang() {
   return current;
 }
 
+/**
+ * Switches to `lang`: at once when its strings are loaded, else once they are (a later call
+ * wins over an earlier one still loading). Returns a promise that resolves then. Strings
+ * that cannot be fetched leave the language as it is.
+ */
 export function setLang(lang) {
-  if (!LANGS.includes(lang) || lang === current) return;
+  if (!LANGS.includes(lang)) return Promise.resolve();
+  asked = lang;
+  if (STRINGS[lang]) {
+    switchTo(lang);
+    return Promise.resolve();
+  }
+  return load(lang).then(
+    () => {
+      if (asked === lang) switchTo(lang);
+    },
+    (e) => console.warn(`idemlab: the ${lang} strings did not load (${(e && e.message) || e}); the language stays ${current}`),
+  );
+}
+
+function switchTo(lang) {
+  if (lang === current) return;
   current = lang;
   try {
     window.localStorage.setItem(LANG_KEY, lang);
@@ -55,6 +109,11 @@ export function setLang(lang) {
   for (const fn of listeners) fn(lang);
 }
 
+/** Fetches the other languages' strings now (once the page has shown its first view), so that a switch is immediate. */
+export function preloadOtherStrings() {
+  for (const lang of LANGS) if (lang !== current) load(lang).catch(() => {}); // a failure is said if that language is asked for
+}
+
 export function onLangChange(fn) {
   listeners.add(fn);
   return () => listeners.delete(fn);
@@ -62,9 +121,9 @@ export function onLangChange(fn) {
 
 /** A UI string, with {name} placeholders filled from params. */
 export function t(key, params) {
-  const table = STRINGS[current] || STRINGS.en;
+  const table = STRINGS[current] || STRINGS.en || WITHOUT_CATALOGUE;
   let text = table[key];
-  if (text === undefined) text = STRINGS.en[key];
+  if (text === undefined && STRINGS.en) text = STRINGS.en[key];
   if (text === undefined) return key;
   if (params) {
     text = text.replace(/\{(\w+)\}/g, (m, name) => (name in params ? String(params[name]) : m));

@@ -2,22 +2,25 @@
 // The page never decides an answer; it renders what the engine returns.
 
 import { h, replaceChildren } from './dom.js';
-import { t, getLang, setLang, onLangChange } from './i18n.js';
+import { t, getLang, setLang, onLangChange, stringsReady, preloadOtherStrings } from './i18n.js';
 import { Engine, EngineError } from './engine.js';
 import { LessonStore } from './lessons.js';
 import { Progress } from './progress.js';
 import { currentRoute, onRoute, listHash, lessonHash, replaceHash, hashSettled, flushPendingHash } from './router.js';
 import { decodeState, encodeState } from './sandbox/codec.js';
-import { SandboxView, evaluateState } from './views/sandbox.js';
 import { isEmbedded, params as embedParams, listenToHost, postReady, newView } from './embed.js';
 import { isOfflineCopy } from './bundled.js';
-import { renderList, exportProgress, downloadText } from './views/list.js';
 import { useAxisPreference } from './views/diagram.js';
-import { renderLessonText } from './views/lessontext.js';
-import { recheckImport } from './importing.js';
 import { LessonView } from './views/lesson.js';
-import { CompareView } from './views/compare.js';
 import { engineErrorCard, fatalCard, lessonErrorCard, technicalDetails } from './views/errors.js';
+
+// Views a lesson does not need to open and step, each a file of its own (esbuild splits
+// dynamic imports off; the offline copy's one script holds them all): fetched when first shown.
+const listView = () => import('./views/list.js');
+const sandboxView = () => import('./views/sandbox.js');
+const compareView = () => import('./views/compare.js');
+const lessonTextView = () => import('./views/lessontext.js');
+const importing = () => import('./importing.js');
 
 const app = {
   engine: null, // the engine, in its Web Worker (engine.js), once loaded
@@ -196,6 +199,7 @@ async function recheck(data) {
     e.key = 'notice.importNeedsEngine';
     throw e;
   }
+  const { recheckImport } = await importing();
   return recheckImport(data, { store: app.store, progress: app.progress, call: app.call });
 }
 
@@ -214,7 +218,7 @@ function onSaveState(saved) {
     key: 'notice.saveFailed',
     kind: 'error',
     testid: 'notice-save-failed',
-    actions: [{ key: 'progress.export', testid: 'notice-export', run: () => exportProgress(app.store, app.progress) }],
+    actions: [{ key: 'progress.export', testid: 'notice-export', run: () => listView().then(({ exportProgress }) => exportProgress(app.store, app.progress)) }],
   });
 }
 
@@ -298,12 +302,12 @@ async function route() {
       rec = await app.store.find(r.id);
     } catch (e) {
       if (!isCurrent()) return;
-      renderList(mainEl, listOptions(isCurrent, null));
+      await showList(isCurrent, null);
       return;
     }
     if (!isCurrent()) return;
     if (!rec) {
-      renderList(mainEl, listOptions(isCurrent, t('err.unknownLesson', { id: shortCode(r.id) })));
+      await showList(isCurrent, t('err.unknownLesson', { id: shortCode(r.id) }));
       return;
     }
     if (rec.status === 'error' && rec.engineFailed && app.engineError) {
@@ -335,6 +339,8 @@ async function route() {
         showLessonError({ file: rec.file, errors: got.errors });
         return;
       }
+      const { CompareView } = await compareView();
+      if (!isCurrent()) return;
       app.view = new CompareView(mainEl, { rec, data: got.data, progress: app.progress, initialStep: r.step, focus: true, call: app.call });
       setReady(true);
       return;
@@ -359,8 +365,14 @@ async function route() {
   // An address that is no route (#/garbage): say so, and show the list's own address.
   const message = r.unknown ? t('err.unknownRoute', { route: shortCode(`#${r.unknown}`) }) : null;
   if (r.unknown) replaceHash(listHash());
-  renderList(mainEl, listOptions(isCurrent, message));
+  await showList(isCurrent, message);
   window.scrollTo(0, 0);
+}
+
+/** The lesson list (its code fetched the first time), unless another route came meanwhile. */
+async function showList(isCurrent, message) {
+  const { renderList } = await listView();
+  if (isCurrent()) renderList(mainEl, listOptions(isCurrent, message));
 }
 
 // The sandbox's default scenario, before the engine fills in every knob's default: one
@@ -417,6 +429,8 @@ async function openSandbox(r, isCurrent) {
     const open = qs.filter((q) => !app.progress.isSettled(rec.id, q.id)).length;
     if (open > 0) notices.push({ key: 'sandbox.spoiler', params: { n: open }, testid: 'sb-spoiler' });
   }
+  const { SandboxView, evaluateState } = await sandboxView();
+  if (!isCurrent()) return;
   let view = null;
   if (state) {
     const first = await evaluateState(app.call, state);
@@ -455,14 +469,15 @@ async function showLessonText(id, isCurrent) {
   }
   if (!isCurrent()) return;
   if (!got) {
-    renderList(mainEl, listOptions(isCurrent, t('err.unknownLesson', { id: shortCode(id) })));
+    await showList(isCurrent, t('err.unknownLesson', { id: shortCode(id) }));
     return;
   }
   if (got.error) {
     showLessonError({ file: got.entry.file, errors: [{ file: got.entry.file, path: '', ...got.error, reason: got.error.reason || '' }] });
     return;
   }
-  renderLessonText(mainEl, { entry: got.entry, lesson: got.lesson, banner: engineCard() });
+  const { renderLessonText } = await lessonTextView();
+  if (isCurrent()) renderLessonText(mainEl, { entry: got.entry, lesson: got.lesson, banner: engineCard() });
 }
 
 /** A lesson that failed when it was opened (fetched, run or compared): its error card. */
@@ -499,6 +514,10 @@ async function start() {
   app.store = new LessonStore(app.call);
   const first = currentRoute();
   app.store.prefetch(first.name === 'lesson' || first.name === 'compare' ? first.id : null);
+  // The first view's code, when it is a file of its own, loads beside the strings (a failure
+  // is said when the view is shown).
+  const firstView = { list: listView, sandbox: sandboxView, compare: compareView }[first.name];
+  if (firstView) firstView().catch(() => {});
 
   const root = document.getElementById('app');
   if (isEmbedded()) document.documentElement.classList.add('is-embedded');
@@ -512,9 +531,10 @@ async function start() {
     // Unreadable progress that could not be set aside: offered as a file before it is written over.
     if (n.download) {
       const { name, text } = n.download;
-      app.globalNotices.push({ ...n, actions: [{ key: 'notice.downloadUnreadable', testid: 'notice-download-unreadable', run: () => downloadText(name, text) }] });
+      app.globalNotices.push({ ...n, actions: [{ key: 'notice.downloadUnreadable', testid: 'notice-download-unreadable', run: () => listView().then(({ downloadText }) => downloadText(name, text)) }] });
     } else app.globalNotices.push(n);
   }
+  await stringsReady(); // the shown language's strings (a file of their own): the shell is drawn with them
   renderShell(root);
   onLangChange(() => {
     flushPendingHash(); // views rebuilt from their address need its latest state
@@ -579,6 +599,7 @@ async function start() {
   }
   const view = app.view ? app.view.kind : app.engineError ? 'engine-error' : 'list';
   postReady(getLang(), view, app.view && app.view.id ? app.view.id : null);
+  preloadOtherStrings();
   registerServiceWorker();
 }
 

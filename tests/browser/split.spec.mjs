@@ -1,0 +1,90 @@
+// The page in parts (scripts/lib/page-bundle.mjs): a lesson opened from its address waits
+// only for the code it shows; the other language's strings follow once it is shown, the
+// sandbox and the lesson list arrive when the learner goes there. And when a part cannot be
+// fetched, the page says so.
+
+import { test, expect, LESSON, waitReady } from './helpers.mjs';
+
+/** The part a chunk file is ("sandbox", "list", "en", "zh-CN", "chunk" for shared code), or null. */
+function partOf(url) {
+  const m = /\/chunks\/([A-Za-z-]+?)-[A-Z0-9]+\.js$/.exec(new URL(url).pathname);
+  return m ? m[1] : null;
+}
+
+function watchParts(page) {
+  const parts = [];
+  page.on('request', (r) => {
+    const p = partOf(r.url());
+    if (p && p !== 'chunk' && !parts.includes(p)) parts.push(p);
+  });
+  return parts;
+}
+
+test('a lesson is ready with only its own parts; the other language follows it, the sandbox and the list come when asked for', async ({ page }) => {
+  const parts = watchParts(page);
+  // When <body> is marked ready, in page time.
+  await page.addInitScript(() => {
+    new MutationObserver(() => {
+      if (!window.__readyAt && document.body && document.body.dataset.ready === 'true') window.__readyAt = performance.now();
+    }).observe(document, { subtree: true, attributes: true, attributeFilter: ['data-ready'] });
+  });
+  await page.goto(`./#/lesson/${LESSON}`);
+  await waitReady(page, LESSON);
+  const beforeReady = await page.evaluate(() =>
+    performance.getEntriesByType('resource').filter((e) => e.startTime <= window.__readyAt).map((e) => e.name),
+  );
+  // The browser's language (zh-CN) is the only part of its own fetched until then.
+  expect(beforeReady.map(partOf).filter((p) => p && p !== 'chunk')).toEqual(['zh-CN']);
+  await page.getByTestId('next').click();
+  await expect(page.getByTestId('lesson-view')).toHaveAttribute('data-step', '1');
+
+  // The other language's strings are fetched once the lesson is shown: the switch needs no wait.
+  await expect.poll(() => parts.includes('en')).toBe(true);
+  await page.getByTestId('lang-switch').click();
+  await expect(page.locator('html')).toHaveAttribute('lang', 'en');
+  await expect(page.getByTestId('lang-switch')).toHaveText('中文');
+
+  expect(parts).not.toContain('sandbox');
+  await page.getByTestId('open-in-sandbox').click();
+  await page.locator('[data-testid="sandbox-view"]').waitFor();
+  expect(parts).toContain('sandbox');
+
+  expect(parts).not.toContain('list');
+  await page.locator('header a.brand').click();
+  await expect(page.locator('[data-testid="lesson-card"]').first()).toBeVisible();
+  expect(parts).toContain('list');
+});
+
+test('when the shown language\'s strings cannot be fetched, the page says so in both languages', async ({ page, guard }) => {
+  guard.allowErrors(); // the browser logs the refused file
+  await page.route((url) => partOf(url.href) === 'zh-CN', (route) => route.fulfill({ status: 404, body: 'gone' }));
+  await page.goto(`./#/lesson/${LESSON}`);
+  const card = page.getByTestId('fatal-error');
+  await expect(card).toContainText('页面的文字没有加载成功。');
+  await expect(card).toContainText("The page's text could not be loaded.");
+  await expect(card.getByRole('button')).toHaveText('刷新页面 · Reload the page');
+});
+
+test('a language whose strings cannot be fetched leaves the page in its language; asked again, it switches', async ({ page, guard }) => {
+  guard.allowErrors(); // the browser logs the refused file
+  const refuse = (route) => route.fulfill({ status: 404, body: 'gone' });
+  const isEnglish = (url) => partOf(url.href) === 'en';
+  await page.route(isEnglish, refuse);
+  await page.goto(`./#/lesson/${LESSON}`);
+  await waitReady(page, LESSON);
+  const title = await page.locator('h1, h2').first().innerText();
+
+  const warned = page.waitForEvent('console', (m) => m.type() === 'warning' && m.text().includes('strings did not load'));
+  await page.getByTestId('lang-switch').click();
+  await warned;
+  await expect(page.locator('html')).toHaveAttribute('lang', 'zh-CN');
+  await expect(page.getByTestId('lang-switch')).toHaveText('English');
+  expect(await page.locator('h1, h2').first().innerText()).toBe(title);
+  await page.getByTestId('next').click();
+  await expect(page.getByTestId('lesson-view')).toHaveAttribute('data-step', '1');
+
+  await page.unroute(isEnglish, refuse);
+  await page.getByTestId('lang-switch').click();
+  await expect(page.locator('html')).toHaveAttribute('lang', 'en');
+  await expect(page.getByTestId('lang-switch')).toHaveText('中文');
+});
