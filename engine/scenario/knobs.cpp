@@ -116,7 +116,7 @@ const KnobRow kKnobs[] = {
      0, kMaxVirtualMs, 0, 500, false, 0, IDEMLAB_FIELD(service.lookup_lag_ms), nullptr},
     {"service", "retention_ms", T::Integer, "去重记录保留多久（虚拟毫秒）；过期后同一个标识会再做一次",
      "how long a dedup record is kept (virtual ms); after it, the same key makes a new effect",
-     1, kMaxVirtualMs, 50, 1000, true, 0, IDEMLAB_OPT_MS_FIELD(service.retention_ms), wrong_when_set},
+     1, limits::kMaxRetentionMs, 50, 1000, true, 0, IDEMLAB_OPT_MS_FIELD(service.retention_ms), wrong_when_set},
     {"service", "processing_ms", T::Integer, "从收到请求到提交要多久（虚拟毫秒）；其间同一标识的请求被答“处理中”（IETF 草案的 409）",
      "time from receiving a request to committing it (virtual ms); meanwhile the same key is answered in progress (the IETF draft's 409)",
      0, kMaxVirtualMs, 0, 300, false, 0, IDEMLAB_FIELD(service.processing_ms), nullptr},

@@ -23,6 +23,11 @@ namespace idemlab::limits {
 /// minutes, far beyond any timeout, backoff or retention a lesson needs, and the
 /// simulation's horizon, so that every run ends.
 inline constexpr std::int64_t kMaxVirtualMs = 600000;
+/// How long a service may keep a dedup record: 30 virtual days. Real contracts keep keys
+/// far longer than a run lasts (Stripe v1 24 hours, Stripe v2 30 days, the IETF draft
+/// leaves it to the resource), so a lesson may say so; a record kept past the horizon
+/// simply never expires within the run (Service::write_new schedules no expiry for it).
+inline constexpr std::int64_t kMaxRetentionMs = 30LL * 24 * 60 * 60 * 1000;
 /// Attempts a fault or a moment may name (the n of an injection point): retry budgets go
 /// up to 20 sends per layer; 100 leaves room without letting a typo ask for millions.
 inline constexpr int kMaxAttemptNumber = 100;

@@ -274,7 +274,10 @@ json override_knobs(const json& base, const json& overrides, const std::string& 
     json& target = merged[group];
     if (!target.is_object()) target = json::object();
     for (const auto& [key, value] : o->items()) {
-      target[key] = value;
+      // null unsets the knob: the merged scenario reads as if it never named it (an
+      // optional knob is then off, any other takes its default).
+      if (value.is_null()) target.erase(key);
+      else target[key] = value;
       overridden.push_back(Reader::at(Reader::at(path, group), key));
     }
   }

@@ -36,6 +36,7 @@ nlohmann::json write_action(const Action& a);
 
 /// The scenario `base` (JSON) with the knobs of `overrides` ({"client": {...},
 /// "service": {...}, ...}, as a compare policy or the sandbox gives them) written over it.
+/// A knob set to null is removed: the result reads as if `base` never named it.
 /// `overridden` receives the JSON Pointers (under `path`) of the knobs replaced.
 nlohmann::json override_knobs(const nlohmann::json& base, const nlohmann::json& overrides,
                               const std::string& path, std::vector<std::string>& overridden);

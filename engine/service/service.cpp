@@ -170,7 +170,9 @@ void Service::write_new(const Message& m) {
     // REPLACE: under dedup by fingerprint a key may come back with another payload.
     db_.query("INSERT OR REPLACE INTO idempotency_keys(op_key, fingerprint, receipt, created_at)"
               " VALUES (?1, ?2, ?3, ?4)", row);
-    if (contract.retention_ms) {
+    // A record kept past the horizon never expires within the run: no event for it, or
+    // every run with a day's retention would end at the horizon instead of settling.
+    if (contract.retention_ms && *contract.retention_ms <= Simulation::kHorizonMs - sim_.now()) {
       // Down at that time: the restart forgets what came due meanwhile.
       sim_.schedule(sim_.now() + *contract.retention_ms, [this] { expire_due(); });
     }

@@ -109,13 +109,45 @@ TEST_CASE("side by side: mistakes in the compare block are named at their JSON p
   CHECK(paths == std::vector<std::string>{"/compare/policies/1"});
   paths = problem_paths([](json& j) { j["compare"]["policies"][0]["label"].erase("en"); });
   CHECK(has(paths, "/compare/policies/0/label"));
-  paths = problem_paths([](json& j) { j["compare"]["policies"][0].erase("client"); });
-  CHECK(has(paths, "/compare/policies/0"));
   paths = problem_paths([](json& j) { j["compare"]["colour"] = "red"; });
   CHECK(has(paths, "/compare/colour"));
   // A mistake of the scenario itself is named once, at the scenario.
   paths = problem_paths([](json& j) { j["scenario"]["client"]["max_attempts"] = 0; });
   CHECK(paths == std::vector<std::string>{"/scenario/client/max_attempts"});
+}
+
+TEST_CASE("side by side: a policy may name no knob (the lesson's scenario as written) or unset one with null") {
+  // retry-duplicates' scenario is the mistake itself: its first policy needs no override.
+  json j = json::parse(read_lesson_text("02-retry-duplicates.json"));
+  json full = call("compare", lesson_input(j));
+  REQUIRE_MESSAGE(full.contains("policies"), full.dump());
+  j["compare"]["policies"][0].erase("client");
+  j["compare"]["policies"][0].erase("service");
+  json bare = call("compare", lesson_input(j));
+  REQUIRE_MESSAGE(bare.contains("policies"), bare.dump());
+  CHECK(bare["policies"][0]["steps"] == full["policies"][0]["steps"]);
+  CHECK(bare["policies"][0]["ending"] == full["policies"][0]["ending"]);
+
+  // The scenario keeps dedup records 50 ms; the fix unsets that and the retry's effect goes.
+  j["scenario"]["service"]["retention_ms"] = 50;
+  j["scenario"]["client"]["retry_after_ms"] = 100;
+  j["compare"]["policies"][1]["client"] = {{"key_scope", "intent"}, {"on_timeout", "record_unknown"}, {"recovery", "resend"}};
+  j["compare"]["policies"][1]["service"] = {{"lookup", true}};
+  json kept = call("compare", lesson_input(j));
+  REQUIRE_MESSAGE(kept.contains("policies"), kept.dump());
+  j["compare"]["policies"][1]["service"]["retention_ms"] = nullptr;
+  json unset = call("compare", lesson_input(j));
+  REQUIRE_MESSAGE(unset.contains("policies"), unset.dump());
+  auto expires = [](const json& p) {
+    int n = 0;
+    for (const json& s : p["steps"]) n += s["event"]["kind"] == "expire";
+    return n;
+  };
+  CHECK(expires(kept["policies"][1]) >= 1);
+  CHECK(expires(unset["policies"][1]) == 0);
+  // null on a knob with a default takes the default, like a scenario that never named it.
+  j["compare"]["policies"][1]["client"]["max_attempts"] = nullptr;
+  CHECK(call("check", lesson_input(j))["ok"] == true);
 }
 
 TEST_CASE("side by side: a lesson without a compare block is an error at /compare") {

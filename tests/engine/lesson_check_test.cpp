@@ -62,6 +62,9 @@ TEST_CASE("the service contract's knobs and crash points are checked with their 
 
   p = first_problem([](json& j) { j["scenario"]["service"]["retention_ms"] = 0; });
   CHECK(p["path"] == "/scenario/service/retention_ms");
+  // A retention window may be a day (Stripe's), beyond the run's horizon, but not a year.
+  p = first_problem([](json& j) { j["scenario"]["service"]["retention_ms"] = 365LL * 24 * 60 * 60 * 1000; });
+  CHECK(p["path"] == "/scenario/service/retention_ms");
 
   p = first_problem([](json& j) { j["scenario"]["service"]["processing_ms"] = "slow"; });
   CHECK(p["path"] == "/scenario/service/processing_ms");
@@ -104,6 +107,9 @@ TEST_CASE("a lesson may set every service knob and crash the service") {
   CHECK(l.scenario.faults.faults[1].id() == "crash:service:between_writes:weekly-report:1");
   CHECK(l.scenario.faults.faults[1].restart_after_ms == 40);
   CHECK(l.scenario.space.service_crash_points.size() == 3);
+
+  j["scenario"]["service"]["retention_ms"] = 24LL * 60 * 60 * 1000;  // a day, as Stripe keeps keys
+  CHECK(idemlab::load_lesson("lessons/x.json", j.dump()).scenario.service.retention_ms == 86400000);
 }
 
 TEST_CASE("a planned fault the lesson's own run never fires is refused") {

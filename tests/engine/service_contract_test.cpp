@@ -175,6 +175,15 @@ TEST_CASE("retention: once the dedup record is forgotten, a retry with the same 
     if (st.t < 1010) CHECK(evaluate(passed, kept, st.i) == false);
   }
   CHECK(kept.steps.back().event.kind == "expire");  // the record is forgotten at t=1010
+
+  // A day's window, as Stripe keeps keys: the record outlives the run, which settles
+  // (it does not wait at the horizon for an expiry) with one effect.
+  s.service.retention_ms = 24LL * 60 * 60 * 1000;
+  Run day = run_with(s, {drop(MessageKind::Response)});
+  CHECK(day.stop == StopReason::Settled);
+  CHECK(count_events(day, "expire") == 0);
+  CHECK(effects_for(day, last(day), kIntent) == 1);
+  CHECK(final_status(day) == status::kDelivered);
 }
 
 namespace {
