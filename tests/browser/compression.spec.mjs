@@ -12,6 +12,9 @@ test('the engine arrives as brotli with its own type, and the lesson and the wor
   const engine = [];
   page.on('response', async (res) => {
     if (!/\/engine\/(idemlab\.(wasm|js)|worker\.js)$/.test(res.url())) return;
+    // The first download of each file; the worker's later requests revalidate it (a 304
+    // for the same ETag, no body).
+    if ((await res.request().allHeaders())['if-none-match']) return;
     const headers = await res.allHeaders();
     const sizes = await res.request().sizes();
     engine.push({ url: res.url(), headers, sizes, from: res.fromServiceWorker() });
@@ -21,6 +24,7 @@ test('the engine arrives as brotli with its own type, and the lesson and the wor
 
   const wasm = engine.filter((e) => e.url.endsWith('/idemlab.wasm'));
   expect(wasm.length).toBeGreaterThan(0);
+  expect(engine.some((e) => e.url.endsWith('/worker.js'))).toBe(true);
   for (const e of engine) {
     expect(e.headers['content-encoding'], e.url).toBe('br');
     expect(e.headers.vary, e.url).toMatch(/accept-encoding/i);
