@@ -35,12 +35,12 @@ export default defineConfig({
     },
   },
   webServer: {
-    // Python's server sends .wasm as application/wasm.
-    command: `python3 -m http.server ${port} --bind 127.0.0.1 --directory dist`,
+    // The server scripts/serve runs: application/wasm, and the precompressed .br/.gz copies.
+    command: `node scripts/lib/static-server.mjs --dir dist --port ${port} --host 127.0.0.1`,
     url: `http://127.0.0.1:${port}/`,
     reuseExistingServer: false,
     timeout: 30_000,
     stdout: 'ignore',
-    stderr: 'ignore', // the server's request log
+    stderr: 'pipe', // the server logs nothing but its failures
   },
 });

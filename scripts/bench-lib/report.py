@@ -1,7 +1,7 @@
 """Puts the bench measurements together: a table, or with --json one JSON object.
 
-usage: python3 report.py [--json] NATIVE SEED WASM PAGE TRANSFER_BYTES SITE_BYTES [FUZZ [SANDBOX [API_FUZZ]]]
-Each of NATIVE SEED WASM PAGE FUZZ SANDBOX API_FUZZ is the JSON one measurement printed ("{}" if it failed).
+usage: python3 report.py [--json] NATIVE SEED WASM PAGE TRANSFER_BYTES SITE_BYTES [FUZZ [SANDBOX [API_FUZZ [ENGINE]]]]
+Each of NATIVE SEED WASM PAGE FUZZ SANDBOX API_FUZZ ENGINE is the JSON one measurement printed ("{}" if it failed).
 TRANSFER_BYTES: what a visit fetches (the list, then a lesson), gzip -9; "" if unknown.
 SITE_BYTES: every file of the built site, gzip -9.
 The critical path's gzip -9 bytes are summed here, from the files PAGE names (in dist/).
@@ -21,6 +21,7 @@ site = int(args[5]) if args[5:] and args[5].isdigit() else None
 fuzz = json.loads(args[6] or "{}") if args[6:] else {}
 sandbox = json.loads(args[7] or "{}") if args[7:] else {}
 api_fuzz = json.loads(args[8] or "{}") if args[8:] else {}
+engine = json.loads(args[9] or "{}") if args[9:] else {}
 
 
 def gzip_size(path):
@@ -59,6 +60,11 @@ result = {
     # per lesson: the runs (worlds) of its fault space and its knowledge time (wasm)
     "lessons": wasm.get("lessons") or [],
     "site_gzip_bytes": site,
+    # the engine as served: dist/engine/idemlab.wasm + idemlab.js + worker.js, each as its
+    # precompressed copy (brotli -11, gzip -9) a host sends (scripts/bench-lib/engine-size.mjs)
+    "engine_bytes_br": engine.get("engine_bytes_br"),
+    "engine_bytes_gzip": engine.get("engine_bytes_gzip"),
+    "engine_bytes_raw": engine.get("engine_bytes_raw"),
     # the native fuzzer, invariants checked on every step of every schedule
     "fuzz_schedules_per_s": fuzz.get("fuzz_schedules_per_s"),
     # the libFuzzer target over the engine API (ASan + UBSan), from its own final stats
@@ -96,6 +102,8 @@ result["targets"] = {
     "transfer_gzip_bytes": target(transfer, "< 400000", lambda v: v < 400000),
     # issue 12: what a lesson needs before it can be stepped, under 100 KB gzip
     "critical_path_gzip_bytes": target(critical, "< 100000", lambda v: v < 100000),
+    # as served: brotli, which every browser takes over https (gzip where it is not offered)
+    "engine_bytes_br": target(result["engine_bytes_br"], "< 300000", lambda v: v < 300000),
     # 1,000,000 schedules in under 5 minutes
     "fuzz_schedules_per_s": target(result["fuzz_schedules_per_s"], ">= 3334", lambda v: v >= 3334),
     "explore_ms": target(result["explore_ms"], "< 1000", lambda v: v < 1000),
@@ -134,6 +142,9 @@ rows = [
     ("transfer of a visit, gzip -9 bytes", transfer, "transfer_gzip_bytes"),
     ("critical path to a lesson, gzip -9 bytes", critical, "critical_path_gzip_bytes"),
     ("whole site, gzip -9 bytes", site, ""),
+    ("engine as served, brotli -11 bytes", result["engine_bytes_br"], "engine_bytes_br"),
+    ("engine as served, gzip -9 bytes", result["engine_bytes_gzip"], ""),
+    ("engine on disk, bytes (wasm + glue + worker)", result["engine_bytes_raw"], ""),
     ("fuzz schedules/s (native, invariants on)", result["fuzz_schedules_per_s"], "fuzz_schedules_per_s"),
     ("api fuzz execs/s (libFuzzer, ASan+UBSan)", result["fuzz_execs_per_s"], ""),
     ("explore ms, K = 2, most schedules (wasm)", result["explore_ms"], "explore_ms"),

@@ -1,12 +1,14 @@
-// The built site (dist/) on 127.0.0.1 for a bench script: Python's server (it sends .wasm
-// as application/wasm), stopped when the script exits.
+// The built site (dist/) on 127.0.0.1 for a bench script: the server scripts/serve and the
+// browser tests use (scripts/lib/static-server.mjs: application/wasm, the precompressed
+// .br/.gz copies sent when the browser accepts them), in a process of its own, stopped when
+// the script exits.
 import { spawn } from 'node:child_process';
 import { REPO } from '../../tests/wasm/engine-node.mjs';
 
 /** Serves dist/ on `port`; resolves once it answers. Returns a function that stops it. */
 export async function serveDist(port) {
   const origin = `http://127.0.0.1:${port}`;
-  const server = spawn('python3', ['-m', 'http.server', String(port), '--bind', '127.0.0.1', '--directory', 'dist'],
+  const server = spawn(process.execPath, ['scripts/lib/static-server.mjs', '--dir', 'dist', '--port', String(port), '--host', '127.0.0.1'],
     { cwd: REPO, stdio: 'ignore' });
   const stop = () => server.kill();
   process.on('exit', stop);
