@@ -4,6 +4,7 @@
 // they were made. Every failure is an EngineError naming the file and the reason.
 
 import { bundledWasmBase64, bundledWorkerUrl } from './bundled.js';
+import { statusOf } from './http-status.js';
 
 export class EngineError extends Error {
   constructor(file, reason, method, status = null, kind = null) {
@@ -33,16 +34,6 @@ const WORKER_URL = 'engine/worker.js';
 const WASM_FILE = 'engine/idemlab.wasm';
 const LOAD_TIMEOUT_MS = 60000;
 
-/** The HTTP status when `url` cannot be fetched (e.g. 404), 0 when no answer came, null when it can. */
-async function statusOf(url) {
-  try {
-    const res = await fetch(url, { cache: 'no-store' });
-    if (res.body) res.body.cancel().catch(() => {});
-    return res.ok ? null : res.status;
-  } catch (_) {
-    return 0;
-  }
-}
 
 /** The loaded engine, in its worker. Use Engine.load(). */
 export class Engine {

@@ -25,6 +25,7 @@
 /* global createIdemlab, importScripts */
 
 import { callModule } from '../engine-abi.js';
+import { statusOf } from '../http-status.js';
 
 let current = null; // the id of the call running, for progress
 let dead = null; // why this instance answers no more (it trapped)
@@ -42,16 +43,6 @@ class LoadError extends Error {
 
 const describe = (e) => (e && (e.message || (typeof e === 'string' ? e : String(e)))) || 'unknown error';
 
-/** The HTTP status of `url` when it cannot be fetched, 0 when no answer came, null when it can. */
-async function statusOf(url) {
-  try {
-    const res = await fetch(url, { cache: 'no-store' });
-    if (res.body) res.body.cancel().catch(() => {});
-    return res.ok ? null : res.status;
-  } catch (_) {
-    return 0;
-  }
-}
 
 function glue() {
   if (typeof createIdemlab === 'function') return;
