@@ -194,6 +194,14 @@ const accepted = {
     c.policies[1] = { id: 'resend', label: l.summary, client: { recovery: 'resend', max_attempts: 20 } };
     return l;
   },
+  'a day\'s retention, a compare policy that names no knob and one that unsets retention with null': () => {
+    const l = base();
+    l.scenario.service = { ...(l.scenario.service || {}), retention_ms: 86400000 };
+    const c = addCompare(l);
+    c.policies[0] = { id: 'as-written', label: l.title };
+    c.policies[1] = { id: 'kept', label: l.summary, service: { retention_ms: null } };
+    return l;
+  },
   'the notification email: notify, the provider, its messages, the relay crash point and the email facts': () => {
     const l = base();
     l.scenario.service = { lookup: true, notify: 'outbox' };
@@ -279,6 +287,7 @@ const refused = {
   'an unknown dedup': ['/scenario/service/dedup', (l) => { l.scenario.service.dedup = 'payload'; }],
   'a negative lookup lag': ['/scenario/service/lookup_lag_ms', (l) => { l.scenario.service.lookup_lag_ms = -5; }],
   'a retention window of zero': ['/scenario/service/retention_ms', (l) => { l.scenario.service.retention_ms = 0; }],
+  'a retention window of a year': ['/scenario/service/retention_ms', (l) => { l.scenario.service.retention_ms = 365 * 24 * 3600 * 1000; }],
   'a processing time given as a string': ['/scenario/service/processing_ms', (l) => { l.scenario.service.processing_ms = '20'; }],
   'a client knob under service': ['/scenario/service/on_not_found', (l) => { l.scenario.service.on_not_found = 'resend'; }],
   'an unknown on_not_found': ['/scenario/client/on_not_found', (l) => { l.scenario.client.on_not_found = 'give_up'; }],
