@@ -21,8 +21,16 @@ api_fuzz = json.loads(args[8] or "{}") if args[8:] else {}
 
 result = {
     "native_runs_per_s": native.get("runs_per_s"),
+    # the SQL a lost-response run executes, executed alone (natively, then in WASM), and the
+    # whole run's time over it: the engine's own cost beside its SQL's
+    "native_sql_runs_per_s": native.get("sql_runs_per_s"),
+    "native_run_over_sql": native.get("run_over_sql"),
+    # for scale only, no longer a target: the seed's script writes real files and calls
+    # fdatasync, so its runs per second (and the engine's ratio to them) measure the disk
     "seed_lab_runs_per_s": seed.get("runs_per_s"),
     "wasm_runs_per_s": wasm.get("wasm_runs_per_s"),
+    "wasm_sql_runs_per_s": wasm.get("wasm_sql_runs_per_s"),
+    "wasm_run_over_sql": wasm.get("wasm_run_over_sql"),
     "knowledge_ms_max": wasm.get("knowledge_ms_max"),
     "page_interactive_ms": page.get("page_interactive_ms"),
     "list_interactive_ms": page.get("list_interactive_ms"),
@@ -53,8 +61,10 @@ def target(value, want, ok):
 
 
 result["targets"] = {
-    "native_over_seed_lab": target(ratio, ">= 100", lambda v: v >= 100),
-    "knowledge_ms_max": target(result["knowledge_ms_max"], "< 50", lambda v: v < 50),
+    # the engine's own work per lost-response run at most its SQL's (issue 12)
+    "native_run_over_sql": target(result["native_run_over_sql"], "<= 2", lambda v: v <= 2),
+    "wasm_run_over_sql": target(result["wasm_run_over_sql"], "<= 2", lambda v: v <= 2),
+    "knowledge_ms_max": target(result["knowledge_ms_max"], "< 20", lambda v: v < 20),
     "page_interactive_ms": target(result["page_interactive_ms"], "< 500", lambda v: v < 500),
     "transfer_gzip_bytes": target(transfer, "< 400000", lambda v: v < 400000),
     # 1,000,000 schedules in under 5 minutes
@@ -79,9 +89,13 @@ def show(v):
 
 rows = [
     ("native runs/s", result["native_runs_per_s"], ""),
-    ("seed lab runs/s (python)", result["seed_lab_runs_per_s"], ""),
-    ("native / seed lab", ratio, "native_over_seed_lab"),
+    ("native runs/s, their SQL alone", result["native_sql_runs_per_s"], ""),
+    ("native run / its SQL alone", result["native_run_over_sql"], "native_run_over_sql"),
+    ("seed lab runs/s (python, disk-bound)", result["seed_lab_runs_per_s"], ""),
+    ("native / seed lab (not a target)", ratio, ""),
     ("wasm runs/s (node)", result["wasm_runs_per_s"], ""),
+    ("wasm runs/s, their SQL alone", result["wasm_sql_runs_per_s"], ""),
+    ("wasm run / its SQL alone", result["wasm_run_over_sql"], "wasm_run_over_sql"),
     ("knowledge ms, slowest lesson's run (wasm)", result["knowledge_ms_max"], "knowledge_ms_max"),
     ("page interactive ms (median)", result["page_interactive_ms"], "page_interactive_ms"),
     ("lesson list shown ms (median)", result["list_interactive_ms"], ""),
