@@ -20,9 +20,24 @@ const char* to_string(Side s) {
   return "?";
 }
 
+namespace {
+
+// Whether two faults are at the same injection point (their Fault::id are equal), without
+// writing out either id: the same kind, message or crash point, intent and n.
+bool same_point(const Fault& a, const Fault& b) {
+  if (a.kind != b.kind || a.n != b.n || a.intent != b.intent) return false;
+  switch (a.kind) {
+    case Fault::Kind::Drop: return a.message == b.message;
+    case Fault::Kind::CrashClient: return a.point == b.point;
+    case Fault::Kind::CrashService: return a.service_point == b.service_point;
+  }
+  return false;
+}
+
+}  // namespace
+
 Simulation::Simulation(const Scenario& scenario, const FaultPlan& plan, std::vector<Action> extra)
     : scenario_(scenario), plan_(plan) {
-  for (const Fault& f : plan_.faults) plan_ids_.push_back(f.id());
   fired_.assign(plan_.faults.size(), false);
   run_.lookup_offered = scenario_.service.lookup;
   run_.lookup_lag_ms = scenario_.service.lookup_lag_ms;
@@ -51,7 +66,6 @@ Simulation::Simulation(Simulation& paused, std::vector<Action> extra, bool take)
   if (take) {
     scenario_ = std::move(paused.scenario_);
     plan_ = std::move(paused.plan_);
-    plan_ids_ = std::move(paused.plan_ids_);
     fired_ = std::move(paused.fired_);
     forks_ = std::move(paused.forks_);
     queue_ = std::move(paused.queue_);
@@ -61,7 +75,6 @@ Simulation::Simulation(Simulation& paused, std::vector<Action> extra, bool take)
   } else {
     scenario_ = paused.scenario_;
     plan_ = paused.plan_;
-    plan_ids_ = paused.plan_ids_;
     fired_ = paused.fired_;
     forks_ = paused.forks_;
     queue_ = paused.queue_;
@@ -134,6 +147,11 @@ Snapshot Simulation::snapshot() {
     s.relay_waiting = service_->relay_waiting();
   }
   s.emails = provider_->emails();
+  std::size_t fates[3] = {0, 0, 0};  // each list allocated once
+  for (const Message& m : run_.messages) ++fates[static_cast<int>(m.fate)];
+  s.in_flight.reserve(fates[static_cast<int>(Message::Fate::InFlight)]);
+  s.delivered.reserve(fates[static_cast<int>(Message::Fate::Delivered)]);
+  s.dropped.reserve(fates[static_cast<int>(Message::Fate::Dropped)]);
   for (const Message& m : run_.messages) {
     if (m.fate == Message::Fate::InFlight) s.in_flight.push_back(m.id);
     if (m.fate == Message::Fate::Delivered) s.delivered.push_back(m.id);
@@ -168,11 +186,11 @@ const Fault* Simulation::pass(Fault point, int message) {
     run_.points.push_back(std::move(point));
     return nullptr;
   }
-  std::string id = point.id();
   run_.points.push_back(std::move(point));
+  const Fault& passed = run_.points.back();
   for (std::size_t i = 0; i < plan_.faults.size(); ++i) {
     const Fault& f = plan_.faults[i];
-    if (plan_ids_[i] != id) continue;
+    if (!same_point(f, passed)) continue;
     // A fault fires once, at the first pass of its point (a client's before_record of
     // attempt 1 is passed by the response of attempt 1 and again by the reply to lookup 1).
     if (fired_[i]) return nullptr;
