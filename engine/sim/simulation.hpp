@@ -98,7 +98,6 @@ class Simulation {
 
   Scenario scenario_;
   FaultPlan plan_;
-  std::vector<std::string> plan_ids_;  // plan_.faults[i].id(), computed once
   std::vector<bool> fired_;            // plan_.faults[i] has fired (a fault fires once)
   std::vector<Action> forks_;  // actions tied to a step
   std::int64_t now_ = 0;
