@@ -23,6 +23,7 @@
 #include "engine/lesson/prepared.hpp"
 #include "engine/lesson/warnings.hpp"
 #include "engine/sim/simulation.hpp"
+#include "engine/store/database.hpp"
 #include "engine/timeline/timeline_json.hpp"
 
 namespace idemlab::api {
@@ -204,10 +205,32 @@ json simulate(const std::string& input) {
   const json* n = in->is_object() ? r.field(*in, "", "runs", false) : nullptr;
   long long runs = !n ? 1 : n->is_number_integer() ? n->get<long long>() : 0;
   if (runs < 1 || runs > 1000000) return error("", "/runs", "runs is from 1 to 1000000");
+  const json* sql = in->is_object() ? r.field(*in, "", "sql_only", false) : nullptr;
+  if (sql && !sql->is_boolean()) return error("", "/sql_only", "sql_only is true or false");
   Scenario s = lost_response_reconcile_scenario();
   std::size_t steps = 0;
-  for (long long i = 0; i < runs; ++i) steps += Simulation(s, s.faults).run().steps.size();
   json out = json::object();
+  if (sql && sql->get<bool>()) {
+    // The statements one run executes (recorded from a run), executed `runs` times on
+    // their own: what the run costs in SQL alone, for scripts/bench to put beside it.
+    std::vector<SqlCall> log;
+    Database::record_sql(&log);
+    try {
+      steps = Simulation(s, s.faults).run().steps.size();
+    } catch (...) {
+      Database::record_sql(nullptr);
+      throw;
+    }
+    Database::record_sql(nullptr);
+    long long statements = 0;
+    for (const SqlCall& c : log) statements += c.kind != SqlCall::Kind::Open;
+    for (long long i = 0; i < runs; ++i) Database::replay_sql(log);
+    put(out, "runs", runs);
+    put(out, "steps_per_run", steps);
+    put(out, "statements_per_run", statements);
+    return out;
+  }
+  for (long long i = 0; i < runs; ++i) steps += Simulation(s, s.faults).run().steps.size();
   put(out, "runs", runs);
   put(out, "steps_per_run", steps / runs);
   return out;

@@ -30,6 +30,15 @@ Client::Client(Simulation& sim) : sim_(sim), db_(Database::with_schema(
       " decided_at INTEGER NOT NULL)",
       "DELETE FROM intents")) {}
 
+Client::Client(Simulation& sim, Client& from, bool take)
+    : sim_(sim),
+      db_(take ? std::move(from.db_) : from.db_.copy()),
+      rows_(from.rows_),
+      rows_read_at_(take ? from.rows_read_at_ : from.rows_read_at_ == from.db_.changes() ? db_.changes() : -1),
+      alive_(from.alive_),
+      epoch_(from.epoch_),
+      waiting_(from.waiting_) {}
+
 std::string Client::make_key(const std::string& intent, long long k) const {
   return "op-" + Rng::derive_hex(sim_.scenario().seed, "key/" + intent + "/" + std::to_string(k), 12);
 }
@@ -41,7 +50,7 @@ int Client::record(const std::string& kind, const std::string& intent, nlohmann:
   ev.intent = intent;
   ev.message = message;
   ev.local = std::move(local);
-  return sim_.record(ev);
+  return sim_.record(std::move(ev));
 }
 
 Rows<IntentRow> Client::rows() {
@@ -189,7 +198,7 @@ void Client::wait_for(const std::string& intent, MessageKind kind, int n) {
   std::int64_t deadline = sim_.now() + sim_.scenario().timing.timeout_ms;
   waiting_.push_back({intent, kind, n, deadline});
   int epoch = epoch_;
-  sim_.schedule(deadline, [this, intent, kind, n, epoch] { on_timeout(intent, kind, n, epoch); });
+  sim_.schedule(deadline, [intent, kind, n, epoch](Simulation& s) { s.client().on_timeout(intent, kind, n, epoch); });
 }
 
 void Client::stop_waiting(const std::string& intent) {
@@ -273,31 +282,34 @@ void Client::on_indefinite(const std::string& intent, MessageKind awaited) {
 // else is in flight, `escalate` makes the intent NEEDS_HUMAN (FAILED stays FAILED).
 void Client::retry(const std::string& intent, MessageKind call, bool escalate_when_spent) {
   std::int64_t wait = backoff_before(sim_.scenario().client, sends(intent) + 1);
-  auto stop_at = [this, intent, escalate_when_spent](std::int64_t at) {
-    std::string stop = no_send_reason(intent, at);
-    if (!stop.empty() && escalate_when_spent && !waiting_on(intent)) escalate(intent, stop);
-    return !stop.empty();
-  };
   // Known already: the retry would come past the budget or after the deadline.
-  if (stop_at(sim_.now() + wait)) return;
-  auto go = [this, intent, call, wait, stop_at] {
-    std::optional<IntentRow> r = row(intent);
-    if (!r || is_final(r->status)) return;  // a late reply settled it during the backoff
-    if (stop_at(sim_.now())) return;         // a scripted send spent the budget meanwhile
-    if (call == MessageKind::Lookup) {
-      send_lookup(intent, wait);
-    } else {
-      send_attempt(intent, KeyChoice::ByPolicy, wait);
-    }
-  };
+  if (retry_stops(intent, sim_.now() + wait, escalate_when_spent)) return;
   if (wait == 0) {
-    go();
+    retry_now(intent, call, wait, escalate_when_spent);
     return;
   }
   int epoch = epoch_;
-  sim_.schedule(sim_.now() + wait, [this, go, epoch] {
-    if (alive_ && epoch == epoch_) go();
+  sim_.schedule(sim_.now() + wait, [intent, call, wait, escalate_when_spent, epoch](Simulation& s) {
+    Client& c = s.client();
+    if (c.alive_ && epoch == c.epoch_) c.retry_now(intent, call, wait, escalate_when_spent);
   });
+}
+
+bool Client::retry_stops(const std::string& intent, std::int64_t at, bool escalate_when_spent) {
+  std::string stop = no_send_reason(intent, at);
+  if (!stop.empty() && escalate_when_spent && !waiting_on(intent)) escalate(intent, stop);
+  return !stop.empty();
+}
+
+void Client::retry_now(const std::string& intent, MessageKind call, std::int64_t wait, bool escalate_when_spent) {
+  std::optional<IntentRow> r = row(intent);
+  if (!r || is_final(r->status)) return;                          // a late reply settled it during the backoff
+  if (retry_stops(intent, sim_.now(), escalate_when_spent)) return;  // a scripted send spent the budget meanwhile
+  if (call == MessageKind::Lookup) {
+    send_lookup(intent, wait);
+  } else {
+    send_attempt(intent, KeyChoice::ByPolicy, wait);
+  }
 }
 
 void Client::after_unknown(const std::string& intent) {
@@ -310,8 +322,9 @@ void Client::after_unknown(const std::string& intent) {
     stop = no_send_reason(intent, due);
     if (stop.empty()) {
       int epoch = epoch_;
-      sim_.schedule(due, [this, intent, epoch, wait] {
-        if (epoch == epoch_) reconcile(intent, wait);
+      sim_.schedule(due, [intent, epoch, wait](Simulation& s) {
+        Client& c = s.client();
+        if (epoch == c.epoch_) c.reconcile(intent, wait);
       });
       return;
     }

@@ -42,6 +42,9 @@ class Simulation;
 class Client {
  public:
   explicit Client(Simulation& sim);
+  /// A copy of `from` working in `sim` (Simulation::fork): its own database holding the
+  /// same rows, or with `take`, from's own database (`from` is then left without one).
+  Client(Simulation& sim, Client& from, bool take);
 
   // Script actions (each a no-op on a crashed client, except restart).
   void deliver(const std::string& intent, const std::string& payload);
@@ -83,6 +86,8 @@ class Client {
   void on_timeout(const std::string& intent, MessageKind kind, int n, int epoch);
   void on_indefinite(const std::string& intent, MessageKind awaited);
   void retry(const std::string& intent, MessageKind call, bool escalate);
+  bool retry_stops(const std::string& intent, std::int64_t at, bool escalate_when_spent);
+  void retry_now(const std::string& intent, MessageKind call, std::int64_t wait, bool escalate_when_spent);
   void after_unknown(const std::string& intent);
   void reconcile(const std::string& intent, std::int64_t waited);
   long long sends(const std::string& intent);

@@ -13,7 +13,14 @@ bool crashes(const FaultPlan& plan) {
 }
 }  // namespace
 
-std::vector<World> build_worlds(const Scenario& scenario, const std::vector<Action>& extra) {
+std::vector<World> build_worlds(const Scenario& scenario, const std::vector<Action>& extra, FaultSpaceSize* known) {
+  if (!extra.empty()) known = nullptr;
+  // A run fault_space_size made already, taken over once.
+  auto take = [](std::optional<Run>& run) {
+    Run out = std::move(*run);
+    run.reset();
+    return out;
+  };
   std::vector<World> worlds;
   std::set<std::string> seen;
   // Two plans are the same world when the same faults fire: a fault at a point the run
@@ -21,7 +28,13 @@ std::vector<World> build_worlds(const Scenario& scenario, const std::vector<Acti
   auto add = [&](const FaultPlan& plan, bool actual) {
     if (!actual && seen.count(plan.id())) return;
     World w;
-    w.run = Simulation(scenario, plan, extra).run();
+    if (known && known->own && actual) {
+      w.run = take(known->own);
+    } else if (known && known->fault_free && plan.faults.empty()) {
+      w.run = take(known->fault_free);
+    } else {
+      w.run = Simulation(scenario, plan, extra).run();
+    }
     FaultPlan fired;
     fired.faults = w.run.fired;
     if (!seen.insert(schedule_key(w.run)).second && !actual) return;
@@ -53,13 +66,16 @@ std::vector<World> build_worlds(const Scenario& scenario, const std::vector<Acti
 }
 
 FaultSpaceSize fault_space_size(const Scenario& scenario) {
-  Run fault_free = Simulation(scenario, FaultPlan{}).run();
-  std::size_t n = 2 + next_faults(fault_free, FaultPlan{}, scenario.space).size();
+  FaultSpaceSize out;
+  out.fault_free = Simulation(scenario, FaultPlan{}).run();
+  std::size_t n = 2 + next_faults(*out.fault_free, FaultPlan{}, scenario.space).size();
   if (crashes(scenario.faults)) {
-    Run own = Simulation(scenario, scenario.faults).run();
-    n += next_faults(own, scenario.faults, scenario.space).size();
+    out.own = Simulation(scenario, scenario.faults).run();
+    n += next_faults(*out.own, scenario.faults, scenario.space).size();
   }
-  return {static_cast<int>(n), static_cast<int>(fault_free.steps.size())};
+  out.plans = static_cast<int>(n);
+  out.fault_free_steps = static_cast<int>(out.fault_free->steps.size());
+  return out;
 }
 
 L10n run_name(const World& world) {

@@ -45,10 +45,14 @@ L10n safe_explanation(const Option& o, const std::vector<OptionRun>& runs) {
 std::vector<OptionJudgement> judge_options(const PreparedLesson& p, const Question& q) {
   int step = p.question_step(q);
   std::vector<OptionJudgement> out;
-  for (const Option& o : q.options) {
+  std::vector<std::optional<Action>> actions;
+  for (const Option& o : q.options) actions.push_back(o.action);
+  std::vector<std::vector<ForkedRun>> forks = fork_runs(p, step, actions);
+  for (std::size_t k = 0; k < q.options.size(); ++k) {
+    const Option& o = q.options[k];
     OptionJudgement j;
     j.id = o.id;
-    for (const ForkedRun& f : fork_runs(p, step, o.action)) {
+    for (const ForkedRun& f : forks[k]) {
       OptionRun r;
       r.world = f.world;
       const Run& run = *f.run;

@@ -1,5 +1,6 @@
 #include "engine/lesson/forks.hpp"
 
+#include <algorithm>
 #include <set>
 #include <stdexcept>
 
@@ -18,28 +19,50 @@ const IntentRow* final_row(const Run& run, const std::string& intent) {
 }  // namespace
 
 std::vector<ForkedRun> fork_runs(const PreparedLesson& p, int step, const std::optional<Action>& action) {
-  std::vector<ForkedRun> out;
+  return std::move(fork_runs(p, step, std::vector<std::optional<Action>>{action}).front());
+}
+
+std::vector<std::vector<ForkedRun>> fork_runs(const PreparedLesson& p, int step,
+                                              const std::vector<std::optional<Action>>& actions) {
+  std::vector<std::vector<ForkedRun>> out(actions.size());
+  bool any = std::any_of(actions.begin(), actions.end(), [](const std::optional<Action>& a) { return a.has_value(); });
   std::set<int> done;
   for (auto [w, j] : p.knowledge->possible(Side::Client, step)) {
     if (!done.insert(w).second) continue;  // the first matching step of each world
     const World& world = p.worlds[w];
-    out.emplace_back();
-    ForkedRun& f = out.back();
-    f.world = w;
-    f.run = &world.run;
-    f.from_step = j;
-    if (action) {
-      Action a = *action;
-      a.after_step = j;
-      f.forked = Simulation(p.lesson.scenario, world.plan, {a}).run();
+    // The world's run up to its matching step, simulated once for every action: the
+    // steps before it are the world's own (no action has happened yet).
+    std::optional<Simulation> paused;
+    if (any) {
+      paused.emplace(p.lesson.scenario, world.plan);
+      if (!paused->pause_after(j)) throw std::logic_error("a world's run ends before its matching step");
     }
-    if (static_cast<int>((action ? f.forked : world.run).steps.size()) >= Simulation::kMaxSteps) {
-      throw std::invalid_argument("the run does not settle within " + std::to_string(Simulation::kMaxSteps) + " steps");
+    std::size_t last = actions.size();  // the last action: it takes the paused run over
+    for (std::size_t k = 0; k < actions.size(); ++k) {
+      if (actions[k]) last = k;
+    }
+    for (std::size_t k = 0; k < actions.size(); ++k) {
+      const std::optional<Action>& action = actions[k];
+      out[k].emplace_back();
+      ForkedRun& f = out[k].back();
+      f.world = w;
+      f.run = &world.run;
+      f.from_step = j;
+      if (action) {
+        Action a = *action;
+        a.after_step = j;
+        f.forked = Simulation::fork(*paused, {a}, k == last)->run();
+      }
+      if (static_cast<int>((action ? f.forked : world.run).steps.size()) >= Simulation::kMaxSteps) {
+        throw std::invalid_argument("the run does not settle within " + std::to_string(Simulation::kMaxSteps) + " steps");
+      }
     }
   }
-  // Pointers last: `out` no longer grows.
-  for (ForkedRun& f : out) {
-    if (action) f.run = &f.forked;
+  // Pointers last: the vectors no longer grow.
+  for (std::size_t k = 0; k < actions.size(); ++k) {
+    for (ForkedRun& f : out[k]) {
+      if (actions[k]) f.run = &f.forked;
+    }
   }
   return out;
 }

@@ -26,6 +26,12 @@ struct ForkedRun {
 /// Simulation::kMaxSteps steps.
 std::vector<ForkedRun> fork_runs(const PreparedLesson& p, int step, const std::optional<Action>& action);
 
+/// fork_runs for each of `actions` (the result's [k] for actions[k]): every world is
+/// simulated once up to its matching step, and each action's run forks from there
+/// (Simulation::fork) instead of simulating that prefix again.
+std::vector<std::vector<ForkedRun>> fork_runs(const PreparedLesson& p, int step,
+                                              const std::vector<std::optional<Action>>& actions);
+
 /// The first status the client records for the intent after step `from` of `run`
 /// ("NONE" if it records none): what a timeout, a reply or a lookup makes it write next.
 std::string next_status(const Run& run, int from, const std::string& intent);

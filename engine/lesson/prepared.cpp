@@ -125,7 +125,7 @@ std::shared_ptr<const PreparedLesson> prepare_lesson(Lesson lesson) {
                             ": consider fewer crash points, not losing every message, or a shorter script"}});
   }
   auto out = std::make_shared<PreparedLesson>();
-  out->worlds = build_worlds(lesson.scenario);
+  out->worlds = build_worlds(lesson.scenario, {}, &space);
   out->knowledge = std::make_unique<Knowledge>(out->worlds);
   std::vector<LessonProblem> problems;
   // Shown as part of "this run itself", a fault that never fires would describe to the

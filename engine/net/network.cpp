@@ -19,9 +19,9 @@ int Network::send(Message m) {
   run.messages.push_back(std::move(m));
   std::int64_t latency = sim_.scenario().timing.latency_ms;
   if (dropped) {
-    sim_.schedule(sim_.now() + latency, [this, id] { lose(id, "fault"); });
+    sim_.schedule(sim_.now() + latency, [id](Simulation& s) { s.network().lose(id, "fault"); });
   } else {
-    sim_.schedule(sim_.now() + latency, [this, id] { arrive(id); });
+    sim_.schedule(sim_.now() + latency, [id](Simulation& s) { s.network().arrive(id); });
   }
   return id;
 }
@@ -36,7 +36,7 @@ void Network::lose(int id, const char* reason) {
   ev.message = id;
   ev.intent = m.intent;
   put(ev.local, "reason", reason);
-  sim_.record(ev);
+  sim_.record(std::move(ev));
 }
 
 void Network::arrive(int id) {

@@ -16,6 +16,8 @@ class Simulation;
 class Network {
  public:
   explicit Network(Simulation& sim) : sim_(sim) {}
+  /// A copy of `from` working in `sim` (Simulation::fork).
+  Network(Simulation& sim, const Network& from) : sim_(sim), lookups_(from.lookups_), emails_(from.emails_) {}
   /// Puts `m` in flight now; returns its id. The sender records its own step for it.
   int send(Message m);
   /// The next lookup number for an intent (1, 2, ...): the network's numbering, so that a

@@ -15,7 +15,7 @@ void MailProvider::on_message(const Message& m) {
     ev.intent = m.intent;
     ev.message = message;
     ev.local = std::move(local);
-    sim_.record(ev);
+    sim_.record(std::move(ev));
   };
   record("receive", {{"message", to_string(m.kind)}, {"email_key", m.email_key}, {"op_key", m.op_key}}, m.id);
   bool known = std::any_of(inbox_.begin(), inbox_.end(), [&](const EmailRow& e) { return e.email_key == m.email_key; });

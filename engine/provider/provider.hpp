@@ -21,6 +21,8 @@ class Simulation;
 class MailProvider {
  public:
   explicit MailProvider(Simulation& sim) : sim_(sim) {}
+  /// A copy of `from` working in `sim` (Simulation::fork).
+  MailProvider(Simulation& sim, const MailProvider& from) : sim_(sim), inbox_(from.inbox_), emails_(from.emails_) {}
   /// An email that reached the provider: records `receive`, then `accept_email` (a new
   /// email in the inbox) or `dedup_email` (its key is already there), and acks it.
   void on_message(const Message& m);

@@ -8,6 +8,16 @@
 #include "engine/sim/simulation.hpp"
 
 namespace idemlab {
+namespace {
+
+// A cache's read mark (a db.changes() value) carried over to `to`, a copy of `from` or
+// `from` itself taken over: still current when it was, otherwise stale (-1).
+long long current(bool take, long long read_at, const Database& from, const Database& to) {
+  if (take) return read_at;
+  return read_at == from.changes() ? to.changes() : -1;
+}
+
+}  // namespace
 
 Service::Service(Simulation& sim) : sim_(sim), db_(Database::with_schema(
       "CREATE TABLE idempotency_keys(op_key TEXT PRIMARY KEY, fingerprint TEXT NOT NULL,"
@@ -18,6 +28,21 @@ Service::Service(Simulation& sim) : sim_(sim), db_(Database::with_schema(
       " receipt TEXT NOT NULL, status TEXT NOT NULL, attempts INTEGER NOT NULL, created_at INTEGER NOT NULL);"
       "CREATE TABLE expired_keys(op_key TEXT PRIMARY KEY, expired_at INTEGER NOT NULL)",
       "DELETE FROM idempotency_keys; DELETE FROM deliveries; DELETE FROM outbox; DELETE FROM expired_keys")) {}
+
+Service::Service(Simulation& sim, Service& from, bool take)
+    : sim_(sim),
+      db_(take ? std::move(from.db_) : from.db_.copy()),
+      alive_(from.alive_),
+      epoch_(from.epoch_),
+      in_progress_(from.in_progress_),
+      relay_waiting_(from.relay_waiting_),
+      begun_at_(db_.changes()),
+      keys_(from.keys_),
+      keys_read_at_(current(take, from.keys_read_at_, from.db_, db_)),
+      rows_(from.rows_),
+      rows_read_at_(current(take, from.rows_read_at_, from.db_, db_)),
+      outbox_(from.outbox_),
+      outbox_read_at_(current(take, from.outbox_read_at_, from.db_, db_)) {}
 
 Rows<KeyRow> Service::keys() {
   if (keys_read_at_ == db_.changes()) return keys_;
@@ -62,7 +87,7 @@ int Service::record(const std::string& kind, const std::string& intent, nlohmann
   ev.intent = intent;
   ev.message = message;
   ev.local = std::move(local);
-  return sim_.record(ev);
+  return sim_.record(std::move(ev));
 }
 
 bool Service::in_progress(const Message& m) const {
@@ -119,13 +144,15 @@ void Service::on_message(const Message& m) {
     return;
   }
   int epoch = epoch_;
-  sim_.schedule(sim_.now() + processing, [this, m, epoch] {
-    if (epoch != epoch_) return;  // the service crashed meanwhile: the request is forgotten
-    in_progress_.erase(std::find_if(in_progress_.begin(), in_progress_.end(), [&](const InProgress& p) {
-      return p.op_key == m.op_key && p.fingerprint == m.fingerprint;
-    }));
-    submit(m);
-  });
+  sim_.schedule(sim_.now() + processing, [m, epoch](Simulation& s) { s.service().processed(m, epoch); });
+}
+
+void Service::processed(const Message& m, int epoch) {
+  if (epoch != epoch_) return;  // the service crashed meanwhile: the request is forgotten
+  in_progress_.erase(std::find_if(in_progress_.begin(), in_progress_.end(), [&](const InProgress& p) {
+    return p.op_key == m.op_key && p.fingerprint == m.fingerprint;
+  }));
+  submit(m);
 }
 
 void Service::submit(const Message& m) {
@@ -174,7 +201,7 @@ void Service::write_new(const Message& m) {
     // every run with a day's retention would end at the horizon instead of settling.
     if (contract.retention_ms && *contract.retention_ms <= Simulation::kHorizonMs - sim_.now()) {
       // Down at that time: the restart forgets what came due meanwhile.
-      sim_.schedule(sim_.now() + *contract.retention_ms, [this] { expire_due(); });
+      sim_.schedule(sim_.now() + *contract.retention_ms, [](Simulation& s) { s.service().expire_due(); });
     }
   };
   bool outbox = contract.notify == Notify::Outbox;
@@ -218,8 +245,9 @@ void Service::write_new(const Message& m) {
   if (outbox) {
     // The relay's own step, after this request's: it finds the row this commit wrote.
     int epoch = epoch_;
-    sim_.schedule(sim_.now(), [this, epoch] {
-      if (epoch == epoch_) relay();
+    sim_.schedule(sim_.now(), [epoch](Simulation& s) {
+      Service& self = s.service();
+      if (epoch == self.epoch_) self.relay();
     });
   }
 }
@@ -269,7 +297,7 @@ void Service::relay() {
     relay_waiting_.push_back({email_key, intent, n, deadline});
     record("relay", intent, {{"op_key", r[2].text}, {"email_key", email_key}, {"attempt", r[4].integer + 1}}, id);
     int epoch = epoch_;
-    sim_.schedule(deadline, [this, email_key, n, epoch] { relay_timeout(email_key, n, epoch); });
+    sim_.schedule(deadline, [email_key, n, epoch](Simulation& s) { s.service().relay_timeout(email_key, n, epoch); });
     if (sim_.crash_service_here(ServicePoint::AfterEmailSend, intent, n)) return;
   }
 }

@@ -70,6 +70,10 @@ class Simulation;
 class Service {
  public:
   explicit Service(Simulation& sim);
+  /// A copy of `from` working in `sim` (Simulation::fork): its own database holding the
+  /// same rows, or with `take`, from's own database (`from` is then left without one).
+  /// `from` has no transaction open.
+  Service(Simulation& sim, Service& from, bool take);
   bool alive() const { return alive_; }
   /// Handles a request or lookup that reached the (alive) service; records its steps and
   /// replies. An email_ack from the mail provider is recorded, and under notify = outbox
@@ -112,6 +116,7 @@ class Service {
   /// its key, or under dedup = fingerprint by its payload fingerprint; empty if none.
   std::vector<SqlRow> dedup_record(const Message& m);
   void submit(const Message& m);
+  void processed(const Message& m, int epoch);
   void write_new(const Message& m);
   void lookup(const Message& m);
   void expire_due();

@@ -20,9 +20,24 @@ const char* to_string(Side s) {
   return "?";
 }
 
+namespace {
+
+// Whether two faults are at the same injection point (their Fault::id are equal), without
+// writing out either id: the same kind, message or crash point, intent and n.
+bool same_point(const Fault& a, const Fault& b) {
+  if (a.kind != b.kind || a.n != b.n || a.intent != b.intent) return false;
+  switch (a.kind) {
+    case Fault::Kind::Drop: return a.message == b.message;
+    case Fault::Kind::CrashClient: return a.point == b.point;
+    case Fault::Kind::CrashService: return a.service_point == b.service_point;
+  }
+  return false;
+}
+
+}  // namespace
+
 Simulation::Simulation(const Scenario& scenario, const FaultPlan& plan, std::vector<Action> extra)
     : scenario_(scenario), plan_(plan) {
-  for (const Fault& f : plan_.faults) plan_ids_.push_back(f.id());
   fired_.assign(plan_.faults.size(), false);
   run_.lookup_offered = scenario_.service.lookup;
   run_.lookup_lag_ms = scenario_.service.lookup_lag_ms;
@@ -39,15 +54,69 @@ Simulation::Simulation(const Scenario& scenario, const FaultPlan& plan, std::vec
     if (a.after_step >= 0) {
       forks_.push_back(a);
     } else {
-      schedule(a.at, [this, a] { perform(a); });
+      schedule(a.at, [a](Simulation& s) { s.perform(a); });
     }
   }
 }
 
+Simulation::Simulation(Simulation& paused, std::vector<Action> extra, bool take)
+    : now_(paused.now_), work_first_step_(paused.work_first_step_), begun_(paused.begun_) {
+  if (paused.ran_ || paused.ended_) throw std::logic_error("Simulation::fork: the run has ended");
+  seq_ = paused.seq_;
+  if (take) {
+    scenario_ = std::move(paused.scenario_);
+    plan_ = std::move(paused.plan_);
+    fired_ = std::move(paused.fired_);
+    forks_ = std::move(paused.forks_);
+    queue_ = std::move(paused.queue_);
+    seq_after_step_ = std::move(paused.seq_after_step_);
+    run_ = std::move(paused.run_);
+    paused.ended_ = true;  // what is left of it can neither be forked nor run
+  } else {
+    scenario_ = paused.scenario_;
+    plan_ = paused.plan_;
+    fired_ = paused.fired_;
+    forks_ = paused.forks_;
+    queue_ = paused.queue_;
+    seq_after_step_ = paused.seq_after_step_;
+    run_ = paused.run_;
+  }
+  client_ = std::make_unique<Client>(*this, *paused.client_, take);
+  service_ = std::make_unique<Service>(*this, *paused.service_, take);
+  network_ = std::make_unique<Network>(*this, *paused.network_);
+  provider_ = std::make_unique<MailProvider>(*this, *paused.provider_);
+  int last = static_cast<int>(run_.steps.size()) - 1;
+  int k = 0;
+  for (Action& a : extra) {
+    if (a.after_step < 0 || a.after_step > last) {
+      if (a.after_step >= 0) {
+        forks_.push_back(a);
+      } else {
+        schedule(a.at, [a](Simulation& s) { s.perform(a); });
+      }
+      continue;
+    }
+    // Recorded already: its place is where record() would have put it, before whatever
+    // was scheduled after that step (each entry scheduled since has a seq one lower than
+    // it would have had, which keeps their order).
+    std::size_t j = static_cast<std::size_t>(a.after_step);
+    if (a.after_step < work_first_step_) {
+      throw std::logic_error("Simulation::fork: an action after step " + std::to_string(j) +
+                             " of a simulation paused after step " + std::to_string(last));
+    }
+    queue_.emplace(std::make_tuple(run_.steps[j].t, 0, seq_after_step_[j], -1000 + k++),
+                   [a](Simulation& s) { s.perform(a); });
+  }
+}
+
+std::unique_ptr<Simulation> Simulation::fork(Simulation& paused, std::vector<Action> extra, bool take) {
+  return std::unique_ptr<Simulation>(new Simulation(paused, std::move(extra), take));
+}
+
 Simulation::~Simulation() = default;
 
-void Simulation::schedule(std::int64_t at, std::function<void()> fn, bool first) {
-  queue_.emplace(std::make_tuple(at < now_ ? now_ : at, first ? 0 : 1, seq_++), std::move(fn));
+void Simulation::schedule(std::int64_t at, std::function<void(Simulation&)> fn, bool first) {
+  queue_.emplace(std::make_tuple(at < now_ ? now_ : at, first ? 0 : 1, seq_++, 0), std::move(fn));
 }
 
 void Simulation::perform(const Action& a) {
@@ -78,6 +147,11 @@ Snapshot Simulation::snapshot() {
     s.relay_waiting = service_->relay_waiting();
   }
   s.emails = provider_->emails();
+  std::size_t fates[3] = {0, 0, 0};  // each list allocated once
+  for (const Message& m : run_.messages) ++fates[static_cast<int>(m.fate)];
+  s.in_flight.reserve(fates[static_cast<int>(Message::Fate::InFlight)]);
+  s.delivered.reserve(fates[static_cast<int>(Message::Fate::Delivered)]);
+  s.dropped.reserve(fates[static_cast<int>(Message::Fate::Dropped)]);
   for (const Message& m : run_.messages) {
     if (m.fate == Message::Fate::InFlight) s.in_flight.push_back(m.id);
     if (m.fate == Message::Fate::Delivered) s.delivered.push_back(m.id);
@@ -100,18 +174,23 @@ int Simulation::record(Event event) {
   step.snap = snapshot();
   run_.steps.push_back(std::move(step));
   for (const Action& a : forks_) {
-    if (a.after_step == index) schedule(now_, [this, a] { perform(a); }, true);
+    if (a.after_step == index) schedule(now_, [a](Simulation& s) { s.perform(a); }, true);
   }
+  seq_after_step_.push_back(seq_);
   return index;
 }
 
 const Fault* Simulation::pass(Fault point, int message) {
-  std::string id = point.id();
-  run_.points.push_back(std::move(point));
   run_.point_where.push_back({static_cast<int>(run_.steps.size()), now_, message});
+  if (plan_.faults.empty()) {  // nothing planned: no id to compare
+    run_.points.push_back(std::move(point));
+    return nullptr;
+  }
+  run_.points.push_back(std::move(point));
+  const Fault& passed = run_.points.back();
   for (std::size_t i = 0; i < plan_.faults.size(); ++i) {
     const Fault& f = plan_.faults[i];
-    if (plan_ids_[i] != id) continue;
+    if (!same_point(f, passed)) continue;
     // A fault fires once, at the first pass of its point (a client's before_record of
     // attempt 1 is passed by the response of attempt 1 and again by the reply to lookup 1).
     if (fired_[i]) return nullptr;
@@ -154,37 +233,62 @@ bool Simulation::crash_at(Fault point, const std::string& intent, int n) {
   if (!f) return false;
   if (service) {
     service_->crash();
-    schedule(now_ + f->restart_after_ms, [this] { service_->restart(); });
+    schedule(now_ + f->restart_after_ms, [](Simulation& s) { s.service_->restart(); });
   } else {
     client_->crash();
-    schedule(now_ + f->restart_after_ms, [this] { client_->restart(); });
+    schedule(now_ + f->restart_after_ms, [](Simulation& s) { s.client_->restart(); });
   }
   return true;
 }
 
-Run Simulation::run() {
-  if (ran_) throw std::logic_error("Simulation::run is called once: the run was handed over");
-  ran_ = true;
+void Simulation::begin() {
+  if (begun_) return;
+  begun_ = true;
   run_.steps.reserve(64);
   Event start;
   start.kind = "start";
   record(start);
   run_.stop = StopReason::Settled;
-  while (!queue_.empty()) {
-    if (static_cast<int>(run_.steps.size()) >= kMaxSteps) {
-      run_.stop = StopReason::StepLimit;
-      break;
-    }
-    auto it = queue_.begin();
-    std::int64_t at = std::get<0>(it->first);
-    if (at > kHorizonMs) {
-      run_.stop = StopReason::Horizon;
-      break;
-    }
-    std::function<void()> fn = std::move(it->second);
-    queue_.erase(it);
-    now_ = at;
-    fn();
+}
+
+bool Simulation::next() {
+  if (ended_ || queue_.empty()) {
+    ended_ = true;
+    return false;
+  }
+  if (static_cast<int>(run_.steps.size()) >= kMaxSteps) {
+    run_.stop = StopReason::StepLimit;
+    ended_ = true;
+    return false;
+  }
+  auto it = queue_.begin();
+  std::int64_t at = std::get<0>(it->first);
+  if (at > kHorizonMs) {
+    run_.stop = StopReason::Horizon;
+    ended_ = true;
+    return false;
+  }
+  std::function<void(Simulation&)> fn = std::move(it->second);
+  queue_.erase(it);
+  now_ = at;
+  work_first_step_ = static_cast<int>(run_.steps.size());
+  fn(*this);
+  return true;
+}
+
+bool Simulation::pause_after(int step) {
+  if (ran_) throw std::logic_error("Simulation::pause_after: the run was handed over");
+  begin();
+  while (static_cast<int>(run_.steps.size()) <= step && next()) {
+  }
+  return static_cast<int>(run_.steps.size()) > step;
+}
+
+Run Simulation::run() {
+  if (ran_) throw std::logic_error("Simulation::run is called once: the run was handed over");
+  ran_ = true;
+  begin();
+  while (next()) {
   }
   return std::move(run_);  // handed over, not copied: a run holds every step's snapshot
 }

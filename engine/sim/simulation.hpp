@@ -29,11 +29,29 @@ class Simulation {
   /// plans); `extra` adds actions (a predict question's fork).
   Simulation(const Scenario& scenario, const FaultPlan& plan, std::vector<Action> extra = {});
   ~Simulation();
+  Simulation(const Simulation&) = delete;
+  Simulation& operator=(const Simulation&) = delete;
+
+  /// A copy of `paused` (see pause_after) that goes on with `extra` actions added, as if
+  /// they had been part of the run from the start: one tied to a step already recorded
+  /// (after_step <= the last step) is performed where it would have been, right after
+  /// that step. The copy has its own databases (their rows copied) and its own run so
+  /// far; running it gives the run Simulation(scenario, plan, extra) gives, without
+  /// simulating the steps before the fork again. `paused` is left as it was, or with
+  /// `take`, its state (databases included) is moved into the fork instead of copied:
+  /// cheaper for the last fork of a paused simulation, which is then ended (neither
+  /// forked nor run again). Throws std::logic_error if `paused` has been run to its end,
+  /// or an extra action's after_step lies before the step `paused` was paused after.
+  static std::unique_ptr<Simulation> fork(Simulation& paused, std::vector<Action> extra, bool take = false);
 
   /// Runs until nothing is scheduled, or a limit is hit (kMaxSteps steps or kHorizonMs of
   /// virtual time: a lesson whose script never settles still ends). Call once: the run is
   /// moved out (a second call throws std::logic_error).
   Run run();
+  /// Runs until step `step` is recorded and the work that recorded it is done (the same
+  /// events run() would perform), or the run ends first; returns whether step `step` was
+  /// recorded. A paused simulation is forked (fork) or run on (run).
+  bool pause_after(int step);
 
   static constexpr int kMaxSteps = limits::kMaxRunSteps;
   static constexpr std::int64_t kHorizonMs = limits::kMaxVirtualMs;
@@ -43,7 +61,9 @@ class Simulation {
   const Scenario& scenario() const { return scenario_; }
   /// Schedules `fn` at virtual time `at` (>= now). `first` puts it before other work at
   /// that time (forks run right after the step they follow).
-  void schedule(std::int64_t at, std::function<void()> fn, bool first = false);
+  /// `fn` is given the simulation it runs in (a fork's copy, for work scheduled before
+  /// the fork), so it captures values only, never a part.
+  void schedule(std::int64_t at, std::function<void(Simulation&)> fn, bool first = false);
   /// Appends one timeline step for `event`, with a snapshot taken now. Returns its index.
   int record(Event event);
   /// The drop fault planned for this message, recorded as an injection point passed.
@@ -63,7 +83,11 @@ class Simulation {
   Run& out() { return run_; }
 
  private:
+  Simulation(Simulation& paused, std::vector<Action> extra, bool take);
   void perform(const Action& a);
+  void begin();
+  /// Performs the next scheduled work; false when the run has ended (run_.stop says why).
+  bool next();
   Snapshot snapshot();
   /// Records `point` as an injection point passed (`message`: the message a drop point is
   /// about, -1 for none); the planned fault there, or nullptr.
@@ -74,18 +98,23 @@ class Simulation {
 
   Scenario scenario_;
   FaultPlan plan_;
-  std::vector<std::string> plan_ids_;  // plan_.faults[i].id(), computed once
   std::vector<bool> fired_;            // plan_.faults[i] has fired (a fault fires once)
   std::vector<Action> forks_;  // actions tied to a step
   std::int64_t now_ = 0;
   std::uint64_t seq_ = 0;
-  std::map<std::tuple<std::int64_t, int, std::uint64_t>, std::function<void()>> queue_;
+  // (time, 0 for a fork's action / 1, insertion order, and for an action a fork adds at a
+  // step already recorded, its place before the work scheduled after that step: < 0)
+  std::map<std::tuple<std::int64_t, int, std::uint64_t, int>, std::function<void(Simulation&)>> queue_;
+  std::vector<std::uint64_t> seq_after_step_;  // seq_ once step i's forks were scheduled
+  int work_first_step_ = 0;  // the first step the last work performed recorded (if any)
   Run run_;
   std::unique_ptr<Client> client_;
   std::unique_ptr<Service> service_;
   std::unique_ptr<Network> network_;
   std::unique_ptr<MailProvider> provider_;
   bool ran_ = false;
+  bool begun_ = false;
+  bool ended_ = false;
 };
 
 }  // namespace idemlab

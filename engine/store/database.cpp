@@ -51,6 +51,48 @@ constexpr std::size_t kPoolPerSchema = 8;
 
 }  // namespace
 
+namespace {
+
+// The statements of `sql` ("DELETE FROM t; DELETE FROM u"), each without its ';', as
+// SQLite splits them; computed once per text.
+const std::vector<std::string>& split_statements(const std::string& sql) {
+  static std::map<std::string, std::vector<std::string>> split;
+  auto it = split.find(sql);
+  if (it != split.end()) return it->second;
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  while (start < sql.size()) {
+    std::size_t end = start;
+    // The engine's resets hold no ';' inside a string: a plain split is SQLite's.
+    end = sql.find(';', start);
+    if (end == std::string::npos) end = sql.size();
+    std::string statement = sql.substr(start, end - start);
+    if (statement.find_first_not_of(" \t\n") != std::string::npos) out.push_back(statement);
+    start = end + 1;
+  }
+  return split.emplace(sql, std::move(out)).first->second;
+}
+
+std::vector<SqlCall>* sql_log = nullptr;
+int sql_log_connections = 0;
+}  // namespace
+
+void Database::record_sql(std::vector<SqlCall>* log) {
+  sql_log = log;
+  sql_log_connections = 0;
+}
+
+void Database::replay_sql(const std::vector<SqlCall>& log) {
+  std::vector<Database> open;
+  for (const SqlCall& c : log) {
+    switch (c.kind) {
+      case SqlCall::Kind::Open: open.push_back(with_schema(c.sql, c.reset)); break;
+      case SqlCall::Kind::Exec: open.at(c.connection).exec(c.sql); break;
+      case SqlCall::Kind::Query: open.at(c.connection).query(c.sql, c.params); break;
+    }
+  }
+}
+
 Database Database::with_schema(const std::string& schema, const std::string& reset) {
   std::vector<Idle>& idle = pool()[schema];
   Database out(nullptr);
@@ -58,12 +100,59 @@ Database Database::with_schema(const std::string& schema, const std::string& res
     out.db_ = idle.back().db;
     out.statements_ = std::move(idle.back().statements);
     idle.pop_back();
-    out.exec(reset);
+    // Statement by statement, each prepared once per connection (query keeps it): parsing
+    // the reset anew was a good part of what a run cost in SQL.
+    for (const std::string& statement : split_statements(reset)) out.query(statement);
   } else {
     out.db_ = open_memory();
     out.exec(schema);
   }
   out.pool_key_ = schema;
+  out.reset_ = reset;
+  if (sql_log) {
+    out.logged_ = sql_log_connections++;
+    sql_log->push_back({SqlCall::Kind::Open, out.logged_, schema, reset, {}});
+  }
+  return out;
+}
+
+namespace {
+
+// Per schema, how to copy its tables: per table, the statement that reads every row with
+// its rowid and the one that writes such a row back.
+struct TableCopy {
+  std::string read, write;
+};
+std::map<std::string, std::vector<TableCopy>>& table_copies() {
+  static std::map<std::string, std::vector<TableCopy>> copies;
+  return copies;
+}
+
+}  // namespace
+
+Database Database::copy() {
+  if (in_transaction()) throw DatabaseError("cannot copy a database while a transaction is open");
+  std::vector<TableCopy>& tables = table_copies()[pool_key_];
+  if (tables.empty()) {
+    for (const SqlRow& t : query("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")) {
+      TableCopy c;
+      c.read = "SELECT rowid, * FROM \"" + t[0].text + "\"";
+      query(c.read);
+      sqlite3_stmt* stmt = statements_[c.read];
+      int n = sqlite3_column_count(stmt);
+      std::string columns = "rowid", values = "?1";
+      for (int i = 1; i < n; ++i) {
+        columns += std::string(", \"") + sqlite3_column_name(stmt, i) + "\"";
+        values += ", ?" + std::to_string(i + 1);
+      }
+      c.write = "INSERT INTO \"" + t[0].text + "\"(" + columns + ") VALUES (" + values + ")";
+      tables.push_back(std::move(c));
+    }
+  }
+  Database out = with_schema(pool_key_, reset_);
+  for (const TableCopy& t : tables) {
+    for (const SqlRow& row : query(t.read)) out.query(t.write, row);
+  }
   return out;
 }
 
@@ -84,7 +173,11 @@ void Database::close() {
 }
 
 Database::Database(Database&& other) noexcept
-    : db_(other.db_), statements_(std::move(other.statements_)), pool_key_(std::move(other.pool_key_)) {
+    : db_(other.db_),
+      statements_(std::move(other.statements_)),
+      pool_key_(std::move(other.pool_key_)),
+      reset_(std::move(other.reset_)),
+      logged_(other.logged_) {
   other.db_ = nullptr;
   other.statements_.clear();
   other.pool_key_.clear();
@@ -96,6 +189,8 @@ Database& Database::operator=(Database&& other) noexcept {
     db_ = other.db_;
     statements_ = std::move(other.statements_);
     pool_key_ = std::move(other.pool_key_);
+    reset_ = std::move(other.reset_);
+    logged_ = other.logged_;
     other.db_ = nullptr;
     other.statements_.clear();
     other.pool_key_.clear();
@@ -104,6 +199,7 @@ Database& Database::operator=(Database&& other) noexcept {
 }
 
 void Database::exec(const std::string& sql) {
+  if (sql_log && logged_ >= 0) sql_log->push_back({SqlCall::Kind::Exec, logged_, sql, "", {}});
   char* err = nullptr;
   if (sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &err) != SQLITE_OK) {
     std::string msg = err ? err : "unknown error";
@@ -113,6 +209,7 @@ void Database::exec(const std::string& sql) {
 }
 
 std::vector<SqlRow> Database::query(const std::string& sql, const std::vector<SqlValue>& params) {
+  if (sql_log && logged_ >= 0) sql_log->push_back({SqlCall::Kind::Query, logged_, sql, "", params});
   sqlite3_stmt*& stmt = statements_[sql];
   if (!stmt && sqlite3_prepare_v2(db_, sql.c_str(), -1, &stmt, nullptr) != SQLITE_OK) {
     statements_.erase(sql);
@@ -139,6 +236,7 @@ std::vector<SqlRow> Database::query(const std::string& sql, const std::vector<Sq
     }
     SqlRow row;
     int n = sqlite3_column_count(stmt);
+    row.reserve(static_cast<std::size_t>(n));
     for (int c = 0; c < n; ++c) {
       switch (sqlite3_column_type(stmt, c)) {
         case SQLITE_NULL: row.push_back(SqlValue::null()); break;

@@ -45,10 +45,29 @@ class DatabaseError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// One thing a Database did, as SqlLog records it: opened (with_schema), or ran a
+/// statement (exec, or query with its parameters). `connection` numbers the databases in
+/// the order they were opened while recording (0, 1, ...).
+struct SqlCall {
+  enum class Kind { Open, Exec, Query } kind = Kind::Query;
+  int connection = 0;
+  std::string sql;    ///< the statement; Open: the schema
+  std::string reset;  ///< Open only: what empties a pooled connection
+  std::vector<SqlValue> params;
+};
+
 class Database {
  public:
+  /// While `log` is set (not null), every Database opened records what it does into it;
+  /// set it to null to stop. For scripts/bench: a run's SQL alone, beside the whole run.
+  static void record_sql(std::vector<SqlCall>* log);
+  /// Does what `log` recorded again, on databases of its own (pooled as usual), and
+  /// throws away the rows read: the cost of the SQL alone.
+  static void replay_sql(const std::vector<SqlCall>& log);
+
   /// A database holding `schema` and no rows: a pooled connection emptied with `reset`
-  /// (e.g. "DELETE FROM t; DELETE FROM u"), or a new one on which `schema` is executed. Throws
+  /// (e.g. "DELETE FROM t; DELETE FROM u": statements split at each ';', so none inside a
+  /// string), or a new one on which `schema` is executed. Throws
   /// DatabaseError if either statement fails. (The only way to get a Database: a member
   /// default-opened and then replaced would cost every run a throwaway connection.)
   static Database with_schema(const std::string& schema, const std::string& reset);
@@ -57,6 +76,11 @@ class Database {
   Database& operator=(Database&& other) noexcept;
   Database(const Database&) = delete;
   Database& operator=(const Database&) = delete;
+
+  /// A database with the same schema and the same rows (rowids included), on a
+  /// connection of its own: a simulation's fork (Simulation::fork). No transaction may be
+  /// open (throws DatabaseError). changes() starts afresh on the copy.
+  Database copy();
 
   /// Runs one or more statements with no parameters (schema, BEGIN, COMMIT).
   void exec(const std::string& sql);
@@ -76,6 +100,8 @@ class Database {
   sqlite3* db_ = nullptr;
   std::map<std::string, sqlite3_stmt*> statements_;
   std::string pool_key_;  // the schema, for a pooled connection
+  std::string reset_;     // what empties it
+  int logged_ = -1;       // its number in the SqlLog being recorded, if any
 };
 
 }  // namespace idemlab

@@ -38,8 +38,16 @@ critical = sum(n for _, n in critical_files if n) if critical_files else None
 
 result = {
     "native_runs_per_s": native.get("runs_per_s"),
+    # the SQL a lost-response run executes, executed alone (natively, then in WASM), and the
+    # whole run's time over it: the engine's own cost beside its SQL's
+    "native_sql_runs_per_s": native.get("sql_runs_per_s"),
+    "native_run_over_sql": native.get("run_over_sql"),
+    # for scale only, no longer a target: the seed's script writes real files and calls
+    # fdatasync, so its runs per second (and the engine's ratio to them) measure the disk
     "seed_lab_runs_per_s": seed.get("runs_per_s"),
     "wasm_runs_per_s": wasm.get("wasm_runs_per_s"),
+    "wasm_sql_runs_per_s": wasm.get("wasm_sql_runs_per_s"),
+    "wasm_run_over_sql": wasm.get("wasm_run_over_sql"),
     "knowledge_ms_max": wasm.get("knowledge_ms_max"),
     "page_interactive_ms": page.get("page_interactive_ms"),
     # the frame that draws the lesson's diagram first; the longest main-thread task while the
@@ -89,8 +97,10 @@ def target(value, want, ok):
 
 
 result["targets"] = {
-    "native_over_seed_lab": target(ratio, ">= 100", lambda v: v >= 100),
-    "knowledge_ms_max": target(result["knowledge_ms_max"], "< 50", lambda v: v < 50),
+    # the engine's own work per lost-response run at most its SQL's (issue 12)
+    "native_run_over_sql": target(result["native_run_over_sql"], "<= 2", lambda v: v <= 2),
+    "wasm_run_over_sql": target(result["wasm_run_over_sql"], "<= 2", lambda v: v <= 2),
+    "knowledge_ms_max": target(result["knowledge_ms_max"], "< 20", lambda v: v < 20),
     "page_interactive_ms": target(result["page_interactive_ms"], "< 200", lambda v: v < 200),
     "first_drawn_ms": target(result["first_drawn_ms"], "< 280", lambda v: v < 280),
     # 0: no main-thread task over 50 ms (the Long Tasks API reports only those)
@@ -126,9 +136,13 @@ def show(v):
 
 rows = [
     ("native runs/s", result["native_runs_per_s"], ""),
-    ("seed lab runs/s (python)", result["seed_lab_runs_per_s"], ""),
-    ("native / seed lab", ratio, "native_over_seed_lab"),
+    ("native runs/s, their SQL alone", result["native_sql_runs_per_s"], ""),
+    ("native run / its SQL alone", result["native_run_over_sql"], "native_run_over_sql"),
+    ("seed lab runs/s (python, disk-bound)", result["seed_lab_runs_per_s"], ""),
+    ("native / seed lab (not a target)", ratio, ""),
     ("wasm runs/s (node)", result["wasm_runs_per_s"], ""),
+    ("wasm runs/s, their SQL alone", result["wasm_sql_runs_per_s"], ""),
+    ("wasm run / its SQL alone", result["wasm_run_over_sql"], "wasm_run_over_sql"),
     ("knowledge ms, slowest lesson's run (wasm)", result["knowledge_ms_max"], "knowledge_ms_max"),
     ("lesson ready to step ms (median)", result["page_interactive_ms"], "page_interactive_ms"),
     ("lesson's diagram first drawn ms (median)", result["first_drawn_ms"], "first_drawn_ms"),

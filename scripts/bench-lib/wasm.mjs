@@ -8,7 +8,10 @@
 // It also times `explore` at K = 2 (every schedule of up to two faults, each judged by the
 // invariants) for every lesson; the lesson with the most schedules counts (explore_ms, the
 // median of five calls, beside its schedule count).
-// usage: node wasm.mjs SECONDS  ->  {"wasm_runs_per_s": x, "knowledge_ms_max": y, "knowledge_lesson": f,
+// wasm_sql_runs_per_s: the SQL those runs execute, executed alone (simulate's sql_only), and
+// wasm_run_over_sql the whole run's time over it.
+// usage: node wasm.mjs SECONDS  ->  {"wasm_runs_per_s": x, "wasm_sql_runs_per_s": x2, "wasm_run_over_sql": r,
+//                                    "knowledge_ms_max": y, "knowledge_lesson": f,
 //                                    "lessons": [{"lesson": f, "worlds": n, "knowledge_ms": ms,
 //                                                 "explore_schedules": n}],
 //                                    "explore_ms": ms, "explore_lesson": f, "explore_schedules": n}
@@ -33,16 +36,26 @@ function timeRun(name) {
   return ms;
 }
 
+// The same runs' SQL alone (simulate's sql_only: the statements one run executes, executed
+// by themselves), in turns with the whole runs so that the machine's load weighs on both.
 const batch = 100;
-engine.call('simulate', JSON.stringify({ runs: batch })); // warm up
-let runs = 0;
-const start = performance.now();
-while (performance.now() - start < seconds * 1000) {
-  const out = JSON.parse(engine.call('simulate', JSON.stringify({ runs: batch })));
+const simulate = (sqlOnly) => {
+  const start = performance.now();
+  const out = JSON.parse(engine.call('simulate', JSON.stringify({ runs: batch, sql_only: sqlOnly })));
   if (out.runs !== batch) throw new Error(JSON.stringify(out));
+  return performance.now() - start;
+};
+simulate(false); simulate(true); // warm up
+let runs = 0;
+let wholeMs = 0;
+let sqlMs = 0;
+while (wholeMs + sqlMs < 2 * seconds * 1000) {
+  wholeMs += simulate(false);
+  sqlMs += simulate(true);
   runs += batch;
 }
-const wasmRunsPerS = runs / ((performance.now() - start) / 1000);
+const wasmRunsPerS = runs / (wholeMs / 1000);
+const wasmSqlRunsPerS = runs / (sqlMs / 1000);
 
 // Per lesson, the median of seven timed runs; the slowest lesson counts.
 let knowledgeMsMax = 0;
@@ -74,7 +87,8 @@ for (const row of perLesson) {
 }
 const exploreTimes = Array.from({ length: 5 }, () => explore(largest.lesson).ms).sort((a, b) => a - b);
 console.log(JSON.stringify({
-  wasm_runs_per_s: wasmRunsPerS, knowledge_ms_max: knowledgeMsMax, knowledge_lesson: knowledgeLesson,
+  wasm_runs_per_s: wasmRunsPerS, wasm_sql_runs_per_s: wasmSqlRunsPerS, wasm_run_over_sql: wasmSqlRunsPerS / wasmRunsPerS,
+  knowledge_ms_max: knowledgeMsMax, knowledge_lesson: knowledgeLesson,
   lessons: perLesson,
   explore_ms: exploreTimes[2], explore_lesson: largest.lesson, explore_schedules: largest.explore_schedules,
 }));
