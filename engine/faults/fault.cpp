@@ -73,6 +73,16 @@ std::string escape_id_part(const std::string& s) {
   return out;
 }
 
+bool Fault::same_kind(const Fault& other) const {
+  if (kind != other.kind) return false;
+  switch (kind) {
+    case Kind::Drop: return message == other.message;
+    case Kind::CrashClient: return point == other.point;
+    case Kind::CrashService: return service_point == other.service_point;
+  }
+  return false;
+}
+
 std::string Fault::id() const {
   std::string where = ":" + escape_id_part(intent) + ":" + std::to_string(n);
   switch (kind) {

@@ -77,6 +77,11 @@ struct Fault {
 
   /// The injection point id, as in the header comment.
   std::string id() const;
+  /// Whether `other` is the same kind of injection point: the same message lost, or the same
+  /// side crashing at the same point (any intent, any n).
+  bool same_kind(const Fault& other) const;
+  /// Whether `other` is the same injection point (equal id()), without writing out either id.
+  bool same_point(const Fault& other) const { return same_kind(other) && n == other.n && intent == other.intent; }
   /// "the response of attempt 1 is lost" / "第 1 次尝试的响应丢失"
   L10n describe() const;
 };

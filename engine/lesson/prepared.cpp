@@ -31,22 +31,6 @@ int find_moment_step(const Run& run, const nlohmann::json& match) {
   return -1;
 }
 
-namespace {
-
-// Whether two injection points are of the same kind: the same message lost, or the same
-// side crashing at the same point (any intent, any n).
-bool same_kind(const Fault& a, const Fault& b) {
-  if (a.kind != b.kind) return false;
-  switch (a.kind) {
-    case Fault::Kind::Drop: return a.message == b.message;
-    case Fault::Kind::CrashClient: return a.point == b.point;
-    case Fault::Kind::CrashService: return a.service_point == b.service_point;
-  }
-  return false;
-}
-
-}  // namespace
-
 void unfired_faults(const std::string& file, const std::vector<Fault>& faults, const Run& run,
                     const std::string& path_of_faults, std::vector<LessonProblem>& problems) {
   for (std::size_t i = 0; i < faults.size(); ++i) {
@@ -67,7 +51,7 @@ void unfired_faults(const std::string& file, const std::vector<Fault>& faults, c
     std::vector<std::string> passed;
     for (const Fault& p : run.points) {
       std::string pid = p.id();
-      if (!same_kind(p, faults[i]) || std::find(passed.begin(), passed.end(), pid) != passed.end()) continue;
+      if (!p.same_kind(faults[i]) || std::find(passed.begin(), passed.end(), pid) != passed.end()) continue;
       passed.push_back(pid);
     }
     std::string reason = "fault '" + id + "' never fires: the run never passes that injection point";

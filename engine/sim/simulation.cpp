@@ -20,22 +20,6 @@ const char* to_string(Side s) {
   return "?";
 }
 
-namespace {
-
-// Whether two faults are at the same injection point (their Fault::id are equal), without
-// writing out either id: the same kind, message or crash point, intent and n.
-bool same_point(const Fault& a, const Fault& b) {
-  if (a.kind != b.kind || a.n != b.n || a.intent != b.intent) return false;
-  switch (a.kind) {
-    case Fault::Kind::Drop: return a.message == b.message;
-    case Fault::Kind::CrashClient: return a.point == b.point;
-    case Fault::Kind::CrashService: return a.service_point == b.service_point;
-  }
-  return false;
-}
-
-}  // namespace
-
 Simulation::Simulation(const Scenario& scenario, const FaultPlan& plan, std::vector<Action> extra)
     : scenario_(scenario), plan_(plan) {
   fired_.assign(plan_.faults.size(), false);
@@ -190,7 +174,7 @@ const Fault* Simulation::pass(Fault point, int message) {
   const Fault& passed = run_.points.back();
   for (std::size_t i = 0; i < plan_.faults.size(); ++i) {
     const Fault& f = plan_.faults[i];
-    if (!same_point(f, passed)) continue;
+    if (!f.same_point(passed)) continue;
     // A fault fires once, at the first pass of its point (a client's before_record of
     // attempt 1 is passed by the response of attempt 1 and again by the reply to lookup 1).
     if (fired_[i]) return nullptr;
