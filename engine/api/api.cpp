@@ -105,6 +105,12 @@ json vocabulary() {
   put(out, "invariants", std::move(invariants));
   put(out, "facts", std::move(facts));
   put(out, "events", event_kinds());
+  // The latest virtual time a scenario's fields outside the knob table may name (a script
+  // action's `at`, a crash's `restart_after_ms`; engine/scenario/limits.hpp): a front
+  // end's fields offer no more.
+  json bounds = json::object();
+  put(bounds, "max_virtual_ms", limits::kMaxVirtualMs);
+  put(out, "limits", std::move(bounds));
   return out;
 }
 
