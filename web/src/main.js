@@ -307,7 +307,7 @@ async function route() {
     }
     if (!isCurrent()) return;
     if (!rec) {
-      await showList(isCurrent, t('err.unknownLesson', { id: shortCode(r.id) }));
+      await showUnknownLesson(r.id, isCurrent);
       return;
     }
     if (rec.status === 'error' && rec.engineFailed && app.engineError) {
@@ -367,6 +367,17 @@ async function route() {
   if (r.unknown) replaceHash(listHash());
   await showList(isCurrent, message);
   window.scrollTo(0, 0);
+}
+
+/**
+ * An address naming no lesson (#/lesson/nope): the tab's title and the address stop naming
+ * the page shown before, and the list is shown under a message that says so.
+ */
+async function showUnknownLesson(id, isCurrent) {
+  document.title = `${t('err.unknownLessonTitle')} · idemlab`;
+  replaceHash(listHash());
+  await showList(isCurrent, t('err.unknownLesson', { id: shortCode(id) }));
+  if (isCurrent()) window.scrollTo(0, 0);
 }
 
 /** The lesson list (its code fetched the first time), unless another route came meanwhile. */
@@ -446,7 +457,10 @@ async function openSandbox(r, isCurrent) {
     const first = await evaluateState(app.call, await defaultState());
     if (!isCurrent()) return;
     if (first.errors) throw new Error(`the default scenario was refused: ${first.errors.map((x) => x.reason).join('; ')}`);
-    view = new SandboxView(mainEl, { first, step: null, app, notices: noticeList(notices), focus: true });
+    // #/sandbox/step/N: the default scenario at that step (a link whose scenario did not
+    // open names a step of another run: its notice says the default is shown instead).
+    const fromLink = notices.some((n) => n.then);
+    view = new SandboxView(mainEl, { first, step: fromLink ? null : r.step, app, notices: noticeList(notices), focus: true });
   }
   app.view = view;
   setReady(true);
@@ -469,7 +483,7 @@ async function showLessonText(id, isCurrent) {
   }
   if (!isCurrent()) return;
   if (!got) {
-    await showList(isCurrent, t('err.unknownLesson', { id: shortCode(id) }));
+    await showUnknownLesson(id, isCurrent);
     return;
   }
   if (got.error) {

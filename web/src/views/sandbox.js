@@ -100,6 +100,8 @@ export class SandboxView {
     this.asked = 0; // edits asked for
     this.done = 0; // edits answered
     this.accept(first, { record: false });
+    // A link's step past the run's end: the last step is shown, and the notice says why.
+    if (step !== null && step !== undefined && step > this.last) this.notices.push({ key: 'sandbox.noSuchStep', params: { step, last: this.last }, testid: 'sb-no-step' });
     this.mount();
     this.go(step === null || step === undefined ? this.last : step, { force: true });
     document.title = `${t('sandbox.title')} · idemlab`;
@@ -241,6 +243,19 @@ export class SandboxView {
     this.edit((st) => {
       st.s.faults = (st.s.faults || []).filter((_, i) => i !== index);
     });
+  }
+
+  /** The latest virtual time (ms) a script action or a restart may name: the engine's limit
+   *  (`vocabulary` limits.max_virtual_ms, engine/scenario/limits.hpp). */
+  maxMs() {
+    return (this.vocab.limits || {}).max_virtual_ms;
+  }
+
+  /** A typed time in ms, rounded and kept within [min, the engine's limit]. */
+  clampMs(value, min) {
+    const ms = Math.max(min, Math.round(Number(value) || min));
+    const max = this.maxMs();
+    return max === undefined ? ms : Math.min(ms, max);
   }
 
   setRestart(index, ms) {
@@ -634,7 +649,7 @@ export class SandboxView {
                       { class: 'sb-inline' },
                       t('sandbox.restartAfter'),
                       ' ',
-                      h('input', { type: 'number', min: '1', max: '600000', step: '10', value: String(f.restart_after_ms ?? 50), class: 'sb-num', 'data-fkey': `restart-${faultKey(f)}`, 'aria-label': t('sandbox.restartOf', { text: tg ? l(tg.text) : faultKey(f) }), onchange: (ev) => this.setRestart(i, Math.max(1, Math.round(Number(ev.target.value) || 1))) }),
+                      h('input', { type: 'number', min: '1', max: this.maxMs(), step: '10', value: String(f.restart_after_ms ?? 50), class: 'sb-num', 'data-fkey': `restart-${faultKey(f)}`, 'aria-label': t('sandbox.restartOf', { text: tg ? l(tg.text) : faultKey(f) }), onchange: (ev) => this.setRestart(i, this.clampMs(ev.target.value, 1)) }),
                       ' ms',
                     )
                   : null,
@@ -861,7 +876,7 @@ export class SandboxView {
     const typed = h('input', { type: 'text', class: 'sb-text', value: intents.length ? `${intents[0]}-2` : 'weekly-report', 'aria-label': t('sandbox.newIntent'), maxlength: '64', 'data-fkey': 'new-intent' });
     const chosen = h('select', { 'aria-label': t('sandbox.newIntent'), 'data-fkey': 'new-intent-pick' }, intents.map((i) => h('option', { value: i }, i)));
     const intentSlot = h('span', { class: 'sb-inline' });
-    const at = h('input', { type: 'number', class: 'sb-num', min: '0', max: '600000', value: String(script.length ? script[script.length - 1].at + 100 : 0), 'aria-label': t('sandbox.newAt'), 'data-fkey': 'new-at' });
+    const at = h('input', { type: 'number', class: 'sb-num', min: '0', max: this.maxMs(), value: String(script.length ? Math.min(script[script.length - 1].at + 100, this.maxMs() ?? Infinity) : 0), 'aria-label': t('sandbox.newAt'), 'data-fkey': 'new-at' });
     const spec = () => actions.find((a) => a.name === pick.value);
     const showPick = () => {
       const a = spec();
@@ -874,7 +889,7 @@ export class SandboxView {
     const add = () => {
       const a = spec();
       if (!a) return;
-      const action = { at: Math.round(Number(at.value) || 0), do: a.name };
+      const action = { at: this.clampMs(at.value, 0), do: a.name };
       const input = intentSlot.firstChild;
       if (a.intent !== 'none' && input && input.value.trim()) action.intent = input.value.trim();
       if (a.payload) action.payload = `${action.intent || 'payload'} (${t('sandbox.payloadAt', { at: action.at })})`;
@@ -895,7 +910,7 @@ export class SandboxView {
             h(
               'li',
               null,
-              h('label', { class: 'sb-inline' }, 't=', h('input', { type: 'number', class: 'sb-num', min: '0', max: '600000', value: String(a.at), 'data-at': String(i), 'data-fkey': `at-${i}`, 'aria-label': t('sandbox.actionAt', { n: i + 1 }), onchange: (ev) => this.setScriptAt(i, Math.round(Number(ev.target.value) || 0)) }), ' ms'),
+              h('label', { class: 'sb-inline' }, 't=', h('input', { type: 'number', class: 'sb-num', min: '0', max: this.maxMs(), value: String(a.at), 'data-at': String(i), 'data-fkey': `at-${i}`, 'aria-label': t('sandbox.actionAt', { n: i + 1 }), onchange: (ev) => this.setScriptAt(i, this.clampMs(ev.target.value, 0)) }), ' ms'),
               ' ',
               h('code', null, a.do),
               a.intent ? h('span', null, ' ', h('code', null, a.intent)) : null,
