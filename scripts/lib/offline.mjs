@@ -80,6 +80,9 @@ html = replaceOnce(html, /<link rel="stylesheet" href="style.css">/, '<style>@@C
 html = html.replace(/\s*<!-- The engine is not on the way to the first view[\s\S]*?-->/, '');
 html = html.replace(/\s*<link rel="(preload|modulepreload)"[^>]*>/g, '');
 html = html.replace(/\s*<!-- boot\.js says so[^>]*-->/, '');
+// No early fetches in a file with no network (web/early.js).
+html = html.replace(/\s*<!-- early\.js starts[^>]*-->/, '');
+html = replaceOnce(html, /<script src="early.js" async[^>]*><\/script>/, '', 'early.js script');
 html = replaceOnce(html, /<script src="boot.js" defer><\/script>/, '', 'boot.js script');
 html = replaceOnce(html, /<script type="module" src="app.js"><\/script>/, '@@SCRIPTS@@', 'app.js script');
 // The markup itself (not what goes in its elements) loads nothing.

@@ -5,7 +5,8 @@
 //     import, a language's strings...) is split off where main.js imports it dynamically,
 //     and shared code goes into chunks that app.js imports. Every chunk app.js imports
 //     statically gets a <link rel="modulepreload"> in index.html, so the browser fetches
-//     them beside app.js instead of after it (one round trip fewer);
+//     them beside app.js instead of after it (one round trip fewer), and web/early.js's tag
+//     names each language's strings chunk, which it preloads for the language shown;
 //   - for the offline copy (scripts/lib/offline.mjs), OFFLINE_JS: one classic script with
 //     every part inside (a page opened from file:// cannot fetch chunks), its dynamic
 //     imports resolved in place.
@@ -60,7 +61,17 @@ const html = readFileSync(indexPath, 'utf8');
 const tag = '<script type="module" src="app.js"></script>';
 if (html.split(tag).length !== 2) throw new Error(`index.html: expected one ${tag}`);
 const links = preload.map((p) => `<link rel="modulepreload" href="${rel(p)}">\n  `).join('');
-writeFileSync(indexPath, html.replace(tag, () => `${links}${tag}`));
+// Each language's strings chunk, named on web/early.js's tag (data-strings-<lang>): it
+// preloads the one the page will show before app.js has loaded and asked for it.
+const earlyTag = '<script src="early.js" async></script>';
+if (html.split(earlyTag).length !== 2) throw new Error(`index.html: expected one ${earlyTag}`);
+const strings = Object.keys(outputs)
+  .map((k) => [k, /^web\/src\/i18n\/([A-Za-z-]+)\.json$/.exec(outputs[k].entryPoint || '')])
+  .filter(([, m]) => m)
+  .map(([k, m]) => ` data-strings-${m[1]}="${rel(k)}"`)
+  .join('');
+if (!strings) throw new Error('page-bundle: no strings chunk (web/src/i18n/*.json) in the served bundle');
+writeFileSync(indexPath, html.replace(tag, () => `${links}${tag}`).replace(earlyTag, () => `<script src="early.js" async${strings}></script>`));
 
 if (flag === '--analyze') {
   const critical = new Set([app, ...preload]);

@@ -28,11 +28,23 @@ export class IndexError extends Error {
   }
 }
 
+// The fetches web/early.js started before this code loaded: URL -> promise of {text} or
+// {error}. Each is taken once (a later fetch of the same URL asks the network again).
+function early(url) {
+  const started = globalThis.__idemlabEarly;
+  if (!started || typeof started !== 'object' || !Object.prototype.hasOwnProperty.call(started, url)) return null;
+  const got = started[url];
+  delete started[url];
+  return got && typeof got.then === 'function' ? got : null;
+}
+
 async function fetchText(url) {
   // The offline copy has every lesson file in the page.
   const local = bundledFile(url);
   if (local === null) return { error: { kind: 'http', status: 404 } };
   if (local !== undefined) return { text: local };
+  const started = early(url);
+  if (started) return started;
   let res;
   try {
     res = await fetch(url, { cache: 'no-cache' });

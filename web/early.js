@@ -1,0 +1,102 @@
+// Runs as soon as it arrives (an async classic script, first in index.html), while app.js
+// and its chunks are still on their way: it starts the fetches the first view will make,
+// so that they do not wait for the page's code to load and run first.
+//   - the strings of the language the page will show (a chunk named by the build in this
+//     script's data-strings-<lang> attributes, scripts/lib/page-bundle.mjs), as a
+//     modulepreload: the page's import of it then finds it loaded;
+//   - for a lesson's address (#/lesson/ID...), the lesson index, the build's runs, and
+//     once those are in, the lesson's file and its run: window.__idemlabEarly maps each
+//     URL to a promise of {text} or {error}, the shape web/src/lessons.js gives a fetch.
+// A guess here that is wrong costs a fetch and nothing else: web/src/lessons.js takes an
+// early answer only for the URL it asks for, validates it as any other, and fetches what
+// is not here. The language is picked as web/src/i18n.js picks it (?lang=, the saved
+// choice, the browser's language). Nothing here runs in the offline copy (it has no
+// network to start), which leaves this script out.
+(function () {
+  'use strict';
+  var me = document.currentScript;
+  if (!window.fetch || !window.Promise || !/^https?:$/.test(window.location.protocol)) return;
+
+  function firstLang() {
+    var asked = null;
+    try {
+      asked = new URLSearchParams(window.location.search).get('lang');
+    } catch (_) {
+      /* no query */
+    }
+    if (asked === 'zh-CN' || asked === 'en') return asked;
+    try {
+      var saved = window.localStorage.getItem('idemlab.lang');
+      if (saved === 'zh-CN' || saved === 'en') return saved;
+    } catch (_) {
+      /* no storage */
+    }
+    var nav = window.navigator;
+    var first = (nav.languages && nav.languages[0]) || nav.language;
+    if (typeof first !== 'string' || !first) return 'zh-CN';
+    return /^zh\b/i.test(first) ? 'zh-CN' : 'en';
+  }
+
+  var strings = me && me.getAttribute('data-strings-' + firstLang());
+  if (strings && /^chunks\/[A-Za-z0-9._-]+\.js$/.test(strings)) {
+    var link = document.createElement('link');
+    link.rel = 'modulepreload';
+    link.href = strings;
+    document.head.appendChild(link);
+  }
+
+  var m = /^#\/lesson\/([^/?#]+)/.exec(window.location.hash || '');
+  if (!m) return;
+  var id;
+  try {
+    id = decodeURIComponent(m[1]);
+  } catch (_) {
+    return;
+  }
+  var early = (window.__idemlabEarly = {});
+  function get(url) {
+    early[url] = fetch(url, { cache: 'no-cache' }).then(
+      function (res) {
+        if (!res.ok) return { error: { kind: 'http', status: res.status } };
+        return res.text().then(
+          function (text) {
+            return { text: text };
+          },
+          function (e) {
+            return { error: { kind: 'fetch', reason: (e && e.message) || String(e) } };
+          }
+        );
+      },
+      function (e) {
+        return { error: { kind: 'fetch', reason: (e && e.message) || String(e) } };
+      }
+    );
+    return early[url];
+  }
+  function json(got) {
+    try {
+      return got.text ? JSON.parse(got.text) : null;
+    } catch (_) {
+      return null;
+    }
+  }
+  var FILE = /^lessons\/[A-Za-z0-9][A-Za-z0-9._-]*\.json$/;
+  var runs = get('lessons/runs.json');
+  get('lessons/index.json').then(function (got) {
+    var index = json(got);
+    var list = index && index.lessons && index.lessons.length ? index.lessons : [];
+    for (var i = 0; i < list.length; i++) {
+      var e = list[i];
+      if (e && e.ok === true && e.id === id && typeof e.file === 'string' && FILE.test(e.file)) {
+        var file = e.file;
+        get(file);
+        runs.then(function (r) {
+          var all = json(r);
+          var run = all && all.runs && all.runs[file];
+          if (run && typeof run.file === 'string' && FILE.test(run.file)) get(run.file);
+        });
+        return;
+      }
+    }
+  });
+})();
