@@ -150,3 +150,21 @@ TEST_CASE("a planned fault that a knob change stops from firing is taken out of 
   json checked = json::parse(api::call("check", json{{"file", "x.json"}, {"text", lesson.dump()}}.dump()));
   CHECK(checked["ok"] == false);
 }
+
+TEST_CASE("vocabulary names the latest time a script action or a restart may take: at it a run is accepted, past it refused") {
+  const json vocab = json::parse(api::call("vocabulary", "{}"));
+  REQUIRE(vocab.contains("limits"));
+  const std::int64_t max = vocab["limits"]["max_virtual_ms"].get<std::int64_t>();
+  REQUIRE(max > 0);
+  json scenario = scenario_of_lesson("01-lost-receipt.json");
+  REQUIRE(scenario["script"].is_array());
+  REQUIRE(!scenario["script"].empty());
+  scenario["script"].push_back(json{{"at", max}, {"do", "crash_client"}});
+  json at_limit = run_scenario(scenario);
+  CHECK_FALSE(at_limit.contains("errors"));
+  CHECK(at_limit["steps"].is_array());
+  scenario["script"].back()["at"] = max + 1;
+  json past = run_scenario(scenario);
+  REQUIRE(past.contains("errors"));
+  CHECK(past["errors"].dump().find("/script/") != std::string::npos);
+}
