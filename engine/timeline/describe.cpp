@@ -198,6 +198,10 @@ L10n describe(const Step& s, const Run& run) {
   }
   if (k == "receive" && e.side == Side::Provider) return {"邮件服务商收到" + msg.zh + "（邮件标识 " + email + "）", "the mail provider receives " + msg.en + " (email key " + email + ")"};
   if (k == "receive" && m && m->kind == MessageKind::EmailAck) return {"服务端收到" + msg.zh + "（邮件标识 " + email + "）", "the service receives " + msg.en + " (email key " + email + ")"};
+  if (k == "receive" && str(e.local, "checked") == "no_record") {
+    return {"服务端收到" + msg.zh + "（操作标识 " + key + "）：此刻查不到去重记录，开始处理；处理完写入时不会再查一次",
+            "the service receives " + msg.en + " (key " + key + "): it finds no dedup record now and starts processing; the insert at the end will not look again"};
+  }
   if (k == "receive") return {"服务端收到" + msg.zh + "（操作标识 " + key + "）", "the service receives " + msg.en + " (key " + key + ")"};
   if (k == "notify") return {"服务端提交之后亲自调用邮件服务商，发出通知邮件 " + email + "；没有任何持久的记录说它欠着这封邮件", "after its commit the service calls the mail provider itself and sends notification email " + email + "; nothing durable records that the email is owed"};
   if (k == "relay") {

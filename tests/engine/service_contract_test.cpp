@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "engine/invariants/invariants.hpp"
+#include "engine/timeline/describe.hpp"
 #include "engine/knowledge/facts.hpp"
 #include "engine/knowledge/worlds.hpp"
 #include "engine/sim/simulation.hpp"
@@ -319,6 +321,70 @@ TEST_CASE("processing time: a retry after the commit is replayed at once; one du
     CHECK(final_status(run) == status::kDelivered);
     CHECK(effects_for(run, last(run), kIntent) == 1);
   }
+}
+
+TEST_CASE("without the in-progress guard: process_both still makes one effect; check_then_insert makes two") {
+  // Attempt 1 arrives at t=10 and is processed until t=210; its response is lost. The
+  // script resends the same key at t=100: it arrives at t=110, inside the window.
+  Scenario s;
+  s.service.processing_ms = 200;
+  s.script.push_back({ActionKind::Deliver, 0, -1, kIntent, "payload-1"});
+  s.script.push_back({ActionKind::ResendSameKey, 100, -1, kIntent, ""});
+  SUBCASE("process_both: no 409; the later commit finds the first's record and replays it") {
+    s.service.concurrent_same_key = ConcurrentSameKey::ProcessBoth;
+    Run run = run_with(s, {drop(MessageKind::Response)});
+    CHECK(count_events(run, "in_progress") == 0);
+    CHECK(count_events(run, "replay") == 1);
+    CHECK(effects_for(run, last(run), kIntent) == 1);
+    CHECK(final_status(run) == status::kDelivered);
+    CHECK(check_invariants(run).safe());
+  }
+  SUBCASE("check_then_insert: both requests pass the check on arrival and both commit") {
+    s.service.concurrent_same_key = ConcurrentSameKey::CheckThenInsert;
+    Run run = run_with(s, {drop(MessageKind::Response)});
+    CHECK(count_events(run, "in_progress") == 0);
+    CHECK(count_events(run, "replay") == 0);
+    CHECK(count_events(run, "commit") == 2);
+    CHECK(effects_for(run, last(run), kIntent) == 2);
+    RunVerdict verdict = check_invariants(run);
+    REQUIRE(!verdict.safe());
+    CHECK(verdict.violations.front().invariant == Invariant::DuplicateEffect);
+    // The timeline says why: each request was checked once, on arrival, and found nothing.
+    int checked = 0;
+    for (const Step& st : run.steps) {
+      if (st.event.kind == "receive" && st.event.side == Side::Service && st.event.local.value("checked", "") == "no_record") {
+        ++checked;
+        CHECK(describe(st, run).en.find("will not look again") != std::string::npos);
+      }
+    }
+    CHECK(checked == 2);
+  }
+  SUBCASE("check_then_insert: a retry after the commit is still replayed (the race needs the window)") {
+    s.service.concurrent_same_key = ConcurrentSameKey::CheckThenInsert;
+    s.script.back().at = 250;  // arrives at t=260, after attempt 1's commit at t=210
+    Run run = run_with(s, {drop(MessageKind::Response)});
+    CHECK(count_events(run, "replay") == 1);
+    CHECK(effects_for(run, last(run), kIntent) == 1);
+    CHECK(check_invariants(run).safe());
+  }
+}
+
+TEST_CASE("dedup none: the same key resent after a lost response makes a second effect; by key it is replayed") {
+  Scenario s = retrying(Ordering::Atomic);
+  s.service.dedup = Dedup::None;
+  Run none = run_with(s, {drop(MessageKind::Response)});
+  CHECK(count_events(none, "replay") == 0);
+  CHECK(effects_for(none, last(none), kIntent) == 2);
+  CHECK(none.steps.back().snap.deliveries[0].op_key == none.steps.back().snap.deliveries[1].op_key);
+  RunVerdict verdict = check_invariants(none);
+  REQUIRE(!verdict.safe());
+  CHECK(verdict.violations.front().invariant == Invariant::DuplicateEffect);
+
+  s.service.dedup = Dedup::Key;
+  Run by_key = run_with(s, {drop(MessageKind::Response)});
+  CHECK(count_events(by_key, "replay") == 1);
+  CHECK(effects_for(by_key, last(by_key), kIntent) == 1);
+  CHECK(check_invariants(by_key).safe());
 }
 
 TEST_CASE("a crash forgets the requests in progress") {
