@@ -96,8 +96,8 @@ enum class ConcurrentSameKey {
                    ///< draft's 409 Conflict); the check for a dedup record and the insert
                    ///< are one transaction at the commit
   ProcessBoth,     ///< no in-progress guard: the second request is processed too, and the
-                   ///< check at its commit finds the first's record and replays it (safe
-                   ///< only while the processing has no effect outside that transaction)
+                   ///< check at its commit finds the first's record and replays it: one
+                   ///< effect, but the work ran twice at once (wrong: concurrent_execution)
   CheckThenInsert  ///< no guard, and the check runs when the request arrives, the insert
                    ///< when processing ends (wrong: two requests with one key inside the
                    ///< window both pass the check and both commit an effect)

@@ -175,6 +175,9 @@ struct Waiting {
 struct InProgress {
   std::string op_key, fingerprint;
   std::int64_t until = 0;
+  bool operator==(const InProgress& o) const {
+    return op_key == o.op_key && fingerprint == o.fingerprint && until == o.until;
+  }
 };
 
 /// An email the outbox relay sent and awaits the provider's ack for (volatile: lost when
@@ -252,6 +255,9 @@ struct Run {
   /// timeline then shows the provider's inbox / the outbox table.
   bool mail = false;
   bool outbox = false;
+  /// The service takes time to process a request (processing_ms > 0): only then can two
+  /// run at once, and the timeline shows the concurrent_execution flag.
+  bool processing = false;
 };
 
 }  // namespace idemlab

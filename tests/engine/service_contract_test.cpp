@@ -323,21 +323,36 @@ TEST_CASE("processing time: a retry after the commit is replayed at once; one du
   }
 }
 
-TEST_CASE("without the in-progress guard: process_both still makes one effect; check_then_insert makes two") {
+TEST_CASE("without the in-progress guard the work runs twice at once; check_then_insert also makes two effects") {
   // Attempt 1 arrives at t=10 and is processed until t=210; its response is lost. The
   // script resends the same key at t=100: it arrives at t=110, inside the window.
   Scenario s;
   s.service.processing_ms = 200;
   s.script.push_back({ActionKind::Deliver, 0, -1, kIntent, "payload-1"});
   s.script.push_back({ActionKind::ResendSameKey, 100, -1, kIntent, ""});
-  SUBCASE("process_both: no 409; the later commit finds the first's record and replays it") {
+  SUBCASE("reject: the retry inside the window gets 409, and one request is processed at a time") {
+    Run run = run_with(s, {drop(MessageKind::Response)});
+    CHECK(count_events(run, "in_progress") == 1);
+    CHECK(effects_for(run, last(run), kIntent) == 1);
+    CHECK(check_invariants(run).safe());
+  }
+  SUBCASE("process_both: no 409; the later commit replays the first's record, but both ran at once") {
     s.service.concurrent_same_key = ConcurrentSameKey::ProcessBoth;
     Run run = run_with(s, {drop(MessageKind::Response)});
     CHECK(count_events(run, "in_progress") == 0);
     CHECK(count_events(run, "replay") == 1);
     CHECK(effects_for(run, last(run), kIntent) == 1);
     CHECK(final_status(run) == status::kDelivered);
-    CHECK(check_invariants(run).safe());
+    RunVerdict verdict = check_invariants(run);
+    REQUIRE(verdict.violations.size() == 1);
+    const Violation& v = verdict.violations.front();
+    CHECK(v.invariant == Invariant::ConcurrentExecution);
+    CHECK(run.steps[v.step].t == 110);  // from the retry's arrival
+    CHECK(run.steps[v.step].snap.in_progress.size() == 2);
+    CHECK(v.reason.en.find("2 requests of " + std::string(kIntent) + " at once") != std::string::npos);
+    // Shown while both run, gone once the first has committed.
+    CHECK(!verdict.at_step(run, v.step).empty());
+    CHECK(verdict.at_step(run, last(run)).empty());
   }
   SUBCASE("check_then_insert: both requests pass the check on arrival and both commit") {
     s.service.concurrent_same_key = ConcurrentSameKey::CheckThenInsert;
@@ -348,7 +363,8 @@ TEST_CASE("without the in-progress guard: process_both still makes one effect; c
     CHECK(effects_for(run, last(run), kIntent) == 2);
     RunVerdict verdict = check_invariants(run);
     REQUIRE(!verdict.safe());
-    CHECK(verdict.violations.front().invariant == Invariant::DuplicateEffect);
+    CHECK(std::any_of(verdict.violations.begin(), verdict.violations.end(),
+                      [](const Violation& v) { return v.invariant == Invariant::DuplicateEffect; }));
     // The timeline says why: each request was checked once, on arrival, and found nothing.
     int checked = 0;
     for (const Step& st : run.steps) {
