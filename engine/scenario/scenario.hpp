@@ -135,6 +135,13 @@ struct ServiceContract {
   std::int64_t processing_ms = 0;
   /// A second request with a key still being processed (see processing_ms).
   ConcurrentSameKey concurrent_same_key = ConcurrentSameKey::Reject;
+  /// If set, requests reach the service's workers through a queue that leases each one
+  /// for this long (SQS's visibility timeout, a Celery/Redis broker's): a request still
+  /// being processed when its lease runs out is handed to another worker as well (a
+  /// `redeliver` step), at most limits::kMaxLeaseRedeliveries times. The redelivered copy
+  /// is the same message, so the in-progress guard does not stop it. Right only when
+  /// longer than processing_ms; any value set counts as the wrong setting (virtual ms).
+  std::optional<std::int64_t> lease_ms;
   Notify notify = Notify::None;
 };
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "engine/json/fields.hpp"
+#include "engine/scenario/limits.hpp"
 #include "engine/net/network.hpp"
 #include "engine/sim/rng.hpp"
 #include "engine/sim/simulation.hpp"
@@ -153,8 +154,31 @@ void Service::on_message(const Message& m) {
     submit(m);
     return;
   }
+  start_processing(m, 0);
+}
+
+void Service::start_processing(const Message& m, int redelivered) {
+  const ServiceContract& contract = sim_.scenario().service;
   int epoch = epoch_;
-  sim_.schedule(sim_.now() + processing, [m, epoch](Simulation& s) { s.service().processed(m, epoch); });
+  sim_.schedule(sim_.now() + contract.processing_ms, [m, epoch](Simulation& s) { s.service().processed(m, epoch); });
+  // The queue's lease on this delivery runs out before the work is done: it hands the
+  // same request to another worker while this one still runs it.
+  if (contract.lease_ms && *contract.lease_ms < contract.processing_ms && redelivered < limits::kMaxLeaseRedeliveries) {
+    sim_.schedule(sim_.now() + *contract.lease_ms, [m, epoch, redelivered](Simulation& s) {
+      s.service().redeliver(m, epoch, redelivered + 1);
+    });
+  }
+}
+
+void Service::redeliver(const Message& m, int epoch, int n) {
+  if (epoch != epoch_ || !alive_) return;  // a crash forgot the work and its lease
+  in_progress_.push_back({m.op_key, m.fingerprint, sim_.now() + sim_.scenario().service.processing_ms});
+  nlohmann::json local = nlohmann::json::object();
+  put(local, "op_key", m.op_key);
+  put(local, "lease_ms", *sim_.scenario().service.lease_ms);
+  put(local, "redelivery", n);
+  record("redeliver", m.intent, std::move(local), m.id);
+  start_processing(m, n);
 }
 
 void Service::processed(const Message& m, int epoch) {

@@ -59,6 +59,12 @@
 //    same email twice and only its dedup on the key keeps the inbox at one. A row is tried
 //    at most kRelayMaxAttempts times, then left pending for a person.
 //
+// lease_ms (a queue in front of the workers): a request still processed when its lease runs
+// out is handed out again (a `redeliver` step) and processed a second time beside the
+// first, as the same message (no in-progress answer stops it): the redelivered copy finds
+// the first's record at its commit and replays it, or under check_then_insert commits a
+// second effect. Either way two executions run at once (concurrent_execution).
+//
 // A crash (fault crash_service) loses the requests in progress and the relay's waits, and
 // keeps the database; an open transaction is rolled back. A message that reaches a crashed
 // service is lost.
@@ -123,6 +129,13 @@ class Service {
   std::vector<SqlRow> dedup_record(const Message& m);
   void submit(const Message& m);
   void processed(const Message& m, int epoch);
+  /// Schedules the end of processing `m` (processing_ms from now) and, under a lease
+  /// shorter than that, its redelivery; `redelivered`: how often the queue has handed it
+  /// out again so far.
+  void start_processing(const Message& m, int redelivered);
+  /// The lease on `m` ran out while it is still processed: a `redeliver` step, and the
+  /// same request processed again, as the n-th redelivery.
+  void redeliver(const Message& m, int epoch, int n);
   void write_new(const Message& m);
   /// write_new without looking for a dedup record first (concurrent_same_key =
   /// check_then_insert, when processing ends): opens the transaction submit would.

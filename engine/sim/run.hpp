@@ -42,7 +42,7 @@ inline const std::vector<std::string>& event_kinds() {
   static const std::vector<std::string> kinds = {
       "start", "decide", "persist", "send", "lookup", "receive", "timeout", "record", "crash",
       "restart", "recover", "commit", "replay", "reject", "found", "not_found", "reply", "drop",
-      "register", "in_progress", "expire",
+      "register", "in_progress", "expire", "redeliver",
       // the notification email (ServiceContract::notify): the service's direct call, the
       // outbox relay's send and its mark, the provider taking or deduplicating an email
       "notify", "relay", "mark_sent", "accept_email", "dedup_email"};

@@ -385,6 +385,51 @@ TEST_CASE("without the in-progress guard the work runs twice at once; check_then
   }
 }
 
+TEST_CASE("a lease shorter than the processing hands the request out again while it still runs") {
+  // One request, no fault, no retry: processed from t=10 to t=310 under a 100 ms lease.
+  Scenario s;
+  s.service.processing_ms = 300;
+  s.service.lease_ms = 100;
+  s.client.max_attempts = 1;
+  s.timing.timeout_ms = 1000;
+  s.script.push_back({ActionKind::Deliver, 0, -1, kIntent, "payload-1"});
+  SUBCASE("a redelivery every lease while the first still runs; the copies replay the first's record") {
+    Run run = run_with(s);
+    std::vector<std::int64_t> at;
+    for (const Step& st : run.steps) {
+      if (st.event.kind == "redeliver") at.push_back(st.t);
+    }
+    // Each copy has its own lease: t=110 redelivers the first, t=210 the first copy, and so
+    // on, up to limits::kMaxLeaseRedeliveries.
+    CHECK(at == std::vector<std::int64_t>{110, 210, 310, 410, 510});
+    CHECK(effects_for(run, last(run), kIntent) == 1);
+    CHECK(count_events(run, "replay") == 5);
+    CHECK(final_status(run) == status::kDelivered);
+    RunVerdict verdict = check_invariants(run);
+    REQUIRE(verdict.violations.size() == 1);
+    CHECK(verdict.violations.front().invariant == Invariant::ConcurrentExecution);
+    CHECK(run.steps[verdict.violations.front().step].t == 110);
+    CHECK(verdict.at_step(run, last(run)).empty());
+  }
+  SUBCASE("under check_then_insert each copy commits an effect of its own") {
+    s.service.concurrent_same_key = ConcurrentSameKey::CheckThenInsert;
+    Run run = run_with(s);
+    CHECK(effects_for(run, last(run), kIntent) == 6);
+  }
+  SUBCASE("a lease longer than the processing never runs out: one execution") {
+    s.service.lease_ms = 400;
+    Run run = run_with(s);
+    CHECK(count_events(run, "redeliver") == 0);
+    CHECK(check_invariants(run).safe());
+  }
+  SUBCASE("a crash during processing forgets the work and its lease") {
+    s.space = {};
+    Run run = run_with(s, {crash_service(ServicePoint::BeforeCommit, 20)});
+    // Crashed at t=310, before the commit of the execution that started at t=10.
+    CHECK(count_events(run, "redeliver") == 2);  // t=110, t=210: then the crash at t=310
+  }
+}
+
 TEST_CASE("dedup none: the same key resent after a lost response makes a second effect; by key it is replayed") {
   Scenario s = retrying(Ordering::Atomic);
   s.service.dedup = Dedup::None;
