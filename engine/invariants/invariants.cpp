@@ -31,6 +31,10 @@ std::map<std::string, IntentTruth> truth_at(const Run& run, const Step& s) {
     ++t.effects;
     if (t.row && t.row->fingerprint == d.fingerprint) ++t.own_content;
   }
+  for (const InProgress& p : s.snap.in_progress) {
+    auto owner = run.key_owner.find(p.op_key);
+    if (owner != run.key_owner.end()) ++out[owner->second].executions;
+  }
   if (run.mail) {
     for (const EmailRow& e : s.snap.emails) {
       auto owner = run.key_owner.find(e.op_key);
@@ -54,6 +58,7 @@ bool fails(Invariant inv, const Tally& t, bool mail) {
     case Invariant::ForgottenIntent: return t.effects > 0 && (!t.row || t.row->status == status::kPending);
     case Invariant::LostNotification: return mail && t.effects > 0 && t.emails == 0;
     case Invariant::DuplicateNotification: return mail && t.emails > 1;
+    case Invariant::ConcurrentExecution: return t.executions > 1;
   }
   return false;
 }
@@ -114,6 +119,11 @@ L10n reason_body(Invariant inv, const std::string& intent, const Tally& t) {
     case Invariant::DuplicateNotification:
       return {"邮件服务商收下了意图 " + intent + " 的 " + num(t.emails) + " 封通知邮件",
               "" + num(t.emails) + " emails for " + intent + " in the mail provider's inbox"};
+    case Invariant::ConcurrentExecution:
+      return {"服务端同时在处理意图 " + intent + " 的 " + num(t.executions) + " 个请求：同一件事的工作正在跑 " +
+                  num(t.executions) + " 遍",
+              "the service is processing " + num(t.executions) + " requests of " + intent +
+                  " at once: the same work is running " + num(t.executions) + " times"};
   }
   return {};
 }
@@ -165,6 +175,9 @@ const std::vector<InvariantInfo>& invariant_table() {
       {Invariant::DuplicateNotification, "duplicate_notification", InvariantScope::Always,
        {"重复通知", "duplicate notification"},
        {"一个意图至多只有一封通知邮件", "one intent has at most one notification email"}},
+      {Invariant::ConcurrentExecution, "concurrent_execution", InvariantScope::Always,
+       {"并发执行", "concurrent execution"},
+       {"服务端同一时刻至多在处理一个意图的一个请求", "the service processes at most one request of an intent at a time"}},
   };
   return table;
 }
@@ -240,6 +253,10 @@ RunVerdict check_invariants(const Run& run) {
       auto owner = run.key_owner.find(d.op_key);
       if (owner != run.key_owner.end()) intents.insert(owner->second);
     }
+    for (const InProgress& p : s.snap.in_progress) {
+      auto owner = run.key_owner.find(p.op_key);
+      if (owner != run.key_owner.end()) intents.insert(owner->second);
+    }
   }
 
   // One pass over the steps. Always-invariants: the first step each fails at. End-
@@ -254,7 +271,10 @@ RunVerdict check_invariants(const Run& run) {
       // A step that changed none of the tables judged (most: a send, a receive) leaves
       // every invariant as the step before did.
       const Snapshot& before = run.steps[i - 1].snap;
-      if (snap.intents == before.intents && snap.deliveries == before.deliveries && snap.emails == before.emails) continue;
+      if (snap.intents == before.intents && snap.deliveries == before.deliveries && snap.emails == before.emails &&
+          snap.in_progress == before.in_progress) {
+        continue;
+      }
     }
     all = truth_at(run, run.steps[i]);
     for (std::size_t k = 0; k < table.size(); ++k) {

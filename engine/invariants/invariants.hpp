@@ -14,7 +14,11 @@
 //                             effect of that intent exists, or none of the row's own
 //                             content (its payload fingerprint);
 //      duplicate_notification more than one email in the provider's inbox for one intent
-//                             (only where the service notifies).
+//                             (only where the service notifies);
+//      concurrent_execution   the service processing two requests of one intent at once
+//                             (Snapshot::in_progress: processing_ms > 0 without the
+//                             in-progress guard, or two keys for one intent): work that
+//                             runs for a while, like a job or a charge call, runs twice.
 //  - End-invariants must hold when the run has settled (Run::stop == Settled: nothing is
 //    left to come); a violation's step is the first step of the streak in which it held
 //    until the end:
@@ -43,6 +47,7 @@ enum class Invariant {
   ForgottenIntent,
   LostNotification,
   DuplicateNotification,
+  ConcurrentExecution,
 };
 
 /// Must hold at every step, or when the run has settled.
@@ -95,6 +100,7 @@ struct IntentTruth {
   int own_content = 0;  ///< effects whose fingerprint is the row's own (0 without a row)
   const IntentRow* row = nullptr;
   int emails = 0;
+  int executions = 0;  ///< the service's requests in progress for the intent (executions)
 };
 
 /// Every intent with a row, an effect or an email at `step`, by intent. Rows and effects

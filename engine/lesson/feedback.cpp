@@ -34,6 +34,7 @@ L10n event_name(const Event& e) {
       {"register", {"登记幂等键", "register"}},
       {"in_progress", {"答复“仍在处理”", "in progress"}},
       {"expire", {"遗忘过期的幂等记录", "expire"}},
+      {"redeliver", {"租约到期，再交给一个工作者", "redeliver"}},
       {"notify", {"发送通知邮件", "notify"}},
       {"relay", {"中继发送邮件", "relay"}},
       {"mark_sent", {"标记邮件已发", "mark sent"}},

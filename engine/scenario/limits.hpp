@@ -31,6 +31,12 @@ inline constexpr std::int64_t kMaxRetentionMs = 30LL * 24 * 60 * 60 * 1000;
 /// Attempts a fault or a moment may name (the n of an injection point): retry budgets go
 /// up to 20 sends per layer; 100 leaves room without letting a typo ask for millions.
 inline constexpr int kMaxAttemptNumber = 100;
+/// Times a queue may hand one request out again because its lease (visibility timeout,
+/// ServiceContract::lease_ms) ran out while a worker still processed it. The report this
+/// models (learningequality/studio #3395) saw 6 deliveries of one task; 5 more after the
+/// first shows the pile-up while a short lease against a long processing time cannot make
+/// a run of thousands of executions.
+inline constexpr int kMaxLeaseRedeliveries = 5;
 /// Sends per intent without layers, and attempts per retry layer: enough to show
 /// multiplying retries, small enough that a run stays within its step limit.
 inline constexpr int kMaxAttempts = 20;

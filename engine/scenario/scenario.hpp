@@ -83,8 +83,24 @@ enum class Ordering {
 /// What the service recognises a repeat by.
 enum class Dedup {
   Key,         ///< the operation key (right)
-  Fingerprint  ///< the payload fingerprint (wrong: two intents with the same content
+  Fingerprint, ///< the payload fingerprint (wrong: two intents with the same content
                ///< are merged into one effect)
+  None         ///< nothing: the service never looks for a repeat, so every request that
+               ///< reaches it makes a new effect (wrong: a retry after a lost response
+               ///< is a second charge). It still writes the dedup record lookup reads.
+};
+/// What the service does with a request whose key it is processing right now
+/// (processing_ms > 0: between receiving the first request and committing it).
+enum class ConcurrentSameKey {
+  Reject,          ///< answered `in_progress` at once (right: the IETF Idempotency-Key
+                   ///< draft's 409 Conflict); the check for a dedup record and the insert
+                   ///< are one transaction at the commit
+  ProcessBoth,     ///< no in-progress guard: the second request is processed too, and the
+                   ///< check at its commit finds the first's record and replays it: one
+                   ///< effect, but the work ran twice at once (wrong: concurrent_execution)
+  CheckThenInsert  ///< no guard, and the check runs when the request arrives, the insert
+                   ///< when processing ends (wrong: two requests with one key inside the
+                   ///< window both pass the check and both commit an effect)
 };
 
 /// What the service does about the notification email each new effect owes (the next
@@ -112,10 +128,20 @@ struct ServiceContract {
   /// a repeat of its key then makes a new effect, and lookup answers not found.
   std::optional<std::int64_t> retention_ms;
   /// Time between receiving a request and committing it. During it the key is in
-  /// progress in the service's memory and a second request (or lookup) with it is
-  /// answered `in_progress` (IETF draft-ietf-httpapi-idempotency-key-header: 409 Conflict
-  /// for a request whose key is still being processed). 0: no window.
+  /// progress in the service's memory and, under concurrent_same_key = reject, a second
+  /// request (or lookup) with it is answered `in_progress` (IETF
+  /// draft-ietf-httpapi-idempotency-key-header: 409 Conflict for a request whose key is
+  /// still being processed). 0: no window.
   std::int64_t processing_ms = 0;
+  /// A second request with a key still being processed (see processing_ms).
+  ConcurrentSameKey concurrent_same_key = ConcurrentSameKey::Reject;
+  /// If set, requests reach the service's workers through a queue that leases each one
+  /// for this long (SQS's visibility timeout, a Celery/Redis broker's): a request still
+  /// being processed when its lease runs out is handed to another worker as well (a
+  /// `redeliver` step), at most limits::kMaxLeaseRedeliveries times. The redelivered copy
+  /// is the same message, so the in-progress guard does not stop it. Right only when
+  /// longer than processing_ms; any value set counts as the wrong setting (virtual ms).
+  std::optional<std::int64_t> lease_ms;
   Notify notify = Notify::None;
 };
 

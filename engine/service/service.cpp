@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "engine/json/fields.hpp"
+#include "engine/scenario/limits.hpp"
 #include "engine/net/network.hpp"
 #include "engine/sim/rng.hpp"
 #include "engine/sim/simulation.hpp"
@@ -91,6 +92,8 @@ int Service::record(const std::string& kind, const std::string& intent, nlohmann
 }
 
 bool Service::in_progress(const Message& m) const {
+  // A service that never deduplicates keeps no key in progress either.
+  if (m.kind == MessageKind::Request && sim_.scenario().service.dedup == Dedup::None) return false;
   bool by_fingerprint = m.kind == MessageKind::Request && sim_.scenario().service.dedup == Dedup::Fingerprint;
   return std::any_of(in_progress_.begin(), in_progress_.end(), [&](const InProgress& p) {
     return by_fingerprint ? p.fingerprint == m.fingerprint : p.op_key == m.op_key;
@@ -98,6 +101,7 @@ bool Service::in_progress(const Message& m) const {
 }
 
 std::vector<SqlRow> Service::dedup_record(const Message& m) {
+  if (sim_.scenario().service.dedup == Dedup::None) return {};  // it never looks
   return sim_.scenario().service.dedup == Dedup::Fingerprint
              ? db_.query("SELECT fingerprint, receipt, op_key FROM idempotency_keys WHERE fingerprint = ?1"
                          " ORDER BY rowid LIMIT 1", {SqlValue::of(m.fingerprint)})
@@ -117,7 +121,10 @@ void Service::on_message(const Message& m) {
   // only a key not yet committed is processed for processing_ms, and only a key being
   // processed right now is answered 409.
   bool committed = request && processing > 0 && !dedup_record(m).empty();
-  bool busy = !committed && in_progress(m);
+  // Only a service with the in-progress guard answers 409; without it the key being
+  // processed is not looked at, and the second request is processed as well.
+  bool guard = sim_.scenario().service.concurrent_same_key == ConcurrentSameKey::Reject;
+  bool busy = guard && !committed && in_progress(m);
   bool process_later = request && !committed && !busy && processing > 0;
   // Shown in progress from the step that receives it.
   if (process_later) in_progress_.push_back({m.op_key, m.fingerprint, sim_.now() + processing});
@@ -125,6 +132,10 @@ void Service::on_message(const Message& m) {
   put(local, "message", to_string(m.kind));
   put(local, "op_key", m.op_key);
   if (m.kind == MessageKind::Request) put(local, "fingerprint", m.fingerprint);
+  // Check, then insert: this is the only look for a dedup record the request gets.
+  if (process_later && sim_.scenario().service.concurrent_same_key == ConcurrentSameKey::CheckThenInsert) {
+    put(local, "checked", "no_record");
+  }
   record("receive", m.intent, std::move(local), m.id);
   if (busy) {
     // The draft's 409: the first request with this key may still take effect.
@@ -143,8 +154,31 @@ void Service::on_message(const Message& m) {
     submit(m);
     return;
   }
+  start_processing(m, 0);
+}
+
+void Service::start_processing(const Message& m, int redelivered) {
+  const ServiceContract& contract = sim_.scenario().service;
   int epoch = epoch_;
-  sim_.schedule(sim_.now() + processing, [m, epoch](Simulation& s) { s.service().processed(m, epoch); });
+  sim_.schedule(sim_.now() + contract.processing_ms, [m, epoch](Simulation& s) { s.service().processed(m, epoch); });
+  // The queue's lease on this delivery runs out before the work is done: it hands the
+  // same request to another worker while this one still runs it.
+  if (contract.lease_ms && *contract.lease_ms < contract.processing_ms && redelivered < limits::kMaxLeaseRedeliveries) {
+    sim_.schedule(sim_.now() + *contract.lease_ms, [m, epoch, redelivered](Simulation& s) {
+      s.service().redeliver(m, epoch, redelivered + 1);
+    });
+  }
+}
+
+void Service::redeliver(const Message& m, int epoch, int n) {
+  if (epoch != epoch_ || !alive_) return;  // a crash forgot the work and its lease
+  in_progress_.push_back({m.op_key, m.fingerprint, sim_.now() + sim_.scenario().service.processing_ms});
+  nlohmann::json local = nlohmann::json::object();
+  put(local, "op_key", m.op_key);
+  put(local, "lease_ms", *sim_.scenario().service.lease_ms);
+  put(local, "redelivery", n);
+  record("redeliver", m.intent, std::move(local), m.id);
+  start_processing(m, n);
 }
 
 void Service::processed(const Message& m, int epoch) {
@@ -152,7 +186,21 @@ void Service::processed(const Message& m, int epoch) {
   in_progress_.erase(std::find_if(in_progress_.begin(), in_progress_.end(), [&](const InProgress& p) {
     return p.op_key == m.op_key && p.fingerprint == m.fingerprint;
   }));
+  // Check, then insert: the check ran when the request arrived (on_message), so the
+  // insert does not look again, and a second request that arrived meanwhile commits too.
+  if (sim_.scenario().service.concurrent_same_key == ConcurrentSameKey::CheckThenInsert) {
+    write_new_unchecked(m);
+    return;
+  }
   submit(m);
+}
+
+void Service::write_new_unchecked(const Message& m) {
+  if (sim_.scenario().service.ordering == Ordering::Atomic) {
+    db_.query("BEGIN IMMEDIATE");
+    begun_at_ = db_.changes();
+  }
+  write_new(m);
 }
 
 void Service::submit(const Message& m) {

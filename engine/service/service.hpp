@@ -32,7 +32,13 @@
 //    atomic (one transaction), key_first or effect_first (two commits, a crash between
 //    them leaves one without the other).
 // Under dedup = fingerprint the record is found by the payload fingerprint instead of the
-// key: two intents with the same content are merged into one effect (the mistake).
+// key: two intents with the same content are merged into one effect (the mistake). Under
+// dedup = none no record is ever looked for: every request makes an effect.
+// concurrent_same_key (with processing_ms > 0): reject is the 409 above; process_both has
+// no in-progress guard (the second request is processed too, and the check at its commit
+// replays the first's record); check_then_insert has no guard and looks for the record
+// when the request arrives, not at the commit, so two requests with one key inside the
+// window both commit an effect (a check-then-insert race, as in a job queue's push).
 // lookup(op_key): found + receipt, not_found, or in_progress. It reads a replica that lags
 // lookup_lag_ms behind, and a record forgotten after retention_ms is not found. The
 // not_found step's local view says why (local.why): lagging_replica (the record exists,
@@ -52,6 +58,12 @@
 //    the row pending, so the relay sends it again after the restart: the provider sees the
 //    same email twice and only its dedup on the key keeps the inbox at one. A row is tried
 //    at most kRelayMaxAttempts times, then left pending for a person.
+//
+// lease_ms (a queue in front of the workers): a request still processed when its lease runs
+// out is handed out again (a `redeliver` step) and processed a second time beside the
+// first, as the same message (no in-progress answer stops it): the redelivered copy finds
+// the first's record at its commit and replays it, or under check_then_insert commits a
+// second effect. Either way two executions run at once (concurrent_execution).
 //
 // A crash (fault crash_service) loses the requests in progress and the relay's waits, and
 // keeps the database; an open transaction is rolled back. A message that reaches a crashed
@@ -117,7 +129,17 @@ class Service {
   std::vector<SqlRow> dedup_record(const Message& m);
   void submit(const Message& m);
   void processed(const Message& m, int epoch);
+  /// Schedules the end of processing `m` (processing_ms from now) and, under a lease
+  /// shorter than that, its redelivery; `redelivered`: how often the queue has handed it
+  /// out again so far.
+  void start_processing(const Message& m, int redelivered);
+  /// The lease on `m` ran out while it is still processed: a `redeliver` step, and the
+  /// same request processed again, as the n-th redelivery.
+  void redeliver(const Message& m, int epoch, int n);
   void write_new(const Message& m);
+  /// write_new without looking for a dedup record first (concurrent_same_key =
+  /// check_then_insert, when processing ends): opens the transaction submit would.
+  void write_new_unchecked(const Message& m);
   void lookup(const Message& m);
   void expire_due();
   /// Puts an email about `op_key`'s effect in flight to the mail provider; returns its

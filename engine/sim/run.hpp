@@ -42,7 +42,7 @@ inline const std::vector<std::string>& event_kinds() {
   static const std::vector<std::string> kinds = {
       "start", "decide", "persist", "send", "lookup", "receive", "timeout", "record", "crash",
       "restart", "recover", "commit", "replay", "reject", "found", "not_found", "reply", "drop",
-      "register", "in_progress", "expire",
+      "register", "in_progress", "expire", "redeliver",
       // the notification email (ServiceContract::notify): the service's direct call, the
       // outbox relay's send and its mark, the provider taking or deduplicating an email
       "notify", "relay", "mark_sent", "accept_email", "dedup_email"};
@@ -175,6 +175,9 @@ struct Waiting {
 struct InProgress {
   std::string op_key, fingerprint;
   std::int64_t until = 0;
+  bool operator==(const InProgress& o) const {
+    return op_key == o.op_key && fingerprint == o.fingerprint && until == o.until;
+  }
 };
 
 /// An email the outbox relay sent and awaits the provider's ack for (volatile: lost when
@@ -252,6 +255,9 @@ struct Run {
   /// timeline then shows the provider's inbox / the outbox table.
   bool mail = false;
   bool outbox = false;
+  /// The service takes time to process a request (processing_ms > 0): only then can two
+  /// run at once, and the timeline shows the concurrent_execution flag.
+  bool processing = false;
 };
 
 }  // namespace idemlab

@@ -198,6 +198,10 @@ L10n describe(const Step& s, const Run& run) {
   }
   if (k == "receive" && e.side == Side::Provider) return {"邮件服务商收到" + msg.zh + "（邮件标识 " + email + "）", "the mail provider receives " + msg.en + " (email key " + email + ")"};
   if (k == "receive" && m && m->kind == MessageKind::EmailAck) return {"服务端收到" + msg.zh + "（邮件标识 " + email + "）", "the service receives " + msg.en + " (email key " + email + ")"};
+  if (k == "receive" && str(e.local, "checked") == "no_record") {
+    return {"服务端收到" + msg.zh + "（操作标识 " + key + "）：此刻查不到去重记录，开始处理；处理完写入时不会再查一次",
+            "the service receives " + msg.en + " (key " + key + "): it finds no dedup record now and starts processing; the insert at the end will not look again"};
+  }
   if (k == "receive") return {"服务端收到" + msg.zh + "（操作标识 " + key + "）", "the service receives " + msg.en + " (key " + key + ")"};
   if (k == "notify") return {"服务端提交之后亲自调用邮件服务商，发出通知邮件 " + email + "；没有任何持久的记录说它欠着这封邮件", "after its commit the service calls the mail provider itself and sends notification email " + email + "; nothing durable records that the email is owed"};
   if (k == "relay") {
@@ -218,6 +222,11 @@ L10n describe(const Step& s, const Run& run) {
   if (k == "commit") return L10n::join({"服务端在一个事务里写入去重记录、业务效果和回执 " + receipt + "（操作标识 " + key + "）", "the service commits the dedup record, the effect and receipt " + receipt + " for key " + key + " in one transaction"}, owed, "", "");
   if (k == "register" && ordering == "key_first") return {"服务端先提交操作标识 " + key + " 的去重记录（回执 " + receipt + "），业务效果还没写", "the service commits the dedup record of key " + key + " (receipt " + receipt + "); the effect is not written yet"};
   if (k == "register") return {"服务端补写操作标识 " + key + " 的去重记录（回执 " + receipt + "）", "the service commits the dedup record of key " + key + " (receipt " + receipt + ") after the effect"};
+  if (k == "redeliver") {
+    std::string lease = e.local.contains("lease_ms") ? e.local["lease_ms"].dump() : "?";
+    return {"队列给操作标识 " + key + " 的请求的租约（" + lease + " 毫秒）到期，而它还在处理中：队列把同一个请求再交给另一个工作者，两份工作同时在跑",
+            "the queue's lease (" + lease + " ms) on the request with key " + key + " runs out while it is still being processed: the queue hands the same request to another worker, and two copies of the work run at once"};
+  }
   if (k == "in_progress") return {"服务端仍在处理操作标识 " + key + "：答复“处理中”（409）", "the service is still processing key " + key + ": it answers in progress (409)"};
   if (k == "expire") return {"去重保留期已过：服务端删除操作标识 " + key + " 的去重记录（业务效果仍在）", "the retention window has passed: the service forgets the dedup record of key " + key + " (the effect stays)"};
   std::string matched = str(e.local, "matched_key");

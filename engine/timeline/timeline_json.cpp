@@ -174,13 +174,15 @@ json emails_truth(const Run& run, const Step& s) {
 
 // The invariants as of one step (engine/invariants/): a flag per invariant, true while
 // it is broken there (end-invariants only at the last step of a settled run), and the
-// violations behind the flags. The notification ones only where the service notifies.
+// violations behind the flags. The notification ones only where the service notifies,
+// concurrent_execution only where it takes time to process a request.
 json invariants_json(const Run& run, const RunVerdict& verdict, int index) {
   std::vector<Violation> broken = verdict.at_step(run, index);
   json out = json::object(), violations = json::array();
   for (const InvariantInfo& inv : invariant_table()) {
     bool notification = inv.id == Invariant::LostNotification || inv.id == Invariant::DuplicateNotification;
     if (notification && !run.mail) continue;
+    if (inv.id == Invariant::ConcurrentExecution && !run.processing) continue;
     bool flag = std::any_of(broken.begin(), broken.end(), [&](const Violation& v) { return v.invariant == inv.id; });
     put(out, inv.name, flag);
   }

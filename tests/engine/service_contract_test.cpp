@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "engine/invariants/invariants.hpp"
+#include "engine/timeline/describe.hpp"
 #include "engine/knowledge/facts.hpp"
 #include "engine/knowledge/worlds.hpp"
 #include "engine/sim/simulation.hpp"
@@ -319,6 +321,131 @@ TEST_CASE("processing time: a retry after the commit is replayed at once; one du
     CHECK(final_status(run) == status::kDelivered);
     CHECK(effects_for(run, last(run), kIntent) == 1);
   }
+}
+
+TEST_CASE("without the in-progress guard the work runs twice at once; check_then_insert also makes two effects") {
+  // Attempt 1 arrives at t=10 and is processed until t=210; its response is lost. The
+  // script resends the same key at t=100: it arrives at t=110, inside the window.
+  Scenario s;
+  s.service.processing_ms = 200;
+  s.script.push_back({ActionKind::Deliver, 0, -1, kIntent, "payload-1"});
+  s.script.push_back({ActionKind::ResendSameKey, 100, -1, kIntent, ""});
+  SUBCASE("reject: the retry inside the window gets 409, and one request is processed at a time") {
+    Run run = run_with(s, {drop(MessageKind::Response)});
+    CHECK(count_events(run, "in_progress") == 1);
+    CHECK(effects_for(run, last(run), kIntent) == 1);
+    CHECK(check_invariants(run).safe());
+  }
+  SUBCASE("process_both: no 409; the later commit replays the first's record, but both ran at once") {
+    s.service.concurrent_same_key = ConcurrentSameKey::ProcessBoth;
+    Run run = run_with(s, {drop(MessageKind::Response)});
+    CHECK(count_events(run, "in_progress") == 0);
+    CHECK(count_events(run, "replay") == 1);
+    CHECK(effects_for(run, last(run), kIntent) == 1);
+    CHECK(final_status(run) == status::kDelivered);
+    RunVerdict verdict = check_invariants(run);
+    REQUIRE(verdict.violations.size() == 1);
+    const Violation& v = verdict.violations.front();
+    CHECK(v.invariant == Invariant::ConcurrentExecution);
+    CHECK(run.steps[v.step].t == 110);  // from the retry's arrival
+    CHECK(run.steps[v.step].snap.in_progress.size() == 2);
+    CHECK(v.reason.en.find("2 requests of " + std::string(kIntent) + " at once") != std::string::npos);
+    // Shown while both run, gone once the first has committed.
+    CHECK(!verdict.at_step(run, v.step).empty());
+    CHECK(verdict.at_step(run, last(run)).empty());
+  }
+  SUBCASE("check_then_insert: both requests pass the check on arrival and both commit") {
+    s.service.concurrent_same_key = ConcurrentSameKey::CheckThenInsert;
+    Run run = run_with(s, {drop(MessageKind::Response)});
+    CHECK(count_events(run, "in_progress") == 0);
+    CHECK(count_events(run, "replay") == 0);
+    CHECK(count_events(run, "commit") == 2);
+    CHECK(effects_for(run, last(run), kIntent) == 2);
+    RunVerdict verdict = check_invariants(run);
+    REQUIRE(!verdict.safe());
+    CHECK(std::any_of(verdict.violations.begin(), verdict.violations.end(),
+                      [](const Violation& v) { return v.invariant == Invariant::DuplicateEffect; }));
+    // The timeline says why: each request was checked once, on arrival, and found nothing.
+    int checked = 0;
+    for (const Step& st : run.steps) {
+      if (st.event.kind == "receive" && st.event.side == Side::Service && st.event.local.value("checked", "") == "no_record") {
+        ++checked;
+        CHECK(describe(st, run).en.find("will not look again") != std::string::npos);
+      }
+    }
+    CHECK(checked == 2);
+  }
+  SUBCASE("check_then_insert: a retry after the commit is still replayed (the race needs the window)") {
+    s.service.concurrent_same_key = ConcurrentSameKey::CheckThenInsert;
+    s.script.back().at = 250;  // arrives at t=260, after attempt 1's commit at t=210
+    Run run = run_with(s, {drop(MessageKind::Response)});
+    CHECK(count_events(run, "replay") == 1);
+    CHECK(effects_for(run, last(run), kIntent) == 1);
+    CHECK(check_invariants(run).safe());
+  }
+}
+
+TEST_CASE("a lease shorter than the processing hands the request out again while it still runs") {
+  // One request, no fault, no retry: processed from t=10 to t=310 under a 100 ms lease.
+  Scenario s;
+  s.service.processing_ms = 300;
+  s.service.lease_ms = 100;
+  s.client.max_attempts = 1;
+  s.timing.timeout_ms = 1000;
+  s.script.push_back({ActionKind::Deliver, 0, -1, kIntent, "payload-1"});
+  SUBCASE("a redelivery every lease while the first still runs; the copies replay the first's record") {
+    Run run = run_with(s);
+    std::vector<std::int64_t> at;
+    for (const Step& st : run.steps) {
+      if (st.event.kind == "redeliver") at.push_back(st.t);
+    }
+    // Each copy has its own lease: t=110 redelivers the first, t=210 the first copy, and so
+    // on, up to limits::kMaxLeaseRedeliveries.
+    CHECK(at == std::vector<std::int64_t>{110, 210, 310, 410, 510});
+    CHECK(effects_for(run, last(run), kIntent) == 1);
+    CHECK(count_events(run, "replay") == 5);
+    CHECK(final_status(run) == status::kDelivered);
+    RunVerdict verdict = check_invariants(run);
+    REQUIRE(verdict.violations.size() == 1);
+    CHECK(verdict.violations.front().invariant == Invariant::ConcurrentExecution);
+    CHECK(run.steps[verdict.violations.front().step].t == 110);
+    CHECK(verdict.at_step(run, last(run)).empty());
+  }
+  SUBCASE("under check_then_insert each copy commits an effect of its own") {
+    s.service.concurrent_same_key = ConcurrentSameKey::CheckThenInsert;
+    Run run = run_with(s);
+    CHECK(effects_for(run, last(run), kIntent) == 6);
+  }
+  SUBCASE("a lease longer than the processing never runs out: one execution") {
+    s.service.lease_ms = 400;
+    Run run = run_with(s);
+    CHECK(count_events(run, "redeliver") == 0);
+    CHECK(check_invariants(run).safe());
+  }
+  SUBCASE("a crash during processing forgets the work and its lease") {
+    s.space = {};
+    Run run = run_with(s, {crash_service(ServicePoint::BeforeCommit, 20)});
+    // Crashed at t=310, before the commit of the execution that started at t=10.
+    CHECK(count_events(run, "redeliver") == 2);  // t=110, t=210: then the crash at t=310
+  }
+}
+
+TEST_CASE("dedup none: the same key resent after a lost response makes a second effect; by key it is replayed") {
+  Scenario s = retrying(Ordering::Atomic);
+  s.service.dedup = Dedup::None;
+  Run none = run_with(s, {drop(MessageKind::Response)});
+  CHECK(count_events(none, "replay") == 0);
+  CHECK(effects_for(none, last(none), kIntent) == 2);
+  CHECK(none.steps.back().snap.deliveries[0].op_key == none.steps.back().snap.deliveries[1].op_key);
+  RunVerdict verdict = check_invariants(none);
+  REQUIRE(!verdict.safe());
+  CHECK(verdict.violations.front().invariant == Invariant::DuplicateEffect);
+
+  s.service.dedup = Dedup::Key;
+  Run by_key = run_with(s, {drop(MessageKind::Response)});
+  CHECK(count_events(by_key, "replay") == 1);
+  CHECK(effects_for(by_key, last(by_key), kIntent) == 1);
+  CHECK(check_invariants(by_key).safe());
 }
 
 TEST_CASE("a crash forgets the requests in progress") {

@@ -154,15 +154,15 @@ const NAMES = {
   questionKind: { knowledge: 'q.kind.knowledge', predict: 'q.kind.predict', choose: 'q.kind.choose', table: 'q.kind.table', concept: 'q.kind.concept' },
   problem: {
     duplicate_effect: 'q.choose.problem.duplicate_effect', false_success: 'q.choose.problem.false_success', false_failure: 'q.choose.problem.false_failure',
-    forgotten_intent: 'q.choose.problem.forgotten_intent', lost_notification: 'q.choose.problem.lost_notification', duplicate_notification: 'q.choose.problem.duplicate_notification',
+    forgotten_intent: 'q.choose.problem.forgotten_intent', lost_notification: 'q.choose.problem.lost_notification', duplicate_notification: 'q.choose.problem.duplicate_notification', concurrent_execution: 'q.choose.problem.concurrent_execution',
   },
   invariantOk: {
     duplicate_effect: 'inv.duplicate_effect.ok', false_success: 'inv.false_success.ok', false_failure: 'inv.false_failure.ok',
-    forgotten_intent: 'inv.forgotten_intent.ok', lost_notification: 'inv.lost_notification.ok', duplicate_notification: 'inv.duplicate_notification.ok',
+    forgotten_intent: 'inv.forgotten_intent.ok', lost_notification: 'inv.lost_notification.ok', duplicate_notification: 'inv.duplicate_notification.ok', concurrent_execution: 'inv.concurrent_execution.ok',
   },
   invariantBroken: {
     duplicate_effect: 'inv.duplicate_effect.broken', false_success: 'inv.false_success.broken', false_failure: 'inv.false_failure.broken',
-    forgotten_intent: 'inv.forgotten_intent.broken', lost_notification: 'inv.lost_notification.broken', duplicate_notification: 'inv.duplicate_notification.broken',
+    forgotten_intent: 'inv.forgotten_intent.broken', lost_notification: 'inv.lost_notification.broken', duplicate_notification: 'inv.duplicate_notification.broken', concurrent_execution: 'inv.concurrent_execution.broken',
   },
   engineError: { network: 'err.engine.network', damaged: 'err.engine.damaged', timeout: 'err.engine.timeout', unsupported: 'err.engine.unsupported', stopped: 'err.engine.stopped' },
   importSkipped: { notInCourse: 'import.skipped.notInCourse', cannotOpen: 'import.skipped.cannotOpen' },

@@ -167,8 +167,9 @@ export function knowledgeGrid(lesson, step, hidden, showTruth, worlds, nameQuest
 
 // The engine's invariants (engine/invariants/), in its order. A step's "invariants" has a
 // flag for each one that applies to the run (the notification ones only where the service
-// notifies) and the violations behind the flags; the page only shows them.
-export const INVARIANTS = ['duplicate_effect', 'false_success', 'false_failure', 'forgotten_intent', 'lost_notification', 'duplicate_notification'];
+// notifies, concurrent_execution only where it takes time to process) and the violations
+// behind the flags; the page only shows them.
+export const INVARIANTS = ['duplicate_effect', 'false_success', 'false_failure', 'forgotten_intent', 'lost_notification', 'duplicate_notification', 'concurrent_execution'];
 // Test ids the browser tests address lines by.
 const INVARIANT_TESTIDS = { duplicate_effect: 'inv-duplicate', duplicate_notification: 'inv-duplicate-email' };
 
