@@ -9,22 +9,21 @@ namespace {
 using nlohmann::json;
 
 // The length of the well-formed UTF-8 sequence (RFC 3629, table 3-7 of the Unicode
-// standard: no overlong form, no surrogate, nothing past U+10FFFF) that starts at s[i],
-// or 0 when there is none there: exactly the bytes nlohmann's decoder accepts.
-std::size_t utf8_sequence(const std::string& s, std::size_t i) {
-  auto at = [&](std::size_t k) { return k < s.size() ? static_cast<unsigned char>(s[k]) : 0u; };
-  unsigned b0 = at(i);
-  auto cont = [&](std::size_t k, unsigned lo = 0x80, unsigned hi = 0xBF) {
-    unsigned b = at(k);
-    return k < s.size() && b >= lo && b <= hi;
-  };
-  if (b0 >= 0xC2 && b0 <= 0xDF) return cont(i + 1) ? 2 : 0;
-  if (b0 == 0xE0) return cont(i + 1, 0xA0, 0xBF) && cont(i + 2) ? 3 : 0;
-  if ((b0 >= 0xE1 && b0 <= 0xEC) || b0 == 0xEE || b0 == 0xEF) return cont(i + 1) && cont(i + 2) ? 3 : 0;
-  if (b0 == 0xED) return cont(i + 1, 0x80, 0x9F) && cont(i + 2) ? 3 : 0;
-  if (b0 == 0xF0) return cont(i + 1, 0x90, 0xBF) && cont(i + 2) && cont(i + 3) ? 4 : 0;
-  if (b0 >= 0xF1 && b0 <= 0xF3) return cont(i + 1) && cont(i + 2) && cont(i + 3) ? 4 : 0;
-  if (b0 == 0xF4) return cont(i + 1, 0x80, 0x8F) && cont(i + 2) && cont(i + 3) ? 4 : 0;
+// standard: no overlong form, no surrogate, nothing past U+10FFFF) that starts at p (p <
+// end), or 0 when there is none there: exactly the bytes nlohmann's decoder accepts.
+// (Raw pointers, not the string's accessors: in the -Oz WebAssembly build each accessor
+// stays a call.)
+std::size_t utf8_sequence(const unsigned char* p, const unsigned char* end) {
+  std::size_t left = static_cast<std::size_t>(end - p);
+  auto cont = [&](std::size_t k, unsigned lo = 0x80, unsigned hi = 0xBF) { return k < left && p[k] >= lo && p[k] <= hi; };
+  unsigned b0 = p[0];
+  if (b0 >= 0xC2 && b0 <= 0xDF) return cont(1) ? 2 : 0;
+  if (b0 == 0xE0) return cont(1, 0xA0, 0xBF) && cont(2) ? 3 : 0;
+  if ((b0 >= 0xE1 && b0 <= 0xEC) || b0 == 0xEE || b0 == 0xEF) return cont(1) && cont(2) ? 3 : 0;
+  if (b0 == 0xED) return cont(1, 0x80, 0x9F) && cont(2) ? 3 : 0;
+  if (b0 == 0xF0) return cont(1, 0x90, 0xBF) && cont(2) && cont(3) ? 4 : 0;
+  if (b0 >= 0xF1 && b0 <= 0xF3) return cont(1) && cont(2) && cont(3) ? 4 : 0;
+  if (b0 == 0xF4) return cont(1, 0x80, 0x8F) && cont(2) && cont(3) ? 4 : 0;
   return 0;
 }
 
@@ -33,40 +32,47 @@ std::size_t utf8_sequence(const std::string& s, std::size_t i) {
 // other code point as its own bytes. False (out partly written) if `s` is not UTF-8.
 bool write_string(const std::string& s, std::string& out) {
   static const char* hex = "0123456789abcdef";
-  out += '"';
-  std::size_t plain = 0;  // start of the bytes not yet appended
-  std::size_t i = 0;
-  while (i < s.size()) {
-    unsigned char c = static_cast<unsigned char>(s[i]);
+  const unsigned char* begin = reinterpret_cast<const unsigned char*>(s.data());
+  const unsigned char* end = begin + s.size();
+  const unsigned char* plain = begin;  // start of the bytes not yet appended
+  const unsigned char* p = begin;
+  out.push_back('"');
+  while (p < end) {
+    unsigned char c = *p;
     if (c >= 0x20 && c < 0x80 && c != '"' && c != '\\') {
-      ++i;
+      ++p;
       continue;
     }
     if (c >= 0x80) {
-      std::size_t n = utf8_sequence(s, i);
+      std::size_t n = utf8_sequence(p, end);
       if (n == 0) return false;
-      i += n;
+      p += n;
       continue;
     }
-    out.append(s, plain, i - plain);
-    out += '\\';
+    out.append(reinterpret_cast<const char*>(plain), static_cast<std::size_t>(p - plain));
+    char esc[6] = {'\\', 0, 0, 0, 0, 0};
+    std::size_t len = 2;
     switch (c) {
-      case '"': out += '"'; break;
-      case '\\': out += '\\'; break;
-      case 0x08: out += 'b'; break;
-      case 0x09: out += 't'; break;
-      case 0x0A: out += 'n'; break;
-      case 0x0C: out += 'f'; break;
-      case 0x0D: out += 'r'; break;
+      case '"': esc[1] = '"'; break;
+      case '\\': esc[1] = '\\'; break;
+      case 0x08: esc[1] = 'b'; break;
+      case 0x09: esc[1] = 't'; break;
+      case 0x0A: esc[1] = 'n'; break;
+      case 0x0C: esc[1] = 'f'; break;
+      case 0x0D: esc[1] = 'r'; break;
       default:
-        out += "u00";
-        out += hex[c >> 4];
-        out += hex[c & 0xF];
+        esc[1] = 'u';
+        esc[2] = '0';
+        esc[3] = '0';
+        esc[4] = hex[c >> 4];
+        esc[5] = hex[c & 0xF];
+        len = 6;
     }
-    plain = ++i;
+    out.append(esc, len);
+    plain = ++p;
   }
-  out.append(s, plain, s.size() - plain);
-  out += '"';
+  out.append(reinterpret_cast<const char*>(plain), static_cast<std::size_t>(end - plain));
+  out.push_back('"');
   return true;
 }
 
