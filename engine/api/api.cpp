@@ -16,6 +16,7 @@
 #include "engine/scenario/scenario_json.hpp"
 #include "engine/json/fields.hpp"
 #include "engine/json/parse.hpp"
+#include "engine/json/write.hpp"
 #include "engine/lesson/answers.hpp"
 #include "engine/lesson/challenge.hpp"
 #include "engine/lesson/compare.hpp"
@@ -375,7 +376,7 @@ void set_progress_hook(ProgressHook hook) { progress_hook = hook; }
 
 std::string call(const std::string& method, const std::string& input) {
   try {
-    return dispatch(method, input).dump();
+    return write_json(dispatch(method, input));
   } catch (const std::bad_alloc&) {
     return error("", "", "out of memory: the input asks for more than the engine can hold").dump();
   } catch (const std::exception& e) {

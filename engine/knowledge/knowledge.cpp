@@ -4,6 +4,7 @@
 #include <map>
 
 #include "engine/json/fields.hpp"
+#include "engine/json/write.hpp"
 
 namespace idemlab {
 namespace {
@@ -21,7 +22,7 @@ std::string durable_rows(Side side, const Snapshot& snap) {
     for (const DeliveryRow& r : snap.deliveries) rows.push_back({r.op_key, r.fingerprint, r.receipt, r.created_at});
     for (const OutboxRow& r : snap.outbox) rows.push_back({r.email_key, r.op_key, r.status, r.attempts, r.created_at});
   }
-  return rows.dump();
+  return write_json(rows);
 }
 
 }  // namespace
@@ -43,7 +44,7 @@ Knowledge::Knowledge(const std::vector<World>& worlds) : worlds_(worlds) {
       int node = 0;  // the root: nothing seen yet
       for (const Step& s : w.run.steps) {
         if (s.event.side == side) {
-          std::string sig = std::to_string(s.t) + "|" + s.event.kind + "|" + s.event.local.dump();
+          std::string sig = std::to_string(s.t) + "|" + s.event.kind + "|" + write_json(s.event.local);
           if (s.event.kind == "restart") {
             node = 0;  // memory is gone: what it reads back starts a new history
             sig += "|" + durable_rows(side, s.snap);

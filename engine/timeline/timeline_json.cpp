@@ -282,19 +282,33 @@ json step_json(const Run& run, int index, const RunVerdict& verdict) {
     put(o, "until", p.until);
     in_progress.push_back(std::move(o));
   }
-  json truth = truth_json(run, s);
-  json out = {
-      {"i", s.i},
-      {"t", s.t},
-      {"event", event_json(s, run)},
-      {"client", {{"alive", s.snap.client_alive}, {"status", status}, {"intents", intents},
-                  {"volatile", {{"waiting", waiting}}}}},
-      {"service", {{"alive", s.snap.service_alive}, {"keys", keys}, {"deliveries", deliveries},
-                   {"volatile", {{"in_progress", in_progress}}}}},
-      {"network", {{"in_flight", s.snap.in_flight}, {"delivered", s.snap.delivered}, {"dropped", s.snap.dropped}}},
-      {"truth", truth},
-      {"invariants", invariants_json(run, verdict, index)},
-  };
+  // Built field by field and moved in: a brace-initialised object would copy every
+  // array above (nlohmann's initializer lists hold their values by copy).
+  json client = json::object(), client_volatile = json::object();
+  put(client_volatile, "waiting", std::move(waiting));
+  put(client, "alive", s.snap.client_alive);
+  put(client, "status", std::move(status));
+  put(client, "intents", std::move(intents));
+  put(client, "volatile", std::move(client_volatile));
+  json service = json::object(), service_volatile = json::object();
+  put(service_volatile, "in_progress", std::move(in_progress));
+  put(service, "alive", s.snap.service_alive);
+  put(service, "keys", std::move(keys));
+  put(service, "deliveries", std::move(deliveries));
+  put(service, "volatile", std::move(service_volatile));
+  json network = json::object();
+  put(network, "in_flight", s.snap.in_flight);
+  put(network, "delivered", s.snap.delivered);
+  put(network, "dropped", s.snap.dropped);
+  json out = json::object();
+  put(out, "i", s.i);
+  put(out, "t", s.t);
+  put(out, "event", event_json(s, run));
+  put(out, "client", std::move(client));
+  put(out, "service", std::move(service));
+  put(out, "network", std::move(network));
+  put(out, "truth", truth_json(run, s));
+  put(out, "invariants", invariants_json(run, verdict, index));
   if (run.outbox) {
     json outbox = json::array();
     for (const OutboxRow& o : s.snap.outbox) {
