@@ -4,7 +4,7 @@
 **
 ** The amalgamation's parser is pre-built, so its grammar actions still call the code
 ** behind ALTER TABLE, PRAGMA, ANALYZE, virtual tables, triggers, ATTACH/DETACH, VACUUM
-** and REINDEX whether or not those are compiled. Leaving them out (the SQLITE_OMIT_*
+** and REINDEX (and CREATE VIEW) whether or not those are compiled. Leaving them out (the SQLITE_OMIT_*
 ** below) leaves those calls without a definition; this file gives each one after the
 ** amalgamation, in the same unit (SQLite's internal functions are static here). A
 ** statement that reaches one is refused with an error ("... is not available in this
@@ -15,6 +15,10 @@
 **
 ** The engine's SQL (engine/client, engine/service, engine/store) is plain CREATE TABLE,
 ** INSERT, SELECT, UPDATE, DELETE and transactions, plus sqlite3_serialize/deserialize.
+** It has no subquery and no view: SQLITE_OMIT_SUBQUERY and SQLITE_OMIT_VIEW take the
+** query flattener and the subquery code out. A subquery still parses, and apart from
+** WHERE EXISTS (refused) what it then does is undefined (one in FROM crashes): engine
+** code must not send one.
 ** The rest of SQLite's options are in CMakeLists.txt (target idemlab_sqlite), which says
 ** what these took off the WebAssembly module. */
 
@@ -26,6 +30,8 @@
 #define SQLITE_OMIT_ATTACH 1
 #define SQLITE_OMIT_VACUUM 1
 #define SQLITE_OMIT_REINDEX 1
+#define SQLITE_OMIT_SUBQUERY 1
+#define SQLITE_OMIT_VIEW 1
 
 /* Without triggers the amalgamation declares none of the trigger functions its parser
 ** calls, so they are declared here (by struct tag, before SQLite names the types) under
@@ -58,6 +64,11 @@ static struct TriggerStep *idemlab_trigger_delete_step(struct Parse *, struct Sr
 #define sqlite3TriggerInsertStep idemlab_trigger_insert_step
 #define sqlite3TriggerUpdateStep idemlab_trigger_update_step
 #define sqlite3TriggerDeleteStep idemlab_trigger_delete_step
+
+/* Without subqueries and views, the query flattener goes, and with it the definition of
+** a helper that the EXISTS-to-join rewrite still calls: declared here, defined below. */
+struct Select;
+static void renumberCursors(struct Parse *, struct Select *, int, int *);
 
 #include "sqlite3.c"
 
@@ -222,4 +233,27 @@ SQLITE_PRIVATE void sqlite3Detach(Parse *p, Expr *pDbname) {
 SQLITE_PRIVATE int sqlite3DbIsNamed(sqlite3 *db, int iDb, const char *zName) {
   return sqlite3StrICmp(db->aDb[iDb].zDbSName, zName) == 0 ||
          (iDb == 0 && sqlite3StrICmp("main", zName) == 0);
+}
+
+/* Subqueries and views (SQLITE_OMIT_SUBQUERY, SQLITE_OMIT_VIEW). A subquery still parses;
+** the one place its code is still reached, turning WHERE EXISTS (SELECT ...) into a join,
+** refuses it. */
+static void renumberCursors(Parse *p, Select *pSel, int iExcept, int *aCsrMap) {
+  (void)pSel; (void)iExcept; (void)aCsrMap;
+  idemlab_refuse(p, "a subquery");
+}
+SQLITE_PRIVATE void sqlite3CreateView(Parse *p, Token *pBegin, Token *pName1, Token *pName2,
+                                      ExprList *pCNames, Select *pSelect, int isTemp, int noErr) {
+  (void)pBegin; (void)pName1; (void)pName2; (void)isTemp; (void)noErr;
+  idemlab_refuse(p, "CREATE VIEW");
+  sqlite3ExprListDelete(p->db, pCNames);
+  sqlite3SelectDelete(p->db, pSelect);
+}
+/* Copies a FROM clause: SQLite calls it (with views and subqueries left out) for UPDATE ...
+** FROM only, which the engine never sends. It fails as an allocation would, and the
+** statement with it ("out of memory"). */
+SQLITE_PRIVATE SrcList *sqlite3SrcListDup(sqlite3 *db, const SrcList *p, int flags) {
+  (void)p; (void)flags;
+  sqlite3OomFault(db);
+  return 0;
 }

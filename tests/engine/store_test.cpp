@@ -1,5 +1,5 @@
 // The engine's SQLite (engine/store/sqlite_unit.c: built without ALTER TABLE, PRAGMA,
-// ANALYZE, virtual tables, triggers, ATTACH, VACUUM and REINDEX): what the engine's SQL
+// ANALYZE, virtual tables, triggers, ATTACH, VACUUM, REINDEX, views and subqueries): what the engine's SQL
 // does still works, and a left-out statement fails with an error that names it, leaving
 // the connection usable.
 #include <doctest/doctest.h>
@@ -49,6 +49,7 @@ TEST_CASE("a statement left out of the engine's SQLite is refused by name, and t
       {"VACUUM", "VACUUM"},
       {"CREATE TRIGGER t AFTER INSERT ON store_test_kv BEGIN DELETE FROM store_test_kv; END", "CREATE TRIGGER"},
       {"ANALYZE", "ANALYZE"},
+      {"CREATE VIEW v AS SELECT k FROM store_test_kv", "CREATE VIEW"},
   };
   for (auto& c : cases) {
     CAPTURE(c[0]);
@@ -59,3 +60,4 @@ TEST_CASE("a statement left out of the engine's SQLite is refused by name, and t
   REQUIRE(rows.size() == 1);
   CHECK(rows[0][0] == SqlValue::of(7));
 }
+
