@@ -1,5 +1,5 @@
 // The engine's SQLite (engine/store/sqlite_unit.c: built without ALTER TABLE, PRAGMA,
-// ANALYZE, virtual tables, triggers, ATTACH, VACUUM, REINDEX, views and subqueries): what the engine's SQL
+// ANALYZE, virtual tables, triggers, ATTACH, VACUUM, REINDEX, views, subqueries and floating point): what the engine's SQL
 // does still works, and a left-out statement fails with an error that names it, leaving
 // the connection usable.
 #include <doctest/doctest.h>
@@ -61,3 +61,13 @@ TEST_CASE("a statement left out of the engine's SQLite is refused by name, and t
   CHECK(rows[0][0] == SqlValue::of(7));
 }
 
+
+TEST_CASE("without floating point, a REAL literal is a syntax error, not a value stored as something else") {
+  Database db = fresh();
+  CHECK(refusal(db, "INSERT INTO store_test_kv(k, v) VALUES ('c', 1.5)").find("syntax error") != std::string::npos);
+  CHECK(db.query("SELECT v FROM store_test_kv WHERE k = 'c'").empty());
+  db.query("INSERT INTO store_test_kv(k, v) VALUES ('c', 15)");
+  auto rows = db.query("SELECT v FROM store_test_kv WHERE k = 'c'");
+  REQUIRE(rows.size() == 1);
+  CHECK(rows[0][0] == SqlValue::of(15));
+}
