@@ -45,10 +45,17 @@ static int vfs_sleep(sqlite3_vfs* vfs, int microseconds) {
   return microseconds;
 }
 
-/* Time stands still at the Unix epoch (2440587.5 as a Julian day number). */
-static int vfs_current_time(sqlite3_vfs* vfs, double* now) {
+/* Time stands still at the Unix epoch (2440587.5 as a Julian day number). SQLite has no
+** floating point here (SQLITE_OMIT_FLOATING_POINT, CMakeLists.txt), so sqlite3.h types this
+** day number as an integer (it always asks vfs_current_time_ms below, iVersion 2). */
+#ifdef SQLITE_OMIT_FLOATING_POINT
+typedef sqlite3_int64 julian_day;
+#else
+typedef double julian_day;
+#endif
+static int vfs_current_time(sqlite3_vfs* vfs, julian_day* now) {
   (void)vfs;
-  *now = 2440587.5;
+  *now = (julian_day)2440587.5;
   return SQLITE_OK;
 }
 
