@@ -199,7 +199,7 @@ json drop_unfired(json& scenario) {
 // "neutral", ...}): what a sandbox labels its controls with.
 json settings_json(const Scenario& s) {
   json out = json::object();
-  for (const Knob& k : knob_table()) out[k.path()] = to_string(k.setting_of(k.get(s)));
+  for (const Knob& k : knob_table()) out[k.path()] = to_string(k.setting_of(k.get(s), &s));
   return out;
 }
 

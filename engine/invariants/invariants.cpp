@@ -297,7 +297,13 @@ RunVerdict check_invariants(const Run& run) {
       }
     }
   }
-  for (auto& [at, v] : first) verdict.violations.push_back(std::move(v));
+  for (auto& [at, v] : first) {
+    // Still broken at the end: its reason gives the end's numbers, as the run's ending
+    // does ("3 effects", not the 2 of the step where it first broke).
+    Tally end = tally_of(all, v.intent);
+    if (fails(v.invariant, end, mail)) v.reason = reason(v.invariant, v.intent, end);
+    verdict.violations.push_back(std::move(v));
+  }
   for (const auto& [at, step] : streak) {
     const InvariantInfo& inv = table[static_cast<std::size_t>(at.first)];
     // The reason as of the end, where the verdict is given.

@@ -71,7 +71,9 @@ struct Violation {
   Invariant invariant = Invariant::DuplicateEffect;
   std::string intent;
   int step = 0;  ///< where it first holds (see above)
-  L10n reason;   ///< "duplicate effect: 2 effects for weekly-report", in both languages
+  L10n reason;   ///< "duplicate effect: 2 effects for weekly-report", in both languages;
+                 ///< the numbers of the run's end while it still fails there, else of
+                 ///< its step
   /// {"invariant": name, "intent": s, "step": n, "reason": L10n}
   nlohmann::json to_json() const;
 };

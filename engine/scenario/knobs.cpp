@@ -39,7 +39,7 @@ struct KnobRow {
   void (*set_index)(Scenario&, int);
   json (*get_value)(const Scenario&);
   void (*set_value)(Scenario&, const json&);
-  Setting (*judge)(const json&);
+  Setting (*judge)(const json&, const Scenario*);
 };
 
 using limits::kMaxVirtualMs;
@@ -57,9 +57,17 @@ using T = KnobType;
 #define IDEMLAB_FIELD(expr) \
   nullptr, nullptr, [](const Scenario& s) { return json(s.expr); }, [](Scenario& s, const json& v) { s.expr = v.get<decltype(s.expr)>(); }
 
-Setting wrong_when_set(const json& v) { return v.is_null() ? S::Right : S::Wrong; }
+Setting wrong_when_set(const json& v, const Scenario*) { return v.is_null() ? S::Right : S::Wrong; }
+// A queue's lease: right unset or when longer than the processing it covers (the request is
+// then done before the queue hands it out again); wrong when shorter. Without the scenario
+// (what a value may be, as the vocabulary and the fuzzer ask) any value may be wrong.
+Setting lease_outlasts_processing(const json& v, const Scenario* in) {
+  if (v.is_null()) return S::Right;
+  if (!in) return S::Wrong;
+  return v.get<std::int64_t>() < in->service.processing_ms ? S::Wrong : S::Right;
+}
 // Right: at most one layer retries (attempts > 1); wrong: two or more multiply.
-Setting one_layer_retries(const json& v) {
+Setting one_layer_retries(const json& v, const Scenario*) {
   int retrying = 0;
   if (v.is_array()) {
     for (const json& l : v) retrying += l.value("attempts", 1) > 1;
@@ -122,7 +130,7 @@ const KnobRow kKnobs[] = {
      1, limits::kMaxRetentionMs, 50, 1000, true, 0, IDEMLAB_OPT_MS_FIELD(service.retention_ms), wrong_when_set},
     {"service", "lease_ms", T::Integer, "请求经队列交给工作者，租约（可见性超时）多长；到期时还在处理的请求会被再交给另一个工作者（虚拟毫秒）；不设则没有队列",
      "how long the queue in front of the service's workers leases a request (visibility timeout, virtual ms); one still being processed when it runs out is handed out again; unset: no queue",
-     1, kMaxVirtualMs, 50, 1000, true, 0, IDEMLAB_OPT_MS_FIELD(service.lease_ms), wrong_when_set},
+     1, kMaxVirtualMs, 50, 1000, true, 0, IDEMLAB_OPT_MS_FIELD(service.lease_ms), lease_outlasts_processing},
     {"service", "processing_ms", T::Integer, "从收到请求到提交要多久（虚拟毫秒）；其间同一标识的请求被答“处理中”（IETF 草案的 409）",
      "time from receiving a request to committing it (virtual ms); meanwhile the same key is answered in progress (the IETF draft's 409)",
      0, kMaxVirtualMs, 0, 300, false, 0, IDEMLAB_FIELD(service.processing_ms), nullptr},
@@ -249,7 +257,7 @@ void Knob::set(Scenario& s, const json& value) const {
   }
 }
 
-Setting Knob::setting_of(const json& value) const {
+Setting Knob::setting_of(const json& value, const Scenario* in) const {
   if (type == KnobType::Choice || type == KnobType::Boolean) {
     std::string name = value.is_string() ? value.get<std::string>() : value.dump();
     for (const KnobValue& v : values) {
@@ -257,7 +265,7 @@ Setting Knob::setting_of(const json& value) const {
     }
     return Setting::Neutral;
   }
-  return judge ? judge(value) : Setting::Neutral;
+  return judge ? judge(value, in) : Setting::Neutral;
 }
 
 json Knob::to_json() const {

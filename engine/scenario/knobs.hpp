@@ -62,8 +62,10 @@ struct Knob {
   void (*set_index)(Scenario&, int) = nullptr;
   nlohmann::json (*get_value)(const Scenario&) = nullptr;
   void (*set_value)(Scenario&, const nlohmann::json&) = nullptr;
-  /// Integer and Layers: how a value is judged (null = unset); nullptr: neutral.
-  Setting (*judge)(const nlohmann::json&) = nullptr;
+  /// Integer and Layers: how a value is judged (null = unset); nullptr: neutral. `in`:
+  /// the scenario the value is set in, when there is one (a value judged against another
+  /// knob, as a lease against the processing time); nullptr: judged on its own.
+  Setting (*judge)(const nlohmann::json& value, const Scenario* in) = nullptr;
 
   /// The knob's value in `s` (null when an optional Integer is unset).
   nlohmann::json get(const Scenario& s) const;
@@ -72,8 +74,9 @@ struct Knob {
   void set(Scenario& s, const nlohmann::json& value) const;
   /// "client.key_scope"
   std::string path() const { return group + "." + name; }
-  /// How `value` is judged: the value's own setting for Choice and Boolean, `judge` else.
-  Setting setting_of(const nlohmann::json& value) const;
+  /// How `value` is judged: the value's own setting for Choice and Boolean, `judge` else;
+  /// within scenario `in` when given (see judge).
+  Setting setting_of(const nlohmann::json& value, const Scenario* in = nullptr) const;
   /// {"group", "name", "type", "meaning", "default", "values"?: [{"name", "setting",
   ///  "meaning"}], "min"?, "max"?, "typical"?: [lo, hi], "optional"?, "unit"?: "ms"}
   nlohmann::json to_json() const;

@@ -139,8 +139,9 @@ struct ServiceContract {
   /// for this long (SQS's visibility timeout, a Celery/Redis broker's): a request still
   /// being processed when its lease runs out is handed to another worker as well (a
   /// `redeliver` step), at most limits::kMaxLeaseRedeliveries times. The redelivered copy
-  /// is the same message, so the in-progress guard does not stop it. Right only when
-  /// longer than processing_ms; any value set counts as the wrong setting (virtual ms).
+  /// is the same message, so the in-progress guard does not stop it. Right when at least
+  /// processing_ms (the work is done before the lease runs out), wrong when shorter
+  /// (virtual ms).
   std::optional<std::int64_t> lease_ms;
   Notify notify = Notify::None;
 };

@@ -177,6 +177,8 @@ void Service::redeliver(const Message& m, int epoch, int n) {
   put(local, "op_key", m.op_key);
   put(local, "lease_ms", *sim_.scenario().service.lease_ms);
   put(local, "redelivery", n);
+  // The model's queue stops here (limits::kMaxLeaseRedeliveries); the timeline says so.
+  if (n == limits::kMaxLeaseRedeliveries) put(local, "last", true);
   record("redeliver", m.intent, std::move(local), m.id);
   start_processing(m, n);
 }

@@ -7,6 +7,7 @@
 #include "engine/invariants/invariants.hpp"
 #include "engine/timeline/describe.hpp"
 #include "engine/knowledge/facts.hpp"
+#include "engine/scenario/knobs.hpp"
 #include "engine/knowledge/worlds.hpp"
 #include "engine/sim/simulation.hpp"
 #include "world_lookup.hpp"
@@ -415,6 +416,39 @@ TEST_CASE("a lease shorter than the processing hands the request out again while
     s.service.concurrent_same_key = ConcurrentSameKey::CheckThenInsert;
     Run run = run_with(s);
     CHECK(effects_for(run, last(run), kIntent) == 6);
+    // The verdict counts what the run ends with, as its ending does, not the 2 effects of
+    // the step where the invariant first broke.
+    RunVerdict verdict = check_invariants(run);
+    auto dup = std::find_if(verdict.violations.begin(), verdict.violations.end(),
+                            [](const Violation& v) { return v.invariant == Invariant::DuplicateEffect; });
+    REQUIRE(dup != verdict.violations.end());
+    CHECK(effects_for(run, dup->step, kIntent) == 2);
+    CHECK(dup->reason.en.find("6 effects") != std::string::npos);
+    CHECK(dup->reason.zh.find("6 条业务效果") != std::string::npos);
+  }
+  SUBCASE("the last redelivery says the model's queue stops there") {
+    Run run = run_with(s);
+    int last_redelivery = -1;
+    for (const Step& st : run.steps) {
+      if (st.event.kind == "redeliver") last_redelivery = st.i;
+    }
+    REQUIRE(last_redelivery >= 0);
+    CHECK(describe(run.steps[last_redelivery], run).en.find("at most 5 times") != std::string::npos);
+    CHECK(describe(run.steps[last_redelivery], run).zh.find("最多再交付 5 次") != std::string::npos);
+  }
+  SUBCASE("the knob table judges the lease against the processing it covers") {
+    const Knob* lease = nullptr;
+    for (const Knob& k : knob_table()) {
+      if (k.path() == "service.lease_ms") lease = &k;
+    }
+    REQUIRE(lease != nullptr);
+    CHECK(lease->setting_of(lease->get(s), &s) == Setting::Wrong);  // 100 < 300
+    s.service.lease_ms = 300;
+    CHECK(lease->setting_of(lease->get(s), &s) == Setting::Right);
+    s.service.lease_ms.reset();
+    CHECK(lease->setting_of(lease->get(s), &s) == Setting::Right);
+    // On its own a set lease may be wrong: what the vocabulary and the fuzzer ask.
+    CHECK(lease->setting_of(nlohmann::json(100)) == Setting::Wrong);
   }
   SUBCASE("a lease longer than the processing never runs out: one execution") {
     s.service.lease_ms = 400;
