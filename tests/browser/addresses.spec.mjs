@@ -65,3 +65,22 @@ test('times typed into the sandbox stay within the engine\'s limit: the run is n
   // The field for a new action offers no more either.
   await expect(page.locator('input[data-fkey="new-at"]')).toHaveAttribute('max', String(limit));
 });
+
+test('keyboard: stepping back to the start with Enter leaves the focus on a step button, not the page', async ({ page }) => {
+  await useEnglish(page);
+  await page.goto('./#/sandbox/step/2');
+  await page.locator('body[data-ready="true"]').waitFor();
+  expect(await sandboxStep(page)).toBe(2);
+  await page.getByTestId('prev').focus();
+  while ((await sandboxStep(page)) > 0) await page.keyboard.press('Enter');
+  await expect(page.getByTestId('prev')).toBeDisabled();
+  // The focus moved to the button that still goes somewhere; Enter there steps forward.
+  await expect(page.getByTestId('next')).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect.poll(() => sandboxStep(page)).toBe(1);
+  // And at the other end, from "last", back to "previous".
+  await page.getByTestId('last').focus();
+  await page.keyboard.press('Enter');
+  await expect.poll(async () => (await sandboxStep(page)) === (await sandboxLast(page))).toBe(true);
+  await expect(page.getByTestId('prev')).toBeFocused();
+});

@@ -15,7 +15,7 @@ import { renderDiagram } from './diagram.js';
 import { stepLine } from './timeline.js';
 import { lessonTabs } from './tabs.js';
 import { stepKeyTarget } from '../keys.js';
-import { stepButtons, scrubber, focusWhenLaidOut, COMPARE_KEYS } from './stepcontrols.js';
+import { stepButtons, enableStepButtons, scrubber, focusWhenLaidOut, COMPARE_KEYS } from './stepcontrols.js';
 
 const NAMES = ['A', 'B'];
 
@@ -191,10 +191,7 @@ export class CompareView {
     const where = t('compare.timeOf', { t: time, i: i + 1, n: this.last + 1 });
     this.el.range.setAttribute('aria-valuetext', where);
     this.el.timeLabel.textContent = where;
-    this.el.first.disabled = i <= 0;
-    this.el.prev.disabled = i <= 0;
-    this.el.next.disabled = i >= this.last;
-    this.el.last.disabled = i >= this.last;
+    enableStepButtons(this.el, i, this.last);
 
     const said = [];
     this.policies.forEach((p, k) => {

@@ -17,7 +17,7 @@ import { renderTimeline, stepLine } from './timeline.js';
 import { selfCheck } from './selfcheck.js';
 import { icon } from '../icons.js';
 import { stepKeyTarget } from '../keys.js';
-import { stepButtons, controlButton, scrubber, focusWhenLaidOut, STEP_KEYS } from './stepcontrols.js';
+import { stepButtons, enableStepButtons, controlButton, scrubber, focusWhenLaidOut, STEP_KEYS } from './stepcontrols.js';
 import { lessonTabs } from './tabs.js';
 
 // Play moves one step every PLAY_MS / speed; the learner picks the speed (remembered).
@@ -310,10 +310,7 @@ export class LessonView {
     this.el.range.value = String(i);
     this.el.range.setAttribute('aria-valuetext', `${t('lesson.stepOf', { i, last: this.last })}, t=${st.t}ms`);
     this.el.stepLabel.textContent = `${t('lesson.stepOf', { i, last: this.last })} · t=${st.t}ms`;
-    this.el.prev.disabled = i <= 0;
-    this.el.first.disabled = i <= 0;
-    this.el.next.disabled = i >= this.last;
-    this.el.last.disabled = i >= this.last;
+    enableStepButtons(this.el, i, this.last);
     this.el.next.setAttribute('aria-disabled', atGate ? 'true' : 'false');
     this.el.next.classList.toggle('is-gated', atGate && i < this.last);
     this.el.last.classList.toggle('is-gated', atGate && i < this.last);

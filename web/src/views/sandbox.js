@@ -17,7 +17,7 @@ import { renderDiagram } from './diagram.js';
 import { clientPanel, servicePanel, networkStrip, providerPanel, statusPill } from './panels.js';
 import { knowledgeGrid, truthSummary } from './knowledge.js';
 import { renderTimeline, stepLine } from './timeline.js';
-import { stepButtons, scrubber, focusWhenLaidOut, STEP_KEYS } from './stepcontrols.js';
+import { stepButtons, enableStepButtons, scrubber, focusWhenLaidOut, STEP_KEYS } from './stepcontrols.js';
 import { stepKeyTarget } from '../keys.js';
 
 const GROUPS = ['client', 'service', 'provider', 'timing'];
@@ -519,8 +519,7 @@ export class SandboxView {
     this.el.range.value = String(i);
     this.el.range.setAttribute('aria-valuetext', `${t('lesson.stepOf', { i, last: this.last })}, t=${st.t}ms`);
     this.el.stepLabel.textContent = `${t('lesson.stepOf', { i, last: this.last })} · t=${st.t}ms`;
-    this.el.first.disabled = this.el.prev.disabled = i <= 0;
-    this.el.next.disabled = this.el.last.disabled = i >= this.last;
+    enableStepButtons(this.el, i, this.last);
     renderDiagram(this.el.diagram, this.run, i, (n) => this.go(n), { targets: this.run.targets, onTarget: (tg) => this.toggleTarget(tg) });
     rebuildKeepingFocus(this.el.panels, () =>
       replaceChildren(this.el.panels, clientPanel(st.client), networkStrip(st.network, this.run.messages), servicePanel(st.service), st.provider ? providerPanel(st.provider) : null),

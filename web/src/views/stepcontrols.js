@@ -26,6 +26,20 @@ export function stepButtons(keys, ids, view, go) {
   };
 }
 
+/**
+ * Enables the step buttons `el` ({first, prev, next, last}) for position `i` of 0..last.
+ * A button that had the keyboard focus and is now disabled hands it to the button facing
+ * the other way (prev/first -> next, next/last -> prev), so that a keyboard or
+ * screen-reader user is not dropped on the page's body at either end.
+ */
+export function enableStepButtons(el, i, last) {
+  const active = document.activeElement;
+  el.first.disabled = el.prev.disabled = i <= 0;
+  el.next.disabled = el.last.disabled = i >= last;
+  const other = active === el.first || active === el.prev ? el.next : active === el.next || active === el.last ? el.prev : null;
+  if (other && active.disabled && !other.disabled) other.focus();
+}
+
 /** Step buttons of a lesson or the sandbox: steps of one run. */
 export const STEP_KEYS = { first: 'lesson.first', prev: 'lesson.prev', next: 'lesson.next', last: 'lesson.last' };
 /** Step buttons of the side-by-side view: moments of virtual time over two runs. */
