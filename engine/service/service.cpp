@@ -190,29 +190,17 @@ void Service::processed(const Message& m, int epoch) {
   }));
   // Check, then insert: the check ran when the request arrived (on_message), so the
   // insert does not look again, and a second request that arrived meanwhile commits too.
-  if (sim_.scenario().service.concurrent_same_key == ConcurrentSameKey::CheckThenInsert) {
-    write_new_unchecked(m);
-    return;
-  }
-  submit(m);
+  submit(m, sim_.scenario().service.concurrent_same_key != ConcurrentSameKey::CheckThenInsert);
 }
 
-void Service::write_new_unchecked(const Message& m) {
-  if (sim_.scenario().service.ordering == Ordering::Atomic) {
-    db_.query("BEGIN IMMEDIATE");
-    begun_at_ = db_.changes();
-  }
-  write_new(m);
-}
-
-void Service::submit(const Message& m) {
+void Service::submit(const Message& m, bool look) {
   const ServiceContract& contract = sim_.scenario().service;
   bool atomic = contract.ordering == Ordering::Atomic;
   if (atomic) {
     db_.query("BEGIN IMMEDIATE");
     begun_at_ = db_.changes();
   }
-  std::vector<SqlRow> found = dedup_record(m);
+  std::vector<SqlRow> found = look ? dedup_record(m) : std::vector<SqlRow>{};
   if (found.empty()) {
     write_new(m);
     return;

@@ -127,7 +127,10 @@ class Service {
   /// The dedup record a request is a repeat of: (fingerprint, receipt, op_key), found by
   /// its key, or under dedup = fingerprint by its payload fingerprint; empty if none.
   std::vector<SqlRow> dedup_record(const Message& m);
-  void submit(const Message& m);
+  /// Answers a request from its dedup record, or writes it as new; `look` false: writes it
+  /// as new without looking (concurrent_same_key = check_then_insert, whose one look
+  /// was on arrival).
+  void submit(const Message& m, bool look = true);
   void processed(const Message& m, int epoch);
   /// Schedules the end of processing `m` (processing_ms from now) and, under a lease
   /// shorter than that, its redelivery; `redelivered`: how often the queue has handed it
@@ -137,9 +140,6 @@ class Service {
   /// same request processed again, as the n-th redelivery.
   void redeliver(const Message& m, int epoch, int n);
   void write_new(const Message& m);
-  /// write_new without looking for a dedup record first (concurrent_same_key =
-  /// check_then_insert, when processing ends): opens the transaction submit would.
-  void write_new_unchecked(const Message& m);
   void lookup(const Message& m);
   void expire_due();
   /// Puts an email about `op_key`'s effect in flight to the mail provider; returns its
