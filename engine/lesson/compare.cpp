@@ -22,8 +22,13 @@ json policy_json(const ComparePolicy& policy) {
   json out = json::object();
   put(out, "id", policy.id);
   put(out, "label", policy.label.to_json());
-  put(out, "client", policy.client);
-  put(out, "service", policy.service);
+  // What this side replaces: client and service always (an object, maybe empty); provider,
+  // timing and the script only where the policy replaces them.
+  for (const char* part : {"client", "service", "provider", "timing", "script"}) {
+    auto o = policy.overrides.find(part);
+    if (o != policy.overrides.end()) put(out, part, *o);
+    else if (part[0] == 'c' || part[0] == 's' && part[1] == 'e') put(out, part, json::object());
+  }
   put(out, "messages", messages_json(run));
   put(out, "steps", std::move(steps));
   put(out, "verdict", verdict.to_json());
