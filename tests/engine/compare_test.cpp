@@ -279,3 +279,20 @@ TEST_CASE("side by side: a policy may replace timing or the whole script (a long
   paths = problem_paths([](json& l) { l["compare"]["policies"][0]["timing"] = {{"timeout_ms", -5}}; });
   CHECK(paths == std::vector<std::string>{"/compare/policies/0/timing/timeout_ms"});
 }
+
+TEST_CASE("side by side with no fault at all says what is slow instead of 'no fault'") {
+  json j = json::parse(read_lesson_text("02-retry-duplicates.json"));
+  j["scenario"]["faults"] = json::array();
+  j["scenario"]["service"]["processing_ms"] = 300;
+  j["scenario"]["service"]["lease_ms"] = 120;
+  j["moments"] = json::array({j["moments"][0]});
+  j["questions"] = json::array();
+  json out = call("compare", lesson_input(j));
+  REQUIRE_MESSAGE(out.contains("faults"), out.dump());
+  const std::string en = out["faults"]["en"].get<std::string>(), zh = out["faults"]["zh-CN"].get<std::string>();
+  CHECK(en.find("no fault is injected, but the service's work takes 300 ms, longer than the 100 ms the client waits") == 0);
+  CHECK(en.find("lease") != std::string::npos);
+  CHECK(zh.find("300 ms") != std::string::npos);
+  CHECK(zh.find("120 ms") != std::string::npos);
+  CHECK(out["planned"]["en"] == "no fault");
+}
