@@ -68,7 +68,8 @@ test('the list: the incidents in their own section after the lessons, each card 
   // Every lesson without a report stays in the lessons' list, none in the incidents'.
   const lessons = page.getByTestId('lesson-list');
   await expect(lessons.locator(`[data-lesson="${ID}"]`)).toHaveCount(0);
-  const plain = builtLessons().length - (await section.getByTestId('lesson-card').count()) + 1;
+  // (the built ones, and the fixture, less those in the incidents' section)
+  const plain = builtLessons().length + 1 - (await section.getByTestId('lesson-card').count());
   await expect(lessons.getByTestId('lesson-card')).toHaveCount(plain);
   // After the lessons on the page and for the keyboard: Tab from the last lesson card's
   // last link reaches the first incident card.
@@ -143,6 +144,9 @@ test('an incident shows its report above its run: a link to it in a new tab, wha
   await page.getByTestId('tab-compare').click();
   await expect(page.locator(`[data-testid="compare-view"][data-lesson="${ID}"]`)).toBeVisible();
   await expect(page.getByTestId('compare-title')).toHaveText(entry.title['zh-CN']);
+  // The side-by-side view names the report its first run replays.
+  await expect(page.getByTestId('incident-line').getByRole('link')).toHaveAttribute('href', entry.incident.url);
+  await expect(page.getByTestId('incident-line')).toContainText('原始报告');
 });
 
 test('on a narrow screen and embedded in a course page the report fits its column', async ({ page }) => {

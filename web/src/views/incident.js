@@ -43,6 +43,13 @@ export function incidentSourceLine(ref) {
   return h('p', { class: 'incident-card-source', 'data-testid': 'incident-source' }, t('incident.sourceLine', { source: ref.source }));
 }
 
+/** "The report: sidekiq/sidekiq #3303: “…”" in one line (the side-by-side view), or null. */
+export function reportLine(incident) {
+  if (!incident || typeof incident !== 'object' || !isText(incident.source) || !isText(incident.title)) return null;
+  const ref = { source: incident.source, title: incident.title, url: isText(incident.url) ? incident.url : '' };
+  return h('p', { class: 'incident-ref-line', 'data-testid': 'incident-line' }, h('strong', null, t('incident.reportLabel')), ' ', reportLink(ref));
+}
+
 /** "2 effects · the same work is running twice at once": the outcome of the replayed report. */
 function reportedText(reported) {
   const parts = [];
