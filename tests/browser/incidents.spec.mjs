@@ -195,3 +195,29 @@ test('the offline copy carries every lesson file the site serves, incidents incl
   expect(JSON.parse(files['lessons/index.json'])).toEqual(index);
   for (const e of index.lessons) expect(files[e.file], e.file).toBe(readFileSync(resolve(REPO, 'dist', e.file), 'utf8'));
 });
+
+// Every incident the site ships (read from the built index when the suite is collected):
+// its card is among the incidents, and its view links the report the index names.
+const shipped = JSON.parse(readFileSync(resolve(REPO, 'dist/lessons/index.json'), 'utf8')).lessons.filter((e) => e.ok && e.incident);
+for (const e of shipped) {
+  test(`the shipped incident ${e.id}: listed among the incidents, its view links ${e.incident.source} and says what the file says`, async ({ page }) => {
+    await useEnglish(page);
+    const file = JSON.parse(readFileSync(resolve(REPO, 'dist', e.file), 'utf8'));
+    await page.goto('./');
+    await listReady(page);
+    const card = page.getByTestId('incidents-section').locator(`[data-testid="lesson-card"][data-lesson="${e.id}"]`);
+    await expect(card.getByTestId('incident-source')).toContainText(e.incident.source);
+    await card.getByTestId('lesson-open').click();
+    await waitReady(page, e.id);
+    const panel = report(page);
+    const link = panel.getByRole('link');
+    await expect(link).toHaveAttribute('href', e.incident.url);
+    await expect(link).toHaveAttribute('target', '_blank');
+    await expect(link).toContainText(e.incident.title);
+    await expect(panel.getByTestId('incident-expected')).toHaveText(file.incident.expected.en);
+    await expect(panel.getByTestId('incident-seen')).toHaveText(file.incident.seen.en);
+    await expect(panel.getByTestId('incident-fix')).toHaveText(file.incident.fix.en);
+    await page.getByTestId('lang-switch').click();
+    await expect(report(page).getByTestId('incident-seen')).toHaveText(file.incident.seen['zh-CN']);
+  });
+}
