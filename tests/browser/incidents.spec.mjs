@@ -217,6 +217,14 @@ for (const e of shipped) {
     await expect(panel.getByTestId('incident-expected')).toHaveText(file.incident.expected.en);
     await expect(panel.getByTestId('incident-seen')).toHaveText(file.incident.seen.en);
     await expect(panel.getByTestId('incident-fix')).toHaveText(file.incident.fix.en);
+    // The engine's replay ends with what the report saw (the file says what that was).
+    if (Number.isInteger(file.incident.reported.effects)) {
+      await expect(panel.getByTestId('incident-reproduced')).toContainText(`${file.incident.reported.effects} effect`);
+    }
+    if (file.incident.reported.violation) {
+      const en = JSON.parse(readFileSync(resolve(REPO, 'web/src/i18n/en.json'), 'utf8'));
+      await expect(panel.getByTestId('incident-reproduced')).toContainText(en[`inv.${file.incident.reported.violation}.broken`]);
+    }
     await page.getByTestId('lang-switch').click();
     await expect(report(page).getByTestId('incident-seen')).toHaveText(file.incident.seen['zh-CN']);
   });

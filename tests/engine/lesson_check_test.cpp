@@ -263,6 +263,11 @@ TEST_CASE("run hands the page an incident's report, texts in both languages") {
   CHECK(inc["seen"]["en"] == "The report was submitted twice");
   CHECK(inc["seen"]["zh-CN"] == "报告交了两次");
   CHECK(inc["reported"]["effects"] == 2);
+  // The engine's own replay, which the page shows: the first policy's run of the lesson.
+  CHECK(inc["replayed"]["policy"] == "key-per-attempt");
+  CHECK(inc["replayed"]["intent"] == "weekly-report");
+  CHECK(inc["replayed"]["effects"] == 2);
+  CHECK(inc["replayed"]["broken"] == json::array({"duplicate_effect"}));
 
   json plain = json::parse(idemlab::api::call("run", json{{"file", "lessons/02-retry-duplicates.json"}, {"text", read_lesson_text("02-retry-duplicates.json")}}.dump()));
   CHECK_FALSE(plain["lesson"].contains("incident"));

@@ -2,7 +2,7 @@
 // block, lessons/README.md). This draws what the page shows of the report: in the lesson
 // list, the card's source line; in the lesson view and its text-only fallback, the panel
 // "The report": a link to it, what was expected, what was seen, what the team changed, and
-// the outcome the engine checked the replay reproduces. Everything here is text from the
+// how the engine's replay of it ends (`replayed`; absent in the text-only fallback). Everything here is text from the
 // lesson file or the engine, put in as text nodes (web/src/dom.js); the address is a link
 // only when it is https.
 
@@ -50,11 +50,18 @@ export function reportLine(incident) {
   return h('p', { class: 'incident-ref-line', 'data-testid': 'incident-line' }, h('strong', null, t('incident.reportLabel')), ' ', reportLink(ref));
 }
 
-/** "2 effects · the same work is running twice at once": the outcome of the replayed report. */
-function reportedText(reported) {
+/**
+ * "2 effects for job-5fe3 · concurrent execution": how the engine's replay of the report
+ * ends (`replayed`, from the engine's `run`; the page never counts it itself).
+ */
+function replayedText(replayed) {
   const parts = [];
-  if (Number.isInteger(reported.effects)) parts.push(t(reported.effects === 1 ? 'incident.effects.one' : 'incident.effects.other', { n: reported.effects }));
-  if (isText(reported.violation)) parts.push(nameOf('invariantBroken', reported.violation));
+  if (Number.isInteger(replayed.effects)) {
+    parts.push(t(replayed.effects === 1 ? 'incident.effects.one' : 'incident.effects.other', { n: replayed.effects, intent: String(replayed.intent || '') }));
+  }
+  if (Array.isArray(replayed.broken)) {
+    for (const name of replayed.broken) if (isText(name)) parts.push(nameOf('invariantBroken', name));
+  }
   return parts.join(' · ');
 }
 
@@ -74,8 +81,8 @@ export function incidentPanel(incident, idPrefix = 'incident') {
   };
   if (isL10n(incident.expected)) row('incident.expected', 'incident-expected', l(incident.expected));
   if (isL10n(incident.seen)) row('incident.seen', 'incident-seen', l(incident.seen));
-  const reported = incident.reported && typeof incident.reported === 'object' ? reportedText(incident.reported) : '';
-  if (reported) row('incident.reproduced', 'incident-reproduced', reported);
+  const replayed = incident.replayed && typeof incident.replayed === 'object' ? replayedText(incident.replayed) : '';
+  if (replayed) row('incident.reproduced', 'incident-reproduced', replayed);
   if (isL10n(incident.fix)) row('incident.fix', 'incident-fix', l(incident.fix));
   return h(
     'section',
