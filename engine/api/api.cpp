@@ -20,6 +20,7 @@
 #include "engine/lesson/answers.hpp"
 #include "engine/lesson/challenge.hpp"
 #include "engine/lesson/compare.hpp"
+#include "engine/lesson/incident.hpp"
 #include "engine/lesson/feedback.hpp"
 #include "engine/lesson/prepared.hpp"
 #include "engine/lesson/warnings.hpp"
@@ -327,6 +328,12 @@ json dispatch(const std::string& method, const std::string& input) {
       return problems_json(e);
     }
   }
+  // An incident must reproduce its report: `check` and `answers` run the reported
+  // behaviour once (engine/lesson/incident.hpp); `run` only shows the block.
+  if (method == "check" || method == "answers") {
+    std::vector<LessonProblem> unreproduced = incident_problems(p->lesson);
+    if (!unreproduced.empty()) return problems_json(LessonError(std::move(unreproduced)));
+  }
   if (method == "check") {
     json out = json::object(), warnings = json::array();
     for (const LessonProblem& w : lesson_warnings(*p)) warnings.push_back(w.to_json());
@@ -340,6 +347,7 @@ json dispatch(const std::string& method, const std::string& input) {
     if (!unfired.is_null()) put(out, "unfired", std::move(unfired));
     if (in.contains("scenario")) put(out, "settings", settings_json(p->lesson.scenario));
     if (p->lesson.challenge) put(out["lesson"], "challenge", challenge_view(*p->lesson.challenge));
+    if (p->lesson.incident) put(out["lesson"], "incident", p->lesson.incident->to_json());
     return out;
   }
   if (method == "answers") {

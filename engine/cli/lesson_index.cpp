@@ -35,7 +35,7 @@ json problems_of(const json& out) {
 // table"): a JSON object with none of a lesson's own fields.
 bool is_bare_scenario(const json& parsed) {
   if (!parsed.is_object()) return false;
-  for (const char* key : {"id", "level", "title", "summary", "scenario", "moments", "questions", "facts", "compare", "challenge"}) {
+  for (const char* key : {"id", "level", "title", "summary", "scenario", "moments", "questions", "facts", "compare", "challenge", "incident"}) {
     if (parsed.contains(key)) return false;
   }
   return true;
@@ -102,6 +102,14 @@ json lesson_index(const std::vector<IndexSource>& sources) {
     // "break" | "fix" | null: the lesson ends with a challenge (the list shows whether
     // the learner has solved it).
     entry["challenge"] = lesson.contains("challenge") ? lesson["challenge"]["kind"] : json(nullptr);
+    // A replayed public report (lessons/README.md, "Incidents"): the list shows it in its
+    // own section, citing the report.
+    json incident = nullptr;
+    if (lesson.contains("incident")) {
+      const json& inc = lesson["incident"];
+      incident = {{"source", inc["source"]}, {"url", inc["url"]}, {"title", inc["title"]}};
+    }
+    entry["incident"] = std::move(incident);
     lessons.push_back(std::move(entry));
   }
   json out = json::object();

@@ -119,6 +119,27 @@ struct Challenge {
   Scenario start;
 };
 
+/// A lesson that replays a public bug report (lessons/README.md, "Incidents"; the research is
+/// docs/incidents.md): where the report is, what its team expected and saw, what they
+/// changed, and the outcome the report saw. The lesson's `compare` block holds the reported
+/// behaviour first and the fix second; engine/lesson/incident.hpp checks that the first
+/// policy, in the lesson's own run, ends with the reported outcome.
+struct Incident {
+  std::string source;  ///< how the report is cited: "sidekiq/sidekiq #3303"
+  std::string url;     ///< the report's address; always https://
+  std::string title;   ///< the report's own title, quoted as written (not translated)
+  L10n expected;       ///< what should have happened ("the job runs once")
+  L10n seen;           ///< what the team saw ("the job ran twice at once")
+  L10n fix;            ///< what the team changed, and whether it makes the design safe
+  /// The reported outcome, at least one of: the compared intent's effects at the end of
+  /// the reported run, and an invariant that run breaks for it.
+  std::optional<int> effects;
+  std::optional<Invariant> violation;
+  /// The block as written: {"source", "url", "title", "expected", "seen", "fix",
+  /// "reported": {"effects"?, "violation"?}} (texts as {"zh-CN", "en"}).
+  nlohmann::json to_json() const;
+};
+
 struct Lesson {
   std::string file;
   std::string id;
@@ -131,6 +152,7 @@ struct Lesson {
   std::vector<L10n> self_check;
   std::optional<Comparison> compare;  ///< the side-by-side view, if the lesson has one
   std::optional<Challenge> challenge;  ///< the closing exercise, if the lesson has one
+  std::optional<Incident> incident;    ///< the public report it replays, if it is an incident
 
   const FactRef* fact(const std::string& id) const;
   const Moment* moment(const std::string& id) const;

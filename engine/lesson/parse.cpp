@@ -318,6 +318,50 @@ void read_challenge(Reader& r, const json& c, const json* scenario, Lesson& less
   lesson.challenge = std::move(out);
 }
 
+// The `incident` block (lessons/README.md, "Incidents"). Whether the reported run shows the
+// reported outcome needs the simulation: engine/lesson/incident.hpp checks that.
+void read_incident(Reader& r, const json& c, bool has_compare, Lesson& lesson) {
+  const std::string path = "/incident";
+  if (!r.object(c, path, {"source", "url", "title", "expected", "seen", "fix", "reported"})) return;
+  Incident out;
+  out.source = r.string(c, path, "source", true);
+  out.url = r.string(c, path, "url", true);
+  if (c.contains("url") && out.url.rfind("https://", 0) != 0) {
+    r.problem(Reader::at(path, "url"), "the report's address must start with https:// (the page links to it)");
+  }
+  out.title = r.string(c, path, "title", true);
+  for (const char* key : {"source", "url", "title"}) {
+    const std::string& s = key[0] == 's' ? out.source : key[0] == 'u' ? out.url : out.title;
+    if (s.size() > limits::kMaxIncidentLineBytes || s.find('\n') != std::string::npos) {
+      r.problem(Reader::at(path, key), "one line of at most " + std::to_string(limits::kMaxIncidentLineBytes) + " bytes");
+    }
+  }
+  out.expected = r.text(c, path, "expected", true);
+  out.seen = r.text(c, path, "seen", true);
+  out.fix = r.text(c, path, "fix", true);
+  if (const json* rep = r.field(c, path, "reported", true)) {
+    const std::string rp = Reader::at(path, "reported");
+    if (r.object(*rep, rp, {"effects", "violation"})) {
+      if (rep->contains("effects")) out.effects = static_cast<int>(r.integer(*rep, rp, "effects", true, 0, 0, 100));
+      if (rep->contains("violation")) {
+        std::vector<std::string> names;
+        for (const InvariantInfo& i : invariant_table()) names.push_back(i.name);
+        std::string name = r.choice(*rep, rp, "violation", names, true, "");
+        for (const InvariantInfo& i : invariant_table()) {
+          if (name == i.name) out.violation = i.id;
+        }
+      }
+      if (!rep->contains("effects") && !rep->contains("violation")) {
+        r.problem(rp, "say what the report saw: \"effects\" (a count), \"violation\" (an invariant), or both");
+      }
+    }
+  }
+  if (!has_compare) {
+    r.problem(path, "an incident needs a \"compare\" block: the reported behaviour first, the fix second");
+  }
+  lesson.incident = std::move(out);
+}
+
 }  // namespace
 
 const FactRef* Lesson::fact(const std::string& id) const {
@@ -341,7 +385,7 @@ Lesson load_lesson(const std::string& file, const std::string& text) {
   Lesson lesson;
   lesson.file = file;
   if (!r.object(j, "", {"$schema", "id", "level", "title", "summary", "scenario", "facts", "moments", "questions", "self_check",
-                        "compare", "challenge"})) {
+                        "compare", "challenge", "incident"})) {
     throw LessonError(r.problems());
   }
   lesson.id = r.string(j, "", "id", true);
@@ -425,6 +469,7 @@ Lesson load_lesson(const std::string& file, const std::string& text) {
   }
   if (const json* c = r.field(j, "", "compare", false)) read_compare(r, *c, r.field(j, "", "scenario", false), lesson);
   if (const json* c = r.field(j, "", "challenge", false)) read_challenge(r, *c, r.field(j, "", "scenario", false), lesson);
+  if (const json* c = r.field(j, "", "incident", false)) read_incident(r, *c, j.contains("compare"), lesson);
   if (!r.problems().empty()) throw LessonError(r.problems());
   return lesson;
 }

@@ -53,6 +53,10 @@ inline constexpr std::int64_t kMaxLatencyMs = 60000;
 /// searches the changes, so more would also make checking a lesson slow.
 inline constexpr int kMaxChallengeFaults = 3;
 inline constexpr int kMaxChallengeChanges = 3;
+/// An incident's `source`, `url` and `title` (lessons/README.md, "Incidents") are one line
+/// each in the page's report panel and the list's card; the longest real one, a report's
+/// title, is under 100 bytes. 300 leaves room without letting a card grow into a page.
+inline constexpr std::size_t kMaxIncidentLineBytes = 300;
 /// Candidate changes `check` tries when it looks for a fix challenge's solution (each one
 /// an explore of up to K faults, stopped at its first violation). The search takes the
 /// likeliest first (one knob at its right setting), so a solvable challenge is found within

@@ -199,3 +199,71 @@ TEST_CASE("the notification knobs, email messages and the relay's crash point ar
   p = first_problem([](json& j) { j["facts"] = {{{"fact", "email_sent"}, {"attempt", 1}}}; });
   CHECK(p["path"] == "/facts/0/attempt");
 }
+
+namespace {
+// retry-duplicates (its compare block: a new key per attempt first, one key per intent
+// second) written up as an incident whose report saw `effects` effects.
+json as_incident(int effects) {
+  json j = json::parse(read_lesson_text("02-retry-duplicates.json"));
+  j["incident"] = {{"source", "example/shop #12"},
+                   {"url", "https://github.com/example/shop/issues/12"},
+                   {"title", "Report submitted twice after a timeout"},
+                   {"expected", {{"zh-CN", "报告只交一次"}, {"en", "The report is submitted once"}}},
+                   {"seen", {{"zh-CN", "报告交了两次"}, {"en", "The report was submitted twice"}}},
+                   {"fix", {{"zh-CN", "每个意图一个操作标识"}, {"en", "One operation key per intent"}}},
+                   {"reported", {{"effects", effects}, {"violation", "duplicate_effect"}}}};
+  return j;
+}
+json check(const json& lesson) {
+  return json::parse(idemlab::api::call("check", json{{"file", "lessons/incident-x.json"}, {"text", lesson.dump()}}.dump()));
+}
+}  // namespace
+
+TEST_CASE("an incident passes check only when its reported run ends with what the report saw") {
+  // A new key per attempt, with the first response lost: the retry is a second effect.
+  json ok = check(as_incident(2));
+  CHECK_MESSAGE(ok["ok"] == true, ok.dump());
+
+  json more = check(as_incident(3));
+  REQUIRE(more["ok"] == false);
+  CHECK(more["errors"][0]["path"] == "/incident/reported/effects");
+  CHECK(more["errors"][0]["reason"].get<std::string>().find("ends with 2 effects") != std::string::npos);
+
+  json wrong = as_incident(2);
+  wrong["incident"]["reported"] = {{"violation", "concurrent_execution"}};
+  json out = check(wrong);
+  REQUIRE(out["ok"] == false);
+  CHECK(out["errors"][0]["path"] == "/incident/reported/violation");
+  CHECK(out["errors"][0]["reason"].get<std::string>().find("it breaks duplicate_effect") != std::string::npos);
+
+  json no_compare = as_incident(2);
+  no_compare.erase("compare");
+  out = check(no_compare);
+  REQUIRE(out["ok"] == false);
+  CHECK(out["errors"][0]["path"] == "/incident");
+
+  json http = as_incident(2);
+  http["incident"]["url"] = "http://github.com/example/shop/issues/12";
+  out = check(http);
+  REQUIRE(out["ok"] == false);
+  CHECK(out["errors"][0]["path"] == "/incident/url");
+
+  json blank = as_incident(2);
+  blank["incident"]["reported"] = json::object();
+  out = check(blank);
+  REQUIRE(out["ok"] == false);
+  CHECK(out["errors"][0]["path"] == "/incident/reported");
+}
+
+TEST_CASE("run hands the page an incident's report, texts in both languages") {
+  json out = json::parse(idemlab::api::call("run", json{{"file", "lessons/incident-x.json"}, {"text", as_incident(2).dump()}}.dump()));
+  REQUIRE(out["lesson"].contains("incident"));
+  const json& inc = out["lesson"]["incident"];
+  CHECK(inc["url"] == "https://github.com/example/shop/issues/12");
+  CHECK(inc["seen"]["en"] == "The report was submitted twice");
+  CHECK(inc["seen"]["zh-CN"] == "报告交了两次");
+  CHECK(inc["reported"]["effects"] == 2);
+
+  json plain = json::parse(idemlab::api::call("run", json{{"file", "lessons/02-retry-duplicates.json"}, {"text", read_lesson_text("02-retry-duplicates.json")}}.dump()));
+  CHECK_FALSE(plain["lesson"].contains("incident"));
+}

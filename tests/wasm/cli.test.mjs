@@ -146,6 +146,28 @@ test('check: a file with invalid UTF-8 between two good ones is named with line 
   assert.match(r.stderr, new RegExp(`${bad.replace(/[.]/g, '\\.')}: /id: line 2, column 11: not valid UTF-8: byte 0xFF`));
 });
 
+test('index: an incident is marked with the report it replays, and check refuses one that does not reproduce its report', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'idemlab-'));
+  const lesson = JSON.parse(readFileSync(resolve(REPO, 'lessons/02-retry-duplicates.json'), 'utf8'));
+  const report = { source: 'example/shop #12', url: 'https://github.com/example/shop/issues/12', title: 'Report submitted twice' };
+  const incident = { ...lesson, id: 'incident-shop',
+    incident: { ...report, expected: { 'zh-CN': '一份', en: 'One report' }, seen: { 'zh-CN': '两份', en: 'Two reports' },
+      fix: { 'zh-CN': '每个意图一个操作标识', en: 'One key per intent' }, reported: { effects: 2 } } };
+  const file = join(dir, 'incident-shop.json');
+  writeFileSync(file, JSON.stringify(incident));
+  const r = cli('index', 'lessons/02-retry-duplicates.json', file);
+  assert.equal(r.status, 0, r.stderr);
+  const [plain, replayed] = JSON.parse(r.stdout).lessons;
+  assert.equal(plain.incident, null);
+  assert.deepEqual(replayed.incident, report);
+
+  // The report saw three: the reported behaviour here makes two, and check says so.
+  writeFileSync(file, JSON.stringify({ ...incident, incident: { ...incident.incident, reported: { effects: 3 } } }));
+  const c = cli('check', file);
+  assert.equal(c.status, 1);
+  assert.match(c.stderr, /\/incident\/reported\/effects: the reported run \(policy '[a-z-]+', in the lesson's own run\) ends with 2 effects for [a-z-]+, not the 3 the report saw/);
+});
+
 test('check and index: a full-width comma and 100,000 nested brackets are problems, and the index is still written', () => {
   const dir = mkdtempSync(join(tmpdir(), 'idemlab-'));
   const text = readFileSync(resolve(REPO, 'lessons/01-lost-receipt.json'), 'utf8');

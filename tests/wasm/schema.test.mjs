@@ -76,6 +76,8 @@ test('the schema describes exactly the knobs of the engine\'s table, with their 
   assert.deepEqual(schema.$defs.do.enum, vocab.actions.map((a) => a.name));
   // A challenge's goal is one of the engine's invariants.
   assert.deepEqual(schema.$defs.challenge.properties.goal.enum, vocab.invariants.map((i) => i.name));
+  // So is the invariant an incident's report saw.
+  assert.deepEqual(schema.$defs.incident.properties.reported.properties.violation.enum, vocab.invariants.map((i) => i.name));
 });
 
 test('there are lessons to validate', () => {
@@ -108,6 +110,21 @@ const addCompare = (lesson) => {
   lesson.compare = JSON.parse(read('lessons/02-retry-duplicates.json')).compare;
   return lesson.compare;
 };
+// An incident block (lessons/README.md, "Incidents") on a lesson with a compare block;
+// returns the incident block.
+const addIncident = (lesson) => {
+  addCompare(lesson);
+  lesson.incident = {
+    source: 'example/example #1',
+    url: 'https://github.com/example/example/issues/1',
+    title: 'A retry made two',
+    expected: { 'zh-CN': '一条', en: 'One' },
+    seen: { 'zh-CN': '两条', en: 'Two' },
+    fix: { 'zh-CN': '一个键', en: 'One key' },
+    reported: { effects: 2 },
+  };
+  return lesson.incident;
+};
 
 // Optional fields and lenient spots of parse.cpp: the schema must not be stricter.
 const accepted = {
@@ -138,6 +155,11 @@ const accepted = {
       { id: 'why', kind: 'concept', prompt: l.title, answer: 'a',
         options: [{ id: 'a', label: l.title }, { id: 'b', label: l.summary }], explanation: l.summary });
     l.self_check = [l.summary];
+    return l;
+  },
+  'an incident block (its reported run, the first policy of the compare block, makes two effects)': () => {
+    const l = base();
+    addIncident(l);
     return l;
   },
   'a crash fault with its restart delay': () => {
@@ -340,6 +362,10 @@ const refused = {
   'a fix field in a break challenge': ['/challenge/knobs', (l) => { l.challenge.knobs = ['client.key_scope']; }],
   'a challenge without its prompt': ['/challenge/prompt', (l) => { delete l.challenge.prompt; }],
   'an unknown knob in a challenge policy': ['/challenge/policy/client/key_scop', (l) => { l.challenge.policy = { client: { key_scop: 'intent' } }; }],
+  'an incident linking to a plain http address': ['/incident/url', (l) => { addIncident(l).url = 'http://example.com/1'; }],
+  'an incident that says nothing about what the report saw': ['/incident/reported', (l) => { addIncident(l).reported = {}; }],
+  'an incident whose report broke an unknown invariant': ['/incident/reported/violation', (l) => { addIncident(l).reported = { violation: 'double_charge' }; }],
+  'an incident without the team\'s fix': ['/incident/fix', (l) => { delete addIncident(l).fix; }],
 };
 
 for (const [name, [path, spoil, enginePath = path]] of Object.entries(refused)) {

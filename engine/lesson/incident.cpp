@@ -1,0 +1,75 @@
+#include "engine/lesson/incident.hpp"
+
+#include <stdexcept>
+
+#include "engine/sim/simulation.hpp"
+
+namespace idemlab {
+
+nlohmann::json Incident::to_json() const {
+  nlohmann::json reported = nlohmann::json::object();
+  if (effects) put(reported, "effects", *effects);
+  if (violation) put(reported, "violation", to_string(*violation));
+  nlohmann::json out = nlohmann::json::object();
+  put(out, "source", source);
+  put(out, "url", url);
+  put(out, "title", title);
+  put(out, "expected", expected.to_json());
+  put(out, "seen", seen.to_json());
+  put(out, "fix", fix.to_json());
+  put(out, "reported", std::move(reported));
+  return out;
+}
+
+ReportedRun reported_run(const Lesson& lesson) {
+  if (!lesson.incident || !lesson.compare || lesson.compare->policies.empty()) {
+    throw std::invalid_argument("the lesson is no incident with a compare block");
+  }
+  const ComparePolicy& policy = lesson.compare->policies.front();
+  ReportedRun out;
+  out.policy = policy.id;
+  out.intent = lesson.compare->intent.empty() ? first_intent(lesson.scenario) : lesson.compare->intent;
+  const Run run = Simulation(policy.scenario, policy.scenario.faults).run();
+  for (const IntentEnding& e : ending_of(run).intents) {
+    if (e.intent == out.intent) out.effects = e.effects;
+  }
+  const std::vector<Violation> about = check_invariants(run).about(out.intent);
+  for (const InvariantInfo& i : invariant_table()) {
+    for (const Violation& v : about) {
+      if (v.invariant == i.id) {
+        out.broken.push_back(i.id);
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+std::vector<LessonProblem> incident_problems(const Lesson& lesson) {
+  std::vector<LessonProblem> out;
+  if (!lesson.incident || !lesson.compare) return out;
+  const Incident& inc = *lesson.incident;
+  const ReportedRun run = reported_run(lesson);
+  const std::string where = "the reported run (policy '" + run.policy + "', in the lesson's own run)";
+  if (inc.effects && *inc.effects != run.effects) {
+    out.push_back({lesson.file, "/incident/reported/effects",
+                   where + " ends with " + std::to_string(run.effects) + " effect" + (run.effects == 1 ? "" : "s") +
+                       " for " + run.intent + ", not the " + std::to_string(*inc.effects) + " the report saw"});
+  }
+  if (inc.violation) {
+    bool found = false;
+    std::string names;
+    for (Invariant i : run.broken) {
+      found = found || i == *inc.violation;
+      names += (names.empty() ? "" : ", ") + std::string(to_string(i));
+    }
+    if (!found) {
+      out.push_back({lesson.file, "/incident/reported/violation",
+                     where + " does not break " + to_string(*inc.violation) + " for " + run.intent + " (it breaks " +
+                         (names.empty() ? std::string("nothing") : names) + ")"});
+    }
+  }
+  return out;
+}
+
+}  // namespace idemlab

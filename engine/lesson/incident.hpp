@@ -1,0 +1,33 @@
+#pragma once
+// Incidents (lessons/README.md, "Incidents"; the research is docs/incidents.md): a lesson
+// that replays a public bug report. The report's outcome is data the author copies from
+// the report (`incident.reported`); whether idemlab reproduces it is the engine's to say:
+// the compare block's first policy (the reported behaviour), run once under the lesson's
+// own scenario and fault plan, must end with that outcome. The fix (the second policy)
+// is checked over the fault space by the course's tests, as for every compare block.
+#include <vector>
+
+#include "engine/lesson/lesson.hpp"
+
+namespace idemlab {
+
+/// What the reported run shows for the compared intent (the compare block's `intent`, or
+/// the lesson's first): its effects at the end and the invariants it breaks.
+struct ReportedRun {
+  std::string policy;  ///< the compare policy run: the first
+  std::string intent;
+  int effects = 0;
+  std::vector<Invariant> broken;  ///< in table order, each once
+};
+
+/// Runs `lesson`'s reported behaviour (it must be an incident: it has `incident` and
+/// `compare`). Throws std::invalid_argument otherwise.
+ReportedRun reported_run(const Lesson& lesson);
+
+/// The problems of `lesson`'s incident block that need the simulation: the reported run
+/// ending with other effects than `reported.effects` (at /incident/reported/effects), or
+/// not breaking `reported.violation` (at /incident/reported/violation). Empty when it
+/// reproduces the report, or when the lesson is no incident.
+std::vector<LessonProblem> incident_problems(const Lesson& lesson);
+
+}  // namespace idemlab
