@@ -22,8 +22,13 @@ json policy_json(const ComparePolicy& policy) {
   json out = json::object();
   put(out, "id", policy.id);
   put(out, "label", policy.label.to_json());
-  put(out, "client", policy.client);
-  put(out, "service", policy.service);
+  // What this side replaces: client and service always (an object, maybe empty); provider,
+  // timing and the script only where the policy replaces them.
+  for (const char* part : {"client", "service", "provider", "timing", "script"}) {
+    auto o = policy.overrides.find(part);
+    if (o != policy.overrides.end()) put(out, part, *o);
+    else if (part[0] == 'c' || part[0] == 's' && part[1] == 'e') put(out, part, json::object());
+  }
   put(out, "messages", messages_json(run));
   put(out, "steps", std::move(steps));
   put(out, "verdict", verdict.to_json());
@@ -61,6 +66,24 @@ std::optional<L10n> scripted_text(const Scenario& s) {
   return out;
 }
 
+// With nothing injected and nothing scripted, what still goes wrong is slowness: the
+// service's work outlasting the client's timeout, or its queue's lease. Nothing when the
+// service does its work at once.
+std::optional<L10n> slowness_text(const Scenario& s) {
+  if (s.service.processing_ms <= 0) return std::nullopt;
+  const std::string work = std::to_string(s.service.processing_ms);
+  const std::string wait = std::to_string(s.timing.timeout_ms);
+  L10n out{"没有注入故障，但服务端的工作要做 " + work + " ms", "no fault is injected, but the service's work takes " + work + " ms"};
+  if (s.service.processing_ms > s.timing.timeout_ms) {
+    out = L10n::join(out, {"，比客户端等待回复的 " + wait + " ms 更长", ", longer than the " + wait + " ms the client waits for a reply"}, "", "");
+  }
+  if (s.service.lease_ms && *s.service.lease_ms < s.service.processing_ms) {
+    const std::string lease = std::to_string(*s.service.lease_ms);
+    out = L10n::join(out, {"；队列借给 worker 的租期只有 " + lease + " ms", "; the queue's lease (how long a worker may hold a request) is only " + lease + " ms"}, "", "");
+  }
+  return out;
+}
+
 }  // namespace
 
 json compare_json(const PreparedLesson& p) {
@@ -87,7 +110,9 @@ json compare_json(const PreparedLesson& p) {
     planned = i == 0 ? one : L10n::join(planned, one, "，", ", and ");
   }
   std::optional<L10n> scripted = scripted_text(l.scenario);
-  L10n faults = !scripted                         ? planned
+  std::optional<L10n> slow = l.scenario.faults.faults.empty() && !scripted ? slowness_text(l.scenario) : std::nullopt;
+  L10n faults = slow                              ? *slow
+                : !scripted                         ? planned
                 : l.scenario.faults.faults.empty() ? *scripted
                                                    : L10n::join(planned, *scripted, "；", "; ");
   put(out, "faults", faults.to_json());

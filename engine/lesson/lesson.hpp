@@ -80,14 +80,15 @@ struct Question {
 };
 
 /// One side of a lesson's side-by-side comparison (lessons/README.md, "Side by side"): the
-/// lesson's scenario with some client policy knobs (`scenario.client`) and service
-/// contract knobs (`scenario.service`) replaced. Script, timing, fault plan and fault
-/// space stay the lesson's own, so the two runs differ only by these knobs.
+/// lesson's scenario with some knobs of `client`, `service`, `provider` and `timing`
+/// replaced, and optionally its whole `script` (what the user does differs: a resubmit, a
+/// new intent for new content). Fault plan and fault space stay the lesson's own.
 struct ComparePolicy {
   std::string id;
   L10n label;
-  nlohmann::json client = nlohmann::json::object();   ///< the client overrides as written
-  nlohmann::json service = nlohmann::json::object();  ///< the service overrides as written
+  /// The overrides as written: {"client"?: {...}, "service"?: {...}, "provider"?: {...},
+  /// "timing"?: {...}, "script"?: [...]}.
+  nlohmann::json overrides = nlohmann::json::object();
   Scenario scenario;  ///< the lesson's scenario with the overrides applied
 };
 

@@ -191,7 +191,8 @@ Scenario read_policy(Reader& r, const json* scenario, const json& overrides, con
 }
 
 // The `compare` block (lessons/README.md, "Side by side"): two policies, each the
-// lesson's scenario with some knobs of `client` and `service` replaced (read_policy).
+// lesson's scenario with some knobs of `client`, `service`, `provider` and `timing`, or its
+// whole `script`, replaced (read_policy).
 void read_compare(Reader& r, const json& c, const json* scenario, Lesson& lesson) {
   const std::string path = "/compare";
   Comparison out;
@@ -216,26 +217,33 @@ void read_compare(Reader& r, const json& c, const json* scenario, Lesson& lesson
     std::string p = Reader::at(pp, i);
     const json& v = (*policies)[i];
     ComparePolicy policy;
-    if (!r.object(v, p, {"id", "label", "client", "service"})) continue;
+    if (!r.object(v, p, {"id", "label", "client", "service", "provider", "timing", "script"})) continue;
     policy.id = r.string(v, p, "id", true);
     if (!policy.id.empty() && !ids.insert(policy.id).second) r.problem(Reader::at(p, "id"), "policy id '" + policy.id + "' is used twice");
     policy.label = r.text(v, p, "label", true);
     // A policy that names no knob runs the lesson's scenario as written (often the mistake
     // the lesson tells, beside a fix that changes it).
-    for (const std::string part : {"client", "service"}) {
+    for (const std::string part : {"client", "service", "provider", "timing"}) {
       const json* o = r.field(v, p, part, false);
       if (!o) continue;
       if (!o->is_object()) r.problem(Reader::at(p, part), "expected an object");
-      else (part == "client" ? policy.client : policy.service) = *o;
+      else policy.overrides[part] = *o;
+    }
+    // A script replaces the lesson's whole script: what the user or the application does
+    // differs between the two sides (a user who resubmits; a new intent for new content).
+    if (const json* o = r.field(v, p, "script", false)) {
+      if (!o->is_array()) r.problem(Reader::at(p, "script"), "expected an array (the whole script of this side)");
+      else policy.overrides["script"] = *o;
     }
     json merged;
-    policy.scenario = read_policy(r, scenario, {{"client", policy.client}, {"service", policy.service}}, p, merged);
-    effective.push_back(merged["client"].dump() + merged["service"].dump());
+    policy.scenario = read_policy(r, scenario, policy.overrides, p, merged);
+    effective.push_back(merged["client"].dump() + merged["service"].dump() + merged["provider"].dump() +
+                        merged["timing"].dump() + merged["script"].dump());
     out.policies.push_back(std::move(policy));
   }
   if (effective.size() == 2 && effective[0] == effective[1]) {
-    r.problem(Reader::at(pp, 1), "policy '" + out.policies[1].id + "' runs the same client and service as policy '" +
-                                     out.policies[0].id + "': replace a knob in one of them");
+    r.problem(Reader::at(pp, 1), "policy '" + out.policies[1].id + "' runs the same scenario as policy '" +
+                                     out.policies[0].id + "': replace a knob or the script in one of them");
   }
   lesson.compare = std::move(out);
 }

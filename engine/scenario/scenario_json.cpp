@@ -281,6 +281,12 @@ json override_knobs(const json& base, const json& overrides, const std::string& 
       overridden.push_back(Reader::at(Reader::at(path, group), key));
     }
   }
+  // A script is replaced whole (a compare policy's own script: lessons/README.md).
+  auto script = overrides.find("script");
+  if (script != overrides.end() && script->is_array()) {
+    merged["script"] = *script;
+    overridden.push_back(Reader::at(path, "script"));
+  }
   return merged;
 }
 

@@ -60,7 +60,7 @@ L10n record_note(const nlohmann::json& local) {
   if (st == status::kNeedsHuman && reason == Client::kBudgetSpent) {
     std::string n = std::to_string(local.value("budget", 0LL));
     return {"——重试预算（" + n + " 次发送）已用完，结果仍然未知：需要人工对账",
-            " — the retry budget (" + n + " sends) is spent and the outcome is still unknown: a person must reconcile it"};
+            " — the retry budget (" + n + (n == "1" ? " send" : " sends") + ") is spent and the outcome is still unknown: a person must reconcile it"};
   }
   if (st == status::kNeedsHuman && reason == Client::kDeadlinePassed) {
     std::string at = std::to_string(local.value("deadline_at", 0LL));

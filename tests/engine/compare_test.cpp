@@ -234,3 +234,65 @@ TEST_CASE("each side of a comparison carries its ending, the counters the run en
   // The mistake ends differently from the fix.
   CHECK(out["policies"][0]["ending"]["key"] != out["policies"][1]["ending"]["key"]);
 }
+
+TEST_CASE("side by side: a policy may replace timing or the whole script (a longer timeout, a user who does otherwise)") {
+  json j = json::parse(read_lesson_text("02-retry-duplicates.json"));
+  // The same client on both sides; one waits 250 ms for a reply instead of 100 ms.
+  j["compare"]["policies"][1]["client"] = j["compare"]["policies"][0]["client"];
+  j["compare"]["policies"][1].erase("service");
+  j["compare"]["policies"][1]["timing"] = {{"timeout_ms", 250}};
+  json out = call("compare", lesson_input(j));
+  REQUIRE_MESSAGE(out.contains("policies"), out.dump());
+  auto first_timeout = [](const json& p) {
+    for (const json& s : p["steps"]) {
+      if (s["event"]["kind"] == "timeout") return s["t"].get<std::int64_t>();
+    }
+    return std::int64_t{-1};
+  };
+  // Attempt 1 leaves at 0 ms; its timer fires at its side's timeout.
+  CHECK(first_timeout(out["policies"][0]) == 100);
+  CHECK(first_timeout(out["policies"][1]) == 250);
+  CHECK(out["policies"][1]["timing"] == json{{"timeout_ms", 250}});
+  CHECK_FALSE(out["policies"][0].contains("timing"));
+
+  // One side's user never sends version 2 under the old key: a new intent instead.
+  json k = json::parse(read_lesson_text("02-retry-duplicates.json"));
+  k["compare"]["policies"][1]["script"] = json::array(
+      {json{{"at", 0}, {"do", "deliver"}, {"intent", "weekly-report"}, {"payload", "Weekly report, version 1"}},
+       json{{"at", 300}, {"do", "deliver"}, {"intent", "weekly-report-v2"}, {"payload", "Weekly report, version 2"}}});
+  json two = call("compare", lesson_input(k));
+  REQUIRE_MESSAGE(two.contains("policies"), two.dump());
+  auto intents = [](const json& p) {
+    std::vector<std::string> out;
+    for (const json& e : p["ending"]["intents"]) out.push_back(e["intent"].get<std::string>());
+    return out;
+  };
+  CHECK(intents(two["policies"][0]) == std::vector<std::string>{"weekly-report"});
+  CHECK(intents(two["policies"][1]) == std::vector<std::string>{"weekly-report", "weekly-report-v2"});
+  CHECK(two["policies"][1]["script"].size() == 2);
+
+  // Mistakes in a policy's script or timing are named under that policy.
+  auto paths = problem_paths([](json& l) { l["compare"]["policies"][1]["script"] = json::array({json{{"at", 0}, {"do", "deliverr"}, {"intent", "x"}, {"payload", "x"}}}); });
+  CHECK(paths == std::vector<std::string>{"/compare/policies/1/script/0/do"});
+  paths = problem_paths([](json& l) { l["compare"]["policies"][1]["script"] = "deliver"; });
+  CHECK(paths == std::vector<std::string>{"/compare/policies/1/script"});
+  paths = problem_paths([](json& l) { l["compare"]["policies"][0]["timing"] = {{"timeout_ms", -5}}; });
+  CHECK(paths == std::vector<std::string>{"/compare/policies/0/timing/timeout_ms"});
+}
+
+TEST_CASE("side by side with no fault at all says what is slow instead of 'no fault'") {
+  json j = json::parse(read_lesson_text("02-retry-duplicates.json"));
+  j["scenario"]["faults"] = json::array();
+  j["scenario"]["service"]["processing_ms"] = 300;
+  j["scenario"]["service"]["lease_ms"] = 120;
+  j["moments"] = json::array({j["moments"][0]});
+  j["questions"] = json::array();
+  json out = call("compare", lesson_input(j));
+  REQUIRE_MESSAGE(out.contains("faults"), out.dump());
+  const std::string en = out["faults"]["en"].get<std::string>(), zh = out["faults"]["zh-CN"].get<std::string>();
+  CHECK(en.find("no fault is injected, but the service's work takes 300 ms, longer than the 100 ms the client waits") == 0);
+  CHECK(en.find("lease") != std::string::npos);
+  CHECK(zh.find("300 ms") != std::string::npos);
+  CHECK(zh.find("120 ms") != std::string::npos);
+  CHECK(out["planned"]["en"] == "no fault");
+}

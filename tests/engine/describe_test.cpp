@@ -116,6 +116,19 @@ TEST_CASE("a lookup names the key it carries and the attempt it belongs to") {
   }
 }
 
+TEST_CASE("a spent retry budget of one send reads as one send") {
+  // One send in all, and its response is lost: nothing is left to ask with.
+  Scenario s = reconciling(OnNotFound::Resend, {drop(MessageKind::Response)});
+  s.client.max_attempts = 1;
+  Run run = Simulation(s, s.faults).run();
+  std::string text;
+  for (const Step& st : run.steps) {
+    std::string t = describe(st, run).en;
+    if (has(t, "retry budget")) text = t;
+  }
+  CHECK(has(text, "the retry budget (1 send) is spent"));
+}
+
 TEST_CASE("a service that never deduplicates does not claim a dedup record in its timeline") {
   // A lost response and a retry under the same key: two effects, and each commit line says
   // that no repeat was looked for (the incidents whose API takes no key read this text).

@@ -348,6 +348,10 @@ const refused = {
   'a compare policy without its label': ['/compare/policies/0/label', (l) => { delete addCompare(l).policies[0].label; }],
   'a compare policy label without "en"': ['/compare/policies/1/label/en', (l) => { delete addCompare(l).policies[1].label.en; }, '/compare/policies/1/label'],
   'an unknown field in the compare block': ['/compare/colour', (l) => { addCompare(l).colour = 'red'; }],
+  'an unknown action in a compare policy\'s own script': ['/compare/policies/1/script/0/do', (l) => {
+    addCompare(l).policies[1].script = [{ at: 0, do: 'deliverr', intent: 'weekly-report', payload: 'x' }];
+  }],
+  'a compare policy\'s timing given as a string': ['/compare/policies/0/timing/timeout_ms', (l) => { addCompare(l).policies[0].timing = { timeout_ms: 'long' }; }],
   'an unknown notify': ['/scenario/service/notify', (l) => { l.scenario.service.notify = 'email'; }],
   'a provider dedup by fingerprint': ['/scenario/provider/dedup', (l) => { l.scenario.provider = { dedup: 'fingerprint' }; }],
   'a provider knob it does not have': ['/scenario/provider/retries', (l) => { l.scenario.provider = { retries: 2 }; }],
