@@ -73,7 +73,7 @@ std::optional<L10n> slowness_text(const Scenario& s) {
   if (s.service.processing_ms <= 0) return std::nullopt;
   const std::string work = std::to_string(s.service.processing_ms);
   const std::string wait = std::to_string(s.timing.timeout_ms);
-  L10n out{"没有注入故障，但服务端的工作要做 " + work + " ms", "no fault is injected, but the service's work takes " + work + " ms"};
+  L10n out{"服务端的工作要做 " + work + " ms", "the service's work takes " + work + " ms"};
   if (s.service.processing_ms > s.timing.timeout_ms) {
     out = L10n::join(out, {"，比客户端等待回复的 " + wait + " ms 更长", ", longer than the " + wait + " ms the client waits for a reply"}, "", "");
   }
@@ -110,7 +110,20 @@ json compare_json(const PreparedLesson& p) {
     planned = i == 0 ? one : L10n::join(planned, one, "，", ", and ");
   }
   std::optional<L10n> scripted = scripted_text(l.scenario);
-  std::optional<L10n> slow = l.scenario.faults.faults.empty() && !scripted ? slowness_text(l.scenario) : std::nullopt;
+  // Slowness is each side's own (a policy may replace the timing or the service): the same
+  // on both sides is said once, else per side.
+  std::optional<L10n> slow;
+  if (l.scenario.faults.faults.empty() && !scripted) {
+    std::optional<L10n> a = slowness_text(l.compare->policies.front().scenario);
+    std::optional<L10n> b = slowness_text(l.compare->policies.back().scenario);
+    const L10n none{"没有注入故障，但", "no fault is injected, but "};
+    if (a && b && a->en != b->en) {
+      slow = L10n::join(none, L10n::join(L10n::join({"左边", "on the left "}, *a, "", ""),
+                                         L10n::join({"右边", "on the right "}, *b, "", ""), "；", "; "), "", "");
+    } else if (a || b) {
+      slow = L10n::join(none, a ? *a : *b, "", "");
+    }
+  }
   L10n faults = slow                              ? *slow
                 : !scripted                         ? planned
                 : l.scenario.faults.faults.empty() ? *scripted

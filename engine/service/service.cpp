@@ -179,6 +179,9 @@ void Service::redeliver(const Message& m, int epoch, int n) {
   put(local, "op_key", m.op_key);
   put(local, "lease_ms", *sim_.scenario().service.lease_ms);
   put(local, "redelivery", n);
+  // How many copies of this request's work now run at once (this one among them).
+  put(local, "running", static_cast<int>(std::count_if(in_progress_.begin(), in_progress_.end(),
+                                                       [&](const InProgress& p) { return p.op_key == m.op_key; })));
   // The model's queue stops here (limits::kMaxLeaseRedeliveries); the timeline says so.
   if (n == limits::kMaxLeaseRedeliveries) put(local, "last", true);
   record("redeliver", m.intent, std::move(local), m.id);

@@ -230,8 +230,12 @@ L10n describe(const Step& s, const Run& run) {
   if (k == "register") return {"服务端补写操作标识 " + key + " 的去重记录（回执 " + receipt + "）", "the service commits the dedup record of key " + key + " (receipt " + receipt + ") after the effect"};
   if (k == "redeliver") {
     std::string lease = e.local.contains("lease_ms") ? e.local["lease_ms"].dump() : "?";
-    L10n out{"队列给操作标识 " + key + " 的请求的租约（" + lease + " 毫秒）到期，而它还在处理中：队列把同一个请求再交给另一个工作者，两份工作同时在跑",
-             "the queue's lease (" + lease + " ms) on the request with key " + key + " runs out while it is still being processed: the queue hands the same request to another worker, and two copies of the work run at once"};
+    const long long running = e.local.value("running", 2LL);
+    const std::string copies = std::to_string(running);
+    L10n out{"队列给操作标识 " + key + " 的请求的租约（" + lease + " 毫秒）到期，而它还在处理中：队列把同一个请求再交给另一个工作者，" +
+                 (running == 2 ? std::string("两") : copies) + "份工作同时在跑",
+             "the queue's lease (" + lease + " ms) on the request with key " + key + " runs out while it is still being processed: the queue hands the same request to another worker, and " +
+                 (running == 2 ? std::string("two") : copies) + " copies of the work run at once"};
     if (e.local.value("last", false)) {
       std::string times = std::to_string(limits::kMaxLeaseRedeliveries);
       out.zh += "。这是第 " + times + " 次再交付：idemlab 的队列最多再交付 " + times + " 次，之后不再交出（真实的队列可能一直交下去）";

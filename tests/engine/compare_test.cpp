@@ -295,4 +295,14 @@ TEST_CASE("side by side with no fault at all says what is slow instead of 'no fa
   CHECK(zh.find("300 ms") != std::string::npos);
   CHECK(zh.find("120 ms") != std::string::npos);
   CHECK(out["planned"]["en"] == "no fault");
+
+  // A side with a lease that outlasts the work says its own.
+  j["compare"]["policies"][1]["service"]["lease_ms"] = 400;
+  json sides = call("compare", lesson_input(j));
+  REQUIRE_MESSAGE(sides.contains("faults"), sides.dump());
+  const std::string both = sides["faults"]["en"].get<std::string>();
+  CHECK(both.find("no fault is injected, but on the left the service's work takes 300 ms") == 0);
+  CHECK(both.find("120 ms") != std::string::npos);
+  CHECK(both.find("; on the right the service's work takes 300 ms, longer than the 100 ms the client waits for a reply") != std::string::npos);
+  CHECK(both.find("400 ms") == std::string::npos);  // a lease that never runs out is not named
 }

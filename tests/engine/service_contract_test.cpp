@@ -426,6 +426,20 @@ TEST_CASE("a lease shorter than the processing hands the request out again while
     CHECK(dup->reason.en.find("6 effects") != std::string::npos);
     CHECK(dup->reason.zh.find("6 条业务效果") != std::string::npos);
   }
+  SUBCASE("each redelivery counts the copies of the work running at once") {
+    Run run = run_with(s);
+    std::vector<std::string> en, zh;
+    for (const Step& st : run.steps) {
+      if (st.event.kind != "redeliver") continue;
+      en.push_back(describe(st, run).en);
+      zh.push_back(describe(st, run).zh);
+    }
+    REQUIRE(en.size() == 5);
+    // t=110: the first and its copy; t=210: a third while both still run (until 310, 410).
+    CHECK(en[0].find("two copies of the work run at once") != std::string::npos);
+    CHECK(en[1].find("3 copies of the work run at once") != std::string::npos);
+    CHECK(zh[1].find("3份工作同时在跑") != std::string::npos);
+  }
   SUBCASE("the last redelivery says the model's queue stops there") {
     Run run = run_with(s);
     int last_redelivery = -1;

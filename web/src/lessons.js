@@ -87,8 +87,20 @@ function problem(p, file) {
 }
 
 /**
+ * An index entry's `incident` (the public report a lesson replays): {source, url, title},
+ * three texts as the report's people cite it (url as written: the page links it only when
+ * it is https). Absent or null: null (a lesson, no report); anything else: false.
+ */
+function readIncidentRef(v) {
+  if (v === undefined || v === null) return null;
+  if (typeof v !== 'object' || Array.isArray(v) || !isText(v.source) || !isText(v.url) || !isText(v.title)) return false;
+  return { source: v.source, url: v.url, title: v.title };
+}
+
+/**
  * One entry of the index as the page uses it: {status: 'ok', file, id, level, title,
- * summary, questionIds, compare} or {status: 'error', file, errors}. An entry the page
+ * summary, questionIds, compare, challenge, incident} (incident: {source, url, title} of
+ * the public report the lesson replays, or null) or {status: 'error', file, errors}. An entry the page
  * cannot use is an error naming the index and the entry's JSON path.
  */
 function readEntry(raw, i) {
@@ -111,7 +123,9 @@ function readEntry(raw, i) {
     Array.isArray(ids) &&
     ids.every(isText);
   if (!fine) return here('expected {"ok": true, "id", "level", "title", "summary", "question_ids"} or {"ok": false, "errors"}');
-  return { status: 'ok', file, id: raw.id, level: raw.level, title: raw.title, summary: raw.summary, questionIds: ids, compare: raw.compare === true, challenge: raw.challenge === 'break' || raw.challenge === 'fix' ? raw.challenge : null };
+  const incident = readIncidentRef(raw.incident);
+  if (incident === false) return here('"incident" is neither null nor {"source", "url", "title"} (texts)');
+  return { status: 'ok', file, id: raw.id, level: raw.level, title: raw.title, summary: raw.summary, questionIds: ids, compare: raw.compare === true, challenge: raw.challenge === 'break' || raw.challenge === 'fix' ? raw.challenge : null, incident };
 }
 
 export class LessonStore {

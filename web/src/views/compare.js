@@ -14,6 +14,7 @@ import { INVARIANTS, invariantLines } from './knowledge.js';
 import { renderDiagram } from './diagram.js';
 import { stepLine } from './timeline.js';
 import { lessonTabs } from './tabs.js';
+import { reportLine } from './incident.js';
 import { stepKeyTarget } from '../keys.js';
 import { stepButtons, enableStepButtons, scrubber, focusWhenLaidOut, COMPARE_KEYS } from './stepcontrols.js';
 
@@ -88,6 +89,8 @@ export class CompareView {
           h('a', { class: 'back-link', href: listHash(), 'data-testid': 'back' }, t('nav.back')),
           h('h2', { class: 'view-title', 'data-testid': 'compare-title', tabindex: '-1' }, l(data.lesson.title)),
           lessonTabs(this.id, 'compare'),
+          // An incident: the report its first run replays (the whole panel is on the lesson's tab).
+          reportLine(this.rec.run && this.rec.run.lesson && this.rec.run.lesson.incident),
           h(
             'div',
             { class: 'compare-caption', 'data-testid': 'compare-caption' },

@@ -19,6 +19,7 @@ import { icon } from '../icons.js';
 import { stepKeyTarget } from '../keys.js';
 import { stepButtons, enableStepButtons, controlButton, scrubber, focusWhenLaidOut, STEP_KEYS } from './stepcontrols.js';
 import { lessonTabs } from './tabs.js';
+import { incidentPanel } from './incident.js';
 
 // Play moves one step every PLAY_MS / speed; the learner picks the speed (remembered).
 const PLAY_MS = 1100;
@@ -192,6 +193,8 @@ export class LessonView {
           ),
           this.rec.compare ? lessonTabs(this.id, 'lesson') : null,
           h('p', { class: 'lead' }, l(lesson.summary)),
+          // An incident: the public report it replays, before its run.
+          incidentPanel(lesson.incident),
           h(
             'p',
             { class: 'sb-open-row' },

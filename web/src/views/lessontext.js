@@ -6,6 +6,7 @@ import { h, replaceChildren } from '../dom.js';
 import { t, l, nameOf } from '../i18n.js';
 import { listHash } from '../router.js';
 import { focusWhenLaidOut } from './stepcontrols.js';
+import { incidentPanel } from './incident.js';
 
 const list = (v) => (Array.isArray(v) ? v : []);
 
@@ -29,6 +30,8 @@ export function renderLessonText(root, { entry, lesson, banner, focus = true }) 
       title,
       h('p', { class: 'lead', 'data-testid': 'lesson-text-summary' }, l(entry.summary)),
       banner,
+      // An incident's report, as its file has it.
+      incidentPanel(lesson.incident, 'lesson-text-incident'),
       moments.length
         ? card('lesson-text-moments', t('textOnly.moments'),
             h(

@@ -6,6 +6,7 @@ import { h, replaceChildren } from '../dom.js';
 import { t, l, nameOf } from '../i18n.js';
 import { lessonHash, compareHash, sandboxHash } from '../router.js';
 import { lessonErrorCard, indexErrorCard } from './errors.js';
+import { incidentSourceLine } from './incident.js';
 
 /** Progress on a lesson of the index ({id, questionIds}). */
 export function lessonStats(entry, progress) {
@@ -24,7 +25,7 @@ function lessonCard(rec, progress) {
   const titleId = `lesson-title-${rec.id}`;
   return h(
     'li',
-    { class: ['card', 'lesson-card', st.completed && 'is-completed'], 'data-testid': 'lesson-card', 'data-lesson': rec.id },
+    { class: ['card', 'lesson-card', rec.incident && 'incident-card', st.completed && 'is-completed'], 'data-testid': 'lesson-card', 'data-lesson': rec.id, 'data-incident': rec.incident ? 'true' : null },
     h(
       'div',
       { class: 'lesson-card-head' },
@@ -32,6 +33,7 @@ function lessonCard(rec, progress) {
       st.completed ? h('span', { class: 'badge badge-done', 'data-testid': 'lesson-completed' }, '✓ ', t('list.completed')) : null,
     ),
     h('h3', { class: 'card-title', id: titleId }, l(rec.title)),
+    rec.incident ? incidentSourceLine(rec.incident) : null,
     h('p', { class: 'lesson-summary' }, l(rec.summary)),
     h(
       'div',
@@ -238,6 +240,16 @@ function progressTools({ progress, notify, store, recheck }) {
  */
 export function renderList(root, { store, progress, notify, message, isCurrent, banner = null, recheck }) {
   const items = h('ul', { class: 'lesson-list', 'data-testid': 'lesson-list' });
+  // The incidents (lessons that replay a public bug report): a section of their own after
+  // the lessons, shown once the index has one.
+  const incidentItems = h('ul', { class: 'lesson-list incident-list', 'data-testid': 'incident-list' });
+  const incidents = h(
+    'section',
+    { class: 'incidents-section', 'aria-labelledby': 'incidents-h', 'data-testid': 'incidents-section', hidden: true },
+    h('h2', { class: 'list-section-title', id: 'incidents-h' }, t('incidents.heading')),
+    h('p', { class: 'lead' }, t('incidents.intro')),
+    incidentItems,
+  );
   replaceChildren(
     root,
     h(
@@ -248,10 +260,12 @@ export function renderList(root, { store, progress, notify, message, isCurrent, 
       h('h2', { class: 'view-title' }, t('list.heading')),
       h('p', { class: 'lead' }, t('list.intro')),
       items,
+      incidents,
       h(
         'section',
         { class: 'card sandbox-card', 'data-testid': 'sandbox-card', 'aria-labelledby': 'sandbox-card-h' },
-        h('h3', { id: 'sandbox-card-h', class: 'section-title' }, t('sandbox.listTitle')),
+        // A heading of the page's sections' rank: it follows the incidents, not part of them.
+        h('h2', { id: 'sandbox-card-h', class: 'section-title' }, t('sandbox.listTitle')),
         h('p', null, t('sandbox.listText')),
         h('a', { class: 'btn btn-primary', href: sandboxHash(null), 'data-testid': 'open-sandbox' }, t('sandbox.listOpen')),
       ),
@@ -267,11 +281,19 @@ export function renderList(root, { store, progress, notify, message, isCurrent, 
       return;
     }
     if (!isCurrent()) return;
+    const card = (e) => (e.status === 'ok' ? lessonCard(e, progress) : h('li', { class: 'lesson-error-item' }, lessonErrorCard(e)));
+    // A file that did not validate has no index entry to say it is an incident: its error
+    // card stays with the lessons.
+    const isIncident = (e) => e.status === 'ok' && !!e.incident;
     replaceChildren(
       items,
       entries.length === 0 ? h('li', { class: 'muted' }, t('list.empty')) : null,
-      entries.map((e) => (e.status === 'ok' ? lessonCard(e, progress) : h('li', { class: 'lesson-error-item' }, lessonErrorCard(e)))),
+      entries.filter((e) => !isIncident(e)).map(card),
     );
+    const reports = entries.filter(isIncident);
+    replaceChildren(incidentItems, reports.map(card));
+    incidents.hidden = reports.length === 0;
+    incidentItems.setAttribute('data-ready', 'true');
     items.setAttribute('data-ready', 'true');
   })();
 }
