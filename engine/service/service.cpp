@@ -136,6 +136,8 @@ void Service::on_message(const Message& m) {
   if (process_later && sim_.scenario().service.concurrent_same_key == ConcurrentSameKey::CheckThenInsert) {
     put(local, "checked", "no_record");
   }
+  // No dedup at all: the request is never compared with anything (the timeline says so).
+  if (m.kind == MessageKind::Request && sim_.scenario().service.dedup == Dedup::None) put(local, "checked", "never");
   record("receive", m.intent, std::move(local), m.id);
   if (busy) {
     // The draft's 409: the first request with this key may still take effect.
@@ -264,6 +266,7 @@ void Service::write_new(const Message& m) {
   nlohmann::json local = {{"op_key", m.op_key}, {"receipt", receipt}};
   nlohmann::json effect_local = local;
   if (outbox) effect_local["email_key"] = email_key;
+  if (sim_.scenario().service.dedup == Dedup::None) effect_local["dedup"] = "none";
   sim_.own_key(m.op_key, m.intent);
   if (contract.ordering == Ordering::Atomic) {
     write_key();

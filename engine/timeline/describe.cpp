@@ -203,6 +203,10 @@ L10n describe(const Step& s, const Run& run) {
     return {"服务端收到" + msg.zh + "（操作标识 " + key + "）：此刻查不到去重记录，开始处理；处理完写入时不会再查一次",
             "the service receives " + msg.en + " (key " + key + "): it finds no dedup record now and starts processing; the insert at the end will not look again"};
   }
+  if (k == "receive" && str(e.local, "checked") == "never") {
+    return {"服务端收到" + msg.zh + "（操作标识 " + key + "）：它从不查重复，这个标识不会拿去和任何记录比对",
+            "the service receives " + msg.en + " (key " + key + "): it never looks for a repeat, so the key is compared with nothing"};
+  }
   if (k == "receive") return {"服务端收到" + msg.zh + "（操作标识 " + key + "）", "the service receives " + msg.en + " (key " + key + ")"};
   if (k == "notify") return {"服务端提交之后亲自调用邮件服务商，发出通知邮件 " + email + "；没有任何持久的记录说它欠着这封邮件", "after its commit the service calls the mail provider itself and sends notification email " + email + "; nothing durable records that the email is owed"};
   if (k == "relay") {
@@ -220,6 +224,7 @@ L10n describe(const Step& s, const Run& run) {
                                    "; the same transaction writes an outbox row: one notification email owed (email key " + email + ")"};
   if (k == "commit" && ordering == "key_first") return L10n::join({"服务端写入业务效果和回执 " + receipt + "（操作标识 " + key + "），去重记录已先行提交", "the service commits the effect and receipt " + receipt + " for key " + key + "; its dedup record was committed before"}, owed, "", "");
   if (k == "commit" && ordering == "effect_first") return L10n::join({"服务端先写入业务效果和回执 " + receipt + "（操作标识 " + key + "），去重记录还没写", "the service commits the effect and receipt " + receipt + " for key " + key + "; its dedup record is not written yet"}, owed, "", "");
+  if (k == "commit" && str(e.local, "dedup") == "none") return L10n::join({"服务端没有查过重复，就在一个事务里写入业务效果和回执 " + receipt + "（操作标识 " + key + "）：每个到达的请求都会多一条业务效果", "the service commits the effect and receipt " + receipt + " for key " + key + " in one transaction, without having looked for a repeat: every request that reaches it makes one more effect"}, owed, "", "");
   if (k == "commit") return L10n::join({"服务端在一个事务里写入去重记录、业务效果和回执 " + receipt + "（操作标识 " + key + "）", "the service commits the dedup record, the effect and receipt " + receipt + " for key " + key + " in one transaction"}, owed, "", "");
   if (k == "register" && ordering == "key_first") return {"服务端先提交操作标识 " + key + " 的去重记录（回执 " + receipt + "），业务效果还没写", "the service commits the dedup record of key " + key + " (receipt " + receipt + "); the effect is not written yet"};
   if (k == "register") return {"服务端补写操作标识 " + key + " 的去重记录（回执 " + receipt + "）", "the service commits the dedup record of key " + key + " (receipt " + receipt + ") after the effect"};

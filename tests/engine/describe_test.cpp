@@ -128,3 +128,27 @@ TEST_CASE("a spent retry budget of one send reads as one send") {
   }
   CHECK(has(text, "the retry budget (1 send) is spent"));
 }
+
+TEST_CASE("a service that never deduplicates does not claim a dedup record in its timeline") {
+  // A lost response and a retry under the same key: two effects, and each commit line says
+  // that no repeat was looked for (the incidents whose API takes no key read this text).
+  Scenario s = reconciling(OnNotFound::Resend, {drop(MessageKind::Response)});
+  s.client.recovery = Recovery::Resend;
+  s.service.dedup = Dedup::None;
+  Run run = Simulation(s, s.faults).run();
+  std::string receive = text_of(run, "receive", Side::Service, 2);
+  CHECK(has(receive, "never looks for a repeat"));
+  for (int nth = 1; nth <= 2; ++nth) {
+    std::string commit = text_of(run, "commit", Side::Service, nth);
+    CAPTURE(commit);
+    CHECK(has(commit, "without having looked for a repeat"));
+    CHECK(!has(commit, "dedup record"));
+  }
+  SUBCASE("by key, the same run commits a dedup record once and replays the retry") {
+    s.service.dedup = Dedup::Key;
+    Run keyed = Simulation(s, s.faults).run();
+    CHECK(has(text_of(keyed, "commit", Side::Service, 1), "the dedup record"));
+    CHECK(text_of(keyed, "commit", Side::Service, 2).empty());
+    CHECK(!has(text_of(keyed, "receive", Side::Service, 2), "never looks"));
+  }
+}

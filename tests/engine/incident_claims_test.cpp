@@ -1,0 +1,100 @@
+// What the shipped incidents say beyond their reported count (lessons/incident-*.json):
+// the claims of their `fix` texts about the team's own change, and the report's second
+// outcome where the model has one. course_test.cpp holds every incident to its `reported`
+// block and its side-by-side fix to no failure over the fault space; these hold the words.
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "engine/api/api.hpp"
+#include "lesson_file.hpp"
+
+using nlohmann::json;
+
+namespace {
+
+json call(const std::string& method, const json& input) { return json::parse(idemlab::api::call(method, input.dump())); }
+
+json explore(const std::string& lesson, const json& policy, int faults) {
+  json in = {{"file", "lessons/" + lesson}, {"text", read_lesson_text(lesson)}, {"faults", faults}, {"policy", policy}};
+  json out = call("explore", in);
+  REQUIRE_MESSAGE(out.contains("outcomes"), out.dump());
+  CHECK(out["complete"] == true);
+  return out;
+}
+
+// How many explored schedules end with the intent's status and effect count ("DELIVERED", 2).
+int ending(const json& explored, const std::string& intent, const std::string& status, int effects) {
+  const std::string prefix = intent + "=" + status + "/" + std::to_string(effects);
+  int n = 0;
+  for (const json& o : explored["outcomes"]) {
+    const std::string key = o["key"].get<std::string>();
+    if (key == prefix || key.rfind(prefix + "/", 0) == 0 || key.rfind(prefix + "|", 0) == 0) n += o["count"].get<int>();
+  }
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("incident myplanet: turning the interceptor's retry of the write off ends the duplicates but leaves lost replies to a person") {
+  const std::string lesson = "incident-myplanet-submission.json";
+  // The reported behaviour: some single lost message already stores the submission twice.
+  json reported = explore(lesson, "retry-anonymous-post", 1);
+  CHECK(ending(reported, "submission", "DELIVERED", 2) > 0);
+  // The team's change: the write is sent once. No schedule of up to two faults makes a
+  // second document, and none is safe to report as a failure either: after a lost reply the
+  // app cannot say, and the intent ends NEEDS_HUMAN with the document stored or not.
+  json team = explore(lesson, {{"client", {{"retry_layers", {{{"layer", "interceptor"}, {"attempts", 1}}}}}}}, 2);
+  CHECK(team["safe"] == true);
+  CHECK(ending(team, "submission", "DELIVERED", 2) == 0);
+  CHECK(ending(team, "submission", "NEEDS_HUMAN", 1) > 0);
+  CHECK(ending(team, "submission", "NEEDS_HUMAN", 0) > 0);
+  // The client-chosen id: every schedule with one fault ends delivered, once.
+  json safe = explore(lesson, "client-chosen-id", 1);
+  CHECK(safe["safe"] == true);
+  CHECK(ending(safe, "submission", "DELIVERED", 1) == safe["schedules"].get<int>());
+}
+
+TEST_CASE("incident aws snapshot: without a token, switching the SDK's retry off trades the second snapshot for not knowing") {
+  const std::string lesson = "incident-aws-snapshot.json";
+  json no_retry = explore(lesson, {{"client", {{"retry_layers", {{{"layer", "sdk"}, {"attempts", 1}}}}}}}, 2);
+  CHECK(ending(no_retry, "snapshot", "DELIVERED", 2) == 0);
+  CHECK(ending(no_retry, "snapshot", "NEEDS_HUMAN", 1) > 0);  // a snapshot exists; the caller was not told
+  json token = explore(lesson, "token-per-call", 2);
+  CHECK(token["safe"] == true);
+  CHECK(ending(token, "snapshot", "NEEDS_HUMAN", 1) == 0);  // the SDK's retry recovers the lost reply
+}
+
+TEST_CASE("incident akash top-up: every charge credits the wallet again, and the fix makes one of each") {
+  json in = {{"file", "lessons/incident-akash-topup.json"}, {"text", read_lesson_text("incident-akash-topup.json")}};
+  json out = call("compare", in);
+  REQUIRE_MESSAGE(out.contains("policies"), out.dump());
+  const json& reported = out["policies"][0]["ending"]["intents"][0];
+  const json& fixed = out["policies"][1]["ending"]["intents"][0];
+  // Three presses of Pay: three charges and as many credits (the webhook is the outbox).
+  CHECK(reported["effects"] == 3);
+  CHECK(reported["emails"] == 3);
+  CHECK(fixed["effects"] == 1);
+  CHECK(fixed["emails"] == 1);
+  CHECK(fixed["status"] == "DELIVERED");
+}
+
+TEST_CASE("incident materialize: the producer is acknowledged whether the broker stopped before or after the append") {
+  // What the producer cannot tell apart: a broker stopped before appending leaves one
+  // record after the resend, one stopped after it leaves two; both end acknowledged.
+  json lesson = json::parse(read_lesson_text("incident-materialize-kafka.json"));
+  lesson.erase("incident");  // its reported count is the after-append run's
+  // Its moments and question follow the after-append run; the first moment, a send, holds in both.
+  lesson["moments"] = json::array({lesson["moments"][0]});
+  lesson["questions"] = json::array();
+  for (const std::string point : {"before_commit", "after_commit"}) {
+    CAPTURE(point);
+    lesson["scenario"]["faults"] = json::array({{{"crash_service", point}, {"attempt", 1}, {"restart_after_ms", 50}}});
+    json out = call("compare", {{"file", "lessons/incident-materialize-kafka.json"}, {"text", lesson.dump()}});
+    REQUIRE_MESSAGE(out.contains("policies"), out.dump());
+    const json& reported = out["policies"][0]["ending"]["intents"][0];
+    CHECK(reported["status"] == "DELIVERED");
+    CHECK(reported["effects"] == (point == "before_commit" ? 1 : 2));
+    CHECK(out["policies"][1]["ending"]["intents"][0]["effects"] == 1);
+  }
+}
