@@ -54,9 +54,11 @@ export function reportLine(incident) {
  * "2 effects for job-5fe3 · concurrent execution": how the engine's replay of the report
  * ends (`replayed`, from the engine's `run`; the page never counts it itself).
  */
-function replayedText(replayed) {
+function replayedText(replayed, reported) {
   const parts = [];
-  if (Number.isInteger(replayed.effects)) {
+  // The count only where the report gave one (a report without a count is about
+  // something else, and the count may be a question's answer).
+  if (Number.isInteger(replayed.effects) && reported && Number.isInteger(reported.effects)) {
     parts.push(t(replayed.effects === 1 ? 'incident.effects.one' : 'incident.effects.other', { n: replayed.effects, intent: String(replayed.intent || '') }));
   }
   if (Array.isArray(replayed.broken)) {
@@ -81,7 +83,7 @@ export function incidentPanel(incident, idPrefix = 'incident') {
   };
   if (isL10n(incident.expected)) row('incident.expected', 'incident-expected', l(incident.expected));
   if (isL10n(incident.seen)) row('incident.seen', 'incident-seen', l(incident.seen));
-  const replayed = incident.replayed && typeof incident.replayed === 'object' ? replayedText(incident.replayed) : '';
+  const replayed = incident.replayed && typeof incident.replayed === 'object' ? replayedText(incident.replayed, incident.reported) : '';
   if (replayed) row('incident.reproduced', 'incident-reproduced', replayed);
   if (isL10n(incident.fix)) row('incident.fix', 'incident-fix', l(incident.fix));
   return h(
