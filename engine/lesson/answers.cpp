@@ -69,7 +69,8 @@ Expected predict(const PreparedLesson& p, const Question& q) {
   if (same && values.size() > 1) {
     std::string n = std::to_string(values.size());
     e.explanation.zh += "在客户端分不清的 " + n + " 次运行里结果都一样。";
-    e.explanation.en += " It is the same in all " + n + " runs the client cannot tell apart.";
+    e.explanation.en += values.size() == 2 ? std::string(" It is the same in both runs the client cannot tell apart.")
+                                           : " It is the same in all " + n + " runs the client cannot tell apart.";
   }
   return e;
 }

@@ -262,3 +262,26 @@ test('time axis: the sandbox diagram has the switch too', async ({ page }) => {
   await page.getByTestId('diagram-axis-time').check();
   await expect(page.getByTestId('diagram')).toHaveAttribute('data-axis', 'time');
 });
+
+test('side by side: at the end, a column names what its run broke on the way, not only what still fails at its last step', async ({ page }) => {
+  await useEnglish(page);
+  const all = await allCompares(page);
+  // A run whose verdict names an invariant that holds again at its last step (two copies of
+  // the work at once, over before the end).
+  let pick = null;
+  for (const { id, data } of all) {
+    data.policies.forEach((p, k) => {
+      const last = p.steps[p.steps.length - 1].invariants || {};
+      const healed = (p.verdict.violations || []).find((v) => last[v.invariant] === false);
+      if (!pick && healed) pick = { id, data, k, invariant: healed.invariant };
+    });
+    if (pick) break;
+  }
+  expect(pick, 'a compared run that breaks an invariant only on the way').not.toBeNull();
+  const times = timesOf(pick.data);
+  await openCompare(page, pick.id, times.length - 1);
+  const col = page.getByTestId('compare-timeline').nth(pick.k);
+  const verdict = col.getByTestId('compare-verdict');
+  await expect(verdict).toHaveAttribute('data-shown', 'true');
+  await expect(verdict.locator(`[data-invariant="${pick.invariant}"]`)).toHaveClass(/inv-broken/);
+});

@@ -438,7 +438,7 @@ async function openSandbox(r, isCurrent) {
     if (!isCurrent()) return;
     const qs = rec ? rec.run.lesson.questions || [] : [];
     const open = qs.filter((q) => !app.progress.isSettled(rec.id, q.id)).length;
-    if (open > 0) notices.push({ key: 'sandbox.spoiler', params: { n: open }, testid: 'sb-spoiler' });
+    if (open > 0) notices.push({ key: open === 1 ? 'sandbox.spoiler.one' : 'sandbox.spoiler', params: { n: open }, testid: 'sb-spoiler' });
   }
   const { SandboxView, evaluateState } = await sandboxView();
   if (!isCurrent()) return;

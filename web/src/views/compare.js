@@ -27,13 +27,30 @@ function stepAt(steps, time) {
   return k;
 }
 
+/**
+ * A run's invariants at its last step, with every invariant the engine's verdict on the
+ * whole run names as broken marked broken too (an always-invariant broken on the way, such
+ * as two copies of the work at once, may hold again by the end).
+ */
+function brokenInRun(last, violations) {
+  const out = { ...last };
+  const list = Array.isArray(last.violations) ? [...last.violations] : [];
+  for (const v of Array.isArray(violations) ? violations : []) {
+    if (!v || typeof v.invariant !== 'string') continue;
+    if (out[v.invariant] !== true) list.push(v);
+    out[v.invariant] = true;
+  }
+  out.violations = list;
+  return out;
+}
+
 function knobList(policy) {
   const rows = [];
-  for (const side of ['client', 'service']) {
+  for (const side of ['client', 'service', 'provider', 'timing']) {
     const knobs = Object.entries(policy[side] || {});
     if (!knobs.length) continue;
     rows.push(
-      h('dt', null, nameOf('side', side)),
+      h('dt', null, nameOf('knobGroup', side)),
       h('dd', null, knobs.map(([k, v]) => h('code', { class: 'chip' }, `${k}: ${typeof v === 'string' ? v : JSON.stringify(v)}`))),
     );
   }
@@ -289,7 +306,9 @@ export class CompareView {
       col.verdict,
       h('h4', { class: 'compare-verdict-title' }, t('compare.verdict')),
       p.ending && p.ending.text ? h('p', { class: 'compare-ending', 'data-testid': 'compare-ending' }, l(p.ending.text)) : null,
-      h('ul', { class: 'invariants' }, invariantLines(last.invariants || {})),
+      // The whole run's verdict: an invariant broken on the way (two copies of the work at
+      // once, over before the end) stays broken here.
+      h('ul', { class: 'invariants' }, invariantLines(brokenInRun(last.invariants || {}, verdict.violations))),
       verdict.stop_text ? h('p', { class: 'muted small', 'data-testid': 'compare-stop' }, l(verdict.stop_text)) : null,
     );
   }

@@ -61,8 +61,10 @@ function replayedText(replayed, reported) {
   if (Number.isInteger(replayed.effects) && reported && Number.isInteger(reported.effects)) {
     parts.push(t(replayed.effects === 1 ? 'incident.effects.one' : 'incident.effects.other', { n: replayed.effects, intent: String(replayed.intent || '') }));
   }
-  if (Array.isArray(replayed.broken)) {
-    for (const name of replayed.broken) if (isText(name)) parts.push(nameOf('invariantBroken', name));
+  // The invariant the report saw, when the replay breaks it (a stand-in such as an outbox
+  // for a webhook may break others the report is not about).
+  if (Array.isArray(replayed.broken) && reported && isText(reported.violation) && replayed.broken.includes(reported.violation)) {
+    parts.push(nameOf('invariantBroken', reported.violation));
   }
   return parts.join(' · ');
 }
