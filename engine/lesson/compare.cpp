@@ -24,10 +24,10 @@ json policy_json(const ComparePolicy& policy) {
   put(out, "label", policy.label.to_json());
   // What this side replaces: client and service always (an object, maybe empty); provider,
   // timing and the script only where the policy replaces them.
-  for (const char* part : {"client", "service", "provider", "timing", "script"}) {
+  for (const std::string part : {"client", "service", "provider", "timing", "script"}) {
     auto o = policy.overrides.find(part);
-    if (o != policy.overrides.end()) put(out, part, *o);
-    else if (part[0] == 'c' || part[0] == 's' && part[1] == 'e') put(out, part, json::object());
+    if (o != policy.overrides.end()) put(out, part.c_str(), *o);
+    else if (part == "client" || part == "service") put(out, part.c_str(), json::object());
   }
   put(out, "messages", messages_json(run));
   put(out, "steps", std::move(steps));

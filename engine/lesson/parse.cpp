@@ -338,9 +338,9 @@ void read_incident(Reader& r, const json& c, bool has_compare, Lesson& lesson) {
     r.problem(Reader::at(path, "url"), "the report's address must start with https:// (the page links to it)");
   }
   out.title = r.string(c, path, "title", true);
-  for (const char* key : {"source", "url", "title"}) {
-    const std::string& s = key[0] == 's' ? out.source : key[0] == 'u' ? out.url : out.title;
-    if (s.size() > limits::kMaxIncidentLineBytes || s.find('\n') != std::string::npos) {
+  const std::pair<const char*, const std::string*> lines[] = {{"source", &out.source}, {"url", &out.url}, {"title", &out.title}};
+  for (const auto& [key, line] : lines) {
+    if (line->size() > limits::kMaxIncidentLineBytes || line->find('\n') != std::string::npos) {
       r.problem(Reader::at(path, key), "one line of at most " + std::to_string(limits::kMaxIncidentLineBytes) + " bytes");
     }
   }
