@@ -329,7 +329,7 @@ json dispatch(const std::string& method, const std::string& input) {
     }
   }
   // An incident must reproduce its report: `check` and `answers` run the reported
-  // behaviour once (engine/lesson/incident.hpp); `run` only shows the block.
+  // behaviour once (engine/lesson/incident.hpp); `run` shows the block with that replay.
   if (method == "check" || method == "answers") {
     std::vector<LessonProblem> unreproduced = incident_problems(p->lesson);
     if (!unreproduced.empty()) return problems_json(LessonError(std::move(unreproduced)));
@@ -347,21 +347,7 @@ json dispatch(const std::string& method, const std::string& input) {
     if (!unfired.is_null()) put(out, "unfired", std::move(unfired));
     if (in.contains("scenario")) put(out, "settings", settings_json(p->lesson.scenario));
     if (p->lesson.challenge) put(out["lesson"], "challenge", challenge_view(*p->lesson.challenge));
-    if (p->lesson.incident) {
-      // What the engine's own replay of the report ends with (the page shows this, not the
-      // author's `reported`, which `check` holds it to).
-      json incident = p->lesson.incident->to_json();
-      const ReportedRun replay = reported_run(p->lesson);
-      json broken = json::array();
-      for (Invariant i : replay.broken) broken.push_back(to_string(i));
-      json replayed = json::object();
-      put(replayed, "policy", replay.policy);
-      put(replayed, "intent", replay.intent);
-      put(replayed, "effects", replay.effects);
-      put(replayed, "broken", std::move(broken));
-      put(incident, "replayed", std::move(replayed));
-      put(out["lesson"], "incident", std::move(incident));
-    }
+    if (p->lesson.incident) put(out["lesson"], "incident", incident_view(p->lesson));
     return out;
   }
   if (method == "answers") {

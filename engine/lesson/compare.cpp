@@ -96,7 +96,7 @@ json compare_json(const PreparedLesson& p) {
   put(lesson, "id", l.id);
   put(lesson, "title", l.title.to_json());
   put(out, "lesson", std::move(lesson));
-  put(out, "intent", l.compare->intent.empty() ? first_intent(l.scenario) : l.compare->intent);
+  put(out, "intent", l.compare->counted_intent(l.scenario));
   // What goes wrong in both runs: the planned faults (a crash with when it restarts) and
   // the script's own crashes.
   L10n planned = l.scenario.faults.describe();

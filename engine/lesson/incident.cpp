@@ -28,7 +28,7 @@ ReportedRun reported_run(const Lesson& lesson) {
   const ComparePolicy& policy = lesson.compare->policies.front();
   ReportedRun out;
   out.policy = policy.id;
-  out.intent = lesson.compare->intent.empty() ? first_intent(lesson.scenario) : lesson.compare->intent;
+  out.intent = lesson.compare->counted_intent(lesson.scenario);
   const Run run = Simulation(policy.scenario, policy.scenario.faults).run();
   for (const IntentEnding& e : ending_of(run).intents) {
     if (e.intent == out.intent) out.effects = e.effects;
@@ -42,6 +42,20 @@ ReportedRun reported_run(const Lesson& lesson) {
       }
     }
   }
+  return out;
+}
+
+nlohmann::json incident_view(const Lesson& lesson) {
+  nlohmann::json out = lesson.incident->to_json();
+  const ReportedRun replay = reported_run(lesson);
+  nlohmann::json broken = nlohmann::json::array();
+  for (Invariant i : replay.broken) broken.push_back(to_string(i));
+  nlohmann::json replayed = nlohmann::json::object();
+  put(replayed, "policy", replay.policy);
+  put(replayed, "intent", replay.intent);
+  put(replayed, "effects", replay.effects);
+  put(replayed, "broken", std::move(broken));
+  put(out, "replayed", std::move(replayed));
   return out;
 }
 

@@ -24,6 +24,12 @@ struct ReportedRun {
 /// `compare`). Throws std::invalid_argument otherwise.
 ReportedRun reported_run(const Lesson& lesson);
 
+/// The incident as `run` shows it (engine/api/API.md): the block as written, and
+/// "replayed": {"policy", "intent", "effects", "broken": [invariant names]}, the engine's
+/// own ending of the reported run (the page shows this, not the author's `reported`).
+/// `lesson` must be an incident (see reported_run).
+nlohmann::json incident_view(const Lesson& lesson);
+
 /// The problems of `lesson`'s incident block that need the simulation: the reported run
 /// ending with other effects than `reported.effects` (at /incident/reported/effects), or
 /// not breaking `reported.violation` (at /incident/reported/violation). Empty when it

@@ -97,6 +97,9 @@ struct Comparison {
   std::vector<ComparePolicy> policies;
   std::optional<L10n> narration;  ///< what to watch for, shown with the two timelines
   std::string intent;  ///< the intent whose effects are counted ("" = the first delivered)
+  /// The intent the counters count in `scenario` (the lesson's): `intent`, or the first
+  /// delivered one.
+  std::string counted_intent(const Scenario& scenario) const { return intent.empty() ? first_intent(scenario) : intent; }
 };
 
 /// A lesson's `challenge` (lessons/README.md, "Challenges"): a checked exercise in the

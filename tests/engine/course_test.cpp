@@ -35,7 +35,7 @@ TEST_CASE("every side-by-side lesson: the mistake fails in the lesson's run, the
     if (!p->lesson.compare) continue;
     ++compared;
     const Comparison& c = *p->lesson.compare;
-    std::string intent = c.intent.empty() ? first_intent(p->lesson.scenario) : c.intent;
+    std::string intent = c.counted_intent(p->lesson.scenario);
     CAPTURE(name);
     REQUIRE(c.policies.size() == 2);
 
