@@ -43,6 +43,13 @@ std::string Client::make_key(const std::string& intent, long long k) const {
   return "op-" + Rng::derive_hex(sim_.scenario().seed, "key/" + intent + "/" + std::to_string(k), 12);
 }
 
+std::string Client::key_of(const std::string& intent, const std::string& fingerprint) const {
+  if (sim_.scenario().client.key_source == KeySource::PayloadHash) {
+    return "op-" + sha256_hex(intent + "\n" + fingerprint).substr(0, 12);
+  }
+  return make_key(intent, 1);
+}
+
 int Client::record(const std::string& kind, const std::string& intent, nlohmann::json local, int message) {
   Event ev;
   ev.kind = kind;
@@ -88,7 +95,7 @@ void Client::cancel(const std::string& intent) {
 void Client::decide(const std::string& intent, const std::string& payload, const std::string& cancels) {
   if (!alive_ || row(intent)) return;
   std::string fp = sha256_hex(payload);
-  std::string key = make_key(intent, 1);
+  std::string key = key_of(intent, fp);
   nlohmann::json view = nlohmann::json::object();
   put(view, "op_key", key);
   put(view, "fingerprint", fp);
@@ -123,6 +130,8 @@ void Client::send_attempt(const std::string& intent, KeyChoice choice, std::int6
   bool fresh = choice == KeyChoice::Fresh ||
                (choice == KeyChoice::ByPolicy && sim_.scenario().client.key_scope == KeyScope::PerAttempt);
   if (fresh && attempt > 1) key = make_key(intent, attempt);
+  // A key derived from the content follows it: changed content, a new key.
+  if (!fresh && sim_.scenario().client.key_source == KeySource::PayloadHash) key = key_of(intent, r->fingerprint);
   std::string status = r->status == status::kFailed ? status::kPending : r->status;
   db_.query("UPDATE intents SET op_key = ?1, attempts = ?2, status = ?3 WHERE intent = ?4",
             {SqlValue::of(key), SqlValue::of(attempt), SqlValue::of(status), SqlValue::of(intent)});
@@ -235,7 +244,7 @@ void Client::escalate(const std::string& intent, const std::string& reason) {
   nlohmann::json extra = nlohmann::json::object();
   if (reason == kDeadlinePassed) {
     put(extra, "deadline_at", *deadline_at(intent));
-  } else {
+  } else if (reason == kBudgetSpent) {
     put(extra, "budget", send_budget(sim_.scenario().client));
   }
   record_status(intent, status::kNeedsHuman, std::nullopt, reason, error_kind::kIndefinite, std::move(extra));
@@ -362,6 +371,13 @@ void Client::resend_changed_payload(const std::string& intent, const std::string
   send_attempt(intent, KeyChoice::Same);
 }
 
+void Client::fallback(const std::string& intent, const std::string& payload) {
+  if (!alive_) return;
+  std::optional<IntentRow> r = row(intent);
+  if (!r || r->status != status::kFailed) return;
+  resend_changed_payload(intent, payload);
+}
+
 void Client::resend_same_key(const std::string& intent) {
   if (!alive_ || !row(intent)) return;
   send_attempt(intent, KeyChoice::Same);
@@ -391,6 +407,8 @@ void Client::on_message(const Message& m) {
   put(local, "message", to_string(m.kind));
   put(local, "op_key", m.op_key);
   put(local, "outcome", m.outcome);
+  if (m.http) put(local, "http", m.http);
+  if (m.replayed) put(local, "replayed", true);
   if (!m.receipt.empty()) put(local, "receipt", m.receipt);
   if (!m.reason.empty()) put(local, "reason", m.reason);
   record("receive", m.intent, std::move(local), m.id);
@@ -417,9 +435,20 @@ void Client::on_message(const Message& m) {
     record_status(m.intent, status::kConflict, std::nullopt, Service::kSameKeyDifferentPayload, error_kind::kDefinite);
     return;
   }
+  const ClientPolicy& policy = sim_.scenario().client;
   if (vouches) {
     stop_waiting(m.intent);
     record_status(m.intent, status::kDelivered, m.receipt);
+  } else if (m.outcome == "rejected" && m.reason == Service::kAlreadyExists) {
+    on_already_exists(m.intent);
+  } else if (m.outcome == "error" && policy.on_server_error == OnServerError::Fail) {
+    // The mistake: a 500 read as a definite failure, though the work may have committed.
+    stop_waiting(m.intent);
+    record_status(m.intent, status::kFailed, std::nullopt, Service::kInternalError, error_kind::kIndefinite);
+  } else if (m.outcome == "refused" && refusal_settles(*r, m)) {
+    // A definite error: the service did nothing (a 429, or the stored one found again).
+    stop_waiting(m.intent);
+    record_status(m.intent, status::kFailed, std::nullopt, m.reason, error_kind::kDefinite);
   } else if (m.outcome == "rejected") {
     // A definite error: the service refused before doing anything.
     stop_waiting(m.intent);
@@ -441,10 +470,39 @@ void Client::on_message(const Message& m) {
       send_attempt(m.intent, KeyChoice::ByPolicy);
     }
   } else {
-    // Any other answer (the IETF draft's 409 for a key still in progress) leaves the
-    // outcome open: an indefinite error, handled as a timeout is.
+    // Any other answer (the IETF draft's 409 for a key still in progress, a 500) leaves
+    // the outcome open: an indefinite error, handled as a timeout is.
     on_indefinite(m.intent, m.kind);
   }
+}
+
+bool Client::refusal_settles(const IntentRow& r, const Message& m) const {
+  // A 429 says this request did nothing, not that the intent never happened: only when
+  // it answers the intent's one and only send, or speaks for the key (a stored refusal,
+  // replayed or found by lookup), is nothing done at all.
+  return m.kind == MessageKind::LookupReply || m.replayed || (m.n == 1 && r.attempts == 1);
+}
+
+void Client::on_already_exists(const std::string& intent) {
+  stop_waiting(intent);
+  const ClientPolicy& policy = sim_.scenario().client;
+  if (policy.on_already_exists == OnAlreadyExists::Success) {
+    record_status(intent, status::kDelivered, std::nullopt, Service::kAlreadyExists);
+    return;
+  }
+  if (policy.on_already_exists == OnAlreadyExists::Fail) {
+    // The mistake: the create this retry repeats did happen.
+    record_status(intent, status::kFailed, std::nullopt, Service::kAlreadyExists, error_kind::kDefinite);
+    return;
+  }
+  // Something exists under the key, but whose content? Only a lookup says.
+  std::string stop = no_send_reason(intent, sim_.now());
+  if (!sim_.scenario().service.lookup) stop = Service::kAlreadyExists;  // nothing to ask: a person decides
+  if (!stop.empty()) {
+    escalate(intent, stop);
+    return;
+  }
+  send_lookup(intent);
 }
 
 void Client::crash() {

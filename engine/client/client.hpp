@@ -3,7 +3,8 @@
 //
 // Table `intents(intent TEXT PRIMARY KEY, op_key, fingerprint, payload, status, receipt,
 // attempts, lookups)`. The operation key is generated when the client decides to deliver
-// and persisted before the request is sent (KeyScope::PerIntent), or drawn anew for every
+// (or under KeySource::PayloadHash derived from the intent and its content, so changed
+// content gets its own key) and persisted before the request is sent (KeyScope::PerIntent), or drawn anew for every
 // attempt (KeyScope::PerAttempt, the mistake the course warns about).
 // A timeout is an indefinite error: with OnTimeout::RecordUnknown the intent becomes
 // UNKNOWN and stays so until reconciled; the client never turns UNKNOWN into FAILED.
@@ -25,6 +26,11 @@
 // it is spent and the outcome is still unknown the intent becomes NEEDS_HUMAN, with
 // local.reason "budget_spent" or "deadline_passed". A send under retry layers records
 // local.layers (each layer's iteration), local.send, local.budget and local.retried_by.
+// The service's other answers (engine/service/service.hpp): a 500 is indefinite (UNKNOWN,
+// then as after a timeout), or with OnServerError::Fail recorded FAILED (the mistake); a
+// 429 is definite about its request (FAILED, reason refused, when it answers the only send;
+// indefinite for the intent after an earlier send); "409 already exists" is resolved per
+// ClientPolicy::on_already_exists (a lookup; DELIVERED without a receipt; or FAILED).
 // A cancel is a new intent `<intent>-cancel` with its own operation key and the payload
 // "cancel <original key>": a new effect at the service, which undoes nothing there.
 #include <cstdint>
@@ -53,6 +59,10 @@ class Client {
   void reconcile(const std::string& intent) { reconcile(intent, 0); }
   void resend_new_key(const std::string& intent);
   void resend_changed_payload(const std::string& intent, const std::string& payload);
+  /// resend_changed_payload, only while the intent's row says FAILED: the fallback a
+  /// client takes after a definite refusal (ubicloud: another instance family after
+  /// InsufficientInstanceCapacity). A no-op on any other status.
+  void fallback(const std::string& intent, const std::string& payload);
   /// Sends the intent again under the operation key its row holds (the retry the
   /// Idempotency-Key draft makes safe: the service replays the original receipt).
   void resend_same_key(const std::string& intent);
@@ -90,6 +100,12 @@ class Client {
   void retry_now(const std::string& intent, MessageKind call, std::int64_t wait, bool escalate_when_spent);
   void after_unknown(const std::string& intent);
   void reconcile(const std::string& intent, std::int64_t waited);
+  /// "409 already exists": success, fail or a lookup, per ClientPolicy::on_already_exists.
+  void on_already_exists(const std::string& intent);
+  /// Whether a 429 (`m`) settles the intent as FAILED: it answers its only send, or it is
+  /// a stored refusal (replayed or looked up). Otherwise an earlier send may have taken
+  /// effect, and the 429 is indefinite for the intent.
+  bool refusal_settles(const IntentRow& r, const Message& m) const;
   long long sends(const std::string& intent);
   std::optional<std::int64_t> deadline_at(const std::string& intent);
   std::string no_send_reason(const std::string& intent, std::int64_t at);
@@ -101,6 +117,9 @@ class Client {
   void wait_for(const std::string& intent, MessageKind kind, int n);
   void stop_waiting(const std::string& intent);
   std::string make_key(const std::string& intent, long long k) const;
+  /// The intent's operation key for content `fingerprint`: drawn (make_key 1), or under
+  /// KeySource::PayloadHash derived from the intent and the content.
+  std::string key_of(const std::string& intent, const std::string& fingerprint) const;
   int record(const std::string& kind, const std::string& intent, nlohmann::json local, int message = -1);
 
   Simulation& sim_;

@@ -122,6 +122,22 @@ void draw_script(Draw& d, Scenario& sc) {
   }
 }
 
+// A kind of injection point first (a message lost, a crash at one point, an error at one
+// point), then one point of that kind: the kinds a run passes once or twice (a crash
+// between two writes) are drawn as often as those it passes at every message.
+const Fault& pick_fault(Draw& d, const std::vector<Fault>& next) {
+  std::vector<const Fault*> kinds;
+  for (const Fault& f : next) {
+    if (std::none_of(kinds.begin(), kinds.end(), [&](const Fault* k) { return k->same_kind(f); })) kinds.push_back(&f);
+  }
+  const Fault* kind = kinds[static_cast<std::size_t>(d.between(0, static_cast<long long>(kinds.size()) - 1))];
+  std::vector<const Fault*> of_kind;
+  for (const Fault& f : next) {
+    if (f.same_kind(*kind)) of_kind.push_back(&f);
+  }
+  return *of_kind[static_cast<std::size_t>(d.between(0, static_cast<long long>(of_kind.size()) - 1))];
+}
+
 json finding(const Violation& v, const Scenario& sc) {
   json o = v.to_json();
   put(o, "scenario", write_scenario(sc));
@@ -155,7 +171,7 @@ json fuzz(const FuzzOptions& options) {
     for (int f = 0; f < faults; ++f) {
       std::vector<Fault> next = next_faults(run, plan, space);
       if (next.empty()) break;
-      plan.faults.push_back(d.pick(next));
+      plan.faults.push_back(pick_fault(d, next));
       run = Simulation(sc, plan).run();
       ++schedules;
     }

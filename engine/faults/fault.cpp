@@ -33,6 +33,15 @@ const char* to_string(ServicePoint p) {
   return "?";
 }
 
+const char* to_string(ErrorPoint p) {
+  switch (p) {
+    case ErrorPoint::BeforeCommit: return "before_commit";
+    case ErrorPoint::AfterCommit: return "after_commit";
+    case ErrorPoint::Refused: return "refused";
+  }
+  return "?";
+}
+
 bool parse(const std::string& s, MessageKind& out) {
   for (MessageKind k : {MessageKind::Request, MessageKind::Response, MessageKind::Lookup,
                         MessageKind::LookupReply, MessageKind::Email, MessageKind::EmailAck}) {
@@ -51,6 +60,13 @@ bool parse(const std::string& s, ClientPoint& out) {
 bool parse(const std::string& s, ServicePoint& out) {
   for (ServicePoint p : {ServicePoint::BeforeCommit, ServicePoint::BetweenWrites, ServicePoint::AfterCommit,
                          ServicePoint::AfterEmailSend}) {
+    if (s == to_string(p)) { out = p; return true; }
+  }
+  return false;
+}
+
+bool parse(const std::string& s, ErrorPoint& out) {
+  for (ErrorPoint p : {ErrorPoint::BeforeCommit, ErrorPoint::AfterCommit, ErrorPoint::Refused}) {
     if (s == to_string(p)) { out = p; return true; }
   }
   return false;
@@ -79,6 +95,7 @@ bool Fault::same_kind(const Fault& other) const {
     case Kind::Drop: return message == other.message;
     case Kind::CrashClient: return point == other.point;
     case Kind::CrashService: return service_point == other.service_point;
+    case Kind::ServiceError: return error_point == other.error_point;
   }
   return false;
 }
@@ -89,6 +106,7 @@ std::string Fault::id() const {
     case Kind::Drop: return std::string("drop:") + to_string(message) + where;
     case Kind::CrashClient: return std::string("crash:client:") + to_string(point) + where;
     case Kind::CrashService: return std::string("crash:service:") + to_string(service_point) + where;
+    case Kind::ServiceError: return std::string("error:service:") + to_string(error_point) + where;
   }
   return "?";
 }
@@ -125,6 +143,19 @@ L10n Fault::describe() const {
       case ServicePoint::AfterEmailSend:
         return {"服务端第 " + num + " 次把邮件发给邮件服务商后、做任何别的事之前崩溃",
                 "the service crashes right after email send " + num + " to the mail provider, before doing anything else"};
+    }
+  }
+  if (kind == Kind::ServiceError) {
+    switch (error_point) {
+      case ErrorPoint::BeforeCommit:
+        return {"服务端处理第 " + num + " 次请求失败，什么也没写，答复 500",
+                "the service fails handling the request of attempt " + num + ", writes nothing and answers 500"};
+      case ErrorPoint::AfterCommit:
+        return {"服务端提交第 " + num + " 次请求后出错，答复 500（业务效果已经在了）",
+                "the service commits the request of attempt " + num + ", then fails and answers 500 (the effect exists)"};
+      case ErrorPoint::Refused:
+        return {"服务端拒绝第 " + num + " 次请求（429：限流或容量不足），什么也没做",
+                "the service refuses the request of attempt " + num + " (429: throttled, or out of capacity) and does nothing"};
     }
   }
   switch (point) {

@@ -33,6 +33,22 @@
 //                                                 notify = outbox the relay has not
 //                                                 marked the outbox row sent; n counts
 //                                                 the intent's email sends)
+//   error:service:<point>:<intent>:<n>
+//                                  the service, still up, answers the request of attempt
+//                                  n of that intent (a new key only) with an error
+//                                  instead of its result; <point> one of
+//                                  before_commit  (500 Internal Server Error, nothing
+//                                                 written: the work failed)
+//                                  after_commit   (500 Internal Server Error after the
+//                                                 commit: the effect exists, as when the
+//                                                 reply's own rendering fails)
+//                                  refused        (429 Too Many Requests on arrival, a
+//                                                 throttle or no capacity,
+//                                                 before the key is looked at: nothing
+//                                                 done, a definite refusal; with
+//                                                 ServiceContract::stores_refusal the
+//                                                 refusal is stored under the key, as
+//                                                 EC2's client token is)
 // A crashed process loses its memory and keeps its database; a message that reaches it
 // while it is down is lost.
 //
@@ -53,24 +69,29 @@ namespace idemlab {
 enum class MessageKind { Request, Response, Lookup, LookupReply, Email, EmailAck };
 enum class ClientPoint { AfterPersist, AfterSend, BeforeRecord };
 enum class ServicePoint { BeforeCommit, BetweenWrites, AfterCommit, AfterEmailSend };
+/// Where the service answers with an error instead of its result (Fault::Kind::ServiceError).
+enum class ErrorPoint { BeforeCommit, AfterCommit, Refused };
 
 const char* to_string(MessageKind k);
 const char* to_string(ClientPoint p);
 const char* to_string(ServicePoint p);
+const char* to_string(ErrorPoint p);
 /// Parses a message kind / crash point name; returns false for an unknown name.
 bool parse(const std::string& s, MessageKind& out);
 bool parse(const std::string& s, ClientPoint& out);
 bool parse(const std::string& s, ServicePoint& out);
+bool parse(const std::string& s, ErrorPoint& out);
 
 /// `s` with '%', ':' and ',' percent-encoded (%25, %3A, %2C): a name made safe to stand
 /// between the ':' of a fault id and the ',' of a plan id.
 std::string escape_id_part(const std::string& s);
 
 struct Fault {
-  enum class Kind { Drop, CrashClient, CrashService } kind = Kind::Drop;
+  enum class Kind { Drop, CrashClient, CrashService, ServiceError } kind = Kind::Drop;
   MessageKind message = MessageKind::Request;  ///< Drop only
   ClientPoint point = ClientPoint::AfterSend;  ///< CrashClient only
   ServicePoint service_point = ServicePoint::AfterCommit;  ///< CrashService only
+  ErrorPoint error_point = ErrorPoint::AfterCommit;        ///< ServiceError only
   std::string intent;
   int n = 1;
   std::int64_t restart_after_ms = 50;  ///< CrashClient and CrashService
@@ -96,11 +117,13 @@ struct FaultPlan {
 
 /// The runs a side must consider possible: the run with no fault and every run with one
 /// fault from the kinds named here ("any one message may be lost", "the client / the
-/// service may crash at these points"), plus the lesson's own run.
+/// service may crash at these points", "the service may answer with these errors"), plus
+/// the lesson's own run.
 struct FaultSpace {
   bool lose_any_one_message = true;
   std::vector<ClientPoint> client_crash_points;
   std::vector<ServicePoint> service_crash_points;
+  std::vector<ErrorPoint> service_error_points;
   std::int64_t restart_after_ms = 50;  ///< how long a crashed side stays down, virtual ms
 };
 

@@ -18,7 +18,7 @@ std::string durable_rows(Side side, const Snapshot& snap) {
       rows.push_back({r.intent, r.op_key, r.fingerprint, r.status, r.receipt.value_or(""), r.attempts});
     }
   } else {
-    for (const KeyRow& r : snap.keys) rows.push_back({r.op_key, r.fingerprint, r.receipt, r.created_at});
+    for (const KeyRow& r : snap.keys) rows.push_back({r.op_key, r.fingerprint, r.receipt, r.created_at, r.status});
     for (const DeliveryRow& r : snap.deliveries) rows.push_back({r.op_key, r.fingerprint, r.receipt, r.created_at});
     for (const OutboxRow& r : snap.outbox) rows.push_back({r.email_key, r.op_key, r.status, r.attempts, r.created_at});
   }

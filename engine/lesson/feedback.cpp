@@ -35,6 +35,8 @@ L10n event_name(const Event& e) {
       {"in_progress", {"答复“仍在处理”", "in progress"}},
       {"expire", {"遗忘过期的幂等记录", "expire"}},
       {"redeliver", {"租约到期，再交给一个工作者", "redeliver"}},
+      {"error", {"答复 500 服务器错误", "answer 500"}},
+      {"refuse", {"拒绝请求，答复 429", "refuse (429)"}},
       {"notify", {"发送通知邮件", "notify"}},
       {"relay", {"中继发送邮件", "relay"}},
       {"mark_sent", {"标记邮件已发", "mark sent"}},

@@ -79,6 +79,8 @@ const KnobRow kKnobs[] = {
     // --- the client's policy (engine/client/client.hpp) ---
     {"client", "key_scope", T::Choice, "操作标识的范围：每个意图一个，还是每次尝试一个", "how far one operation key reaches: one intent, or one attempt",
      0, 0, 0, 0, false, 0, IDEMLAB_ENUM_FIELD(client.key_scope)},
+    {"client", "key_source", T::Choice, "操作标识从哪里来：决定时生成并存下，还是由意图和内容算出", "where the operation key comes from: drawn and stored when the intent is decided, or derived from the intent and its content",
+     0, 0, 0, 0, false, 0, IDEMLAB_ENUM_FIELD(client.key_source)},
     {"client", "persist", T::Choice, "先把意图存进数据库，还是先发请求", "whether the intent is stored before or after the request leaves",
      0, 0, 0, 0, false, 0, IDEMLAB_ENUM_FIELD(client.persist)},
     {"client", "on_timeout", T::Choice, "超时后客户端记下什么", "what the client records when a reply does not come in time",
@@ -95,6 +97,10 @@ const KnobRow kKnobs[] = {
     {"client", "retry_after_ms", T::Integer, "记下 UNKNOWN 多久之后自己去对账（虚拟毫秒）；不设则只在重启后或脚本要求时对账",
      "how long after recording UNKNOWN the client reconciles by itself (virtual ms); unset: only after a restart or when the script says so",
      1, kMaxVirtualMs, 20, 300, true, 0, IDEMLAB_OPT_MS_FIELD(client.retry_after_ms), nullptr},
+    {"client", "on_server_error", T::Choice, "收到 500 服务器错误后客户端记下什么", "what the client records when the service answers 500",
+     0, 0, 0, 0, false, 0, IDEMLAB_ENUM_FIELD(client.on_server_error)},
+    {"client", "on_already_exists", T::Choice, "收到“409 已存在”后客户端怎么办", "what the client does with \"409 already exists\"",
+     0, 0, 0, 0, false, 0, IDEMLAB_ENUM_FIELD(client.on_already_exists)},
     {"client", "deadline_ms", T::Integer, "决定之后多久不再发送（虚拟毫秒）；不设则没有期限", "how long after deciding the client stops sending (virtual ms); unset: no deadline",
      1, kMaxVirtualMs, 100, 2000, true, 0, IDEMLAB_OPT_MS_FIELD(client.deadline_ms), nullptr},
     {"client", "backoff_ms", T::Integer, "每次自动重试前的等待，逐次翻倍（虚拟毫秒）", "the wait before each automatic retry, doubling each time (virtual ms)",
@@ -122,6 +128,10 @@ const KnobRow kKnobs[] = {
     {"service", "concurrent_same_key", T::Choice, "服务端正在处理某个操作标识时，又来一个带同一标识的请求怎么办",
      "what the service does with a second request whose key it is still processing",
      0, 0, 0, 0, false, 0, IDEMLAB_ENUM_FIELD(service.concurrent_same_key)},
+    {"service", "on_repeat", T::Choice, "同一个操作标识再来时，服务端怎么答", "how the service answers a repeat of a key it holds",
+     0, 0, 0, 0, false, 0, IDEMLAB_ENUM_FIELD(service.on_repeat)},
+    {"service", "stores_refusal", T::Boolean, "拒绝（429）是否作为这个操作标识的结果存下来", "whether a refusal (429) is stored as the key's result",
+     0, 0, 0, 0, false, 0, IDEMLAB_FIELD(service.stores_refusal), nullptr},
     {"service", "lookup_lag_ms", T::Integer, "查询读的副本落后多久（虚拟毫秒）：更新的去重记录查不到",
      "how far behind the replica that lookup reads is (virtual ms): a younger dedup record is not found",
      0, kMaxVirtualMs, 0, 500, false, 0, IDEMLAB_FIELD(service.lookup_lag_ms), nullptr},
@@ -155,6 +165,8 @@ const KnobRow kKnobs[] = {
 const ValueRow kValues[] = {
     {"client.key_scope", "intent", S::Right, "每个意图一个操作标识，每次重试都带着它", "one key per intent, carried by every retry", static_cast<int>(KeyScope::PerIntent)},
     {"client.key_scope", "attempt", S::Wrong, "每次尝试换一个新标识：服务端分不清重试和新操作", "a new key per attempt: the service cannot tell a retry from a new operation", static_cast<int>(KeyScope::PerAttempt)},
+    {"client.key_source", "stored", S::Neutral, "决定时生成一个，存进意图的记录，之后一直用它", "drawn once when the intent is decided, stored in its row and reused", static_cast<int>(KeySource::Stored)},
+    {"client.key_source", "payload_hash", S::Neutral, "由意图和内容算出：内容变了，标识也变，改过的请求是一次新操作", "derived from the intent and its content: changed content gets a new key, so a changed request is a new operation", static_cast<int>(KeySource::PayloadHash)},
     {"client.persist", "before_send", S::Right, "先存意图再发送：崩溃后还能找到它", "store the intent, then send: a crash cannot hide it", static_cast<int>(PersistWhen::BeforeSend)},
     {"client.persist", "after_send", S::Wrong, "先发送再存：中间崩溃会留下客户端毫无记录的业务效果", "send, then store: a crash in between leaves an effect the client has no record of", static_cast<int>(PersistWhen::AfterSend)},
     {"client.on_timeout", "record_unknown", S::Right, "记为 UNKNOWN：超时是不确定结果，不是失败", "record UNKNOWN: a timeout is an indefinite error, not a failure", static_cast<int>(OnTimeout::RecordUnknown)},
@@ -165,6 +177,11 @@ const ValueRow kValues[] = {
     {"client.recovery_scan", "unknown", S::Wrong, "只对账 UNKNOWN：超时前崩溃留下的 PENDING 被遗忘", "UNKNOWN only: a PENDING intent left by a crash before the timeout is forgotten", static_cast<int>(RecoveryScan::UnknownOnly)},
     {"client.on_not_found", "resend", S::Neutral, "用同一个操作标识重发：只在查询权威、去重记录仍在时才对", "resend under the same key: right only while lookup is authoritative and the dedup record is kept", static_cast<int>(OnNotFound::Resend)},
     {"client.on_not_found", "retry_lookup", S::Neutral, "过一会儿再查：查询可能滞后", "look up again later: the lookup may lag", static_cast<int>(OnNotFound::RetryLookup)},
+    {"client.on_server_error", "unknown", S::Right, "记为 UNKNOWN：500 可能出在提交之后，和超时一样是不确定结果", "record UNKNOWN: the 500 may come after the commit, an indefinite error like a timeout", static_cast<int>(OnServerError::Unknown)},
+    {"client.on_server_error", "fail", S::Wrong, "记为 FAILED 并停止：业务效果可能已经在了", "record FAILED and stop: the effect may already exist", static_cast<int>(OnServerError::Fail)},
+    {"client.on_already_exists", "reconcile", S::Right, "按操作标识查一下：已有的是不是自己这份内容", "look the key up: is what exists this intent's own content?", static_cast<int>(OnAlreadyExists::Reconcile)},
+    {"client.on_already_exists", "success", S::Neutral, "直接记为 DELIVERED：只在这个标识只属于这个意图、内容没改过时才对", "record DELIVERED at once: right only while the key is this intent's alone and its content unchanged", static_cast<int>(OnAlreadyExists::Success)},
+    {"client.on_already_exists", "fail", S::Wrong, "记为 FAILED：重试的这次创建其实已经成功了", "record FAILED: the create it retried did happen", static_cast<int>(OnAlreadyExists::Fail)},
     {"service.lookup", "true", S::Neutral, "提供查询：客户端可以对账", "lookup offered: the client can reconcile", 1},
     {"service.lookup", "false", S::Neutral, "不提供查询：客户端只能用同一个标识重发", "no lookup: the client can only resend under the same key", 0},
     {"service.ordering", "atomic", S::Right, "同一个事务：崩溃后要么都在，要么都不在", "one transaction: a crash leaves both or neither", static_cast<int>(Ordering::Atomic)},
@@ -176,6 +193,10 @@ const ValueRow kValues[] = {
     {"service.concurrent_same_key", "reject", S::Right, "答“处理中”（IETF 草案的 409）：查重和写入在提交时的同一个事务里", "answer in progress (the IETF draft's 409); the check and the insert share the commit's transaction", static_cast<int>(ConcurrentSameKey::Reject)},
     {"service.concurrent_same_key", "process_both", S::Wrong, "两个都处理：后提交的那个在事务里查到记录并重放，只有一条业务效果，可同一件事的工作同时跑了两遍", "process both: the later commit finds the record in its transaction and replays it, so one effect, but the same work runs twice at once", static_cast<int>(ConcurrentSameKey::ProcessBoth)},
     {"service.concurrent_same_key", "check_then_insert", S::Wrong, "先查后写：到达时查重，处理完才写入；窗口内的两个请求都查不到记录，各做一次业务效果", "check, then insert: the check runs on arrival and the insert after processing, so two requests inside the window both find nothing and both make an effect", static_cast<int>(ConcurrentSameKey::CheckThenInsert)},
+    {"service.on_repeat", "replay", S::Right, "重放存下的结果，并标明是重放（Stripe 的 Idempotent-Replayed）", "replay the stored result, marked as a replay (Stripe's Idempotent-Replayed)", static_cast<int>(OnRepeat::Replay)},
+    {"service.on_repeat", "already_exists", S::Neutral, "答“409 已存在”：按自然键创建，不存结果，客户端得懂这句话", "answer \"409 already exists\": a create by natural key that stores no result, so the client must know what it means", static_cast<int>(OnRepeat::AlreadyExists)},
+    {"service.stores_refusal", "false", S::Neutral, "不存：拒绝后这个标识还是空的（Stripe 的做法）", "not stored: after the refusal the key is still free (as Stripe does)", 0},
+    {"service.stores_refusal", "true", S::Neutral, "存下：同内容重试再得 429，改了内容得 422（EC2 客户端令牌的做法）", "stored: a retry with the same content gets the 429 again, changed content a 422 (as EC2's client token does)", 1},
     {"service.notify", "none", S::Neutral, "不发邮件", "no email", static_cast<int>(Notify::None)},
     {"service.notify", "direct", S::Wrong, "提交后直接调用：中间崩溃，邮件就永远丢了", "a direct call after the commit: a crash in between loses the email for good", static_cast<int>(Notify::Direct)},
     {"service.notify", "outbox", S::Right, "事务性发件箱：邮件欠条和业务效果同一事务写入，由中继发送", "transactional outbox: the email owed is written with the effect, a relay sends it", static_cast<int>(Notify::Outbox)},
@@ -333,6 +354,7 @@ Fault InjectionPointKind::make(const std::string& intent, int n, std::int64_t re
   if (kind == Fault::Kind::Drop) parse(value, f.message);
   if (kind == Fault::Kind::CrashClient) parse(value, f.point);
   if (kind == Fault::Kind::CrashService) parse(value, f.service_point);
+  if (kind == Fault::Kind::ServiceError) parse(value, f.error_point);
   f.intent = intent;
   f.n = n;
   f.restart_after_ms = restart_after_ms;
@@ -344,6 +366,7 @@ std::string InjectionPointKind::id() const {
     case Fault::Kind::Drop: return "drop:" + value;
     case Fault::Kind::CrashClient: return "crash:client:" + value;
     case Fault::Kind::CrashService: return "crash:service:" + value;
+    case Fault::Kind::ServiceError: return "error:service:" + value;
   }
   return "?";
 }
@@ -374,6 +397,9 @@ const std::vector<InjectionPointKind>& injection_point_table() {
       {K::CrashService, "crash_service", to_string(ServicePoint::BetweenWrites), "attempt", {"服务端在两次写入之间崩溃（atomic 下回滚）", "the service crashes between its two writes (rolled back under atomic)"}},
       {K::CrashService, "crash_service", to_string(ServicePoint::AfterCommit), "attempt", {"服务端提交后、回复前崩溃", "the service crashes after committing, before replying"}},
       {K::CrashService, "crash_service", to_string(ServicePoint::AfterEmailSend), "email send", {"服务端把邮件交给邮件服务商后立刻崩溃", "the service crashes right after handing an email to the mail provider"}},
+      {K::ServiceError, "service_error", to_string(ErrorPoint::BeforeCommit), "attempt", {"服务端出错，什么也没写，答复 500", "the service fails before writing anything and answers 500"}},
+      {K::ServiceError, "service_error", to_string(ErrorPoint::AfterCommit), "attempt", {"服务端提交后出错，答复 500：业务效果已经在了", "the service fails after its commit and answers 500: the effect exists"}},
+      {K::ServiceError, "service_error", to_string(ErrorPoint::Refused), "attempt", {"服务端拒绝请求（429：限流或容量不足），什么也没做", "the service refuses the request (429: throttled, or out of capacity) and does nothing"}},
   };
   return table;
 }
@@ -408,6 +434,7 @@ const std::vector<ActionInfo>& action_table() {
       {A::ResendChangedPayload, "resend_changed_payload", true, false, true, false, {"用原标识发送改过的内容", "send changed content under the intent's key"}},
       {A::ResendSameKey, "resend_same_key", true, false, false, true, {"用同一个操作标识重发", "resend under the intent's own key"}},
       {A::MarkFailed, "mark_failed", true, false, false, false, {"记为 FAILED 并停止", "record FAILED and stop"}},
+      {A::Fallback, "fallback", true, false, true, false, {"只在意图已记为 FAILED 时，改换内容再发一次（比如换一种机型）", "only if the intent is FAILED: send it again with changed content (another instance type, say)"}},
       {A::Cancel, "cancel", true, true, false, true, {"撤销：一个新意图，不会抹掉已有的业务效果", "cancel: a new intent, which undoes no effect that exists"}},
   };
   return table;

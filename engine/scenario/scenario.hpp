@@ -15,6 +15,11 @@
 //    a crash before the timeout leaves PENDING) or UNKNOWN only (wrong).
 //  - on_not_found: after a lookup answers not found, resend under the same key (right
 //    only where lookup is authoritative) or look up again later (right where it may lag).
+//  - on_server_error: a 500 is an indefinite error, UNKNOWN (right), or FAILED (wrong).
+//  - on_already_exists: "409 already exists" is looked up (right), taken as DELIVERED
+//    (neutral) or recorded FAILED (wrong: the create it retried happened).
+//  - key_source: the key drawn once and stored, or derived from the intent and its
+//    content (neutral both: changed content is then a new operation).
 // The service's knobs are in ServiceContract.
 //  - retry budget: sends per intent (max_attempts, or retry_layers whose attempts
 //    multiply: right is one layer owning the retry, wrong is every layer retrying),
@@ -34,6 +39,20 @@ enum class Recovery { Lookup, Resend };
 enum class PersistWhen { BeforeSend, AfterSend };
 enum class RecoveryScan { UnknownAndStalePending, UnknownOnly };
 enum class OnNotFound { Resend, RetryLookup };
+/// What the client makes of a 500 Internal Server Error (fault service_error): Unknown is
+/// right (the work may have committed before the error: an indefinite error, handled as a
+/// timeout is); Fail records FAILED and stops (wrong: the effect may exist).
+enum class OnServerError { Unknown, Fail };
+/// What the client makes of "409 already exists" (ServiceContract::on_repeat =
+/// already_exists): Reconcile looks the key up to learn whose content it holds (right);
+/// Success records DELIVERED at once (right only while the key is this intent's alone and
+/// its content unchanged); Fail records FAILED (wrong: the create it retried happened).
+enum class OnAlreadyExists { Reconcile, Success, Fail };
+/// Where an intent's operation key comes from (under key_scope = intent): Stored, drawn
+/// once when the client decides the intent and kept in its row (default); or
+/// PayloadHash, derived from the intent and its content (ubicloud's "VM id + instance
+/// family"), so changed content is sent under a new key: a new operation, never a 422.
+enum class KeySource { Stored, PayloadHash };
 
 /// One layer that retries a call (an SDK, the application, a job scheduler): it runs what
 /// is inside it up to `attempts` times. Layers nest, innermost first.
@@ -69,6 +88,9 @@ struct ClientPolicy {
   /// budget is the product of their attempts, and every timeout is retried by resending
   /// the call that timed out (request or lookup), as an SDK or a scheduler does.
   std::vector<RetryLayer> retry_layers;
+  OnServerError on_server_error = OnServerError::Unknown;
+  OnAlreadyExists on_already_exists = OnAlreadyExists::Reconcile;
+  KeySource key_source = KeySource::Stored;
 };
 
 /// The order in which the service writes the dedup record (idempotency_keys) and the
@@ -101,6 +123,15 @@ enum class ConcurrentSameKey {
   CheckThenInsert  ///< no guard, and the check runs when the request arrives, the insert
                    ///< when processing ends (wrong: two requests with one key inside the
                    ///< window both pass the check and both commit an effect)
+};
+
+/// How the service answers a repeat of a key it holds a record of (same content).
+enum class OnRepeat {
+  Replay,        ///< the stored result again, marked replayed (right: the IETF Idempotency-Key
+                 ///< draft; Stripe's `Idempotent-Replayed: true` header)
+  AlreadyExists  ///< "409 Conflict: already exists": a create by natural key (a blob name, a
+                 ///< unique column) that stores no result to replay; neither receipt nor
+                 ///< content is returned, so the client must know what it means
 };
 
 /// What the service does about the notification email each new effect owes (the next
@@ -144,6 +175,14 @@ struct ServiceContract {
   /// (virtual ms).
   std::optional<std::int64_t> lease_ms;
   Notify notify = Notify::None;
+  OnRepeat on_repeat = OnRepeat::Replay;
+  /// Whether a refused request (fault service_error refused, 429) is stored under its
+  /// key as its result, the way EC2 binds a client token to the parameters of the call
+  /// that used it even when that call failed: a repeat with the same content is answered
+  /// the stored 429 again, and one with changed content 422 (EC2's
+  /// IdempotentParameterMismatch). False: nothing is stored (Stripe saves no result for a
+  /// request that did not begin executing).
+  bool stores_refusal = false;
 };
 
 /// The mail provider the service notifies (engine/provider/provider.hpp).
@@ -171,6 +210,9 @@ enum class ActionKind {
   MarkFailed,           ///< the client records FAILED and stops: no more sends for the intent
                         ///< (wrong after an indefinite error: the effect may exist)
   Cancel,               ///< a new intent `<intent>-cancel` whose payload names the original key
+  Fallback,             ///< only if the intent is FAILED (a definite refusal): send it again
+                        ///< with changed content (another instance family, another card),
+                        ///< as resend_changed_payload does; a no-op otherwise
 };
 
 struct Action {

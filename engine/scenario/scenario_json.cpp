@@ -79,20 +79,20 @@ void read_knob(Reader& r, const json& group, const std::string& path, const Knob
 Fault read_fault(Reader& r, const json& f, const std::string& path, const std::string& default_intent) {
   Fault out;
   out.intent = default_intent;
-  if (!r.object(f, path, {"drop", "crash_client", "crash_service", "intent", "attempt", "restart_after_ms"})) return out;
+  if (!r.object(f, path, {"drop", "crash_client", "crash_service", "service_error", "intent", "attempt", "restart_after_ms"})) return out;
   std::vector<std::string> fields;
-  for (const char* field : {"drop", "crash_client", "crash_service"}) {
+  for (const char* field : {"drop", "crash_client", "crash_service", "service_error"}) {
     if (f.contains(field)) fields.push_back(field);
   }
   if (fields.size() != 1) {
-    r.problem(path, "a fault is one of {\"drop\": message}, {\"crash_client\": point} or {\"crash_service\": point}");
+    r.problem(path, "a fault is one of {\"drop\": message}, {\"crash_client\": point}, {\"crash_service\": point} or {\"service_error\": point}");
     return out;
   }
   const std::string& field = fields.front();
   std::vector<std::string> names = injection_point_names(field);
   std::string value = r.choice(f, path, field, names, true, names.front());
   std::int64_t restart = 50;
-  if (field != "drop") restart = r.integer(f, path, "restart_after_ms", false, 50, 1, limits::kMaxVirtualMs);
+  if (field == "crash_client" || field == "crash_service") restart = r.integer(f, path, "restart_after_ms", false, 50, 1, limits::kMaxVirtualMs);
   std::string intent = r.string(f, path, "intent", false, default_intent);
   int n = static_cast<int>(r.integer(f, path, "attempt", false, 1, 1, limits::kMaxAttemptNumber));
   for (const InjectionPointKind& k : injection_point_table()) {
@@ -195,11 +195,12 @@ void read_scenario(Reader& r, const json& j, const std::string& path, Scenario& 
   }
   if (const json* space = r.field(j, path, "fault_space", false)) {
     std::string sp = Reader::at(path, "fault_space");
-    if (r.object(*space, sp, {"lose_any_one_message", "client_crash_points", "service_crash_points", "restart_after_ms"})) {
+    if (r.object(*space, sp, {"lose_any_one_message", "client_crash_points", "service_crash_points", "service_error_points", "restart_after_ms"})) {
       sc.space.lose_any_one_message = r.boolean(*space, sp, "lose_any_one_message", true);
       sc.space.restart_after_ms = r.integer(*space, sp, "restart_after_ms", false, 50, 1, limits::kMaxVirtualMs);
       read_points(r, *space, sp, "client_crash_points", "crash_client", sc.space.client_crash_points);
       read_points(r, *space, sp, "service_crash_points", "crash_service", sc.space.service_crash_points);
+      read_points(r, *space, sp, "service_error_points", "service_error", sc.space.service_error_points);
     }
   }
 }
@@ -226,10 +227,11 @@ json write_fault(const Fault& f) {
     case Fault::Kind::Drop: o["drop"] = to_string(f.message); break;
     case Fault::Kind::CrashClient: o["crash_client"] = to_string(f.point); break;
     case Fault::Kind::CrashService: o["crash_service"] = to_string(f.service_point); break;
+    case Fault::Kind::ServiceError: o["service_error"] = to_string(f.error_point); break;
   }
   o["intent"] = f.intent;
   o["attempt"] = f.n;
-  if (f.kind != Fault::Kind::Drop) o["restart_after_ms"] = f.restart_after_ms;
+  if (f.kind == Fault::Kind::CrashClient || f.kind == Fault::Kind::CrashService) o["restart_after_ms"] = f.restart_after_ms;
   return o;
 }
 
@@ -254,11 +256,13 @@ json write_scenario(const Scenario& s) {
   out["faults"] = write_plan(s.faults);
   json space = json::object();
   space["lose_any_one_message"] = s.space.lose_any_one_message;
-  json cp = json::array(), sp = json::array();
+  json cp = json::array(), sp = json::array(), ep = json::array();
   for (ClientPoint p : s.space.client_crash_points) cp.push_back(to_string(p));
   for (ServicePoint p : s.space.service_crash_points) sp.push_back(to_string(p));
+  for (ErrorPoint p : s.space.service_error_points) ep.push_back(to_string(p));
   space["client_crash_points"] = std::move(cp);
   space["service_crash_points"] = std::move(sp);
+  if (!ep.empty()) space["service_error_points"] = std::move(ep);
   space["restart_after_ms"] = s.space.restart_after_ms;
   out["fault_space"] = std::move(space);
   return out;

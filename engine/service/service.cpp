@@ -22,7 +22,7 @@ long long current(bool take, long long read_at, const Database& from, const Data
 
 Service::Service(Simulation& sim) : sim_(sim), db_(Database::with_schema(
       "CREATE TABLE idempotency_keys(op_key TEXT PRIMARY KEY, fingerprint TEXT NOT NULL,"
-      " receipt TEXT NOT NULL, created_at INTEGER NOT NULL);"
+      " receipt TEXT NOT NULL, created_at INTEGER NOT NULL, status INTEGER NOT NULL DEFAULT 201);"
       "CREATE TABLE deliveries(id INTEGER PRIMARY KEY, op_key TEXT NOT NULL, fingerprint TEXT NOT NULL,"
       " receipt TEXT NOT NULL, created_at INTEGER NOT NULL);"
       "CREATE TABLE outbox(id INTEGER PRIMARY KEY, email_key TEXT NOT NULL UNIQUE, op_key TEXT NOT NULL,"
@@ -49,8 +49,8 @@ Rows<KeyRow> Service::keys() {
   if (keys_read_at_ == db_.changes()) return keys_;
   std::vector<KeyRow> rows;
   for (const SqlRow& r : db_.query(
-           "SELECT op_key, fingerprint, receipt, created_at FROM idempotency_keys ORDER BY rowid")) {
-    rows.push_back({r[0].text, r[1].text, r[2].text, r[3].integer});
+           "SELECT op_key, fingerprint, receipt, created_at, status FROM idempotency_keys ORDER BY rowid")) {
+    rows.push_back({r[0].text, r[1].text, r[2].text, r[3].integer, r[4].integer});
   }
   keys_ = Rows<KeyRow>(std::move(rows));
   keys_read_at_ = db_.changes();
@@ -103,9 +103,9 @@ bool Service::in_progress(const Message& m) const {
 std::vector<SqlRow> Service::dedup_record(const Message& m) {
   if (sim_.scenario().service.dedup == Dedup::None) return {};  // it never looks
   return sim_.scenario().service.dedup == Dedup::Fingerprint
-             ? db_.query("SELECT fingerprint, receipt, op_key FROM idempotency_keys WHERE fingerprint = ?1"
+             ? db_.query("SELECT fingerprint, receipt, op_key, status FROM idempotency_keys WHERE fingerprint = ?1"
                          " ORDER BY rowid LIMIT 1", {SqlValue::of(m.fingerprint)})
-             : db_.query("SELECT fingerprint, receipt, op_key FROM idempotency_keys WHERE op_key = ?1",
+             : db_.query("SELECT fingerprint, receipt, op_key, status FROM idempotency_keys WHERE op_key = ?1",
                          {SqlValue::of(m.op_key)});
 }
 
@@ -139,6 +139,11 @@ void Service::on_message(const Message& m) {
   // No dedup at all: the request is never compared with anything (the timeline says so).
   if (m.kind == MessageKind::Request && sim_.scenario().service.dedup == Dedup::None) put(local, "checked", "never");
   record("receive", m.intent, std::move(local), m.id);
+  if (request && sim_.error_here(ErrorPoint::Refused, m.intent, m.n)) {
+    if (process_later) in_progress_.pop_back();  // refused: it is not processed after all
+    refuse(m);
+    return;
+  }
   if (busy) {
     // The draft's 409: the first request with this key may still take effect.
     nlohmann::json key = nlohmann::json::object();
@@ -212,13 +217,29 @@ void Service::submit(const Message& m, bool look) {
   }
   if (atomic) db_.query("COMMIT");
   const std::string& receipt = found[0][1].text;
-  if (found[0][0].text == m.fingerprint) {
+  bool refusal = found[0][3].integer == kRefusedStatus;
+  if (refusal && found[0][0].text == m.fingerprint) {
+    // The stored refusal, replayed: the key is bound to a call that did nothing.
+    nlohmann::json local = nlohmann::json::object();
+    put(local, "op_key", m.op_key);
+    put(local, "status", kRefusedStatus);
+    record("replay", m.intent, std::move(local), m.id);
+    reply(m, MessageKind::Response, "refused", "", kRefusedReason, "", true);
+  } else if (!refusal && contract.on_repeat == OnRepeat::AlreadyExists) {
+    // A create by natural key: the unique key refuses the insert, and no result is kept
+    // to replay, so the answer says neither whose content exists nor its receipt.
+    nlohmann::json local = nlohmann::json::object();
+    put(local, "op_key", m.op_key);
+    put(local, "reason", kAlreadyExists);
+    record("reject", m.intent, std::move(local), m.id);
+    reply(m, MessageKind::Response, "rejected", "", kAlreadyExists);
+  } else if (found[0][0].text == m.fingerprint) {
     nlohmann::json local = nlohmann::json::object();
     put(local, "op_key", m.op_key);
     put(local, "receipt", receipt);
     if (found[0][2].text != m.op_key) put(local, "matched_key", found[0][2].text);
     record("replay", m.intent, std::move(local), m.id);
-    reply(m, MessageKind::Response, "ok", receipt, "", m.fingerprint);
+    reply(m, MessageKind::Response, "ok", receipt, "", m.fingerprint, true);
   } else {
     nlohmann::json local = nlohmann::json::object();
     put(local, "op_key", m.op_key);
@@ -231,6 +252,11 @@ void Service::submit(const Message& m, bool look) {
 void Service::write_new(const Message& m) {
   const ServiceContract& contract = sim_.scenario().service;
   if (sim_.crash_service_here(ServicePoint::BeforeCommit, m.intent, m.n)) return;
+  if (sim_.error_here(ErrorPoint::BeforeCommit, m.intent, m.n)) {
+    if (db_.in_transaction()) db_.query("ROLLBACK");  // nothing was written yet
+    fail(m, false);
+    return;
+  }
   std::string receipt =
       "rcpt-" + Rng::derive_hex(sim_.scenario().seed,
                                 "receipt/" + m.op_key + "/" + std::to_string(sim_.now()), 10);
@@ -285,7 +311,11 @@ void Service::write_new(const Message& m) {
   }
   if (sim_.crash_service_here(ServicePoint::AfterCommit, m.intent, m.n)) return;
   if (contract.notify == Notify::Direct && !notify_directly(m.intent, m.op_key, email_key, receipt)) return;
-  reply(m, MessageKind::Response, "ok", receipt, "", m.fingerprint);
+  if (sim_.error_here(ErrorPoint::AfterCommit, m.intent, m.n)) {
+    fail(m, true);  // the effect stays: only the answer is lost to an error
+  } else {
+    reply(m, MessageKind::Response, "ok", receipt, "", m.fingerprint);
+  }
   if (outbox) {
     // The relay's own step, after this request's: it finds the row this commit wrote.
     int epoch = epoch_;
@@ -372,12 +402,12 @@ void Service::on_email_ack(const Message& m) {
 
 void Service::lookup(const Message& m) {
   std::int64_t lag = sim_.scenario().service.lookup_lag_ms;
-  auto found = db_.query("SELECT receipt, created_at, fingerprint FROM idempotency_keys WHERE op_key = ?1",
+  auto found = db_.query("SELECT receipt, created_at, fingerprint, status FROM idempotency_keys WHERE op_key = ?1",
                          {SqlValue::of(m.op_key)});
   bool seen = !found.empty() && lookup_sees(found[0][1].integer, sim_.now(), lag);
   nlohmann::json local = nlohmann::json::object();
   put(local, "op_key", m.op_key);
-  if (seen) put(local, "receipt", found[0][0].text);
+  if (seen && !found[0][0].text.empty()) put(local, "receipt", found[0][0].text);
   if (!seen) {
     // Why the answer is not_found, as the service's own tables tell it (the reply says
     // only not_found: the client cannot tell these apart).
@@ -391,7 +421,13 @@ void Service::lookup(const Message& m) {
       if (!expired.empty()) put(local, "expired_at", expired[0][0].integer);
     }
   }
+  bool refusal = seen && found[0][3].integer == kRefusedStatus;
+  if (refusal) put(local, "status", kRefusedStatus);
   record(seen ? "found" : "not_found", m.intent, std::move(local), m.id);
+  if (refusal) {
+    reply(m, MessageKind::LookupReply, "refused", "", kRefusedReason);
+    return;
+  }
   reply(m, MessageKind::LookupReply, seen ? "found" : "not_found", seen ? found[0][0].text : "", "",
         seen ? found[0][2].text : "");
 }
@@ -434,8 +470,48 @@ void Service::restart() {
   if (sim_.scenario().service.notify == Notify::Outbox) relay();
 }
 
+int Service::http_status(MessageKind kind, const std::string& outcome, const std::string& reason, bool replayed) {
+  if (outcome == "ok") return replayed ? 200 : 201;  // 201 Created; a replay repeats the result, 200
+  if (outcome == "found") return 200;
+  if (outcome == "not_found") return 404;
+  if (outcome == "in_progress") return 409;  // the IETF draft's 409 Conflict
+  if (outcome == "rejected") return reason == kAlreadyExists ? 409 : 422;  // the draft's 422
+  if (outcome == "error") return 500;
+  if (outcome == "refused") return kind == MessageKind::LookupReply ? 200 : kRefusedStatus;  // a lookup found the stored 429
+  return 0;
+}
+
+void Service::refuse(const Message& m) {
+  nlohmann::json local = nlohmann::json::object();
+  put(local, "op_key", m.op_key);
+  if (sim_.scenario().service.stores_refusal) {
+    // EC2's client token: the key is now bound to this call and its content, though it
+    // did nothing. A key that already has a record keeps it.
+    long long before = db_.changes();
+    db_.query("INSERT OR IGNORE INTO idempotency_keys(op_key, fingerprint, receipt, created_at, status)"
+              " VALUES (?1, ?2, '', ?3, ?4)",
+              {SqlValue::of(m.op_key), SqlValue::of(m.fingerprint), SqlValue::of(static_cast<long long>(sim_.now())),
+               SqlValue::of(static_cast<long long>(kRefusedStatus))});
+    if (db_.changes() != before) {
+      sim_.own_key(m.op_key, m.intent);
+      put(local, "stored", true);
+    }
+  }
+  record("refuse", m.intent, std::move(local), m.id);
+  reply(m, MessageKind::Response, "refused", "", kRefusedReason);
+}
+
+void Service::fail(const Message& m, bool committed) {
+  nlohmann::json local = nlohmann::json::object();
+  put(local, "op_key", m.op_key);
+  put(local, "committed", committed);
+  record("error", m.intent, std::move(local), m.id);
+  reply(m, MessageKind::Response, "error", "", kInternalError);
+}
+
 void Service::reply(const Message& to, MessageKind kind, const std::string& outcome,
-                    const std::string& receipt, const std::string& reason, const std::string& fingerprint) {
+                    const std::string& receipt, const std::string& reason, const std::string& fingerprint,
+                    bool replayed) {
   Message r;
   r.kind = kind;
   r.from = Side::Service;
@@ -447,11 +523,15 @@ void Service::reply(const Message& to, MessageKind kind, const std::string& outc
   r.receipt = receipt;
   r.reason = reason;
   r.fingerprint = fingerprint;
+  r.http = http_status(kind, outcome, reason, replayed);
+  r.replayed = replayed;
   int id = sim_.network().send(r);
   nlohmann::json local = nlohmann::json::object();
   put(local, "message", to_string(kind));
   put(local, "op_key", to.op_key);
   put(local, "outcome", outcome);
+  put(local, "http", r.http);
+  if (replayed) put(local, "replayed", true);
   record("reply", to.intent, std::move(local), id);
 }
 

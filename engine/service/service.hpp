@@ -1,8 +1,9 @@
 #pragma once
 // The mock service: one SQLite database with two tables,
-//   idempotency_keys(op_key TEXT PRIMARY KEY, fingerprint, receipt, created_at)
+//   idempotency_keys(op_key TEXT PRIMARY KEY, fingerprint, receipt, created_at, status)
 //     the dedup record of each operation key: what a repeat is answered from and what
-//     lookup reads;
+//     lookup reads; status is the HTTP status of the stored result, 201, or 429 for a
+//     stored refusal (stores_refusal, receipt '');
 //   deliveries(id INTEGER PRIMARY KEY, op_key, fingerprint, receipt, created_at)
 //     one row per effect (the same op_key appears twice when a broken ordering let a
 //     retry make a second effect).
@@ -39,6 +40,15 @@
 // replays the first's record); check_then_insert has no guard and looks for the record
 // when the request arrives, not at the commit, so two requests with one key inside the
 // window both commit an effect (a check-then-insert race, as in a job queue's push).
+// Every answer carries the HTTP status it stands for (http_status) and a replay its
+// marker (Stripe's `Idempotent-Replayed: true`). Where the contract says so:
+//  - on_repeat = already_exists: a repeat is answered "409 already exists" (a create by
+//    natural key: no stored result, no receipt, whatever the content);
+//  - fault service_error: a 500 before the commit (nothing written) or after it (the
+//    effect exists: the service is up, only the answer is an error), or a 429
+//    refusal on arrival (nothing done; with stores_refusal stored under the key: a repeat
+//    with the same content is refused again, replayed, one with changed content gets the
+//    422 above, and lookup answers refused).
 // lookup(op_key): found + receipt, not_found, or in_progress. It reads a replica that lags
 // lookup_lag_ms behind, and a record forgotten after retention_ms is not found. The
 // not_found step's local view says why (local.why): lagging_replica (the record exists,
@@ -115,6 +125,18 @@ class Service {
   }
 
   static constexpr const char* kSameKeyDifferentPayload = "same_key_different_payload";
+  /// The reason of a "rejected" answer to a repeat under on_repeat = already_exists (409).
+  static constexpr const char* kAlreadyExists = "already_exists";
+  /// The reason of an "error" answer (500) and of a "refused" one (429).
+  static constexpr const char* kInternalError = "internal_error";
+  static constexpr const char* kRefusedReason = "refused";
+  /// The HTTP status of a refusal (a throttle, no capacity), as stored under a key (stores_refusal).
+  static constexpr long long kRefusedStatus = 429;
+  /// The HTTP status an answer stands for (Message::http): ok 201 (200 when `replayed`),
+  /// found 200, not_found 404, in_progress 409 (IETF draft), rejected 422 (IETF draft:
+  /// same key, different payload) or 409 (already_exists), error 500, refused 429 (a
+  /// lookup that finds a stored refusal: 200, answering refused).
+  static int http_status(MessageKind kind, const std::string& outcome, const std::string& reason, bool replayed);
   /// local.why of a not_found step (see lookup above).
   static constexpr const char* kLaggingReplica = "lagging_replica";
   static constexpr const char* kExpired = "expired";
@@ -140,6 +162,12 @@ class Service {
   /// same request processed again, as the n-th redelivery.
   void redeliver(const Message& m, int epoch, int n);
   void write_new(const Message& m);
+  /// Fault service_error refused: refuses `m` with 429 before looking at its key (and,
+  /// with stores_refusal, stores the refusal under it).
+  void refuse(const Message& m);
+  /// Fault service_error before_commit / after_commit: answers `m` with 500 (`committed`:
+  /// the effect was written first).
+  void fail(const Message& m, bool committed);
   void lookup(const Message& m);
   void expire_due();
   /// Puts an email about `op_key`'s effect in flight to the mail provider; returns its
@@ -158,7 +186,8 @@ class Service {
   /// content the receipt is for (as a Stripe or IETF-draft service returns the original
   /// request with a replay), so the client can tell whose receipt it holds.
   void reply(const Message& to, MessageKind kind, const std::string& outcome,
-             const std::string& receipt, const std::string& reason, const std::string& fingerprint = "");
+             const std::string& receipt, const std::string& reason, const std::string& fingerprint = "",
+             bool replayed = false);
 
   Simulation& sim_;
   Database db_;

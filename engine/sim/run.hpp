@@ -43,6 +43,9 @@ inline const std::vector<std::string>& event_kinds() {
       "start", "decide", "persist", "send", "lookup", "receive", "timeout", "record", "crash",
       "restart", "recover", "commit", "replay", "reject", "found", "not_found", "reply", "drop",
       "register", "in_progress", "expire", "redeliver",
+      // the service answering with an error instead of its result (fault service_error):
+      // a 500 (before or after its commit) or a 429 refusal
+      "error", "refuse",
       // the notification email (ServiceContract::notify): the service's direct call, the
       // outbox relay's send and its mark, the provider taking or deduplicating an email
       "notify", "relay", "mark_sent", "accept_email", "dedup_email"};
@@ -64,11 +67,18 @@ struct Message {
   /// request: its payload's fingerprint; an ok response or a found lookup reply: the
   /// fingerprint of the content the receipt is for
   std::string fingerprint;
-  /// Replies: "ok" (receipt), "rejected" (reason), "found" (receipt), "not_found",
-  /// "in_progress" (the key is still being processed: an indefinite error).
+  /// Replies: "ok" (receipt), "rejected" (reason: same_key_different_payload, 422, or
+  /// already_exists, 409), "found" (receipt), "not_found", "in_progress" (the key is still
+  /// being processed: an indefinite error), "error" (500: indefinite, the work may have
+  /// committed), "refused" (429, reason refused: definite, nothing done).
   std::string outcome;
   std::string receipt;
   std::string reason;
+  /// Replies: the HTTP status the answer stands for (Service::http_status).
+  int http = 0;
+  /// An ok response answered from the stored result, not from new work: Stripe's
+  /// `Idempotent-Replayed: true` header.
+  bool replayed = false;
   std::int64_t sent_at = 0;
   int sent_step = 0;
   enum class Fate { InFlight, Delivered, Dropped } fate = Fate::InFlight;
@@ -107,9 +117,12 @@ struct DeliveryRow {
 struct KeyRow {
   std::string op_key, fingerprint, receipt;
   long long created_at = 0;
+  /// The HTTP status of the stored result: 201 (an effect, `receipt` its receipt) or 429 (a
+  /// stored refusal, ServiceContract::stores_refusal: no receipt, no effect).
+  long long status = 201;
   bool operator==(const KeyRow& o) const {
     return op_key == o.op_key && fingerprint == o.fingerprint && receipt == o.receipt &&
-           created_at == o.created_at;
+           created_at == o.created_at && status == o.status;
   }
 };
 

@@ -11,6 +11,7 @@ bool in_space(const Fault& f, const FaultSpace& space) {
     case Fault::Kind::Drop: return space.lose_any_one_message;
     case Fault::Kind::CrashClient: return listed(space.client_crash_points, f.point);
     case Fault::Kind::CrashService: return listed(space.service_crash_points, f.service_point);
+    case Fault::Kind::ServiceError: return listed(space.service_error_points, f.error_point);
   }
   return false;
 }
@@ -21,6 +22,7 @@ FaultSpace every_fault(std::int64_t restart_after_ms) {
   s.client_crash_points = {ClientPoint::AfterPersist, ClientPoint::AfterSend, ClientPoint::BeforeRecord};
   s.service_crash_points = {ServicePoint::BeforeCommit, ServicePoint::BetweenWrites, ServicePoint::AfterCommit,
                             ServicePoint::AfterEmailSend};
+  s.service_error_points = {ErrorPoint::BeforeCommit, ErrorPoint::AfterCommit, ErrorPoint::Refused};
   s.restart_after_ms = restart_after_ms;
   return s;
 }

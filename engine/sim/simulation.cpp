@@ -115,6 +115,7 @@ void Simulation::perform(const Action& a) {
     case ActionKind::ResendSameKey: client_->resend_same_key(a.intent); break;
     case ActionKind::MarkFailed: client_->mark_failed(a.intent); break;
     case ActionKind::Cancel: client_->cancel(a.intent); break;
+    case ActionKind::Fallback: client_->fallback(a.intent, a.payload); break;
   }
 }
 
@@ -207,6 +208,15 @@ bool Simulation::crash_service_here(ServicePoint where, const std::string& inten
   point.kind = Fault::Kind::CrashService;
   point.service_point = where;
   return crash_at(point, intent, n);
+}
+
+bool Simulation::error_here(ErrorPoint where, const std::string& intent, int n) {
+  Fault point;
+  point.kind = Fault::Kind::ServiceError;
+  point.error_point = where;
+  point.intent = intent;
+  point.n = n;
+  return pass(point) != nullptr;
 }
 
 bool Simulation::crash_at(Fault point, const std::string& intent, int n) {

@@ -73,6 +73,9 @@ class Simulation {
   bool crash_here(ClientPoint point, const std::string& intent, int n);
   /// The same for the service's crash points (the request of attempt n of `intent`).
   bool crash_service_here(ServicePoint point, const std::string& intent, int n);
+  /// Records the service's error point as passed; true if the plan makes the service
+  /// answer the request of attempt n of `intent` with that error here (it stays up).
+  bool error_here(ErrorPoint point, const std::string& intent, int n);
   /// op_key -> intent, for the observer's truth.
   void own_key(const std::string& op_key, const std::string& intent) { run_.key_owner[op_key] = intent; }
 

@@ -265,7 +265,9 @@ json step_json(const Run& run, int index, const RunVerdict& verdict) {
   json keys = json::array();
   for (const KeyRow& k : s.snap.keys) {
     bool changed = !prev || changed_row(prev->snap.keys, k, [&](const KeyRow& p) { return p.op_key == k.op_key; });
-    keys.push_back(service_row(k, changed));
+    json o = service_row(k, changed);
+    if (k.status != 201) put(o, "status", k.status);  // a stored refusal (stores_refusal)
+    keys.push_back(std::move(o));
   }
   json deliveries = json::array();
   for (const DeliveryRow& d : s.snap.deliveries) {

@@ -25,7 +25,7 @@ const NO_HIDDEN = { sides: new Map(), truth: null };
 
 /** The same fault, whatever its restart delay: kind, point, intent, attempt. */
 export function faultKey(f) {
-  const kind = f.drop ? 'drop' : f.crash_client ? 'crash_client' : 'crash_service';
+  const kind = ['drop', 'crash_client', 'crash_service', 'service_error'].find((k) => f[k]) || 'drop';
   return `${kind}:${f[kind]}:${f.intent || ''}:${f.attempt || 1}`;
 }
 
@@ -637,7 +637,7 @@ export class SandboxView {
             { class: 'sb-plan-list', 'data-testid': 'sb-plan-list' },
             faults.map((f, i) => {
               const tg = byKey.get(faultKey(f));
-              const crash = !f.drop;
+              const crash = Boolean(f.crash_client || f.crash_service);
               return h(
                 'li',
                 { 'data-fault': faultKey(f) },
