@@ -39,8 +39,11 @@ TEST_CASE("every side-by-side lesson: the mistake fails in the lesson's run, the
     CAPTURE(name);
     REQUIRE(c.policies.size() == 2);
 
+    // An incident whose report saw no broken invariant (ubicloud: a refusal, nothing
+    // launched) shows its reported outcome instead, held by the test below.
+    const bool reported_safe = p->lesson.incident && !p->lesson.incident->violation;
     std::vector<World> wrong = build_worlds(c.policies[0].scenario);
-    CHECK_MESSAGE(!failure(wrong[0].run, intent).empty(),
+    CHECK_MESSAGE((reported_safe || !failure(wrong[0].run, intent).empty()),
                   name << ": policy '" << c.policies[0].id << "' shows no failure in the lesson's own run");
 
     std::vector<World> right = build_worlds(c.policies[1].scenario);

@@ -30,7 +30,10 @@ TEST_CASE("every side-by-side lesson at K = 2: the mistake has a counterexample,
     CAPTURE(name);
     ExploreResult wrong = explore_k(c.policies[0].scenario, 2);
     CHECK(wrong.complete);
-    CHECK_MESSAGE(!wrong.counterexamples.empty(), "policy '" << c.policies[0].id << "' has no counterexample");
+    // An incident whose report saw no broken invariant has no counterexample to find
+    // (course_test.cpp holds it to its reported outcome).
+    const bool reported_safe = p->lesson.incident && !p->lesson.incident->violation;
+    CHECK_MESSAGE((reported_safe || !wrong.counterexamples.empty()), "policy '" << c.policies[0].id << "' has no counterexample");
     ExploreResult right = explore_k(c.policies[1].scenario, 2);
     CHECK(right.complete);
     CHECK(right.schedules > 10);

@@ -51,10 +51,12 @@ TEST_CASE("incident myplanet: turning the interceptor's retry of the write off e
   CHECK(ending(team, "submission", "DELIVERED", 2) == 0);
   CHECK(ending(team, "submission", "NEEDS_HUMAN", 1) > 0);
   CHECK(ending(team, "submission", "NEEDS_HUMAN", 0) > 0);
-  // The client-chosen id: every schedule with one fault ends delivered, once.
+  // The client-chosen id: every schedule with one fault ends delivered, once, but the one
+  // where the service refuses the only send (429): nothing was stored, and FAILED says so.
   json safe = explore(lesson, "client-chosen-id", 1);
   CHECK(safe["safe"] == true);
-  CHECK(ending(safe, "submission", "DELIVERED", 1) == safe["schedules"].get<int>());
+  CHECK(ending(safe, "submission", "FAILED", 0) == 1);
+  CHECK(ending(safe, "submission", "DELIVERED", 1) == safe["schedules"].get<int>() - 1);
 }
 
 TEST_CASE("incident aws snapshot: without a token, switching the SDK's retry off trades the second snapshot for not knowing") {
@@ -134,4 +136,50 @@ TEST_CASE("no shipped incident asks for the effect count its report panel alread
     }
   }
   MESSAGE(asked << " effect-count questions checked");
+}
+
+TEST_CASE("incident azure blob: a 500 before or after the commit looks the same, and only the 409 tells them apart") {
+  json lesson = json::parse(read_lesson_text("incident-azure-blob-409.json"));
+  lesson.erase("incident");  // its reported count is the after-commit run's
+  lesson["moments"] = json::array({lesson["moments"][0]});
+  lesson["questions"] = json::array();
+  for (const std::string point : {"before_commit", "after_commit"}) {
+    CAPTURE(point);
+    lesson["scenario"]["faults"] = json::array({{{"service_error", point}, {"attempt", 1}}});
+    json out = call("compare", {{"file", "lessons/incident-azure-blob-409.json"}, {"text", lesson.dump()}});
+    REQUIRE_MESSAGE(out.contains("policies"), out.dump());
+    // Reading 409 as failure is wrong only when the first try committed: before the commit
+    // the retry creates the file itself and is answered 201.
+    const json& reported = out["policies"][0]["ending"]["intents"][0];
+    CHECK(reported["effects"] == 1);
+    CHECK(reported["status"] == (point == "before_commit" ? "DELIVERED" : "FAILED"));
+    CHECK(out["policies"][1]["ending"]["intents"][0]["status"] == "DELIVERED");
+  }
+  // dotnet/arcade's reading, 409 on upload = success, also ends delivered under every
+  // schedule of up to two faults (the name is this upload's alone).
+  json arcade = explore("incident-azure-blob-409.json", {{"client", {{"on_already_exists", "success"}}}}, 2);
+  CHECK(arcade["safe"] == true);
+  CHECK(ending(arcade, "invoice-blob", "FAILED", 1) == 0);
+}
+
+TEST_CASE("incident ubicloud: the token's stored refusal is what refuses the other family") {
+  // A service that keeps nothing of a refused call (Stripe's way) would launch the
+  // other family under the same token.
+  json stripe_like = explore("incident-ubicloud-token.json", {{"service", {{"stores_refusal", false}}}}, 1);
+  json in = {{"file", "lessons/incident-ubicloud-token.json"}, {"text", read_lesson_text("incident-ubicloud-token.json")}};
+  json lesson = json::parse(in["text"].get<std::string>());
+  lesson["scenario"]["service"]["stores_refusal"] = false;
+  lesson.erase("incident");
+  lesson["questions"] = json::array();
+  lesson["moments"] = json::array({lesson["moments"][0]});
+  json out = call("compare", {{"file", "lessons/incident-ubicloud-token.json"}, {"text", lesson.dump()}});
+  REQUIRE_MESSAGE(out.contains("policies"), out.dump());
+  CHECK(out["policies"][0]["ending"]["intents"][0]["status"] == "DELIVERED");
+  CHECK(out["policies"][0]["ending"]["intents"][0]["effects"] == 1);
+  // The fix keeps one token per family: a retry of the same family after a lost reply
+  // still launches one instance, in every schedule of up to two faults.
+  json fixed = explore("incident-ubicloud-token.json", "token-includes-family", 2);
+  CHECK(fixed["safe"] == true);
+  CHECK(ending(fixed, "vm-1", "DELIVERED", 2) == 0);
+  CHECK(ending(fixed, "vm-1", "DELIVERED", 1) > 0);
 }

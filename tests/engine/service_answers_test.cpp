@@ -1,0 +1,178 @@
+// The service's answers beyond ok and replay (engine/service/service.hpp): HTTP statuses,
+// a 500 before or after the commit, a 429 refusal (stored under the key or not), and
+// "409 already exists"; and what the client makes of each (ClientPolicy::on_server_error,
+// on_already_exists, KeySource, the fallback action).
+#include <doctest/doctest.h>
+
+#include "engine/invariants/invariants.hpp"
+#include "engine/sim/simulation.hpp"
+
+using namespace idemlab;
+
+namespace {
+
+Fault service_error(ErrorPoint p, int attempt = 1) {
+  Fault f;
+  f.kind = Fault::Kind::ServiceError;
+  f.error_point = p;
+  f.intent = "r";
+  f.n = attempt;
+  return f;
+}
+
+Scenario one_intent() {
+  Scenario s;
+  s.script.push_back({ActionKind::Deliver, 0, -1, "r", "payload-1"});
+  return s;
+}
+
+Run run_with(const Scenario& s, std::vector<Fault> faults) {
+  FaultPlan plan;
+  plan.faults = std::move(faults);
+  return Simulation(s, plan).run();
+}
+
+// The client's receive steps, in order: "outcome/http" ("ok/201", "rejected/409", ...).
+std::vector<std::string> heard(const Run& run) {
+  std::vector<std::string> out;
+  for (const Step& st : run.steps) {
+    if (st.event.kind != "receive" || st.event.side != Side::Client) continue;
+    out.push_back(st.event.local.value("outcome", "") + "/" + std::to_string(st.event.local.value("http", 0)));
+  }
+  return out;
+}
+
+const IntentEnding& ending(const Run& run) {
+  static RunEnding e;
+  e = ending_of(run);
+  REQUIRE(!e.intents.empty());
+  return e.intents.front();
+}
+
+bool broken(const Run& run, Invariant i) {
+  for (const Violation& v : check_invariants(run).violations) {
+    if (v.invariant == i) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+TEST_CASE("a replayed answer is a 200 marked as a replay; a new effect is a 201") {
+  Scenario s = one_intent();
+  s.client.retry_layers = {{"sdk", 2}};
+  Fault lost;
+  lost.kind = Fault::Kind::Drop;
+  lost.message = MessageKind::Response;
+  lost.intent = "r";
+  Run run = run_with(s, {lost});
+  CHECK(heard(run) == std::vector<std::string>{"ok/200"});
+  bool marked = false;
+  for (const Step& st : run.steps) {
+    if (st.event.kind == "receive" && st.event.side == Side::Client) marked = st.event.local.value("replayed", false);
+  }
+  CHECK(marked);
+  CHECK(heard(run_with(s, {})) == std::vector<std::string>{"ok/201"});
+}
+
+TEST_CASE("a 500 after the commit: the effect exists; read as unknown it is retried and replayed, read as failure it is a false failure") {
+  Scenario s = one_intent();
+  s.client.retry_layers = {{"sdk", 3}};
+  Run unknown = run_with(s, {service_error(ErrorPoint::AfterCommit)});
+  CHECK(heard(unknown) == std::vector<std::string>{"error/500", "ok/200"});
+  CHECK(ending(unknown).status == "DELIVERED");
+  CHECK(ending(unknown).effects == 1);
+  CHECK(check_invariants(unknown).safe());
+
+  s.client.on_server_error = OnServerError::Fail;
+  Run failed = run_with(s, {service_error(ErrorPoint::AfterCommit)});
+  CHECK(ending(failed).status == "FAILED");
+  CHECK(ending(failed).effects == 1);
+  CHECK(broken(failed, Invariant::FalseFailure));
+  // Before the commit the same 500 leaves nothing, and FAILED is then true: the client
+  // could not tell the two apart.
+  Run before = run_with(s, {service_error(ErrorPoint::BeforeCommit)});
+  CHECK(ending(before).effects == 0);
+  CHECK(check_invariants(before).safe());
+}
+
+TEST_CASE("409 already exists: failure is a false failure, a lookup finds the client's own content") {
+  Scenario s = one_intent();
+  s.service.on_repeat = OnRepeat::AlreadyExists;
+  s.client.retry_layers = {{"sdk", 3}};
+  s.client.on_already_exists = OnAlreadyExists::Fail;
+  Run failed = run_with(s, {service_error(ErrorPoint::AfterCommit)});
+  CHECK(heard(failed) == std::vector<std::string>{"error/500", "rejected/409"});
+  CHECK(ending(failed).status == "FAILED");
+  CHECK(broken(failed, Invariant::FalseFailure));
+
+  s.client.on_already_exists = OnAlreadyExists::Reconcile;
+  Run looked = run_with(s, {service_error(ErrorPoint::AfterCommit)});
+  CHECK(heard(looked) == std::vector<std::string>{"error/500", "rejected/409", "found/200"});
+  CHECK(ending(looked).status == "DELIVERED");
+  CHECK(check_invariants(looked).safe());
+
+  // Without a lookup, nobody can say whose the existing content is: a person decides.
+  s.service.lookup = false;
+  CHECK(ending(run_with(s, {service_error(ErrorPoint::AfterCommit)})).status == "NEEDS_HUMAN");
+}
+
+TEST_CASE("a 429 settles the intent only when it answers its only send") {
+  Scenario s = one_intent();
+  s.client.retry_layers = {{"sdk", 3}};
+  Run first = run_with(s, {service_error(ErrorPoint::Refused, 1)});
+  CHECK(heard(first) == std::vector<std::string>{"refused/429"});
+  CHECK(ending(first).status == "FAILED");
+  CHECK(ending(first).effects == 0);
+  CHECK(check_invariants(first).safe());
+  // After a lost reply the first send may have committed: a 429 on the retry says nothing
+  // about it, and the intent must not be recorded FAILED while its effect exists.
+  Fault lost;
+  lost.kind = Fault::Kind::Drop;
+  lost.message = MessageKind::Response;
+  lost.intent = "r";
+  Run later = run_with(s, {lost, service_error(ErrorPoint::Refused, 2)});
+  CHECK(ending(later).effects == 1);
+  CHECK(ending(later).status != "FAILED");
+  CHECK(check_invariants(later).safe());
+}
+
+TEST_CASE("a stored refusal binds the key to its content: the same content is refused again, changed content gets 422") {
+  Scenario s = one_intent();
+  s.service.stores_refusal = true;
+  s.script.push_back({ActionKind::ResendSameKey, 100, -1, "r", ""});
+  Run same = run_with(s, {service_error(ErrorPoint::Refused, 1)});
+  CHECK(heard(same) == std::vector<std::string>{"refused/429", "refused/429"});
+  CHECK(ending(same).effects == 0);
+
+  Scenario changed = one_intent();
+  changed.service.stores_refusal = true;
+  changed.script.push_back({ActionKind::Fallback, 100, -1, "r", "payload-2"});
+  Run mismatch = run_with(changed, {service_error(ErrorPoint::Refused, 1)});
+  CHECK(heard(mismatch) == std::vector<std::string>{"refused/429", "rejected/422"});
+  CHECK(ending(mismatch).status == "CONFLICT");
+  CHECK(ending(mismatch).effects == 0);
+
+  // Not stored (Stripe's way), the key is still free and the changed content is created.
+  changed.service.stores_refusal = false;
+  Run free = run_with(changed, {service_error(ErrorPoint::Refused, 1)});
+  CHECK(heard(free) == std::vector<std::string>{"refused/429", "ok/201"});
+  CHECK(ending(free).status == "DELIVERED");
+
+  // A key derived from the content gives the changed content its own key, stored or not.
+  changed.service.stores_refusal = true;
+  changed.client.key_source = KeySource::PayloadHash;
+  Run own_key = run_with(changed, {service_error(ErrorPoint::Refused, 1)});
+  CHECK(heard(own_key) == std::vector<std::string>{"refused/429", "ok/201"});
+  CHECK(ending(own_key).effects == 1);
+}
+
+TEST_CASE("fallback does nothing unless the intent is FAILED") {
+  Scenario s = one_intent();
+  s.client.key_source = KeySource::PayloadHash;
+  s.script.push_back({ActionKind::Fallback, 100, -1, "r", "payload-2"});
+  Run run = run_with(s, {});
+  CHECK(heard(run) == std::vector<std::string>{"ok/201"});
+  CHECK(ending(run).effects == 1);
+  CHECK(check_invariants(run).safe());
+}
