@@ -105,7 +105,7 @@ void Client::decide(const std::string& intent, const std::string& payload, const
   if (send_first) {
     // The mistake: the request leaves before the intent is stored. A crash here leaves
     // an effect at the service and no trace of the intent at the client.
-    launch_request(intent, key, payload, fp, 1, 0);
+    launch_request(intent, wire_key(intent, key, 1), payload, fp, 1, 0, key);
     if (sim_.crash_here(ClientPoint::AfterSend, intent, 1)) return;
   }
   db_.query(
@@ -135,12 +135,28 @@ void Client::send_attempt(const std::string& intent, KeyChoice choice, std::int6
   std::string status = r->status == status::kFailed ? status::kPending : r->status;
   db_.query("UPDATE intents SET op_key = ?1, attempts = ?2, status = ?3 WHERE intent = ?4",
             {SqlValue::of(key), SqlValue::of(attempt), SqlValue::of(status), SqlValue::of(intent)});
-  launch_request(intent, key, r->payload, r->fingerprint, static_cast<int>(attempt), waited);
+  std::string wire = fresh ? key : wire_key(intent, key, sends(intent));
+  launch_request(intent, wire, r->payload, r->fingerprint, static_cast<int>(attempt), waited, key);
   sim_.crash_here(ClientPoint::AfterSend, intent, static_cast<int>(attempt));
 }
 
+std::string Client::wire_key(const std::string& intent, const std::string& stored, long long send) const {
+  const std::vector<RetryLayer>& layers = sim_.scenario().client.retry_layers;
+  int own = -1;  // the innermost layer that makes its own key per call
+  for (std::size_t i = 0; i < layers.size() && own < 0; ++i) {
+    if (layers[i].key_per_call) own = static_cast<int>(i);
+  }
+  if (own < 0) return stored;
+  // One call of that layer is one iteration of every layer outside it.
+  std::string call;
+  std::vector<LayerIteration> at = layer_iterations(sim_.scenario().client, send);
+  for (std::size_t i = static_cast<std::size_t>(own) + 1; i < at.size(); ++i) call += "/" + std::to_string(at[i].iteration);
+  return "op-" + Rng::derive_hex(sim_.scenario().seed, "key/" + intent + "/" + layers[static_cast<std::size_t>(own)].layer + call, 12);
+}
+
 void Client::launch_request(const std::string& intent, const std::string& key, const std::string& payload,
-                            const std::string& fingerprint, int attempt, std::int64_t waited) {
+                            const std::string& fingerprint, int attempt, std::int64_t waited,
+                            const std::string& stored) {
   Message m;
   m.kind = MessageKind::Request;
   m.from = Side::Client;
@@ -154,6 +170,8 @@ void Client::launch_request(const std::string& intent, const std::string& key, c
   int id = sim_.network().send(m);
   nlohmann::json local = send_view(intent, waited);
   put(local, "op_key", key);
+  // A layer's own key on the wire, not the one the client stored (RetryLayer::key_per_call).
+  if (!stored.empty() && stored != key) put(local, "stored_key", stored);
   put(local, "fingerprint", fingerprint);
   put(local, "attempt", attempt);
   record("send", intent, std::move(local), id);
@@ -403,6 +421,12 @@ void Client::record_status(const std::string& intent, const std::string& status,
 }
 
 void Client::on_message(const Message& m) {
+  const MessageKind awaited = m.kind == MessageKind::LookupReply ? MessageKind::LookupReply : MessageKind::Response;
+  const bool waited = std::any_of(waiting_.begin(), waiting_.end(), [&](const Waiting& w) {
+    return w.intent == m.intent && w.n == m.n && w.for_kind == awaited;
+  });
+  // Its timeout fired first: the client closed the connection and never reads it.
+  const bool discard = !waited && sim_.scenario().client.late_reply == LateReply::Discard;
   nlohmann::json local = nlohmann::json::object();
   put(local, "message", to_string(m.kind));
   put(local, "op_key", m.op_key);
@@ -411,7 +435,9 @@ void Client::on_message(const Message& m) {
   if (m.replayed) put(local, "replayed", true);
   if (!m.receipt.empty()) put(local, "receipt", m.receipt);
   if (!m.reason.empty()) put(local, "reason", m.reason);
+  if (discard) put(local, "discarded", true);
   record("receive", m.intent, std::move(local), m.id);
+  if (discard) return;
   waiting_.erase(std::remove_if(waiting_.begin(), waiting_.end(),
                                 [&](const Waiting& w) {
                                   return w.intent == m.intent && w.n == m.n &&

@@ -89,8 +89,14 @@ class Client {
   void decide(const std::string& intent, const std::string& payload, const std::string& cancels);
   enum class KeyChoice { ByPolicy, Fresh, Same };
   void send_attempt(const std::string& intent, KeyChoice key, std::int64_t waited = 0);
+  /// Sends attempt `attempt` under `key` (the key on the wire); `stored`: the key the
+  /// client's row holds, when a layer put its own on the wire instead.
   void launch_request(const std::string& intent, const std::string& key, const std::string& payload,
-                      const std::string& fingerprint, int attempt, std::int64_t waited);
+                      const std::string& fingerprint, int attempt, std::int64_t waited,
+                      const std::string& stored = "");
+  /// The key the `send`-th send of `intent` carries: `stored`, or under a retry layer that
+  /// makes its own key per call (RetryLayer::key_per_call) that layer's key for this call.
+  std::string wire_key(const std::string& intent, const std::string& stored, long long send) const;
   void send_lookup(const std::string& intent, std::int64_t waited = 0);
   nlohmann::json send_view(const std::string& intent, std::int64_t waited);
   void on_timeout(const std::string& intent, MessageKind kind, int n, int epoch);

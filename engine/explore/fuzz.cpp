@@ -65,6 +65,11 @@ std::vector<WrongSetting> wrong_settings() {
                          return json::array({{{"layer", "sdk"}, {"attempts", d.between(2, 3)}},
                                              {{"layer", "app"}, {"attempts", d.between(2, 3)}}});
                        }});
+        // The SDK makes its own key per call and the application retries the call.
+        out.push_back({&k, "an outer retry under a new key", [](Draw& d) {
+                         return json::array({{{"layer", "sdk"}, {"attempts", 1}, {"key", "per_call"}},
+                                             {{"layer", "app"}, {"attempts", d.between(2, 3)}}});
+                       }});
         break;
     }
   }

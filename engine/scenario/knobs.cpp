@@ -66,11 +66,19 @@ Setting lease_outlasts_processing(const json& v, const Scenario* in) {
   if (!in) return S::Wrong;
   return v.get<std::int64_t>() < in->service.processing_ms ? S::Wrong : S::Right;
 }
-// Right: at most one layer retries (attempts > 1); wrong: two or more multiply.
+// Right: at most one layer retries (attempts > 1), and no layer that makes its own key per
+// call sits inside a layer that retries (each outer retry would be a new operation); wrong:
+// two or more retrying layers multiply, or an outer retry goes out under a new key.
 Setting one_layer_retries(const json& v, const Scenario*) {
   int retrying = 0;
+  bool own_key_inside = false;
   if (v.is_array()) {
-    for (const json& l : v) retrying += l.value("attempts", 1) > 1;
+    for (const json& l : v) {
+      bool retries = l.value("attempts", 1) > 1;
+      if (retries && own_key_inside) return S::Wrong;
+      if (l.value("key", "caller") == "per_call") own_key_inside = true;
+      retrying += retries;
+    }
   }
   return retrying > 1 ? S::Wrong : S::Right;
 }
@@ -101,21 +109,29 @@ const KnobRow kKnobs[] = {
      0, 0, 0, 0, false, 0, IDEMLAB_ENUM_FIELD(client.on_server_error)},
     {"client", "on_already_exists", T::Choice, "收到“409 已存在”后客户端怎么办", "what the client does with \"409 already exists\"",
      0, 0, 0, 0, false, 0, IDEMLAB_ENUM_FIELD(client.on_already_exists)},
+    {"client", "late_reply", T::Choice, "超时之后才到的答复怎么处理", "what the client does with a reply that comes after its timeout",
+     0, 0, 0, 0, false, 0, IDEMLAB_ENUM_FIELD(client.late_reply)},
     {"client", "deadline_ms", T::Integer, "决定之后多久不再发送（虚拟毫秒）；不设则没有期限", "how long after deciding the client stops sending (virtual ms); unset: no deadline",
      1, kMaxVirtualMs, 100, 2000, true, 0, IDEMLAB_OPT_MS_FIELD(client.deadline_ms), nullptr},
     {"client", "backoff_ms", T::Integer, "每次自动重试前的等待，逐次翻倍（虚拟毫秒）", "the wait before each automatic retry, doubling each time (virtual ms)",
      1, kMaxVirtualMs, 10, 200, true, 0, IDEMLAB_OPT_MS_FIELD(client.backoff_ms), nullptr},
-    {"client", "retry_layers", T::Layers, "会重试的各层（由内到外），次数相乘；只该有一层负责重试",
-     "the layers that retry, innermost first; their attempts multiply, and one layer should own the retry",
+    {"client", "retry_layers", T::Layers, "会重试的各层（由内到外），次数相乘；只该有一层负责重试；某层若每次被调用都自己生成操作标识，它外面的层就不该重试",
+     "the layers that retry, innermost first; their attempts multiply, and one layer should own the retry; no layer outside one that makes its own key per call should retry",
      0, 0, 0, 0, false, 0, nullptr, nullptr,
      [](const Scenario& s) {
        json out = json::array();
-       for (const RetryLayer& l : s.client.retry_layers) out.push_back({{"layer", l.layer}, {"attempts", l.attempts}});
+       for (const RetryLayer& l : s.client.retry_layers) {
+         json o = {{"layer", l.layer}, {"attempts", l.attempts}};
+         if (l.key_per_call) o["key"] = "per_call";
+         out.push_back(std::move(o));
+       }
        return out;
      },
      [](Scenario& s, const json& v) {
        s.client.retry_layers.clear();
-       for (const json& l : v) s.client.retry_layers.push_back({l.at("layer").get<std::string>(), l.at("attempts").get<int>()});
+       for (const json& l : v) {
+         s.client.retry_layers.push_back({l.at("layer").get<std::string>(), l.at("attempts").get<int>(), l.value("key", "caller") == "per_call"});
+       }
      },
      one_layer_retries},
     // --- the service's contract (engine/service/service.hpp) ---
@@ -182,6 +198,8 @@ const ValueRow kValues[] = {
     {"client.on_already_exists", "reconcile", S::Right, "按操作标识查一下：已有的是不是自己这份内容", "look the key up: is what exists this intent's own content?", static_cast<int>(OnAlreadyExists::Reconcile)},
     {"client.on_already_exists", "success", S::Neutral, "直接记为 DELIVERED：只在这个标识只属于这个意图、内容没改过时才对", "record DELIVERED at once: right only while the key is this intent's alone and its content unchanged", static_cast<int>(OnAlreadyExists::Success)},
     {"client.on_already_exists", "fail", S::Wrong, "记为 FAILED：重试的这次创建其实已经成功了", "record FAILED: the create it retried did happen", static_cast<int>(OnAlreadyExists::Fail)},
+    {"client.late_reply", "record", S::Neutral, "照样读它：迟到的答复也说明了结果", "read it all the same: a late answer still tells the outcome", static_cast<int>(LateReply::Record)},
+    {"client.late_reply", "discard", S::Neutral, "丢掉不读（连接在超时时已关闭）：结果仍然未知，只能再对账", "drop it unread (the connection closed at the timeout): the outcome stays unknown until reconciled", static_cast<int>(LateReply::Discard)},
     {"service.lookup", "true", S::Neutral, "提供查询：客户端可以对账", "lookup offered: the client can reconcile", 1},
     {"service.lookup", "false", S::Neutral, "不提供查询：客户端只能用同一个标识重发", "no lookup: the client can only resend under the same key", 0},
     {"service.ordering", "atomic", S::Right, "同一个事务：崩溃后要么都在，要么都不在", "one transaction: a crash leaves both or neither", static_cast<int>(Ordering::Atomic)},

@@ -53,12 +53,22 @@ enum class OnAlreadyExists { Reconcile, Success, Fail };
 /// PayloadHash, derived from the intent and its content (ubicloud's "VM id + instance
 /// family"), so changed content is sent under a new key: a new operation, never a 422.
 enum class KeySource { Stored, PayloadHash };
+/// A reply that arrives after the client stopped waiting for it (its timeout fired):
+/// Record reads it like any other (default); Discard drops it unread, as an HTTP client
+/// that closed the connection at its timeout does: the intent stays as the timeout left it.
+enum class LateReply { Record, Discard };
 
 /// One layer that retries a call (an SDK, the application, a job scheduler): it runs what
 /// is inside it up to `attempts` times. Layers nest, innermost first.
 struct RetryLayer {
   std::string layer;  ///< its name, as the timeline shows it ("sdk")
   int attempts = 1;   ///< 1..20
+  /// The layer makes its own operation key each time it is called and reuses it across its
+  /// own attempts, ignoring the caller's (Stripe's SDKs generate one per request; an SDK
+  /// that overrides the key it is given). Layers inside it reuse its key; each retry of a
+  /// layer outside it is a new call, so a new key: the key on the wire is not the key the
+  /// client stored (JSON "key": "per_call"; default "caller": it sends the key it is given).
+  bool key_per_call = false;
 };
 
 struct ClientPolicy {
@@ -91,6 +101,7 @@ struct ClientPolicy {
   OnServerError on_server_error = OnServerError::Unknown;
   OnAlreadyExists on_already_exists = OnAlreadyExists::Reconcile;
   KeySource key_source = KeySource::Stored;
+  LateReply late_reply = LateReply::Record;
 };
 
 /// The order in which the service writes the dedup record (idempotency_keys) and the

@@ -51,15 +51,17 @@ void read_knob(Reader& r, const json& group, const std::string& path, const Knob
       for (std::size_t i = 0; i < layers->size(); ++i) {
         std::string lp = Reader::at(p, i);
         const json& l = (*layers)[i];
-        if (!r.object(l, lp, {"layer", "attempts"})) continue;
+        if (!r.object(l, lp, {"layer", "attempts", "key"})) continue;
         std::string name = r.string(l, lp, "layer", true);
         long long attempts = r.integer(l, lp, "attempts", true, 1, 1, limits::kMaxAttempts);
+        std::string key = r.choice(l, lp, "key", {"caller", "per_call"}, false, "caller");
         if (!name.empty() && !names.insert(name).second) {
           r.problem(Reader::at(lp, "layer"), "layer '" + name + "' is named twice");
         }
         json o = json::object();
         o["layer"] = name;
         o["attempts"] = attempts;
+        if (key == "per_call") o["key"] = key;
         valid.push_back(std::move(o));
       }
       k.set(sc, valid);

@@ -144,6 +144,12 @@ L10n describe(const Step& s, const Run& run) {
   }
   if (k == "decide") return {"客户端决定交付“" + intent + "”，生成操作标识 " + key, "the client decides to deliver \"" + intent + "\" and generates operation key " + key};
   if (k == "persist") return {"客户端把意图“" + intent + "”存为 PENDING（操作标识 " + key + "）", "the client stores intent \"" + intent + "\" as PENDING (key " + key + ")"};
+  if (k == "send" && !str(e.local, "stored_key").empty()) {
+    std::string stored = str(e.local, "stored_key");
+    return L10n::join({"客户端发出" + msg.zh + "，带的却是重试层自己生成的操作标识 " + key + "，不是它存下的 " + stored,
+                       "the client sends " + msg.en + " under key " + key + ", which a retry layer made itself, not the key it stored, " + stored},
+                      send_note(e.local), "", "");
+  }
   if (k == "send") {
     return L10n::join({"客户端发出" + msg.zh + "（操作标识 " + key + "）", "the client sends " + msg.en + " (key " + key + ")"},
                       send_note(e.local), "", "");
@@ -194,6 +200,10 @@ L10n describe(const Step& s, const Run& run) {
                         : L10n{"UNKNOWN 的意图", "UNKNOWN intent"};
     if (found.empty()) return {"恢复扫描：没有" + what.zh, "recovery scan: no " + what.en};
     return {"恢复扫描：发现" + what.zh + " " + found, "recovery scan: " + what.en + "s found: " + found};
+  }
+  if (k == "receive" && e.side == Side::Client && e.local.value("discarded", false)) {
+    return {"客户端等" + msg.zh + "已经超时、关掉了连接：这个迟到的答复被丢掉，没有读",
+            "the client stopped waiting for " + msg.en + " at its timeout and closed the connection: this late answer is dropped unread"};
   }
   if (k == "receive" && e.side == Side::Client) {
     std::string outcome = str(e.local, "outcome");

@@ -176,3 +176,57 @@ TEST_CASE("fallback does nothing unless the intent is FAILED") {
   CHECK(ending(run).effects == 1);
   CHECK(check_invariants(run).safe());
 }
+
+TEST_CASE("a layer that makes its own key per call: its own retries share it, an outer layer's retry is a new operation") {
+  Fault lost1, lost2;
+  lost1.kind = lost2.kind = Fault::Kind::Drop;
+  lost1.message = lost2.message = MessageKind::Response;
+  lost1.intent = lost2.intent = "r";
+  lost2.n = 2;
+  Scenario sdk_owns = one_intent();
+  sdk_owns.client.retry_layers = {{"sdk", 3, true}};
+  Run one = run_with(sdk_owns, {lost1, lost2});
+  CHECK(ending(one).effects == 1);
+  CHECK(ending(one).status == "DELIVERED");
+  // The SDK's key is not the one the client stored: the send step says which it carries.
+  std::vector<std::string> wire, stored;
+  for (const Step& st : one.steps) {
+    if (st.event.kind != "send") continue;
+    wire.push_back(st.event.local.value("op_key", ""));
+    stored.push_back(st.event.local.value("stored_key", ""));
+  }
+  REQUIRE(wire.size() == 3);
+  CHECK(wire[0] == wire[2]);
+  CHECK(!stored[0].empty());
+  CHECK(stored[0] != wire[0]);
+
+  // Stripe's SDK inside an application step that retries: the SDK gives up after its two
+  // tries, the application calls it again, and the new call carries a new key.
+  Scenario app_retries = one_intent();
+  app_retries.client.retry_layers = {{"sdk", 2, true}, {"app", 2}};
+  Run two = run_with(app_retries, {lost1, lost2});
+  CHECK(ending(two).effects == 2);
+  CHECK(broken(two, Invariant::DuplicateEffect));
+  // The same layers sending the caller's key: one effect.
+  app_retries.client.retry_layers = {{"sdk", 2}, {"app", 2}};
+  CHECK(ending(run_with(app_retries, {lost1, lost2})).effects == 1);
+}
+
+TEST_CASE("a reply after the timeout: read, it settles the intent; discarded, the intent stays unknown until reconciled") {
+  Scenario s = one_intent();
+  s.timing.latency_ms = 10;
+  s.timing.timeout_ms = 15;  // every reply comes 5 ms after the client stopped waiting
+  s.client.max_attempts = 1;
+  Run read = run_with(s, {});
+  CHECK(ending(read).status == "DELIVERED");
+  s.client.late_reply = LateReply::Discard;
+  Run dropped = run_with(s, {});
+  CHECK(ending(dropped).effects == 1);
+  CHECK(ending(dropped).status == "NEEDS_HUMAN");  // one send, spent: a person reconciles
+  CHECK(check_invariants(dropped).safe());
+  bool said = false;
+  for (const Step& st : dropped.steps) {
+    if (st.event.kind == "receive" && st.event.side == Side::Client) said = st.event.local.value("discarded", false);
+  }
+  CHECK(said);
+}
