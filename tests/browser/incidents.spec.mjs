@@ -80,6 +80,16 @@ test('the list: the incidents in their own section after the lessons, each card 
   const firstIncident = section.getByTestId('lesson-card').first();
   await expect(firstIncident.getByTestId('lesson-open')).toBeFocused();
 
+  // Below a long list of lessons, one control above them skips to the incidents, naming
+  // how many there are, and leaves focus on their heading for the keyboard.
+  const incidentCount = await section.getByTestId('lesson-card').count();
+  const jump = page.getByTestId('jump-to-incidents');
+  await expect(jump).toHaveText(`Skip to the ${incidentCount} real incidents below the lessons`);
+  await jump.focus();
+  await page.keyboard.press('Enter');
+  await expect(section.getByRole('heading', { level: 2 })).toBeFocused();
+  await expect(section.getByRole('heading', { level: 2 })).toBeInViewport();
+
   await page.getByTestId('lang-switch').click();
   await expect(section.getByRole('heading', { level: 2 })).toHaveText('真实事故');
   await expect(card.getByRole('heading', { level: 3 })).toHaveText(entry.title['zh-CN']);
@@ -94,6 +104,7 @@ test('without an incident in the index there is no incidents section', async ({ 
   await listReady(page);
   await expect(page.getByTestId('lesson-card').first()).toBeVisible();
   await expect(page.getByTestId('incidents-section')).toBeHidden();
+  await expect(page.getByTestId('jump-to-incidents')).toBeHidden();
   await expect(page.getByRole('heading', { name: 'Real incidents' })).toHaveCount(0);
 });
 

@@ -330,3 +330,23 @@ test('a number field emptied and left shows the value still in force again', asy
   await page.keyboard.press('Tab');
   await expect(timeout).toHaveValue(before);
 });
+
+test('the Azure incident in the sandbox: its 500 is a planned fault, reading "409 already exists" as a reason to look up turns a false failure into DELIVERED, and a layer that makes its own key shows it on the wire', async ({ page }) => {
+  await sandboxFromLesson(page, 'incident-azure-blob-409');
+  await expect(planItems(page)).toHaveCount(1);
+  await expect(planItems(page).first()).toContainText('500');
+  await expect(ending(page, 'invoice-blob')).toHaveAttribute('data-status', 'FAILED');
+  await expect(violation(page, 'false_failure')).toContainText('invoice-blob');
+
+  await page.locator('[data-knob="client.on_already_exists"]').selectOption('reconcile');
+  await answered(page);
+  await expect(ending(page, 'invoice-blob')).toHaveAttribute('data-status', 'DELIVERED');
+  await expect(ending(page, 'invoice-blob')).toHaveAttribute('data-effects', '1');
+  await expect(page.locator('[data-testid="sb-verdict"] li')).toHaveCount(0);
+
+  // The SDK layer sends its own key instead of the one the client stored.
+  const ownKey = page.locator('[data-knob="client.retry_layers"] input[type="checkbox"]').first();
+  await ownKey.check();
+  const shown = await shownRun(page);
+  expect(shown.timeline).toContain('which a retry layer made itself');
+});

@@ -243,13 +243,26 @@ export function renderList(root, { store, progress, notify, message, isCurrent, 
   // The incidents (lessons that replay a public bug report): a section of their own after
   // the lessons, shown once the index has one.
   const incidentItems = h('ul', { class: 'lesson-list incident-list', 'data-testid': 'incident-list' });
+  // Focusable by script only: the jump below moves the reader (and focus) to it. The page's
+  // routes live in the hash, so an in-page #anchor link would be read as a route.
+  const incidentsHeading = h('h2', { class: 'list-section-title', id: 'incidents-h', tabindex: '-1' }, t('incidents.heading'));
   const incidents = h(
     'section',
     { class: 'incidents-section', 'aria-labelledby': 'incidents-h', 'data-testid': 'incidents-section', hidden: true },
-    h('h2', { class: 'list-section-title', id: 'incidents-h' }, t('incidents.heading')),
+    incidentsHeading,
     h('p', { class: 'lead' }, t('incidents.intro')),
     incidentItems,
   );
+  const jumpButton = h('button', {
+    type: 'button',
+    class: 'btn btn-small',
+    'data-testid': 'jump-to-incidents',
+    onclick: () => {
+      incidentsHeading.scrollIntoView({ block: 'start' });
+      incidentsHeading.focus({ preventScroll: true });
+    },
+  });
+  const jump = h('p', { class: 'list-jump', hidden: true }, jumpButton);
   replaceChildren(
     root,
     h(
@@ -259,6 +272,7 @@ export function renderList(root, { store, progress, notify, message, isCurrent, 
       banner,
       h('h2', { class: 'view-title' }, t('list.heading')),
       h('p', { class: 'lead' }, t('list.intro')),
+      jump,
       items,
       incidents,
       h(
@@ -293,6 +307,8 @@ export function renderList(root, { store, progress, notify, message, isCurrent, 
     const reports = entries.filter(isIncident);
     replaceChildren(incidentItems, reports.map(card));
     incidents.hidden = reports.length === 0;
+    jump.hidden = reports.length === 0;
+    replaceChildren(jumpButton, t('incidents.jump', { n: reports.length }));
     incidentItems.setAttribute('data-ready', 'true');
     items.setAttribute('data-ready', 'true');
   })();

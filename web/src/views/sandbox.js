@@ -823,6 +823,27 @@ export class SandboxView {
                   'data-fkey': `${id}-layer-${i}`,
                   onchange: (ev) => this.setKnob(k.group, k.name, layers.map((x, j) => (j === i ? { ...x, attempts: Math.max(1, Math.round(Number(ev.target.value) || 1)) } : x))),
                 }),
+                h(
+                  'label',
+                  { class: 'sb-inline', title: t('sandbox.layerOwnKeyOf', { layer: ly.layer }) },
+                  h('input', {
+                    type: 'checkbox',
+                    checked: ly.key === 'per_call',
+                    disabled: fixed || null,
+                    'aria-label': t('sandbox.layerOwnKeyOf', { layer: ly.layer }),
+                    'data-fkey': `${id}-key-${i}`,
+                    onchange: (ev) =>
+                      this.setKnob(k.group, k.name, layers.map((x, j) => {
+                        if (j !== i) return x;
+                        const rest = { ...x };
+                        delete rest.key;
+                        return ev.target.checked ? { ...rest, key: 'per_call' } : rest;
+                      })),
+                  }),
+                  ' ',
+                  t('sandbox.layerOwnKey'),
+                ),
+                ' ',
                 h('button', { type: 'button', class: 'btn btn-small', disabled: fixed || null, 'data-fkey': `${id}-rm-${i}`, 'aria-label': t('sandbox.removeLayer', { layer: ly.layer }), onclick: () => this.setKnob(k.group, k.name, layers.filter((_, j) => j !== i)) }, '×'),
               ),
             ),
