@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -34,6 +35,20 @@ int ending(const json& explored, const std::string& intent, const std::string& s
     if (key == prefix || key.rfind(prefix + "/", 0) == 0 || key.rfind(prefix + "|", 0) == 0) n += o["count"].get<int>();
   }
   return n;
+}
+
+// The side-by-side view of a shipped incident with its scenario changed by `change`: the
+// report block, the questions and every moment after the first (a send, which holds in
+// any run) are left out, since they speak of the reported run only.
+json compare_variant(const std::string& name, const std::function<void(json&)>& change) {
+  json lesson = json::parse(read_lesson_text(name));
+  lesson.erase("incident");
+  lesson["moments"] = json::array({lesson["moments"][0]});
+  lesson["questions"] = json::array();
+  change(lesson["scenario"]);
+  json out = call("compare", {{"file", "lessons/" + name}, {"text", lesson.dump()}});
+  REQUIRE_MESSAGE(out.contains("policies"), out.dump());
+  return out;
 }
 
 }  // namespace
@@ -86,16 +101,11 @@ TEST_CASE("incident akash top-up: every charge credits the wallet again, and the
 TEST_CASE("incident materialize: the producer is acknowledged whether the broker stopped before or after the append") {
   // What the producer cannot tell apart: a broker stopped before appending leaves one
   // record after the resend, one stopped after it leaves two; both end acknowledged.
-  json lesson = json::parse(read_lesson_text("incident-materialize-kafka.json"));
-  lesson.erase("incident");  // its reported count is the after-append run's
-  // Its moments and question follow the after-append run; the first moment, a send, holds in both.
-  lesson["moments"] = json::array({lesson["moments"][0]});
-  lesson["questions"] = json::array();
   for (const std::string point : {"before_commit", "after_commit"}) {
     CAPTURE(point);
-    lesson["scenario"]["faults"] = json::array({{{"crash_service", point}, {"attempt", 1}, {"restart_after_ms", 50}}});
-    json out = call("compare", {{"file", "lessons/incident-materialize-kafka.json"}, {"text", lesson.dump()}});
-    REQUIRE_MESSAGE(out.contains("policies"), out.dump());
+    json out = compare_variant("incident-materialize-kafka.json", [&](json& s) {
+      s["faults"] = json::array({{{"crash_service", point}, {"attempt", 1}, {"restart_after_ms", 50}}});
+    });
     const json& reported = out["policies"][0]["ending"]["intents"][0];
     CHECK(reported["status"] == "DELIVERED");
     CHECK(reported["effects"] == (point == "before_commit" ? 1 : 2));
@@ -139,15 +149,11 @@ TEST_CASE("no shipped incident asks for the effect count its report panel alread
 }
 
 TEST_CASE("incident azure blob: a 500 before or after the commit looks the same, and only the 409 tells them apart") {
-  json lesson = json::parse(read_lesson_text("incident-azure-blob-409.json"));
-  lesson.erase("incident");  // its reported count is the after-commit run's
-  lesson["moments"] = json::array({lesson["moments"][0]});
-  lesson["questions"] = json::array();
   for (const std::string point : {"before_commit", "after_commit"}) {
     CAPTURE(point);
-    lesson["scenario"]["faults"] = json::array({{{"service_error", point}, {"attempt", 1}}});
-    json out = call("compare", {{"file", "lessons/incident-azure-blob-409.json"}, {"text", lesson.dump()}});
-    REQUIRE_MESSAGE(out.contains("policies"), out.dump());
+    json out = compare_variant("incident-azure-blob-409.json", [&](json& s) {
+      s["faults"] = json::array({{{"service_error", point}, {"attempt", 1}}});
+    });
     // Reading 409 as failure is wrong only when the first try committed: before the commit
     // the retry creates the file itself and is answered 201.
     const json& reported = out["policies"][0]["ending"]["intents"][0];
@@ -165,15 +171,7 @@ TEST_CASE("incident azure blob: a 500 before or after the commit looks the same,
 TEST_CASE("incident ubicloud: the token's stored refusal is what refuses the other family") {
   // A service that keeps nothing of a refused call (Stripe's way) would launch the
   // other family under the same token.
-  json stripe_like = explore("incident-ubicloud-token.json", {{"service", {{"stores_refusal", false}}}}, 1);
-  json in = {{"file", "lessons/incident-ubicloud-token.json"}, {"text", read_lesson_text("incident-ubicloud-token.json")}};
-  json lesson = json::parse(in["text"].get<std::string>());
-  lesson["scenario"]["service"]["stores_refusal"] = false;
-  lesson.erase("incident");
-  lesson["questions"] = json::array();
-  lesson["moments"] = json::array({lesson["moments"][0]});
-  json out = call("compare", {{"file", "lessons/incident-ubicloud-token.json"}, {"text", lesson.dump()}});
-  REQUIRE_MESSAGE(out.contains("policies"), out.dump());
+  json out = compare_variant("incident-ubicloud-token.json", [](json& s) { s["service"]["stores_refusal"] = false; });
   CHECK(out["policies"][0]["ending"]["intents"][0]["status"] == "DELIVERED");
   CHECK(out["policies"][0]["ending"]["intents"][0]["effects"] == 1);
   // The fix keeps one token per family: a retry of the same family after a lost reply
