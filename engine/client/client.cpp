@@ -100,6 +100,7 @@ void Client::decide(const std::string& intent, const std::string& payload, const
   put(view, "op_key", key);
   put(view, "fingerprint", fp);
   if (!cancels.empty()) put(view, "cancels", cancels);
+  if (sim_.scenario().client.key_source == KeySource::PayloadHash) put(view, "key_source", "payload_hash");
   record("decide", intent, std::move(view));
   bool send_first = sim_.scenario().client.persist == PersistWhen::AfterSend;
   if (send_first) {
@@ -436,6 +437,11 @@ void Client::on_message(const Message& m) {
   if (!m.receipt.empty()) put(local, "receipt", m.receipt);
   if (!m.reason.empty()) put(local, "reason", m.reason);
   if (discard) put(local, "discarded", true);
+  if (m.outcome == "refused" && !discard) {
+    // Whether an earlier send may have taken effect: then this 429 settles nothing.
+    std::optional<IntentRow> before = row(m.intent);
+    if (before && !refusal_settles(*before, m)) put(local, "earlier", true);
+  }
   record("receive", m.intent, std::move(local), m.id);
   if (discard) return;
   waiting_.erase(std::remove_if(waiting_.begin(), waiting_.end(),

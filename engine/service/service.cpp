@@ -484,6 +484,8 @@ int Service::http_status(MessageKind kind, const std::string& outcome, const std
 void Service::refuse(const Message& m) {
   nlohmann::json local = nlohmann::json::object();
   put(local, "op_key", m.op_key);
+  // A record from an earlier attempt under this key: this refusal leaves it as it is.
+  if (!db_.query("SELECT 1 FROM idempotency_keys WHERE op_key = ?1", {SqlValue::of(m.op_key)}).empty()) put(local, "held", true);
   if (sim_.scenario().service.stores_refusal) {
     // EC2's client token: the key is now bound to this call and its content, though it
     // did nothing. A key that already has a record keeps it.

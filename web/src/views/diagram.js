@@ -338,6 +338,20 @@ function redraw(view) {
  * removes or redraws what differs from the step drawn before. `label` names the diagram for
  * assistive technology when a page shows more than one.
  */
+/**
+ * What a fault target's control does, in words: lose or deliver a message, crash or not,
+ * answer with an error (a 500 or a 429: the service stays up) or normally.
+ */
+export function targetAction(tg) {
+  const f = tg.fault;
+  const [place, undo] = f.drop
+    ? ['sandbox.lose', 'sandbox.undoLose']
+    : f.service_error
+      ? ['sandbox.answerError', 'sandbox.undoAnswerError']
+      : ['sandbox.crash', 'sandbox.undoCrash'];
+  return t(tg.planned ? undo : place);
+}
+
 export function renderDiagram(container, run, cur, onPick, { targets = null, onTarget = null, label = null } = {}) {
   let view = views.get(container);
   if (!view || view.run !== run) {
@@ -469,7 +483,7 @@ function targetShape(view, tg, cur, slot) {
     x = laneX(geo, tg.side) + (tg.side === 'client' ? -1 : 1) * (16 + 24 * slot);
     yy = y(tg.step) - RH / 2;
   }
-  const label = `${tg.planned ? t(tg.fault.drop ? 'sandbox.undoLose' : 'sandbox.undoCrash') : t(tg.fault.drop ? 'sandbox.lose' : 'sandbox.crash')}: ${l(tg.text)}`;
+  const label = `${targetAction(tg)}: ${l(tg.text)}`;
   return s(
     'g',
     { class: ['target', tg.planned ? 'target-planned' : 'target-open', tg.fault.drop ? 'target-drop' : 'target-crash'], 'data-target': tg.id, 'data-testid': 'diagram-target' },

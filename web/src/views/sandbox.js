@@ -13,7 +13,7 @@ import { encodeState } from '../sandbox/codec.js';
 import { History } from '../sandbox/history.js';
 import { outputErrors } from '../engine.js';
 import { postChallengeChecked } from '../embed.js';
-import { renderDiagram } from './diagram.js';
+import { renderDiagram, targetAction } from './diagram.js';
 import { clientPanel, servicePanel, networkStrip, providerPanel, statusPill } from './panels.js';
 import { knowledgeGrid, truthSummary } from './knowledge.js';
 import { renderTimeline, stepLine } from './timeline.js';
@@ -686,7 +686,7 @@ export class SandboxView {
                 'data-testid': 'sb-target',
                 onclick: () => this.toggleTarget(tg),
               },
-              tg.planned ? t(tg.fault.drop ? 'sandbox.undoLose' : 'sandbox.undoCrash') : t(tg.fault.drop ? 'sandbox.lose' : 'sandbox.crash'),
+              targetAction(tg),
             ),
             ' ',
             h('span', null, l(tg.text)),
