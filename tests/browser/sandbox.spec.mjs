@@ -335,6 +335,9 @@ test('the Azure incident in the sandbox: its 500 is a planned fault, reading "40
   await sandboxFromLesson(page, 'incident-azure-blob-409');
   await expect(planItems(page)).toHaveCount(1);
   await expect(planItems(page).first()).toContainText('500');
+  // The service stays up: its error targets answer, they do not crash it.
+  await expect(page.locator('[data-testid="sb-target"][data-target="error:service:after_commit:invoice-blob:1"]')).toHaveText('Answer normally');
+  await expect(page.locator('[data-testid="sb-target"][data-target="error:service:refused:invoice-blob:2"]')).toHaveText('Answer with this error');
   await expect(ending(page, 'invoice-blob')).toHaveAttribute('data-status', 'FAILED');
   await expect(violation(page, 'false_failure')).toContainText('invoice-blob');
 

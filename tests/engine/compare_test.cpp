@@ -205,6 +205,10 @@ TEST_CASE("side by side names the script's crash and restart, not just the (empt
   json crash = call("compare", lesson_input(send_first));
   CHECK(crash["faults"]["en"].get<std::string>().find("restarts " + std::to_string(after) + " ms later") != std::string::npos);
   CHECK(crash["scripted"].is_null());
+  // An error answer is named without one: the service that answers 500 stays up.
+  json azure = call("compare", lesson_input(json::parse(read_lesson_text("incident-azure-blob-409.json"))));
+  CHECK(azure["faults"]["en"].get<std::string>().find("answers 500") != std::string::npos);
+  CHECK(azure["faults"]["en"].get<std::string>().find("restarts") == std::string::npos);
 
   // Without the scripted crash, the script adds nothing.
   json plain = json::parse(read_lesson_text("02-retry-duplicates.json"));

@@ -6,6 +6,7 @@
 
 #include "engine/invariants/invariants.hpp"
 #include "engine/sim/simulation.hpp"
+#include "engine/timeline/describe.hpp"
 
 using namespace idemlab;
 
@@ -229,4 +230,28 @@ TEST_CASE("a reply after the timeout: read, it settles the intent; discarded, th
     if (st.event.kind == "receive" && st.event.side == Side::Client) said = st.event.local.value("discarded", false);
   }
   CHECK(said);
+}
+
+TEST_CASE("the timeline tells a 429 after a lost reply from one that settles the intent") {
+  Scenario s = one_intent();
+  s.client.retry_layers = {{"sdk", 3}};
+  Fault lost;
+  lost.kind = Fault::Kind::Drop;
+  lost.message = MessageKind::Response;
+  lost.intent = "r";
+  Run later = run_with(s, {lost, service_error(ErrorPoint::Refused, 2)});
+  std::string refuse, heard_it;
+  for (const Step& st : later.steps) {
+    if (st.event.kind == "refuse") refuse = describe(st, later).en;
+    if (st.event.kind == "receive" && st.event.side == Side::Client && st.event.local.value("outcome", "") == "refused") {
+      heard_it = describe(st, later).en;
+    }
+  }
+  CHECK(refuse.find("already holds the record of an earlier attempt") != std::string::npos);
+  CHECK(heard_it.find("an earlier attempt may have taken effect") != std::string::npos);
+  // The only send refused: nothing says an earlier attempt counts.
+  Run first = run_with(s, {service_error(ErrorPoint::Refused, 1)});
+  for (const Step& st : first.steps) {
+    if (st.event.kind == "refuse" || st.event.kind == "receive") CHECK(describe(st, first).en.find("earlier") == std::string::npos);
+  }
 }
