@@ -21,6 +21,16 @@ Fault service_error(ErrorPoint p, int attempt = 1) {
   return f;
 }
 
+// The response of attempt n of intent "r" is lost.
+Fault lost_response(int n = 1) {
+  Fault f;
+  f.kind = Fault::Kind::Drop;
+  f.message = MessageKind::Response;
+  f.intent = "r";
+  f.n = n;
+  return f;
+}
+
 Scenario one_intent() {
   Scenario s;
   s.script.push_back({ActionKind::Deliver, 0, -1, "r", "payload-1"});
@@ -62,10 +72,7 @@ bool broken(const Run& run, Invariant i) {
 TEST_CASE("a replayed answer is a 200 marked as a replay; a new effect is a 201") {
   Scenario s = one_intent();
   s.client.retry_layers = {{"sdk", 2}};
-  Fault lost;
-  lost.kind = Fault::Kind::Drop;
-  lost.message = MessageKind::Response;
-  lost.intent = "r";
+  const Fault lost = lost_response();
   Run run = run_with(s, {lost});
   CHECK(heard(run) == std::vector<std::string>{"ok/200"});
   bool marked = false;
@@ -128,10 +135,7 @@ TEST_CASE("a 429 settles the intent only when it answers its only send") {
   CHECK(check_invariants(first).safe());
   // After a lost reply the first send may have committed: a 429 on the retry says nothing
   // about it, and the intent must not be recorded FAILED while its effect exists.
-  Fault lost;
-  lost.kind = Fault::Kind::Drop;
-  lost.message = MessageKind::Response;
-  lost.intent = "r";
+  const Fault lost = lost_response();
   Run later = run_with(s, {lost, service_error(ErrorPoint::Refused, 2)});
   CHECK(ending(later).effects == 1);
   CHECK(ending(later).status != "FAILED");
@@ -179,11 +183,7 @@ TEST_CASE("fallback does nothing unless the intent is FAILED") {
 }
 
 TEST_CASE("a layer that makes its own key per call: its own retries share it, an outer layer's retry is a new operation") {
-  Fault lost1, lost2;
-  lost1.kind = lost2.kind = Fault::Kind::Drop;
-  lost1.message = lost2.message = MessageKind::Response;
-  lost1.intent = lost2.intent = "r";
-  lost2.n = 2;
+  const Fault lost1 = lost_response(1), lost2 = lost_response(2);
   Scenario sdk_owns = one_intent();
   sdk_owns.client.retry_layers = {{"sdk", 3, true}};
   Run one = run_with(sdk_owns, {lost1, lost2});
@@ -235,10 +235,7 @@ TEST_CASE("a reply after the timeout: read, it settles the intent; discarded, th
 TEST_CASE("the timeline tells a 429 after a lost reply from one that settles the intent") {
   Scenario s = one_intent();
   s.client.retry_layers = {{"sdk", 3}};
-  Fault lost;
-  lost.kind = Fault::Kind::Drop;
-  lost.message = MessageKind::Response;
-  lost.intent = "r";
+  const Fault lost = lost_response();
   Run later = run_with(s, {lost, service_error(ErrorPoint::Refused, 2)});
   std::string refuse, heard_it;
   for (const Step& st : later.steps) {
