@@ -199,7 +199,9 @@ nlohmann::json Client::send_view(const std::string& intent, std::int64_t waited)
   put(view, "layers", std::move(layers));
   put(view, "send", send);
   put(view, "budget", send_budget(policy));
-  std::string by = retried_by(policy, send);
+  // Only a layer's own retry is one (a lookup the client decided on, or a scripted resend,
+  // spends the same budget but no layer retried anything).
+  std::string by = layer_retrying_ ? retried_by(policy, send) : "";
   if (!by.empty()) put(view, "retried_by", by);
   return view;
 }
@@ -333,11 +335,13 @@ void Client::retry_now(const std::string& intent, MessageKind call, std::int64_t
   std::optional<IntentRow> r = row(intent);
   if (!r || is_final(r->status)) return;                          // a late reply settled it during the backoff
   if (retry_stops(intent, sim_.now(), escalate_when_spent)) return;  // a scripted send spent the budget meanwhile
+  layer_retrying_ = true;
   if (call == MessageKind::Lookup) {
     send_lookup(intent, wait);
   } else {
     send_attempt(intent, KeyChoice::ByPolicy, wait);
   }
+  layer_retrying_ = false;
 }
 
 void Client::after_unknown(const std::string& intent) {

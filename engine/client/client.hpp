@@ -135,6 +135,7 @@ class Client {
   bool alive_ = true;
   int epoch_ = 0;  // bumped by a crash: timers of an earlier life do nothing
   std::vector<Waiting> waiting_;
+  bool layer_retrying_ = false;  // set while a retry layer resends (retry_now): its sends say so
 };
 
 }  // namespace idemlab

@@ -252,3 +252,16 @@ TEST_CASE("the timeline tells a 429 after a lost reply from one that settles the
     if (st.event.kind == "refuse" || st.event.kind == "receive") CHECK(describe(st, first).en.find("earlier") == std::string::npos);
   }
 }
+
+TEST_CASE("a lookup the client decides on after a 409 spends the layer's budget but is no retry of the layer") {
+  Scenario s = one_intent();
+  s.service.on_repeat = OnRepeat::AlreadyExists;
+  s.client.retry_layers = {{"sdk", 3}};
+  Run run = run_with(s, {service_error(ErrorPoint::AfterCommit)});
+  std::vector<std::string> by;
+  for (const Step& st : run.steps) {
+    if (st.event.kind == "send" || st.event.kind == "lookup") by.push_back(st.event.kind + ":" + st.event.local.value("retried_by", ""));
+  }
+  // The 500 is retried by the SDK; the lookup after the 409 is the client's own decision.
+  CHECK(by == std::vector<std::string>{"send:", "send:sdk", "lookup:"});
+}
