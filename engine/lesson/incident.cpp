@@ -10,6 +10,7 @@ nlohmann::json Incident::to_json() const {
   nlohmann::json reported = nlohmann::json::object();
   if (effects) put(reported, "effects", *effects);
   if (violation) put(reported, "violation", to_string(*violation));
+  if (status) put(reported, "status", *status);
   nlohmann::json out = nlohmann::json::object();
   put(out, "source", source);
   put(out, "url", url);
@@ -31,7 +32,9 @@ ReportedRun reported_run(const Lesson& lesson) {
   out.intent = lesson.compare->counted_intent(lesson.scenario);
   const Run run = Simulation(policy.scenario, policy.scenario.faults).run();
   for (const IntentEnding& e : ending_of(run).intents) {
-    if (e.intent == out.intent) out.effects = e.effects;
+    if (e.intent != out.intent) continue;
+    out.effects = e.effects;
+    out.status = e.status;
   }
   const std::vector<Violation> about = check_invariants(run).about(out.intent);
   for (const InvariantInfo& i : invariant_table()) {
@@ -54,6 +57,7 @@ nlohmann::json incident_view(const Lesson& lesson) {
   put(replayed, "policy", replay.policy);
   put(replayed, "intent", replay.intent);
   put(replayed, "effects", replay.effects);
+  put(replayed, "status", replay.status);
   put(replayed, "broken", std::move(broken));
   put(out, "replayed", std::move(replayed));
   return out;
@@ -69,6 +73,10 @@ std::vector<LessonProblem> incident_problems(const Lesson& lesson) {
     out.push_back({lesson.file, "/incident/reported/effects",
                    where + " ends with " + std::to_string(run.effects) + " effect" + (run.effects == 1 ? "" : "s") +
                        " for " + run.intent + ", not the " + std::to_string(*inc.effects) + " the report saw"});
+  }
+  if (inc.status && *inc.status != run.status) {
+    out.push_back({lesson.file, "/incident/reported/status",
+                   where + " ends with " + run.intent + " " + run.status + ", not " + *inc.status + " as the report saw"});
   }
   if (inc.violation) {
     bool found = false;

@@ -17,6 +17,7 @@ struct ReportedRun {
   std::string policy;  ///< the compare policy run: the first
   std::string intent;
   int effects = 0;
+  std::string status = "NONE";    ///< the client's final status for the intent (RunEnding)
   std::vector<Invariant> broken;  ///< in table order, each once
 };
 

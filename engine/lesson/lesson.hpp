@@ -136,11 +136,14 @@ struct Incident {
   L10n seen;           ///< what the team saw ("the job ran twice at once")
   L10n fix;            ///< what the team changed, and whether it makes the design safe
   /// The reported outcome, at least one of: the compared intent's effects at the end of
-  /// the reported run, and an invariant that run breaks for it.
+  /// the reported run, an invariant that run breaks for it, and the client's final status.
   std::optional<int> effects;
   std::optional<Invariant> violation;
+  /// The status the client's row for the compared intent ends with ("CONFLICT": a refusal
+  /// the report saw, where no invariant is broken).
+  std::optional<std::string> status;
   /// The block as written: {"source", "url", "title", "expected", "seen", "fix",
-  /// "reported": {"effects"?, "violation"?}} (texts as {"zh-CN", "en"}).
+  /// "reported": {"effects"?, "violation"?, "status"?}} (texts as {"zh-CN", "en"}).
   nlohmann::json to_json() const;
 };
 

@@ -349,7 +349,11 @@ void read_incident(Reader& r, const json& c, bool has_compare, Lesson& lesson) {
   out.fix = r.text(c, path, "fix", true);
   if (const json* rep = r.field(c, path, "reported", true)) {
     const std::string rp = Reader::at(path, "reported");
-    if (r.object(*rep, rp, {"effects", "violation"})) {
+    if (r.object(*rep, rp, {"effects", "violation", "status"})) {
+      if (rep->contains("status")) {
+        out.status = r.choice(*rep, rp, "status", {status::kPending, status::kUnknown, status::kDelivered, status::kFailed,
+                                                   status::kConflict, status::kNeedsHuman}, true, "");
+      }
       if (rep->contains("effects")) out.effects = static_cast<int>(r.integer(*rep, rp, "effects", true, 0, 0, 100));
       if (rep->contains("violation")) {
         std::vector<std::string> names;
@@ -359,8 +363,8 @@ void read_incident(Reader& r, const json& c, bool has_compare, Lesson& lesson) {
           if (name == i.name) out.violation = i.id;
         }
       }
-      if (!rep->contains("effects") && !rep->contains("violation")) {
-        r.problem(rp, "say what the report saw: \"effects\" (a count), \"violation\" (an invariant), or both");
+      if (!rep->contains("effects") && !rep->contains("violation") && !rep->contains("status")) {
+        r.problem(rp, "say what the report saw: \"effects\" (a count), \"violation\" (an invariant), \"status\" (the client's final status), or more than one");
       }
     }
   }

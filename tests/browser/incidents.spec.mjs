@@ -236,6 +236,9 @@ for (const e of shipped) {
       const en = JSON.parse(readFileSync(resolve(REPO, 'web/src/i18n/en.json'), 'utf8'));
       await expect(panel.getByTestId('incident-reproduced')).toContainText(en[`inv.${file.incident.reported.violation}.broken`]);
     }
+    if (file.incident.reported.status) {
+      await expect(panel.getByTestId('incident-reproduced')).toContainText(`as ${file.incident.reported.status}`);
+    }
     await page.getByTestId('lang-switch').click();
     await expect(report(page).getByTestId('incident-seen')).toHaveText(file.incident.seen['zh-CN']);
   });

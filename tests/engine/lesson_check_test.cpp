@@ -236,6 +236,14 @@ TEST_CASE("an incident passes check only when its reported run ends with what th
   CHECK(out["errors"][0]["path"] == "/incident/reported/violation");
   CHECK(out["errors"][0]["reason"].get<std::string>().find("it breaks duplicate_effect") != std::string::npos);
 
+  // A final status the reported run does not end with is named at its path.
+  json status = as_incident(2);
+  status["incident"]["reported"] = {{"status", "DELIVERED"}};  // it ends CONFLICT (a changed payload, refused)
+  out = check(status);
+  REQUIRE(out["ok"] == false);
+  CHECK(out["errors"][0]["path"] == "/incident/reported/status");
+  CHECK(out["errors"][0]["reason"].get<std::string>().find("CONFLICT, not DELIVERED as the report saw") != std::string::npos);
+
   json no_compare = as_incident(2);
   no_compare.erase("compare");
   out = check(no_compare);

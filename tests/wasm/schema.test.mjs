@@ -369,6 +369,7 @@ const refused = {
   'an incident linking to a plain http address': ['/incident/url', (l) => { addIncident(l).url = 'http://example.com/1'; }],
   'an incident that says nothing about what the report saw': ['/incident/reported', (l) => { addIncident(l).reported = {}; }],
   'an incident whose report broke an unknown invariant': ['/incident/reported/violation', (l) => { addIncident(l).reported = { violation: 'double_charge' }; }],
+  'an incident whose report saw an unknown status': ['/incident/reported/status', (l) => { addIncident(l).reported = { status: 'LOST' }; }],
   'an incident without the team\'s fix': ['/incident/fix', (l) => { delete addIncident(l).fix; }],
 };
 

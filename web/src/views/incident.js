@@ -66,6 +66,10 @@ function replayedText(replayed, reported) {
   if (Array.isArray(replayed.broken) && reported && isText(reported.violation) && replayed.broken.includes(reported.violation)) {
     parts.push(nameOf('invariantBroken', reported.violation));
   }
+  // The client's final status, where the report named one (a refusal breaks no invariant).
+  if (reported && isText(reported.status) && replayed.status === reported.status) {
+    parts.push(t('incident.status', { intent: String(replayed.intent || ''), status: reported.status }));
+  }
   return parts.join(' · ');
 }
 
