@@ -427,9 +427,8 @@ void Client::record_status(const std::string& intent, const std::string& status,
 
 void Client::on_message(const Message& m) {
   const MessageKind awaited = m.kind == MessageKind::LookupReply ? MessageKind::LookupReply : MessageKind::Response;
-  const bool waited = std::any_of(waiting_.begin(), waiting_.end(), [&](const Waiting& w) {
-    return w.intent == m.intent && w.n == m.n && w.for_kind == awaited;
-  });
+  auto answers = [&](const Waiting& w) { return w.intent == m.intent && w.n == m.n && w.for_kind == awaited; };
+  const bool waited = std::any_of(waiting_.begin(), waiting_.end(), answers);
   // Its timeout fired first: the client closed the connection and never reads it.
   const bool discard = !waited && sim_.scenario().client.late_reply == LateReply::Discard;
   nlohmann::json local = nlohmann::json::object();
@@ -448,14 +447,7 @@ void Client::on_message(const Message& m) {
   }
   record("receive", m.intent, std::move(local), m.id);
   if (discard) return;
-  waiting_.erase(std::remove_if(waiting_.begin(), waiting_.end(),
-                                [&](const Waiting& w) {
-                                  return w.intent == m.intent && w.n == m.n &&
-                                         w.for_kind == (m.kind == MessageKind::LookupReply
-                                                            ? MessageKind::LookupReply
-                                                            : MessageKind::Response);
-                                }),
-                 waiting_.end());
+  waiting_.erase(std::remove_if(waiting_.begin(), waiting_.end(), answers), waiting_.end());
   if (sim_.crash_here(ClientPoint::BeforeRecord, m.intent, m.n)) return;
   std::optional<IntentRow> r = row(m.intent);
   if (!r || r->status == status::kDelivered || r->status == status::kConflict) return;

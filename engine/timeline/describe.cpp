@@ -1,6 +1,7 @@
 #include "engine/timeline/describe.hpp"
 
 #include "engine/client/client.hpp"
+#include "engine/service/service.hpp"
 #include "engine/scenario/limits.hpp"
 
 namespace idemlab {
@@ -67,16 +68,16 @@ L10n record_note(const nlohmann::json& local) {
     return {"——截止时间（" + at + " ms）前已来不及再发送，结果仍然未知：需要人工对账",
             " — the deadline (" + at + " ms) leaves no time for another send and the outcome is still unknown: a person must reconcile it"};
   }
-  if (reason == "already_exists" && st == status::kFailed) {
+  if (reason == Service::kAlreadyExists && st == status::kFailed) {
     return {"——可在 500 之后，“已存在”的很可能正是它自己第一次的创建：它并不知道自己失败了", " — yet after a 500, what \"already exists\" may well be its own first try: it records a failure it does not know of"};
   }
-  if (reason == "already_exists" && st == status::kDelivered) {
+  if (reason == Service::kAlreadyExists && st == status::kDelivered) {
     return {"——凭“409 已存在”，没有回执：它认定已有的就是自己这份", " — on \"409 already exists\", with no receipt: it takes what exists to be its own"};
   }
-  if (reason == "already_exists" && st == status::kNeedsHuman) {
+  if (reason == Service::kAlreadyExists && st == status::kNeedsHuman) {
     return {"——“409 已存在”，又没有查询可以确认是谁的：需要人工核对", " — \"409 already exists\", and no lookup to learn whose it is: a person must check"};
   }
-  if (st == status::kFailed && reason == "internal_error") {
+  if (st == status::kFailed && reason == Service::kInternalError) {
     return {"——可 500 是不确定结果：服务端可能在出错前已经提交了", " — yet a 500 is an indefinite error: the service may have committed before it failed"};
   }
   if (st == status::kFailed && error == error_kind::kIndefinite) {
@@ -177,8 +178,8 @@ L10n describe(const Step& s, const Run& run) {
     std::string extra_en = receipt.empty() ? "" : ", receipt " + receipt;
     std::string reason = str(e.local, "reason");
     bool limit = reason == Client::kBudgetSpent || reason == Client::kDeadlinePassed;
-    bool explained = reason == "already_exists" || reason == "internal_error" || reason == "refused";
-    if (reason == "same_key_different_payload") {
+    bool explained = reason == Service::kAlreadyExists || reason == Service::kInternalError || reason == Service::kRefusedReason;
+    if (reason == Service::kSameKeyDifferentPayload) {
       extra_zh += "（422：同一个标识，内容不同）";
       extra_en += " (422: same key, different payload)";
       explained = true;
@@ -219,7 +220,7 @@ L10n describe(const Step& s, const Run& run) {
     if (outcome == "refused" && m && m->kind == MessageKind::LookupReply) return {"客户端收到" + msg.zh + "：这个操作标识存着的是一次拒绝（429），什么也没做过", "the client receives " + msg.en + ": what the key holds is a refusal (429); nothing was ever done under it"};
     if (outcome == "refused" && e.local.value("earlier", false)) return {"客户端收到" + msg.zh + "：429 被拒绝——这一次请求什么也没做，可更早一次尝试也许已经生效，结果仍然未知", "the client receives " + msg.en + ": 429, refused — this request did nothing, but an earlier attempt may have taken effect, so the outcome is still unknown"};
     if (outcome == "refused") return {"客户端收到" + msg.zh + "：429 被拒绝（限流或容量不足）——这一次请求什么也没做", "the client receives " + msg.en + ": 429, refused (throttled, or out of capacity) — this request did nothing"};
-    if (outcome == "rejected" && str(e.local, "reason") == "already_exists") return {"客户端收到" + msg.zh + "：409 已存在——操作标识 " + key + " 下已经有东西了，但答复没说是谁的、哪份内容", "the client receives " + msg.en + ": 409 already exists — something exists under key " + key + ", but the answer does not say whose, or which content"};
+    if (outcome == "rejected" && str(e.local, "reason") == Service::kAlreadyExists) return {"客户端收到" + msg.zh + "：409 已存在——操作标识 " + key + " 下已经有东西了，但答复没说是谁的、哪份内容", "the client receives " + msg.en + ": 409 already exists — something exists under key " + key + ", but the answer does not say whose, or which content"};
     if (outcome == "found") return {"客户端收到" + msg.zh + "：找到，回执 " + receipt, "the client receives " + msg.en + ": found, receipt " + receipt};
     // Only "this lookup saw no record now": a lagging replica or a forgotten record
     // answers the same (the service's not_found step says which).
@@ -230,7 +231,7 @@ L10n describe(const Step& s, const Run& run) {
     }
     if (outcome == "in_progress") return {"客户端收到" + msg.zh + "：仍在处理中（409），结果未知", "the client receives " + msg.en + ": still in progress (409), the outcome is unknown"};
     std::string reason = str(e.local, "reason");
-    if (reason == "same_key_different_payload") return {"客户端收到" + msg.zh + "：422——这个操作标识已经用于别的内容", "the client receives " + msg.en + ": 422 — the key is already used for other content"};
+    if (reason == Service::kSameKeyDifferentPayload) return {"客户端收到" + msg.zh + "：422——这个操作标识已经用于别的内容", "the client receives " + msg.en + ": 422 — the key is already used for other content"};
     return {"客户端收到" + msg.zh + "：被拒绝（" + reason + "）", "the client receives " + msg.en + ": rejected (" + reason + ")"};
   }
   if (k == "receive" && e.side == Side::Provider) return {"邮件服务商收到" + msg.zh + "（邮件标识 " + email + "）", "the mail provider receives " + msg.en + " (email key " + email + ")"};
@@ -285,14 +286,14 @@ L10n describe(const Step& s, const Run& run) {
   std::string matched = str(e.local, "matched_key");
   if (k == "replay" && !matched.empty()) return {"服务端按内容哈希找到操作标识 " + matched + " 的记录，把这次请求当成重复：重放回执 " + receipt + "，不写业务效果", "the service finds the record of key " + matched + " by the payload fingerprint and treats this request as a repeat: it replays receipt " + receipt + " and writes no effect"};
   if (k == "replay") return {"服务端已有操作标识 " + key + "，内容相同：重放原回执 " + receipt, "the service already has key " + key + " with the same payload: it replays receipt " + receipt};
-  if (k == "reject" && str(e.local, "reason") == "already_exists") return {"服务端按自然键创建：操作标识 " + key + " 已存在，答复“409 已存在”。它凭唯一键拒绝，不查存下的结果：答复里没有回执、没有内容（尽管它都有），什么也不写", "the service creates by natural key: key " + key + " already exists, so it answers 409 already exists. Its unique key refuses the insert without reading any stored result, so the answer carries no receipt and no content (though it holds both), and nothing is written"};
-  if (k == "replay" && e.local.value("status", 0LL) == 429) return {"服务端在操作标识 " + key + " 下存着一次拒绝，内容相同：再答一次 429", "the service holds a refusal under key " + key + ", same payload: it answers 429 again"};
+  if (k == "reject" && str(e.local, "reason") == Service::kAlreadyExists) return {"服务端按自然键创建：操作标识 " + key + " 已存在，答复“409 已存在”。它凭唯一键拒绝，不查存下的结果：答复里没有回执、没有内容（尽管它都有），什么也不写", "the service creates by natural key: key " + key + " already exists, so it answers 409 already exists. Its unique key refuses the insert without reading any stored result, so the answer carries no receipt and no content (though it holds both), and nothing is written"};
+  if (k == "replay" && e.local.value("status", 0LL) == Service::kRefusedStatus) return {"服务端在操作标识 " + key + " 下存着一次拒绝，内容相同：再答一次 429", "the service holds a refusal under key " + key + ", same payload: it answers 429 again"};
   if (k == "error" && e.local.value("committed", false)) return {"服务端已经提交了操作标识 " + key + " 的业务效果，随后出错：答复 500，业务效果留着", "the service has committed the effect for key " + key + ", then fails: it answers 500, and the effect stays"};
   if (k == "error") return {"服务端处理操作标识 " + key + " 时出错，什么也没写：答复 500", "the service fails handling key " + key + " before writing anything: it answers 500"};
   if (k == "refuse" && e.local.value("stored", false)) return {"服务端拒绝请求（429：限流或容量不足），什么也没做，但把这次拒绝连同内容存在操作标识 " + key + " 下——这个标识从此绑定了这份内容", "the service refuses the request (429: throttled, or out of capacity) and does nothing, but stores the refusal and its content under key " + key + " — the key is now bound to this content"};
   if (k == "refuse" && e.local.value("held", false)) return {"服务端拒绝请求（429：限流或容量不足），这一次什么也没做；操作标识 " + key + " 下已经有更早一次尝试留下的记录，这次拒绝碰不到它", "the service refuses the request (429: throttled, or out of capacity) and does nothing this time; key " + key + " already holds the record of an earlier attempt, which this refusal leaves as it is"};
   if (k == "refuse") return {"服务端拒绝请求（429：限流或容量不足），什么也没做，操作标识 " + key + " 仍是空的", "the service refuses the request (429: throttled, or out of capacity), does nothing, and key " + key + " stays free"};
-  if (k == "found" && e.local.value("status", 0LL) == 429) return {"服务端查到操作标识 " + key + "：存着的是一次拒绝（429），没有业务效果", "the service finds key " + key + ": what it holds is a refusal (429), no effect"};
+  if (k == "found" && e.local.value("status", 0LL) == Service::kRefusedStatus) return {"服务端查到操作标识 " + key + "：存着的是一次拒绝（429），没有业务效果", "the service finds key " + key + ": what it holds is a refusal (429), no effect"};
   if (k == "reject") return {"服务端拒绝，答复 422：操作标识 " + key + " 已用于不同内容，什么也不写", "the service rejects key " + key + " with 422: same key, different payload; it writes nothing"};
   if (k == "found") return {"服务端查到操作标识 " + key + "：回执 " + receipt, "the service finds key " + key + ": receipt " + receipt};
   if (k == "not_found") {
