@@ -27,14 +27,19 @@ Client::Client(Simulation& sim) : sim_(sim), db_(Database::with_schema(
       "CREATE TABLE intents(intent TEXT PRIMARY KEY, op_key TEXT NOT NULL,"
       " fingerprint TEXT NOT NULL, payload TEXT NOT NULL, status TEXT NOT NULL,"
       " receipt TEXT, attempts INTEGER NOT NULL, lookups INTEGER NOT NULL,"
-      " decided_at INTEGER NOT NULL)",
-      "DELETE FROM intents")) {}
+      " decided_at INTEGER NOT NULL);"
+      "CREATE TABLE earlier_versions(intent TEXT NOT NULL, version INTEGER NOT NULL, op_key TEXT NOT NULL,"
+      " fingerprint TEXT NOT NULL, payload TEXT NOT NULL, status TEXT NOT NULL, receipt TEXT,"
+      " PRIMARY KEY(intent, version))",
+      "DELETE FROM intents; DELETE FROM earlier_versions")) {}
 
 Client::Client(Simulation& sim, Client& from, bool take)
     : sim_(sim),
       db_(take ? std::move(from.db_) : from.db_.copy()),
       rows_(from.rows_),
       rows_read_at_(take ? from.rows_read_at_ : from.rows_read_at_ == from.db_.changes() ? db_.changes() : -1),
+      earlier_(from.earlier_),
+      earlier_stale_(from.earlier_stale_),
       alive_(from.alive_),
       epoch_(from.epoch_),
       waiting_(from.waiting_) {}
@@ -72,6 +77,20 @@ Rows<IntentRow> Client::rows() {
   rows_ = Rows<IntentRow>(std::move(rows));
   rows_read_at_ = db_.changes();
   return rows_;
+}
+
+Rows<EarlierVersionRow> Client::earlier() {
+  if (!alive_ || !earlier_stale_) return earlier_;
+  std::vector<EarlierVersionRow> rows;
+  for (const SqlRow& r : db_.query("SELECT intent, version, op_key, fingerprint, payload, status, receipt"
+                                   " FROM earlier_versions ORDER BY intent, version")) {
+    EarlierVersionRow row{r[0].text, r[1].integer, r[2].text, r[3].text, r[4].text, r[5].text, std::nullopt};
+    if (r[6].kind == SqlValue::Kind::Text) row.receipt = r[6].text;
+    rows.push_back(std::move(row));
+  }
+  earlier_ = Rows<EarlierVersionRow>(std::move(rows));
+  earlier_stale_ = false;
+  return earlier_;
 }
 
 std::optional<IntentRow> Client::row(const std::string& intent) {
@@ -387,6 +406,13 @@ void Client::resend_new_key(const std::string& intent) {
 
 void Client::resend_changed_payload(const std::string& intent, const std::string& payload) {
   if (!alive_ || !row(intent)) return;
+  // The content it replaces is kept with what the client knew of it (its status, its
+  // receipt): that content may have taken effect, and its receipt proves it did.
+  long long version = db_.query("SELECT COUNT(*) FROM earlier_versions WHERE intent = ?1", {SqlValue::of(intent)})[0][0].integer + 1;
+  db_.query("INSERT INTO earlier_versions(intent, version, op_key, fingerprint, payload, status, receipt)"
+            " SELECT intent, ?2, op_key, fingerprint, payload, status, receipt FROM intents WHERE intent = ?1",
+            {SqlValue::of(intent), SqlValue::of(version)});
+  earlier_stale_ = true;
   // The row now describes the changed content: the old receipt does not vouch for it.
   db_.query("UPDATE intents SET payload = ?1, fingerprint = ?2, status = 'PENDING', receipt = NULL"
             " WHERE intent = ?3",

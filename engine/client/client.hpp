@@ -82,6 +82,9 @@ class Client {
   bool alive() const { return alive_; }
   /// Every row of `intents`, in insertion order (as last read while crashed).
   Rows<IntentRow> rows();
+  /// Every row of `earlier_versions` (an intent's content before resend_changed_payload),
+  /// by intent and version.
+  Rows<EarlierVersionRow> earlier();
   const std::vector<Waiting>& waiting() const { return waiting_; }
 
  private:
@@ -132,6 +135,8 @@ class Client {
   Database db_;
   Rows<IntentRow> rows_;         // the last read of `intents`
   long long rows_read_at_ = -1;  // db_.changes() when rows_ was read
+  Rows<EarlierVersionRow> earlier_;  // the last read of `earlier_versions`
+  bool earlier_stale_ = false;       // written since earlier_ was read
   bool alive_ = true;
   int epoch_ = 0;  // bumped by a crash: timers of an earlier life do nothing
   std::vector<Waiting> waiting_;

@@ -17,6 +17,9 @@ std::string durable_rows(Side side, const Snapshot& snap) {
     for (const IntentRow& r : snap.intents) {
       rows.push_back({r.intent, r.op_key, r.fingerprint, r.status, r.receipt.value_or(""), r.attempts});
     }
+    for (const EarlierVersionRow& r : snap.earlier) {
+      rows.push_back({r.intent, r.version, r.op_key, r.fingerprint, r.status, r.receipt.value_or("")});
+    }
   } else {
     for (const KeyRow& r : snap.keys) rows.push_back({r.op_key, r.fingerprint, r.receipt, r.created_at, r.status});
     for (const DeliveryRow& r : snap.deliveries) rows.push_back({r.op_key, r.fingerprint, r.receipt, r.created_at});

@@ -98,6 +98,21 @@ struct IntentRow {
   }
 };
 
+/// One row of the client's `earlier_versions` table: content an intent was sent with before
+/// resend_changed_payload replaced it, with what the client knew of that content when it
+/// was replaced (its status and receipt). Kept, not overwritten: its effect may exist, and
+/// its receipt is the client's proof of it. version counts from 1 per intent.
+struct EarlierVersionRow {
+  std::string intent;
+  long long version = 1;
+  std::string op_key, fingerprint, payload, status;
+  std::optional<std::string> receipt;
+  bool operator==(const EarlierVersionRow& o) const {
+    return intent == o.intent && version == o.version && op_key == o.op_key && fingerprint == o.fingerprint &&
+           payload == o.payload && status == o.status && receipt == o.receipt;
+  }
+};
+
 /// One row of the service's `deliveries` table: one effect and its receipt. The same
 /// op_key appears twice when a broken ordering let a retry make a second effect.
 /// created_at in virtual ms.
@@ -205,6 +220,7 @@ struct Snapshot {
   bool client_alive = true;
   bool service_alive = true;
   Rows<IntentRow> intents;             ///< durable, kept across a crash
+  Rows<EarlierVersionRow> earlier;     ///< durable: intents' content before it was changed
   std::vector<Waiting> waiting;        ///< volatile
   Rows<KeyRow> keys;                   ///< durable: the service's dedup records
   Rows<DeliveryRow> deliveries;        ///< durable: the service's effects

@@ -124,6 +124,7 @@ Snapshot Simulation::snapshot() {
   s.client_alive = client_->alive();
   s.service_alive = service_->alive();
   s.intents = client_->rows();
+  s.earlier = client_->earlier();
   s.waiting = client_->waiting();
   s.keys = service_->keys();
   s.deliveries = service_->rows();

@@ -253,6 +253,21 @@ json step_json(const Run& run, int index, const RunVerdict& verdict) {
     intents.push_back(std::move(o));
     status[r.intent] = r.status;
   }
+  json earlier = json::array();
+  for (const EarlierVersionRow& r : s.snap.earlier) {
+    bool changed = !prev || changed_row(prev->snap.earlier, r, [&](const EarlierVersionRow& p) {
+      return p.intent == r.intent && p.version == r.version;
+    });
+    json o = json::object();
+    put(o, "intent", r.intent);
+    put(o, "version", r.version);
+    put(o, "op_key", r.op_key);
+    put(o, "fingerprint", r.fingerprint);
+    put(o, "status", r.status);
+    put(o, "receipt", opt(r.receipt));
+    put(o, "changed", changed);
+    earlier.push_back(std::move(o));
+  }
   json waiting = json::array();
   for (const Waiting& w : s.snap.waiting) {
     json o = json::object();
@@ -291,6 +306,7 @@ json step_json(const Run& run, int index, const RunVerdict& verdict) {
   put(client, "alive", s.snap.client_alive);
   put(client, "status", std::move(status));
   put(client, "intents", std::move(intents));
+  if (!earlier.empty()) put(client, "earlier_versions", std::move(earlier));
   put(client, "volatile", std::move(client_volatile));
   json service = json::object(), service_volatile = json::object();
   put(service_volatile, "in_progress", std::move(in_progress));

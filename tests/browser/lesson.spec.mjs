@@ -66,6 +66,28 @@ test('the service panel shows its dedup record and its delivery, both new at the
   await expect(panel.locator('.volatile')).toContainText('not processing any request');
 });
 
+test('content changed under the same key: the client keeps its first version beside the row, as it knew it then', async ({ page }) => {
+  const CHANGED = 'same-key-changed-intent';
+  await openLesson(page, CHANGED, 0);
+  // The step that replaces the content, as the engine computes the run.
+  const kept = await page.evaluate(async (id) => {
+    const l = window.__idemlab.lesson(id);
+    const run = await window.__idemlab.call('run', { file: l.file, text: l.text });
+    return run.steps.find((st) => st.client && Array.isArray(st.client.earlier_versions)).i;
+  }, CHANGED);
+  const panel = page.getByTestId('panel-client');
+  const earlier = panel.locator('table.rows-table').filter({ has: page.locator('caption', { hasText: 'earlier_versions' }) });
+  await expect(earlier).toHaveCount(0);
+  await walk(page, async () => (await currentStep(page)) >= kept);
+  await expect(earlier.locator('tbody tr')).toHaveCount(1);
+  await expect(earlier.locator('tbody tr')).toHaveAttribute('data-changed', 'true');
+  // Version 1 was sent and its response lost: the client still does not know its outcome.
+  await expect(earlier.locator('tbody tr')).toContainText('UNKNOWN');
+  const intents = panel.locator('table.rows-table').filter({ has: page.locator('caption', { hasText: 'intents' }) }).first();
+  const firstHash = (await earlier.locator('tbody tr td.mono').nth(1).textContent()).trim();
+  await expect(intents.locator('tbody tr').first()).not.toContainText(firstHash);
+});
+
 test('a question blocks the timeline until it is answered; wrong then right shows both verdicts', async ({ page }) => {
   await openLesson(page);
   let seen = false;

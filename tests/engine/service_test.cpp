@@ -109,3 +109,27 @@ TEST_CASE("send first, persist later: a crash in between leaves an effect the cl
   Run safe = crash_after_send(PersistWhen::BeforeSend, RecoveryScan::UnknownAndStalePending);
   CHECK(safe.steps.back().snap.intents.size() == 1);
 }
+
+TEST_CASE("changed content resent under the same key keeps the client's record of the first content") {
+  Scenario s = delivered_then(ActionKind::ResendChangedPayload, "payload-2");
+  s.script.push_back({ActionKind::ResendChangedPayload, 200, -1, "r", "payload-3"});
+  Run run = Simulation(s, s.faults).run();
+  const Snapshot& end = run.steps.back().snap;
+  REQUIRE(end.deliveries.size() == 1);
+  // The row holds the newest content, refused (422) under the key its first content used.
+  REQUIRE(end.intents.size() == 1);
+  CHECK(end.intents[0].payload == "payload-3");
+  CHECK(end.intents[0].status == "CONFLICT");
+  // The first content, delivered, is kept with its receipt: the client's proof of the one
+  // effect there is. The second, refused, is kept as the client left it.
+  REQUIRE(end.earlier.size() == 2);
+  CHECK(end.earlier[0].version == 1);
+  CHECK(end.earlier[0].payload == "payload-1");
+  CHECK(end.earlier[0].status == "DELIVERED");
+  CHECK(end.earlier[0].receipt == end.deliveries[0].receipt);
+  CHECK(end.earlier[0].fingerprint == end.deliveries[0].fingerprint);
+  CHECK(end.earlier[1].version == 2);
+  CHECK(end.earlier[1].payload == "payload-2");
+  CHECK(end.earlier[1].status == "CONFLICT");
+  CHECK_FALSE(end.earlier[1].receipt.has_value());
+}

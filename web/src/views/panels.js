@@ -108,6 +108,17 @@ export function clientPanel(c) {
       valueCell(r.receipt),
       valueCell(r.attempts),
     ]),
+    // Only once an intent's content was changed and resent: what it was sent with before.
+    c && Array.isArray(c.earlier_versions)
+      ? table(t('panel.earlierVersions'), ['intent', 'version', 'op_key', 'fingerprint', 'status', 'receipt'], c.earlier_versions, (r) => [
+          h('td', null, changedMark(r), r.intent),
+          valueCell(r.version),
+          h('td', { class: 'mono' }, r.op_key),
+          fingerprintCell(r.fingerprint),
+          h('td', null, statusPill(r.status)),
+          valueCell(r.receipt),
+        ])
+      : null,
     volatileBlock(
       waiting,
       (w) => t('panel.waiting', { intent: w.intent, attempt: w.attempt, deadline: w.deadline, what: nameOf('message', w.for === 'lookup_reply' ? 'lookup_reply' : 'response') }),
