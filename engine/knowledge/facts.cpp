@@ -44,8 +44,9 @@ bool lookup_authoritative(const Run& run, int step, const std::string& intent) {
   const Step& s = run.steps.at(step);
   std::string key = current_key(run, step, intent);
   const KeyRow* record = key_record(s, key);
-  // A stored refusal (stores_refusal) is answered `refused`: it says no effect, as not_found does.
-  bool found = record && record->status == 201 && Service::lookup_sees(record->created_at, s.t, run.lookup_lag_ms);
+  // A record with no receipt (a stored 429 or a saved 500 that committed nothing) says no
+  // effect, as not_found does.
+  bool found = record && !record->receipt.empty() && Service::lookup_sees(record->created_at, s.t, run.lookup_lag_ms);
   bool effects = false;
   for (const DeliveryRow& d : s.snap.deliveries) {
     auto owner = run.key_owner.find(d.op_key);

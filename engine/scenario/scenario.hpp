@@ -145,6 +145,18 @@ enum class OnRepeat {
                  ///< content is returned, so the client must know what it means
 };
 
+/// What a retry under a key whose first request failed with a 500 (fault service_error at
+/// before_commit or after_commit) is answered.
+enum class AfterError {
+  Complete,    ///< the work is completed: run anew if nothing was committed, answered the
+               ///< effect's result if it was (Stripe API v2: "retries failed or partially
+               ///< failed work to completion"; right)
+  ReplayError  ///< the 500 is saved as the key's result and replayed to every retry under the
+               ///< key, whether or not the effect was committed (Stripe API v1 saves "the
+               ///< status code and body of the first request ... including 500 errors"):
+               ///< a retry under that key can never learn or finish anything
+};
+
 /// What the service does about the notification email each new effect owes (the next
 /// delivery boundary: a row in the service's database is not an email sent).
 enum class Notify {
@@ -194,6 +206,7 @@ struct ServiceContract {
   /// IdempotentParameterMismatch). False: nothing is stored (Stripe saves no result for a
   /// request that did not begin executing).
   bool stores_refusal = false;
+  AfterError after_error = AfterError::Complete;
 };
 
 /// The mail provider the service notifies (engine/provider/provider.hpp).

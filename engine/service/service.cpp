@@ -217,15 +217,18 @@ void Service::submit(const Message& m, bool look) {
   }
   if (atomic) db_.query("COMMIT");
   const std::string& receipt = found[0][1].text;
-  bool refusal = found[0][3].integer == kRefusedStatus;
-  if (refusal && found[0][0].text == m.fingerprint) {
-    // The stored refusal, replayed: the key is bound to a call that did nothing.
+  const long long stored = found[0][3].integer;  // the saved answer's HTTP status
+  if (stored != 201 && found[0][0].text == m.fingerprint) {
+    // A saved 429 (stores_refusal: the key is bound to a call that did nothing) or 500
+    // (after_error = replay_error: whether or not the effect was committed), replayed.
+    bool refusal = stored == kRefusedStatus;
     nlohmann::json local = nlohmann::json::object();
     put(local, "op_key", m.op_key);
-    put(local, "status", kRefusedStatus);
+    put(local, "status", stored);
     record("replay", m.intent, std::move(local), m.id);
-    reply(m, MessageKind::Response, "refused", "", kRefusedReason, "", true);
-  } else if (!refusal && contract.on_repeat == OnRepeat::AlreadyExists) {
+    reply(m, MessageKind::Response, refusal ? "refused" : "error", "", refusal ? kRefusedReason : kInternalError,
+          "", true);
+  } else if (stored == 201 && contract.on_repeat == OnRepeat::AlreadyExists) {
     // A create by natural key: the unique key refuses the insert, and no result is kept
     // to replay, so the answer says neither whose content exists nor its receipt.
     nlohmann::json local = nlohmann::json::object();
@@ -266,12 +269,7 @@ void Service::write_new(const Message& m) {
     // REPLACE: under dedup by fingerprint a key may come back with another payload.
     db_.query("INSERT OR REPLACE INTO idempotency_keys(op_key, fingerprint, receipt, created_at)"
               " VALUES (?1, ?2, ?3, ?4)", row);
-    // A record kept past the horizon never expires within the run: no event for it, or
-    // every run with a day's retention would end at the horizon instead of settling.
-    if (contract.retention_ms && *contract.retention_ms <= Simulation::kHorizonMs - sim_.now()) {
-      // Down at that time: the restart forgets what came due meanwhile.
-      sim_.schedule(sim_.now() + *contract.retention_ms, [](Simulation& s) { s.service().expire_due(); });
-    }
+    expire_later();
   };
   bool outbox = contract.notify == Notify::Outbox;
   // The notification's own idempotency key, one per effect.
@@ -423,6 +421,11 @@ void Service::lookup(const Message& m) {
   }
   bool refusal = seen && found[0][3].integer == kRefusedStatus;
   if (refusal) put(local, "status", kRefusedStatus);
+  if (seen && found[0][3].integer == kErrorStatus && found[0][0].text.empty()) {
+    // A saved 500 of a request that committed nothing: there is nothing to find.
+    seen = false;
+    put(local, "why", kStoredError);
+  }
   record(seen ? "found" : "not_found", m.intent, std::move(local), m.id);
   if (refusal) {
     reply(m, MessageKind::LookupReply, "refused", "", kRefusedReason);
@@ -430,6 +433,16 @@ void Service::lookup(const Message& m) {
   }
   reply(m, MessageKind::LookupReply, seen ? "found" : "not_found", seen ? found[0][0].text : "", "",
         seen ? found[0][2].text : "");
+}
+
+void Service::expire_later() {
+  const std::optional<std::int64_t>& retention = sim_.scenario().service.retention_ms;
+  // A record kept past the horizon never expires within the run: no event for it, or
+  // every run with a day's retention would end at the horizon instead of settling.
+  if (retention && *retention <= Simulation::kHorizonMs - sim_.now()) {
+    // Down at that time: the restart forgets what came due meanwhile.
+    sim_.schedule(sim_.now() + *retention, [](Simulation& s) { s.service().expire_due(); });
+  }
 }
 
 void Service::expire_due() {
@@ -496,6 +509,7 @@ void Service::refuse(const Message& m) {
                SqlValue::of(static_cast<long long>(kRefusedStatus))});
     if (db_.changes() != before) {
       sim_.own_key(m.op_key, m.intent);
+      expire_later();
       put(local, "stored", true);
     }
   }
@@ -507,6 +521,23 @@ void Service::fail(const Message& m, bool committed) {
   nlohmann::json local = nlohmann::json::object();
   put(local, "op_key", m.op_key);
   put(local, "committed", committed);
+  if (sim_.scenario().service.after_error == AfterError::ReplayError) {
+    // Stripe API v1: the 500 is the key's saved result. After the commit it replaces the
+    // effect's 201 (the receipt stays in the row, where a lookup still finds it); before,
+    // it binds the free key to this content and no effect.
+    if (committed) {
+      db_.query("UPDATE idempotency_keys SET status = ?2 WHERE op_key = ?1",
+                {SqlValue::of(m.op_key), SqlValue::of(kErrorStatus)});
+    } else {
+      db_.query("INSERT OR IGNORE INTO idempotency_keys(op_key, fingerprint, receipt, created_at, status)"
+                " VALUES (?1, ?2, '', ?3, ?4)",
+                {SqlValue::of(m.op_key), SqlValue::of(m.fingerprint), SqlValue::of(static_cast<long long>(sim_.now())),
+                 SqlValue::of(kErrorStatus)});
+      sim_.own_key(m.op_key, m.intent);
+      expire_later();
+    }
+    put(local, "stored", true);
+  }
   record("error", m.intent, std::move(local), m.id);
   reply(m, MessageKind::Response, "error", "", kInternalError);
 }

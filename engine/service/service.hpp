@@ -132,6 +132,8 @@ class Service {
   static constexpr const char* kRefusedReason = "refused";
   /// The HTTP status of a refusal (a throttle, no capacity), as stored under a key (stores_refusal).
   static constexpr long long kRefusedStatus = 429;
+  /// The HTTP status of an internal error, as stored under a key (after_error = replay_error).
+  static constexpr long long kErrorStatus = 500;
   /// The HTTP status an answer stands for (Message::http): ok 201 (200 when `replayed`),
   /// found 200, not_found 404, in_progress 409 (IETF draft), rejected 422 (IETF draft:
   /// same key, different payload) or 409 (already_exists), error 500, refused 429 (a
@@ -141,6 +143,9 @@ class Service {
   static constexpr const char* kLaggingReplica = "lagging_replica";
   static constexpr const char* kExpired = "expired";
   static constexpr const char* kNoRecord = "no_record";
+  /// The key holds a saved 500 from a request that committed nothing (after_error =
+  /// replay_error): nothing to find.
+  static constexpr const char* kStoredError = "stored_error";
   /// Sends of one outbox row before the relay leaves it pending for a person.
   static constexpr int kRelayMaxAttempts = 5;
 
@@ -169,6 +174,9 @@ class Service {
   /// the effect was written first).
   void fail(const Message& m, bool committed);
   void lookup(const Message& m);
+  /// Schedules expire_due for a record written now, if ServiceContract::retention_ms
+  /// says it is forgotten within the run.
+  void expire_later();
   void expire_due();
   /// Puts an email about `op_key`'s effect in flight to the mail provider; returns its
   /// message id (its send number is the message's n).

@@ -216,6 +216,7 @@ L10n describe(const Step& s, const Run& run) {
     std::string outcome = str(e.local, "outcome");
     if (outcome == "ok" && e.local.value("replayed", false)) return {"客户端收到" + msg.zh + "：成功（200，标着“这是重放”），回执 " + receipt, "the client receives " + msg.en + ": done (200, marked as a replay), receipt " + receipt};
     if (outcome == "ok") return {"客户端收到" + msg.zh + "：成功，回执 " + receipt, "the client receives " + msg.en + ": done, receipt " + receipt};
+    if (outcome == "error" && e.local.value("replayed", false)) return {"客户端收到" + msg.zh + "：500 服务器错误，标着“这是重放”——服务端只是把第一次请求存下的错误再答一遍，这次重试什么也没做成、什么也没问到", "the client receives " + msg.en + ": 500 Internal Server Error, marked as a replay — the service only repeats the error it saved for the first request, so this retry neither did nor learned anything"};
     if (outcome == "error") return {"客户端收到" + msg.zh + "：500 服务器错误——服务端出错前可能已经提交，结果未知", "the client receives " + msg.en + ": 500 Internal Server Error — the service may have committed before it failed, so the outcome is unknown"};
     if (outcome == "refused" && m && m->kind == MessageKind::LookupReply) return {"客户端收到" + msg.zh + "：这个操作标识存着的是一次拒绝（429），什么也没做过", "the client receives " + msg.en + ": what the key holds is a refusal (429); nothing was ever done under it"};
     if (outcome == "refused" && e.local.value("earlier", false)) return {"客户端收到" + msg.zh + "：429 被拒绝——这一次请求什么也没做，可更早一次尝试也许已经生效，结果仍然未知", "the client receives " + msg.en + ": 429, refused — this request did nothing, but an earlier attempt may have taken effect, so the outcome is still unknown"};
@@ -288,6 +289,9 @@ L10n describe(const Step& s, const Run& run) {
   if (k == "replay") return {"服务端已有操作标识 " + key + "，内容相同：重放原回执 " + receipt, "the service already has key " + key + " with the same payload: it replays receipt " + receipt};
   if (k == "reject" && str(e.local, "reason") == Service::kAlreadyExists) return {"服务端按自然键创建：操作标识 " + key + " 已存在，答复“409 已存在”。它凭唯一键拒绝，不查存下的结果：答复里没有回执、没有内容（尽管它都有），什么也不写", "the service creates by natural key: key " + key + " already exists, so it answers 409 already exists. Its unique key refuses the insert without reading any stored result, so the answer carries no receipt and no content (though it holds both), and nothing is written"};
   if (k == "replay" && e.local.value("status", 0LL) == Service::kRefusedStatus) return {"服务端在操作标识 " + key + " 下存着一次拒绝，内容相同：再答一次 429", "the service holds a refusal under key " + key + ", same payload: it answers 429 again"};
+  if (k == "replay" && e.local.value("status", 0LL) == Service::kErrorStatus) return {"服务端在操作标识 " + key + " 下存着第一次请求的 500，内容相同：原样再答 500，不看业务效果在不在，也不再做", "the service holds the 500 of the first request under key " + key + ", same payload: it answers that 500 again, whether or not the effect exists, and does no work"};
+  if (k == "error" && e.local.value("stored", false) && e.local.value("committed", false)) return {"服务端已经提交了操作标识 " + key + " 的业务效果，随后出错：答复 500，并把这个 500 存成这个标识的结果（业务效果留着）", "the service has committed the effect for key " + key + ", then fails: it answers 500 and saves that 500 as the key's result (the effect stays)"};
+  if (k == "error" && e.local.value("stored", false)) return {"服务端处理操作标识 " + key + " 时出错，什么也没写成：答复 500，并把这个 500 存成这个标识的结果", "the service fails handling key " + key + " before writing any effect: it answers 500 and saves that 500 as the key's result"};
   if (k == "error" && e.local.value("committed", false)) return {"服务端已经提交了操作标识 " + key + " 的业务效果，随后出错：答复 500，业务效果留着", "the service has committed the effect for key " + key + ", then fails: it answers 500, and the effect stays"};
   if (k == "error") return {"服务端处理操作标识 " + key + " 时出错，什么也没写：答复 500", "the service fails handling key " + key + " before writing anything: it answers 500"};
   if (k == "refuse" && e.local.value("stored", false)) return {"服务端拒绝请求（429：限流或容量不足），什么也没做，但把这次拒绝连同内容存在操作标识 " + key + " 下——这个标识从此绑定了这份内容", "the service refuses the request (429: throttled, or out of capacity) and does nothing, but stores the refusal and its content under key " + key + " — the key is now bound to this content"};
@@ -310,6 +314,10 @@ L10n describe(const Step& s, const Run& run) {
       std::string at = std::to_string(e.local.value("expired_at", 0LL));
       return {"查不到：操作标识 " + key + " 的记录在去重保留期过后（" + at + " ms 时）被删除了",
               "not found: the record of " + key + " was forgotten when its retention window passed (at " + at + " ms)"};
+    }
+    if (why == Service::kStoredError) {
+      return {"查不到：操作标识 " + key + " 下只存着一次 500，那次请求什么也没提交",
+              "not found: key " + key + " holds only a saved 500, from a request that committed nothing"};
     }
     return {"查不到：服务端没有操作标识 " + key + " 的任何记录", "not found: no record of " + key};
   }

@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 
 #include "engine/invariants/invariants.hpp"
+#include "engine/service/service.hpp"
 #include "engine/sim/simulation.hpp"
 #include "engine/timeline/describe.hpp"
 
@@ -264,4 +265,56 @@ TEST_CASE("a lookup the client decides on after a 409 spends the layer's budget 
   }
   // The 500 is retried by the SDK; the lookup after the 409 is the client's own decision.
   CHECK(by == std::vector<std::string>{"send:", "send:sdk", "lookup:"});
+}
+
+TEST_CASE("Stripe v1 replays a saved 500 to every retry under its key; v2 completes the work; a lookup still tells") {
+  Scenario s = one_intent();
+  s.client.retry_layers = {{"sdk", 3}};
+  for (ErrorPoint p : {ErrorPoint::BeforeCommit, ErrorPoint::AfterCommit}) {
+    CAPTURE(static_cast<int>(p));
+    s.service.after_error = AfterError::Complete;
+    Run v2 = run_with(s, {service_error(p)});
+    CHECK(heard(v2) == std::vector<std::string>{"error/500", p == ErrorPoint::BeforeCommit ? "ok/201" : "ok/200"});
+    CHECK(ending(v2).status == "DELIVERED");
+    CHECK(ending(v2).effects == 1);
+
+    // v1: the SDK's retries hear the first 500 again and again, and neither do nor learn
+    // anything; the intent is left to a person whether or not the effect exists.
+    s.service.after_error = AfterError::ReplayError;
+    Run v1 = run_with(s, {service_error(p)});
+    CHECK(heard(v1) == std::vector<std::string>{"error/500", "error/500", "error/500"});
+    int replayed = 0;
+    for (const Step& st : v1.steps) {
+      if (st.event.kind == "receive" && st.event.side == Side::Client) replayed += st.event.local.value("replayed", false);
+    }
+    CHECK(replayed == 2);
+    CHECK(ending(v1).status == "NEEDS_HUMAN");
+    CHECK(ending(v1).effects == (p == ErrorPoint::AfterCommit ? 1 : 0));
+    CHECK(check_invariants(v1).safe());
+  }
+
+  // A lookup reads what exists, not the saved answer: after the commit it finds the effect.
+  s.client.retry_layers.clear();
+  s.client.retry_after_ms = 50;
+  Run looked = run_with(s, {service_error(ErrorPoint::AfterCommit)});
+  CHECK(heard(looked) == std::vector<std::string>{"error/500", "found/200"});
+  CHECK(ending(looked).status == "DELIVERED");
+  // Before it there is nothing to find, and a resend under the key only hears the 500 again.
+  Run nothing = run_with(s, {service_error(ErrorPoint::BeforeCommit)});
+  CHECK(heard(nothing) == std::vector<std::string>{"error/500", "not_found/404", "error/500"});
+  CHECK(ending(nothing).effects == 0);
+  bool said_why = false;
+  for (const Step& st : nothing.steps) {
+    if (st.event.kind == "not_found") said_why = st.event.local.value("why", "") == Service::kStoredError;
+  }
+  CHECK(said_why);
+  // The timeline tells the learner the second 500 is the first one again.
+  std::string second;
+  for (const Step& st : nothing.steps) {
+    if (st.event.kind == "receive" && st.event.side == Side::Client && st.event.local.value("replayed", false)) {
+      second = describe(st, nothing).en;
+    }
+  }
+  CHECK(second.find("500") != std::string::npos);
+  CHECK(second.find("marked as a replay") != std::string::npos);
 }
