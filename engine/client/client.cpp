@@ -463,6 +463,7 @@ void Client::on_message(const Message& m) {
   put(local, "outcome", m.outcome);
   if (m.http) put(local, "http", m.http);
   if (m.replayed) put(local, "replayed", true);
+  if (m.retry_after_ms > 0) put(local, "retry_after_ms", m.retry_after_ms);
   if (!m.receipt.empty()) put(local, "receipt", m.receipt);
   if (!m.reason.empty()) put(local, "reason", m.reason);
   if (discard) put(local, "discarded", true);
@@ -502,7 +503,7 @@ void Client::on_message(const Message& m) {
   } else if (m.outcome == "refused" && refusal_settles(*r, m)) {
     // A definite error: the service did nothing (a 429, or the stored one found again).
     stop_waiting(m.intent);
-    record_status(m.intent, status::kFailed, std::nullopt, m.reason, error_kind::kDefinite);
+    if (!retry_after_refusal(m)) record_status(m.intent, status::kFailed, std::nullopt, m.reason, error_kind::kDefinite);
   } else if (m.outcome == "rejected") {
     // A definite error: the service refused before doing anything.
     stop_waiting(m.intent);
@@ -528,6 +529,27 @@ void Client::on_message(const Message& m) {
     // the outcome open: an indefinite error, handled as a timeout is.
     on_indefinite(m.intent, m.kind);
   }
+}
+
+bool Client::retry_after_refusal(const Message& m) {
+  // A stored refusal binds the key: a retry under it is refused again.
+  if (sim_.scenario().client.on_refused != OnRefused::Retry || m.replayed || m.kind != MessageKind::Response) return false;
+  // Without a Retry-After, its own backoff (none: at once).
+  std::int64_t wait = m.retry_after_ms > 0 ? m.retry_after_ms : backoff_before(sim_.scenario().client, sends(m.intent) + 1);
+  std::int64_t due = sim_.now() + wait;
+  if (!no_send_reason(m.intent, due).empty()) return false;  // past the budget or the deadline: FAILED
+  nlohmann::json extra = nlohmann::json::object();
+  put(extra, "retry_at", due);
+  record_status(m.intent, status::kPending, std::nullopt, m.reason, error_kind::kDefinite, std::move(extra));
+  int epoch = epoch_;
+  std::string intent = m.intent;
+  sim_.schedule(due, [intent, epoch, wait](Simulation& s) {
+    Client& c = s.client();
+    if (!c.alive_ || epoch != c.epoch_) return;  // a restart's scan finds the PENDING row
+    std::optional<IntentRow> r = c.row(intent);
+    if (r && r->status == status::kPending) c.send_attempt(intent, KeyChoice::ByPolicy, wait);
+  });
+  return true;
 }
 
 bool Client::refusal_settles(const IntentRow& r, const Message& m) const {

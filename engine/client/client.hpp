@@ -115,6 +115,10 @@ class Client {
   /// a stored refusal (replayed or looked up). Otherwise an earlier send may have taken
   /// effect, and the 429 is indefinite for the intent.
   bool refusal_settles(const IntentRow& r, const Message& m) const;
+  /// Under OnRefused::Retry, for a settling 429 to a request (not a stored refusal):
+  /// records PENDING and schedules the send its Retry-After asks for, if the budget and
+  /// the deadline allow it then. False if it does not retry (the caller records FAILED).
+  bool retry_after_refusal(const Message& m);
   long long sends(const std::string& intent);
   std::optional<std::int64_t> deadline_at(const std::string& intent);
   std::string no_send_reason(const std::string& intent, std::int64_t at);

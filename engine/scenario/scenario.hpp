@@ -57,6 +57,13 @@ enum class KeySource { Stored, PayloadHash };
 /// Record reads it like any other (default); Discard drops it unread, as an HTTP client
 /// that closed the connection at its timeout does: the intent stays as the timeout left it.
 enum class LateReply { Record, Discard };
+/// What the client does with a 429 that settles its intent (it answers the only send: the
+/// service did nothing): Fail records FAILED (true: nothing was done; whether to try
+/// again is the user's call); Retry waits as long as the 429's Retry-After says
+/// (ServiceContract::refusal_retry_after_ms; without one, its own backoff) and sends again, within the budget and the
+/// deadline (as Stripe's and AWS's SDKs retry a throttle), FAILED when neither allows it.
+/// A stored refusal (replayed, or found by lookup) is never retried: the key is bound to it.
+enum class OnRefused { Fail, Retry };
 
 /// One layer that retries a call (an SDK, the application, a job scheduler): it runs what
 /// is inside it up to `attempts` times. Layers nest, innermost first.
@@ -102,6 +109,7 @@ struct ClientPolicy {
   OnAlreadyExists on_already_exists = OnAlreadyExists::Reconcile;
   KeySource key_source = KeySource::Stored;
   LateReply late_reply = LateReply::Record;
+  OnRefused on_refused = OnRefused::Fail;
 };
 
 /// The order in which the service writes the dedup record (idempotency_keys) and the
@@ -207,6 +215,10 @@ struct ServiceContract {
   /// request that did not begin executing).
   bool stores_refusal = false;
   AfterError after_error = AfterError::Complete;
+  /// The Retry-After a 429 carries (RFC 9110 section 10.2.3): how long the client should
+  /// wait before it sends again (virtual ms; ClientPolicy::on_refused). 0 (default): none
+  /// given, as EC2's InsufficientInstanceCapacity gives none.
+  std::int64_t refusal_retry_after_ms = 0;
 };
 
 /// The mail provider the service notifies (engine/provider/provider.hpp).

@@ -558,6 +558,7 @@ void Service::reply(const Message& to, MessageKind kind, const std::string& outc
   r.fingerprint = fingerprint;
   r.http = http_status(kind, outcome, reason, replayed);
   r.replayed = replayed;
+  if (r.http == kRefusedStatus) r.retry_after_ms = sim_.scenario().service.refusal_retry_after_ms;
   int id = sim_.network().send(r);
   nlohmann::json local = nlohmann::json::object();
   put(local, "message", to_string(kind));
@@ -565,6 +566,7 @@ void Service::reply(const Message& to, MessageKind kind, const std::string& outc
   put(local, "outcome", outcome);
   put(local, "http", r.http);
   if (replayed) put(local, "replayed", true);
+  if (r.retry_after_ms > 0) put(local, "retry_after_ms", r.retry_after_ms);
   record("reply", to.intent, std::move(local), id);
 }
 

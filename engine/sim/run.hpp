@@ -76,6 +76,9 @@ struct Message {
   std::string reason;
   /// Replies: the HTTP status the answer stands for (Service::http_status).
   int http = 0;
+  /// A 429 response: its Retry-After header, how long to wait before sending again
+  /// (virtual ms; 0: none).
+  std::int64_t retry_after_ms = 0;
   /// An ok response answered from the stored result, not from new work: Stripe's
   /// `Idempotent-Replayed: true` header.
   bool replayed = false;

@@ -77,6 +77,11 @@ L10n record_note(const nlohmann::json& local) {
   if (reason == Service::kAlreadyExists && st == status::kNeedsHuman) {
     return {"——“409 已存在”，又没有查询可以确认是谁的：需要人工核对", " — \"409 already exists\", and no lookup to learn whose it is: a person must check"};
   }
+  if (st == status::kPending && reason == Service::kRefusedReason) {
+    std::string at = std::to_string(local.value("retry_at", 0LL));
+    return {"——429 说这次什么也没做；它照 Retry-After 等到 " + at + " ms 再发一次",
+            " — the 429 says nothing was done; as its Retry-After asks, it will send again at " + at + " ms"};
+  }
   if (st == status::kFailed && reason == Service::kInternalError) {
     return {"——可 500 是不确定结果：服务端可能在出错前已经提交了", " — yet a 500 is an indefinite error: the service may have committed before it failed"};
   }
@@ -220,6 +225,10 @@ L10n describe(const Step& s, const Run& run) {
     if (outcome == "error") return {"客户端收到" + msg.zh + "：500 服务器错误——服务端出错前可能已经提交，结果未知", "the client receives " + msg.en + ": 500 Internal Server Error — the service may have committed before it failed, so the outcome is unknown"};
     if (outcome == "refused" && m && m->kind == MessageKind::LookupReply) return {"客户端收到" + msg.zh + "：这个操作标识存着的是一次拒绝（429），什么也没做过", "the client receives " + msg.en + ": what the key holds is a refusal (429); nothing was ever done under it"};
     if (outcome == "refused" && e.local.value("earlier", false)) return {"客户端收到" + msg.zh + "：429 被拒绝——这一次请求什么也没做，可更早一次尝试也许已经生效，结果仍然未知", "the client receives " + msg.en + ": 429, refused — this request did nothing, but an earlier attempt may have taken effect, so the outcome is still unknown"};
+    if (outcome == "refused" && e.local.value("retry_after_ms", 0LL) > 0) {
+      std::string after = std::to_string(e.local.value("retry_after_ms", 0LL));
+      return {"客户端收到" + msg.zh + "：429 被拒绝（限流或容量不足），Retry-After " + after + " ms——这一次请求什么也没做", "the client receives " + msg.en + ": 429, refused (throttled, or out of capacity), Retry-After " + after + " ms — this request did nothing"};
+    }
     if (outcome == "refused") return {"客户端收到" + msg.zh + "：429 被拒绝（限流或容量不足）——这一次请求什么也没做", "the client receives " + msg.en + ": 429, refused (throttled, or out of capacity) — this request did nothing"};
     if (outcome == "rejected" && str(e.local, "reason") == Service::kAlreadyExists) return {"客户端收到" + msg.zh + "：409 已存在——操作标识 " + key + " 下已经有东西了，但答复没说是谁的、哪份内容", "the client receives " + msg.en + ": 409 already exists — something exists under key " + key + ", but the answer does not say whose, or which content"};
     if (outcome == "found") return {"客户端收到" + msg.zh + "：找到，回执 " + receipt, "the client receives " + msg.en + ": found, receipt " + receipt};

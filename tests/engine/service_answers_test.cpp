@@ -318,3 +318,38 @@ TEST_CASE("Stripe v1 replays a saved 500 to every retry under its key; v2 comple
   CHECK(second.find("500") != std::string::npos);
   CHECK(second.find("marked as a replay") != std::string::npos);
 }
+
+TEST_CASE("on_refused retry: the client waits as the 429's Retry-After asks and sends again; a stored refusal is final") {
+  Scenario s = one_intent();
+  s.service.refusal_retry_after_ms = 700;
+  s.client.on_refused = OnRefused::Retry;
+  Run run = run_with(s, {service_error(ErrorPoint::Refused, 1)});
+  CHECK(heard(run) == std::vector<std::string>{"refused/429", "ok/201"});
+  CHECK(ending(run).status == "DELIVERED");
+  CHECK(ending(run).effects == 1);
+  CHECK(check_invariants(run).safe());
+  // The second send leaves when the header said, not before.
+  std::int64_t refused_at = -1, resent_at = -1;
+  for (const Step& st : run.steps) {
+    if (st.event.kind == "receive" && st.event.side == Side::Client && refused_at < 0) refused_at = st.t;
+    if (st.event.kind == "send" && st.event.side == Side::Client && refused_at >= 0 && resent_at < 0) resent_at = st.t;
+  }
+  CHECK(resent_at - refused_at == 700);
+
+  // With no send left in the budget the refusal stands: FAILED, and true (nothing done).
+  s.client.max_attempts = 1;
+  CHECK(ending(run_with(s, {service_error(ErrorPoint::Refused, 1)})).status == "FAILED");
+
+  // A refusal the service stored under the key answers every retry under it: not retried.
+  s.client.max_attempts = 3;
+  s.service.stores_refusal = true;
+  Run stored = run_with(s, {service_error(ErrorPoint::Refused, 1)});
+  CHECK(heard(stored) == std::vector<std::string>{"refused/429", "refused/429"});
+  CHECK(ending(stored).status == "FAILED");
+  CHECK(ending(stored).effects == 0);
+
+  // Under fail (the default) the first 429 is the end of it.
+  s.service.stores_refusal = false;
+  s.client.on_refused = OnRefused::Fail;
+  CHECK(heard(run_with(s, {service_error(ErrorPoint::Refused, 1)})) == std::vector<std::string>{"refused/429"});
+}
