@@ -133,3 +133,18 @@ TEST_CASE("changed content resent under the same key keeps the client's record o
   CHECK(end.earlier[1].status == "CONFLICT");
   CHECK_FALSE(end.earlier[1].receipt.has_value());
 }
+
+TEST_CASE("two effects of one key in the same virtual ms each get a receipt and an email of their own") {
+  Scenario s;
+  s.service.dedup = Dedup::None;
+  s.service.notify = Notify::Outbox;
+  s.script.push_back({ActionKind::Deliver, 0, -1, "r", "payload-1"});
+  s.script.push_back({ActionKind::ResendSameKey, 0, -1, "r", ""});
+  Run run = Simulation(s, s.faults).run();
+  const Snapshot& end = run.steps.back().snap;
+  REQUIRE(end.deliveries.size() == 2);
+  CHECK(end.deliveries[0].created_at == end.deliveries[1].created_at);
+  CHECK(end.deliveries[0].receipt != end.deliveries[1].receipt);
+  CHECK(end.outbox.size() == 2);
+  CHECK(end.emails.size() == 2);
+}
