@@ -225,7 +225,7 @@ nlohmann::json Client::send_view(const std::string& intent, std::int64_t waited)
   return view;
 }
 
-void Client::send_lookup(const std::string& intent, std::int64_t waited) {
+void Client::send_lookup(const std::string& intent, std::int64_t waited, bool read_back) {
   std::optional<IntentRow> r = row(intent);
   if (!r) return;
   db_.query("UPDATE intents SET lookups = lookups + 1 WHERE intent = ?1", {SqlValue::of(intent)});
@@ -239,6 +239,7 @@ void Client::send_lookup(const std::string& intent, std::int64_t waited) {
   int id = sim_.network().send(m);
   nlohmann::json local = send_view(intent, waited);
   put(local, "op_key", r->op_key);
+  if (read_back) put(local, "read_back", true);
   record("lookup", intent, std::move(local), id);
   wait_for(intent, MessageKind::LookupReply, m.n);
 }
@@ -477,6 +478,10 @@ void Client::on_message(const Message& m) {
   waiting_.erase(std::remove_if(waiting_.begin(), waiting_.end(), answers), waiting_.end());
   if (sim_.crash_here(ClientPoint::BeforeRecord, m.intent, m.n)) return;
   std::optional<IntentRow> r = row(m.intent);
+  if (r && r->status == status::kDelivered && m.kind == MessageKind::LookupReply) {
+    on_read_back(*r, m);
+    return;
+  }
   if (!r || r->status == status::kDelivered || r->status == status::kConflict) return;
   bool vouches = m.outcome == "ok" || m.outcome == "found";
   if (vouches && !m.fingerprint.empty() && m.fingerprint != r->fingerprint) {
@@ -494,6 +499,10 @@ void Client::on_message(const Message& m) {
   if (vouches) {
     stop_waiting(m.intent);
     record_status(m.intent, status::kDelivered, m.receipt);
+    // Confirming by reading it back: one lookup by the key, within the budget.
+    if (policy.read_back != ReadBack::Off && sim_.scenario().service.lookup && no_send_reason(m.intent, sim_.now()).empty()) {
+      send_lookup(m.intent, 0, true);
+    }
   } else if (m.outcome == "rejected" && m.reason == Service::kAlreadyExists) {
     on_already_exists(m.intent);
   } else if (m.outcome == "error" && policy.on_server_error == OnServerError::Fail) {
@@ -529,6 +538,15 @@ void Client::on_message(const Message& m) {
     // the outcome open: an indefinite error, handled as a timeout is.
     on_indefinite(m.intent, m.kind);
   }
+}
+
+void Client::on_read_back(const IntentRow& r, const Message& m) {
+  if (m.outcome != "not_found" || sim_.scenario().client.read_back != ReadBack::Recreate) return;
+  if (!no_send_reason(r.intent, sim_.now()).empty()) return;
+  // The mistake: the read's "not found" outweighs the receipt in hand, and the intent is
+  // created again, as a new operation.
+  record_status(r.intent, status::kPending, std::nullopt, kReadBackMissing);
+  send_attempt(r.intent, KeyChoice::Fresh);
 }
 
 bool Client::retry_after_refusal(const Message& m) {

@@ -78,6 +78,8 @@ class Client {
   /// local.reason of a NEEDS_HUMAN record: the sends are used up / the deadline passed.
   static constexpr const char* kBudgetSpent = "budget_spent";
   static constexpr const char* kDeadlinePassed = "deadline_passed";
+  /// local.reason of the PENDING record a read-back that found nothing leads to (read_back = recreate).
+  static constexpr const char* kReadBackMissing = "read_back_missing";
 
   bool alive() const { return alive_; }
   /// Every row of `intents`, in insertion order (as last read while crashed).
@@ -100,7 +102,9 @@ class Client {
   /// The key the `send`-th send of `intent` carries: `stored`, or under a retry layer that
   /// makes its own key per call (RetryLayer::key_per_call) that layer's key for this call.
   std::string wire_key(const std::string& intent, const std::string& stored, long long send) const;
-  void send_lookup(const std::string& intent, std::int64_t waited = 0);
+  /// A lookup by the intent's key; `read_back`: to confirm a success it recorded
+  /// (ClientPolicy::read_back), not to reconcile.
+  void send_lookup(const std::string& intent, std::int64_t waited = 0, bool read_back = false);
   nlohmann::json send_view(const std::string& intent, std::int64_t waited);
   void on_timeout(const std::string& intent, MessageKind kind, int n, int epoch);
   void on_indefinite(const std::string& intent, MessageKind awaited);
@@ -119,6 +123,9 @@ class Client {
   /// records PENDING and schedules the send its Retry-After asks for, if the budget and
   /// the deadline allow it then. False if it does not retry (the caller records FAILED).
   bool retry_after_refusal(const Message& m);
+  /// The answer to a read-back (ClientPolicy::read_back) of an intent recorded DELIVERED:
+  /// under Recreate, a not_found makes it PENDING again and sends it under a new key.
+  void on_read_back(const IntentRow& r, const Message& m);
   long long sends(const std::string& intent);
   std::optional<std::int64_t> deadline_at(const std::string& intent);
   std::string no_send_reason(const std::string& intent, std::int64_t at);

@@ -64,6 +64,13 @@ enum class LateReply { Record, Discard };
 /// deadline (as Stripe's and AWS's SDKs retry a throttle), FAILED when neither allows it.
 /// A stored refusal (replayed, or found by lookup) is never retried: the key is bound to it.
 enum class OnRefused { Fail, Retry };
+/// Whether the client confirms a success by reading it back (a lookup by the key after
+/// it recorded DELIVERED), and what a read that finds nothing leads to. Off (right): the
+/// receipt is the proof, nothing is read. Keep (neutral): it reads, and a read that finds
+/// nothing changes nothing (a lagging replica, an expired record). Recreate (wrong): it
+/// takes the read's word over its receipt and creates the intent again under a new key,
+/// the second effect of a provider whose read-after-create lags (eventual consistency).
+enum class ReadBack { Off, Keep, Recreate };
 
 /// One layer that retries a call (an SDK, the application, a job scheduler): it runs what
 /// is inside it up to `attempts` times. Layers nest, innermost first.
@@ -110,6 +117,7 @@ struct ClientPolicy {
   KeySource key_source = KeySource::Stored;
   LateReply late_reply = LateReply::Record;
   OnRefused on_refused = OnRefused::Fail;
+  ReadBack read_back = ReadBack::Off;
 };
 
 /// The order in which the service writes the dedup record (idempotency_keys) and the

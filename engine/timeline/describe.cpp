@@ -77,6 +77,10 @@ L10n record_note(const nlohmann::json& local) {
   if (reason == Service::kAlreadyExists && st == status::kNeedsHuman) {
     return {"——“409 已存在”，又没有查询可以确认是谁的：需要人工核对", " — \"409 already exists\", and no lookup to learn whose it is: a person must check"};
   }
+  if (st == status::kPending && reason == Client::kReadBackMissing) {
+    return {"——它自己的读回查不到，它就信了这次读、不信手里的回执：用新的操作标识再建一次（读可能只是落后）",
+            " — its own read-back found nothing, and it believes the read over the receipt in hand: it creates the intent again under a new key (the read may only lag)"};
+  }
   if (st == status::kPending && reason == Service::kRefusedReason) {
     std::string at = std::to_string(local.value("retry_at", 0LL));
     return {"——429 说这次什么也没做；它照 Retry-After 等到 " + at + " ms 再发一次",
@@ -161,6 +165,10 @@ L10n describe(const Step& s, const Run& run) {
     return L10n::join({"客户端发出" + msg.zh + "（操作标识 " + key + "）", "the client sends " + msg.en + " (key " + key + ")"},
                       send_note(e.local), "", "");
   }
+  if (k == "lookup" && e.local.value("read_back", false)) {
+    return {"客户端读回确认：已经记了 DELIVERED，再用操作标识 " + key + " 查一次，看服务端那边是不是也有",
+            "the client reads it back to confirm: it has recorded DELIVERED, and looks up key " + key + " to see the service holds it too"};
+  }
   if (k == "lookup") {
     L10n which = looked_up_key(run, intent, key, s.i);
     return L10n::join({"客户端对账：用" + which.zh + "查询服务端", "the client reconciles: it looks up " + which.en},
@@ -183,7 +191,8 @@ L10n describe(const Step& s, const Run& run) {
     std::string extra_en = receipt.empty() ? "" : ", receipt " + receipt;
     std::string reason = str(e.local, "reason");
     bool limit = reason == Client::kBudgetSpent || reason == Client::kDeadlinePassed;
-    bool explained = reason == Service::kAlreadyExists || reason == Service::kInternalError || reason == Service::kRefusedReason;
+    bool explained = reason == Service::kAlreadyExists || reason == Service::kInternalError || reason == Service::kRefusedReason ||
+                     reason == Client::kReadBackMissing;
     if (reason == Service::kSameKeyDifferentPayload) {
       extra_zh += "（422：同一个标识，内容不同）";
       extra_en += " (422: same key, different payload)";

@@ -291,3 +291,35 @@ TEST_CASE("intent_durable: the client's row survives its crash, and is missing w
   const Step* crashed = steps_where(run, [](const Step& st) { return st.event.kind == "crash"; }).front();
   CHECK(evaluate(durable, run, crashed->i) == true);
 }
+
+TEST_CASE("a read-back after success: a lagging read makes recreate a second effect; keep and off stay at one") {
+  Scenario s = one_intent();
+  s.service.lookup_lag_ms = 200;  // the read-back comes 20 ms after the commit: not there yet
+  s.client.read_back = ReadBack::Recreate;
+  Run recreated = Simulation(s, s.faults).run();
+  RunEnding e = ending_of(recreated);
+  REQUIRE(e.intents.size() == 1);
+  CHECK(e.intents[0].effects >= 2);
+  bool duplicate = false;
+  for (const Violation& v : check_invariants(recreated).violations) duplicate |= v.invariant == Invariant::DuplicateEffect;
+  CHECK(duplicate);
+  // The read-back is a lookup the timeline names as such, and the second create carries a new key.
+  auto lookups = steps_where(recreated, [](const Step& st) { return st.event.kind == "lookup"; });
+  REQUIRE(!lookups.empty());
+  CHECK(lookups[0]->event.local.value("read_back", false));
+  auto sent = sends(recreated);
+  REQUIRE(sent.size() >= 2);
+  CHECK(sent[0]->event.local.value("op_key", "") != sent[1]->event.local.value("op_key", ""));
+
+  s.client.read_back = ReadBack::Keep;
+  Run kept = Simulation(s, s.faults).run();
+  CHECK(ending_of(kept).intents[0].effects == 1);
+  CHECK(ending_of(kept).intents[0].status == "DELIVERED");
+  CHECK(check_invariants(kept).safe());
+  CHECK(steps_where(kept, [](const Step& st) { return st.event.kind == "lookup"; }).size() == 1);
+
+  // With a read that sees the record, recreate changes nothing either.
+  s.client.read_back = ReadBack::Recreate;
+  s.service.lookup_lag_ms = 0;
+  CHECK(ending_of(Simulation(s, s.faults).run()).intents[0].effects == 1);
+}
