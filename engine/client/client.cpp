@@ -49,8 +49,11 @@ std::string Client::make_key(const std::string& intent, long long k) const {
 }
 
 std::string Client::key_of(const std::string& intent, const std::string& fingerprint) const {
-  if (sim_.scenario().client.key_source == KeySource::PayloadHash) {
-    return "op-" + sha256_hex(intent + "\n" + fingerprint).substr(0, 12);
+  KeySource source = sim_.scenario().client.key_source;
+  if (source == KeySource::PayloadHash) return "op-" + sha256_hex(intent + "\n" + fingerprint).substr(0, 12);
+  // The request as sent carries the time it was submitted (virtual ms).
+  if (source == KeySource::RequestHash) {
+    return "op-" + sha256_hex(intent + "\n" + fingerprint + "\n" + std::to_string(sim_.now())).substr(0, 12);
   }
   return make_key(intent, 1);
 }
@@ -119,7 +122,8 @@ void Client::decide(const std::string& intent, const std::string& payload, const
   put(view, "op_key", key);
   put(view, "fingerprint", fp);
   if (!cancels.empty()) put(view, "cancels", cancels);
-  if (sim_.scenario().client.key_source == KeySource::PayloadHash) put(view, "key_source", "payload_hash");
+  KeySource source = sim_.scenario().client.key_source;
+  if (source != KeySource::Stored) put(view, "key_source", source == KeySource::PayloadHash ? "payload_hash" : "request_hash");
   record("decide", intent, std::move(view));
   bool send_first = sim_.scenario().client.persist == PersistWhen::AfterSend;
   if (send_first) {
@@ -151,7 +155,7 @@ void Client::send_attempt(const std::string& intent, KeyChoice choice, std::int6
                (choice == KeyChoice::ByPolicy && sim_.scenario().client.key_scope == KeyScope::PerAttempt);
   if (fresh && attempt > 1) key = make_key(intent, attempt);
   // A key derived from the content follows it: changed content, a new key.
-  if (!fresh && sim_.scenario().client.key_source == KeySource::PayloadHash) key = key_of(intent, r->fingerprint);
+  if (!fresh && sim_.scenario().client.key_source != KeySource::Stored) key = key_of(intent, r->fingerprint);
   std::string status = r->status == status::kFailed ? status::kPending : r->status;
   db_.query("UPDATE intents SET op_key = ?1, attempts = ?2, status = ?3 WHERE intent = ?4",
             {SqlValue::of(key), SqlValue::of(attempt), SqlValue::of(status), SqlValue::of(intent)});

@@ -125,6 +125,13 @@ void draw_script(Draw& d, Scenario& sc) {
     if (!a.safe || !a.needs_intent || a.kind == ActionKind::Deliver || !d.chance(20)) continue;
     sc.script.push_back({a.kind, d.between(50, 600), -1, d.pick(names), ""});
   }
+  // Changed content under the intent's stored key: not a safe next step (the service
+  // refuses it), but the right settings keep it harmless, and what the service compares
+  // shows only with it. Not drawn where a neutral setting is neutral only for unchanged
+  // content: a key derived from the content (changed content is a new operation) and
+  // "409 already exists" taken as success (the table says: while the content is unchanged).
+  bool unchanged_only = sc.client.key_source != KeySource::Stored || sc.client.on_already_exists == OnAlreadyExists::Success;
+  if (!unchanged_only && d.chance(40)) sc.script.push_back({ActionKind::ResendChangedPayload, d.between(50, 600), -1, d.pick(names), "invoice 18"});
 }
 
 // A kind of injection point first (a message lost, a crash at one point, an error at one

@@ -51,8 +51,11 @@ enum class OnAlreadyExists { Reconcile, Success, Fail };
 /// Where an intent's operation key comes from (under key_scope = intent): Stored, drawn
 /// once when the client decides the intent and kept in its row (default); or
 /// PayloadHash, derived from the intent and its content (ubicloud's "VM id + instance
-/// family"), so changed content is sent under a new key: a new operation, never a 422.
-enum class KeySource { Stored, PayloadHash };
+/// family"), so changed content is sent under a new key: a new operation, never a 422;
+/// or RequestHash, a hash of the whole request as sent, which carries a field that changes
+/// with every submit (a timestamp, a nonce): every send gets a new key, so a retry is a
+/// new operation (wrong, as key_scope = attempt is).
+enum class KeySource { Stored, PayloadHash, RequestHash };
 /// A reply that arrives after the client stopped waiting for it (its timeout fired):
 /// Record reads it like any other (default); Discard drops it unread, as an HTTP client
 /// that closed the connection at its timeout does: the intent stays as the timeout left it.
@@ -173,6 +176,16 @@ enum class AfterError {
                ///< a retry under that key can never learn or finish anything
 };
 
+/// What the service compares when a key it holds comes back.
+enum class Compares {
+  Payload,  ///< the request's whole content, by its fingerprint: changed content under the
+            ///< key is refused 422 (right: the IETF draft; Stripe "compares incoming
+            ///< parameters to those of the original request")
+  Nothing   ///< the key alone: changed content is answered the first content's result as if
+            ///< it were its own (wrong: the client records a success for content that was
+            ///< never done, false_success)
+};
+
 /// What the service does about the notification email each new effect owes (the next
 /// delivery boundary: a row in the service's database is not an email sent).
 enum class Notify {
@@ -223,6 +236,7 @@ struct ServiceContract {
   /// request that did not begin executing).
   bool stores_refusal = false;
   AfterError after_error = AfterError::Complete;
+  Compares compares = Compares::Payload;
   /// The Retry-After a 429 carries (RFC 9110 section 10.2.3): how long the client should
   /// wait before it sends again (virtual ms; ClientPolicy::on_refused). 0 (default): none
   /// given, as EC2's InsufficientInstanceCapacity gives none.

@@ -152,6 +152,7 @@ L10n describe(const Step& s, const Run& run) {
                 key + ", whose payload names the original key " + cancels +
                 "; a cancel is a new operation and cannot erase an effect that already happened"};
   }
+  if (k == "decide" && str(e.local, "key_source") == "request_hash") return {"客户端决定交付“" + intent + "”，用整个请求（含提交时间）算出操作标识 " + key + "：下一次提交时间变了，标识也会变", "the client decides to deliver \"" + intent + "\" and hashes the whole request, submit time included, into operation key " + key + ": the next submit has another time, so another key"};
   if (k == "decide" && str(e.local, "key_source") == "payload_hash") return {"客户端决定交付“" + intent + "”，由意图和内容算出操作标识 " + key + "：内容变了，标识也会变", "the client decides to deliver \"" + intent + "\" and derives operation key " + key + " from the intent and its content: other content would get another key"};
   if (k == "decide") return {"客户端决定交付“" + intent + "”，生成操作标识 " + key, "the client decides to deliver \"" + intent + "\" and generates operation key " + key};
   if (k == "persist") return {"客户端把意图“" + intent + "”存为 PENDING（操作标识 " + key + "）", "the client stores intent \"" + intent + "\" as PENDING (key " + key + ")"};
@@ -303,6 +304,7 @@ L10n describe(const Step& s, const Run& run) {
   if (k == "in_progress") return {"服务端仍在处理操作标识 " + key + "：答复“处理中”（409）", "the service is still processing key " + key + ": it answers in progress (409)"};
   if (k == "expire") return {"去重保留期已过：服务端删除操作标识 " + key + " 的去重记录（业务效果仍在）", "the retention window has passed: the service forgets the dedup record of key " + key + " (the effect stays)"};
   std::string matched = str(e.local, "matched_key");
+  if (k == "replay" && e.local.value("unchecked", false)) return {"服务端已有操作标识 " + key + "，却不比对内容：这次请求的内容和第一次不同，它照样重放第一次的回执 " + receipt + "，什么也不写——客户端会以为新内容做成了", "the service already has key " + key + " and does not compare content: this request's content differs from the first, yet it replays the first's receipt " + receipt + " and writes nothing — the client will take it for its new content done"};
   if (k == "replay" && !matched.empty()) return {"服务端按内容哈希找到操作标识 " + matched + " 的记录，把这次请求当成重复：重放回执 " + receipt + "，不写业务效果", "the service finds the record of key " + matched + " by the payload fingerprint and treats this request as a repeat: it replays receipt " + receipt + " and writes no effect"};
   if (k == "replay") return {"服务端已有操作标识 " + key + "，内容相同：重放原回执 " + receipt, "the service already has key " + key + " with the same payload: it replays receipt " + receipt};
   if (k == "reject" && str(e.local, "reason") == Service::kAlreadyExists) return {"服务端按自然键创建：操作标识 " + key + " 已存在，答复“409 已存在”。它凭唯一键拒绝，不查存下的结果：答复里没有回执、没有内容（尽管它都有），什么也不写", "the service creates by natural key: key " + key + " already exists, so it answers 409 already exists. Its unique key refuses the insert without reading any stored result, so the answer carries no receipt and no content (though it holds both), and nothing is written"};

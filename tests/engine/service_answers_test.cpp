@@ -353,3 +353,39 @@ TEST_CASE("on_refused retry: the client waits as the 429's Retry-After asks and 
   s.client.on_refused = OnRefused::Fail;
   CHECK(heard(run_with(s, {service_error(ErrorPoint::Refused, 1)})) == std::vector<std::string>{"refused/429"});
 }
+
+TEST_CASE("a key hashed from the whole request, submit time included, is new on every retry: a lost response makes two effects") {
+  Scenario s = one_intent();
+  s.client.retry_layers = {{"sdk", 2}};
+  s.client.key_source = KeySource::RequestHash;
+  Run run = run_with(s, {lost_response()});
+  std::vector<std::string> keys;
+  for (const Step& st : run.steps) {
+    if (st.event.kind == "send" && st.event.side == Side::Client) keys.push_back(st.event.local.value("op_key", ""));
+  }
+  REQUIRE(keys.size() == 2);
+  CHECK(keys[0] != keys[1]);
+  CHECK(ending(run).effects == 2);
+  CHECK(broken(run, Invariant::DuplicateEffect));
+  // The content alone, hashed, is the same key on the retry: replayed, one effect.
+  s.client.key_source = KeySource::PayloadHash;
+  Run stable = run_with(s, {lost_response()});
+  CHECK(ending(stable).effects == 1);
+  CHECK(heard(stable) == std::vector<std::string>{"ok/200"});
+}
+
+TEST_CASE("a service that does not compare content answers changed content with the first result: a false success") {
+  Scenario s = one_intent();
+  s.script.push_back({ActionKind::ResendChangedPayload, 100, -1, "r", "payload-2"});
+  Run compared = run_with(s, {});
+  CHECK(heard(compared) == std::vector<std::string>{"ok/201", "rejected/422"});
+  CHECK(ending(compared).status == "CONFLICT");
+  CHECK(check_invariants(compared).safe());
+
+  s.service.compares = Compares::Nothing;
+  Run unchecked = run_with(s, {});
+  CHECK(heard(unchecked) == std::vector<std::string>{"ok/201", "ok/200"});
+  CHECK(ending(unchecked).status == "DELIVERED");
+  CHECK(ending(unchecked).effects == 1);
+  CHECK(broken(unchecked, Invariant::FalseSuccess));
+}
