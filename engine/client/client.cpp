@@ -42,7 +42,8 @@ Client::Client(Simulation& sim, Client& from, bool take)
       earlier_stale_(from.earlier_stale_),
       alive_(from.alive_),
       epoch_(from.epoch_),
-      waiting_(from.waiting_) {}
+      waiting_(from.waiting_),
+      layer_at_(from.layer_at_) {}
 
 std::string Client::make_key(const std::string& intent, long long k) const {
   return "op-" + Rng::derive_hex(sim_.scenario().seed, "key/" + intent + "/" + std::to_string(k), 12);
@@ -129,7 +130,7 @@ void Client::decide(const std::string& intent, const std::string& payload, const
   if (send_first) {
     // The mistake: the request leaves before the intent is stored. A crash here leaves
     // an effect at the service and no trace of the intent at the client.
-    launch_request(intent, wire_key(intent, key, 1), payload, fp, 1, 0, key);
+    launch_request(intent, wire_key(intent, key), payload, fp, 1, 0, key);
     if (sim_.crash_here(ClientPoint::AfterSend, intent, 1)) return;
   }
   db_.query(
@@ -159,12 +160,12 @@ void Client::send_attempt(const std::string& intent, KeyChoice choice, std::int6
   std::string status = r->status == status::kFailed ? status::kPending : r->status;
   db_.query("UPDATE intents SET op_key = ?1, attempts = ?2, status = ?3 WHERE intent = ?4",
             {SqlValue::of(key), SqlValue::of(attempt), SqlValue::of(status), SqlValue::of(intent)});
-  std::string wire = fresh ? key : wire_key(intent, key, sends(intent));
+  std::string wire = fresh ? key : wire_key(intent, key);
   launch_request(intent, wire, r->payload, r->fingerprint, static_cast<int>(attempt), waited, key);
   sim_.crash_here(ClientPoint::AfterSend, intent, static_cast<int>(attempt));
 }
 
-std::string Client::wire_key(const std::string& intent, const std::string& stored, long long send) const {
+std::string Client::wire_key(const std::string& intent, const std::string& stored) {
   const std::vector<RetryLayer>& layers = sim_.scenario().client.retry_layers;
   int own = -1;  // the innermost layer that makes its own key per call
   for (std::size_t i = 0; i < layers.size() && own < 0; ++i) {
@@ -173,8 +174,8 @@ std::string Client::wire_key(const std::string& intent, const std::string& store
   if (own < 0) return stored;
   // One call of that layer is one iteration of every layer outside it.
   std::string call;
-  std::vector<LayerIteration> at = layer_iterations(sim_.scenario().client, send);
-  for (std::size_t i = static_cast<std::size_t>(own) + 1; i < at.size(); ++i) call += "/" + std::to_string(at[i].iteration);
+  const std::vector<int>& at = layers_of(intent);
+  for (std::size_t i = static_cast<std::size_t>(own) + 1; i < at.size(); ++i) call += "/" + std::to_string(at[i]);
   return "op-" + Rng::derive_hex(sim_.scenario().seed, "key/" + intent + "/" + layers[static_cast<std::size_t>(own)].layer + call, 12);
 }
 
@@ -212,11 +213,12 @@ nlohmann::json Client::send_view(const std::string& intent, std::int64_t waited)
   long long send = std::max(1LL, sends(intent));
   if (send > send_budget(policy)) return view;
   nlohmann::json layers = nlohmann::json::array();
-  for (const LayerIteration& l : layer_iterations(policy, send)) {
+  const std::vector<int>& at = layers_of(intent);
+  for (std::size_t i = 0; i < policy.retry_layers.size(); ++i) {
     nlohmann::json layer = nlohmann::json::object();
-    put(layer, "layer", l.layer);
-    put(layer, "iteration", l.iteration);
-    put(layer, "attempts", l.attempts);
+    put(layer, "layer", policy.retry_layers[i].layer);
+    put(layer, "iteration", at[i]);
+    put(layer, "attempts", policy.retry_layers[i].attempts);
     layers.push_back(std::move(layer));
   }
   put(view, "layers", std::move(layers));
@@ -224,8 +226,7 @@ nlohmann::json Client::send_view(const std::string& intent, std::int64_t waited)
   put(view, "budget", send_budget(policy));
   // Only a layer's own retry is one (a lookup the client decided on, or a scripted resend,
   // spends the same budget but no layer retried anything).
-  std::string by = layer_retrying_ ? retried_by(policy, send) : "";
-  if (!by.empty()) put(view, "retried_by", by);
+  if (!retrying_layer_.empty()) put(view, "retried_by", retrying_layer_);
   return view;
 }
 
@@ -338,15 +339,38 @@ void Client::retry(const std::string& intent, MessageKind call, bool escalate_wh
   std::int64_t wait = backoff_before(sim_.scenario().client, sends(intent) + 1);
   // Known already: the retry would come past the budget or after the deadline.
   if (retry_stops(intent, sim_.now() + wait, escalate_when_spent)) return;
+  // Without layers the client's own budget (max_attempts) is all there is.
+  bool layered = !sim_.scenario().client.retry_layers.empty();
+  int layer = layered ? retrying_layer_for(intent) : -1;
+  if (layered && layer < 0) {
+    // Every layer has used its attempts.
+    if (escalate_when_spent && !waiting_on(intent)) escalate(intent, kBudgetSpent);
+    return;
+  }
   if (wait == 0) {
-    retry_now(intent, call, wait, escalate_when_spent);
+    retry_now(intent, call, wait, escalate_when_spent, layer);
     return;
   }
   int epoch = epoch_;
-  sim_.schedule(sim_.now() + wait, [intent, call, wait, escalate_when_spent, epoch](Simulation& s) {
+  sim_.schedule(sim_.now() + wait, [intent, call, wait, escalate_when_spent, epoch, layer](Simulation& s) {
     Client& c = s.client();
-    if (c.alive_ && epoch == c.epoch_) c.retry_now(intent, call, wait, escalate_when_spent);
+    if (c.alive_ && epoch == c.epoch_) c.retry_now(intent, call, wait, escalate_when_spent, layer);
   });
+}
+
+std::vector<int>& Client::layers_of(const std::string& intent) {
+  std::vector<int>& at = layer_at_[intent];
+  at.resize(sim_.scenario().client.retry_layers.size(), 1);
+  return at;
+}
+
+int Client::retrying_layer_for(const std::string& intent) {
+  const std::vector<RetryLayer>& layers = sim_.scenario().client.retry_layers;
+  const std::vector<int>& at = layers_of(intent);
+  for (std::size_t i = 0; i < layers.size(); ++i) {
+    if (at[i] < layers[i].attempts) return static_cast<int>(i);
+  }
+  return -1;
 }
 
 bool Client::retry_stops(const std::string& intent, std::int64_t at, bool escalate_when_spent) {
@@ -355,17 +379,25 @@ bool Client::retry_stops(const std::string& intent, std::int64_t at, bool escala
   return !stop.empty();
 }
 
-void Client::retry_now(const std::string& intent, MessageKind call, std::int64_t wait, bool escalate_when_spent) {
+void Client::retry_now(const std::string& intent, MessageKind call, std::int64_t wait, bool escalate_when_spent,
+                       int layer) {
   std::optional<IntentRow> r = row(intent);
   if (!r || is_final(r->status)) return;                          // a late reply settled it during the backoff
   if (retry_stops(intent, sim_.now(), escalate_when_spent)) return;  // a scripted send spent the budget meanwhile
-  layer_retrying_ = true;
+  if (layer >= 0) {
+    std::vector<int>& at = layers_of(intent);
+    const RetryLayer& l = sim_.scenario().client.retry_layers[static_cast<std::size_t>(layer)];
+    if (at[static_cast<std::size_t>(layer)] >= l.attempts) return;  // another retry used it meanwhile
+    ++at[static_cast<std::size_t>(layer)];
+    for (int i = 0; i < layer; ++i) at[static_cast<std::size_t>(i)] = 1;
+    retrying_layer_ = l.layer;
+  }
   if (call == MessageKind::Lookup) {
     send_lookup(intent, wait);
   } else {
     send_attempt(intent, KeyChoice::ByPolicy, wait);
   }
-  layer_retrying_ = false;
+  retrying_layer_.clear();
 }
 
 void Client::after_unknown(const std::string& intent) {
@@ -609,6 +641,7 @@ void Client::crash() {
   alive_ = false;
   ++epoch_;
   waiting_.clear();
+  layer_at_.clear();
   record("crash", "", nlohmann::json::object());
 }
 

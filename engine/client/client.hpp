@@ -34,6 +34,7 @@
 // A cancel is a new intent `<intent>-cancel` with its own operation key and the payload
 // "cancel <original key>": a new effect at the service, which undoes nothing there.
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -99,9 +100,10 @@ class Client {
   void launch_request(const std::string& intent, const std::string& key, const std::string& payload,
                       const std::string& fingerprint, int attempt, std::int64_t waited,
                       const std::string& stored = "");
-  /// The key the `send`-th send of `intent` carries: `stored`, or under a retry layer that
-  /// makes its own key per call (RetryLayer::key_per_call) that layer's key for this call.
-  std::string wire_key(const std::string& intent, const std::string& stored, long long send) const;
+  /// The key the next send of `intent` carries: `stored`, or under a retry layer that makes
+  /// its own key per call (RetryLayer::key_per_call) that layer's key for this call (the
+  /// iterations of the layers outside it).
+  std::string wire_key(const std::string& intent, const std::string& stored);
   /// A lookup by the intent's key; `read_back`: to confirm a success it recorded
   /// (ClientPolicy::read_back), not to reconcile.
   void send_lookup(const std::string& intent, std::int64_t waited = 0, bool read_back = false);
@@ -110,7 +112,13 @@ class Client {
   void on_indefinite(const std::string& intent, MessageKind awaited);
   void retry(const std::string& intent, MessageKind call, bool escalate);
   bool retry_stops(const std::string& intent, std::int64_t at, bool escalate_when_spent);
-  void retry_now(const std::string& intent, MessageKind call, std::int64_t wait, bool escalate_when_spent);
+  /// Sends the retry of `layer` (an index into retry_layers): its iteration goes up by one,
+  /// the layers inside it start again at 1.
+  void retry_now(const std::string& intent, MessageKind call, std::int64_t wait, bool escalate_when_spent, int layer);
+  /// The intent's iteration of each retry layer (all 1 until a layer retries).
+  std::vector<int>& layers_of(const std::string& intent);
+  /// The innermost layer with an attempt left (-1: none): the one that retries the error.
+  int retrying_layer_for(const std::string& intent);
   void after_unknown(const std::string& intent);
   void reconcile(const std::string& intent, std::int64_t waited);
   /// "409 already exists": success, fail or a lookup, per ClientPolicy::on_already_exists.
@@ -151,7 +159,10 @@ class Client {
   bool alive_ = true;
   int epoch_ = 0;  // bumped by a crash: timers of an earlier life do nothing
   std::vector<Waiting> waiting_;
-  bool layer_retrying_ = false;  // set while a retry layer resends (retry_now): its sends say so
+  // Where each intent stands in the retry layers: each layer's iteration, innermost first,
+  // from 1 (volatile: a restarted process's layers start again at 1).
+  std::map<std::string, std::vector<int>> layer_at_;
+  std::string retrying_layer_;  // the layer whose retry is being sent (retry_now): its sends say so
 };
 
 }  // namespace idemlab

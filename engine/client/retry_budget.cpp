@@ -17,27 +17,6 @@ long long send_budget(const ClientPolicy& policy) {
   return product;
 }
 
-std::vector<LayerIteration> layer_iterations(const ClientPolicy& policy, long long send) {
-  std::vector<LayerIteration> out;
-  long long rest = send - 1;  // completed sends before this one
-  for (const RetryLayer& l : policy.retry_layers) {
-    out.push_back({l.layer, static_cast<int>(rest % l.attempts) + 1, l.attempts});
-    rest /= l.attempts;
-  }
-  return out;
-}
-
-std::string retried_by(const ClientPolicy& policy, long long send) {
-  if (send < 2) return "";
-  std::vector<LayerIteration> before = layer_iterations(policy, send - 1);
-  std::vector<LayerIteration> now = layer_iterations(policy, send);
-  std::string by;
-  for (std::size_t i = 0; i < now.size(); ++i) {
-    if (now[i].iteration != before[i].iteration) by = now[i].layer;
-  }
-  return by;
-}
-
 std::int64_t backoff_before(const ClientPolicy& policy, long long send) {
   if (!policy.backoff_ms || send < 2) return 0;
   std::int64_t wait = *policy.backoff_ms;
