@@ -307,19 +307,19 @@ void Client::on_timeout(const std::string& intent, MessageKind kind, int n, int 
   put(local, "for", to_string(kind));
   put(local, "n", n);
   record("timeout", intent, std::move(local));
-  on_indefinite(intent, kind);
+  on_indefinite(intent, kind, kRetryTimeout);
 }
 
 // An indefinite error on the call whose reply of kind `awaited` the client waited for:
 // the call may or may not have taken effect.
-void Client::on_indefinite(const std::string& intent, MessageKind awaited) {
+void Client::on_indefinite(const std::string& intent, MessageKind awaited, unsigned error) {
   std::optional<IntentRow> r = row(intent);
   if (!r || is_final(r->status)) return;
   const ClientPolicy& policy = sim_.scenario().client;
   if (awaited == MessageKind::Response && policy.on_timeout == OnTimeout::MarkFailedAndResend) {
     // The mistake: an indefinite error recorded as if it were a definite one.
     record_status(intent, status::kFailed, std::nullopt, "", error_kind::kIndefinite);
-    retry(intent, MessageKind::Request, false);
+    retry(intent, MessageKind::Request, error, false);
     return;
   }
   if (r->status != status::kUnknown) {
@@ -328,23 +328,35 @@ void Client::on_indefinite(const std::string& intent, MessageKind awaited) {
   if (policy.retry_layers.empty()) {
     after_unknown(intent);
   } else {
-    retry(intent, awaited == MessageKind::Response ? MessageKind::Request : MessageKind::Lookup, true);
+    retry(intent, awaited == MessageKind::Response ? MessageKind::Request : MessageKind::Lookup, error, true);
   }
 }
 
 // A retry layer resends the call that failed (same key under key_scope intent), after
 // the backoff, within the budget and the deadline. When neither allows it and nothing
 // else is in flight, `escalate` makes the intent NEEDS_HUMAN (FAILED stays FAILED).
-void Client::retry(const std::string& intent, MessageKind call, bool escalate_when_spent) {
+void Client::retry(const std::string& intent, MessageKind call, unsigned error, bool escalate_when_spent) {
   std::int64_t wait = backoff_before(sim_.scenario().client, sends(intent) + 1);
   // Known already: the retry would come past the budget or after the deadline.
   if (retry_stops(intent, sim_.now() + wait, escalate_when_spent)) return;
   // Without layers the client's own budget (max_attempts) is all there is.
   bool layered = !sim_.scenario().client.retry_layers.empty();
-  int layer = layered ? retrying_layer_for(intent) : -1;
+  int layer = layered ? retrying_layer_for(intent, error) : -1;
   if (layered && layer < 0) {
-    // Every layer has used its attempts.
-    if (escalate_when_spent && !waiting_on(intent)) escalate(intent, kBudgetSpent);
+    const std::vector<RetryLayer>& layers = sim_.scenario().client.retry_layers;
+    bool retried = std::any_of(layers.begin(), layers.end(), [&](const RetryLayer& l) { return (l.retry_on & error) != 0; });
+    if (!escalate_when_spent || waiting_on(intent)) return;
+    if (retried) {
+      escalate(intent, kBudgetSpent);  // every layer that retries it has used its attempts
+    } else {
+      // No layer retries it, and with layers the client has no retry of its own
+      // (retry_after_ms is refused beside them): the outcome is left to a person.
+      nlohmann::json extra = nlohmann::json::object();
+      for (const auto& [name, bit] : retry_on_names()) {
+        if (bit == error) put(extra, "error_kind", name);
+      }
+      record_status(intent, status::kNeedsHuman, std::nullopt, kNotRetried, error_kind::kIndefinite, std::move(extra));
+    }
     return;
   }
   if (wait == 0) {
@@ -364,11 +376,11 @@ std::vector<int>& Client::layers_of(const std::string& intent) {
   return at;
 }
 
-int Client::retrying_layer_for(const std::string& intent) {
+int Client::retrying_layer_for(const std::string& intent, unsigned error) {
   const std::vector<RetryLayer>& layers = sim_.scenario().client.retry_layers;
   const std::vector<int>& at = layers_of(intent);
   for (std::size_t i = 0; i < layers.size(); ++i) {
-    if (at[i] < layers[i].attempts) return static_cast<int>(i);
+    if ((layers[i].retry_on & error) && at[i] < layers[i].attempts) return static_cast<int>(i);
   }
   return -1;
 }
@@ -570,9 +582,11 @@ void Client::on_message(const Message& m) {
       send_attempt(m.intent, KeyChoice::ByPolicy);
     }
   } else {
-    // Any other answer (the IETF draft's 409 for a key still in progress, a 500) leaves
-    // the outcome open: an indefinite error, handled as a timeout is.
-    on_indefinite(m.intent, m.kind);
+    // Any other answer (the IETF draft's 409 for a key still in progress, a 500, a 429
+    // after an earlier send) leaves the outcome open: an indefinite error, handled as a
+    // timeout is, by the layer that retries its kind.
+    unsigned error = m.outcome == "in_progress" ? kRetryInProgress : m.outcome == "refused" ? kRetryThrottled : kRetryServerError;
+    on_indefinite(m.intent, m.kind, error);
   }
 }
 

@@ -81,6 +81,9 @@ class Client {
   static constexpr const char* kDeadlinePassed = "deadline_passed";
   /// local.reason of the PENDING record a read-back that found nothing leads to (read_back = recreate).
   static constexpr const char* kReadBackMissing = "read_back_missing";
+  /// local.reason of a NEEDS_HUMAN record: no retry layer retries the error that reached
+  /// the client (RetryLayer::retry_on).
+  static constexpr const char* kNotRetried = "not_retried";
 
   bool alive() const { return alive_; }
   /// Every row of `intents`, in insertion order (as last read while crashed).
@@ -109,16 +112,21 @@ class Client {
   void send_lookup(const std::string& intent, std::int64_t waited = 0, bool read_back = false);
   nlohmann::json send_view(const std::string& intent, std::int64_t waited);
   void on_timeout(const std::string& intent, MessageKind kind, int n, int epoch);
-  void on_indefinite(const std::string& intent, MessageKind awaited);
-  void retry(const std::string& intent, MessageKind call, bool escalate);
+  /// An indefinite error of kind `error` (a RetryOn bit) on the call whose reply of kind
+  /// `awaited` the client waited for.
+  void on_indefinite(const std::string& intent, MessageKind awaited, unsigned error);
+  /// The layer that retries an error of kind `error` resends `call`; with no such layer the
+  /// error reaches the client (see RetryLayer::retry_on).
+  void retry(const std::string& intent, MessageKind call, unsigned error, bool escalate);
   bool retry_stops(const std::string& intent, std::int64_t at, bool escalate_when_spent);
   /// Sends the retry of `layer` (an index into retry_layers): its iteration goes up by one,
   /// the layers inside it start again at 1.
   void retry_now(const std::string& intent, MessageKind call, std::int64_t wait, bool escalate_when_spent, int layer);
   /// The intent's iteration of each retry layer (all 1 until a layer retries).
   std::vector<int>& layers_of(const std::string& intent);
-  /// The innermost layer with an attempt left (-1: none): the one that retries the error.
-  int retrying_layer_for(const std::string& intent);
+  /// The innermost layer that retries errors of kind `error` and has an attempt left (-1:
+  /// none): the one that retries it.
+  int retrying_layer_for(const std::string& intent, unsigned error);
   void after_unknown(const std::string& intent);
   void reconcile(const std::string& intent, std::int64_t waited);
   /// "409 already exists": success, fail or a lookup, per ClientPolicy::on_already_exists.

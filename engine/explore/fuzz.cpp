@@ -99,7 +99,21 @@ void draw_right(Draw& d, Scenario& sc) {
         break;
       }
       case KnobType::Layers:
-        k.set(sc, d.chance(50) ? json::array() : json::array({{{"layer", "sdk"}, {"attempts", d.between(1, 3)}}}));
+        if (d.chance(50)) {
+          k.set(sc, json::array());
+        } else {
+          // One retrying layer, retrying all errors or some of them (any subset is safe:
+          // what it leaves reaches the client as unknown).
+          json layer = {{"layer", "sdk"}, {"attempts", d.between(1, 3)}};
+          if (d.chance(30)) {
+            json kinds = json::array();
+            for (const auto& [name, bit] : retry_on_names()) {
+              if (d.chance(50)) kinds.push_back(name);
+            }
+            layer["retry_on"] = std::move(kinds);
+          }
+          k.set(sc, json::array({std::move(layer)}));
+        }
         break;
     }
   }

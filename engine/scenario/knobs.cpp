@@ -127,6 +127,13 @@ const KnobRow kKnobs[] = {
        for (const RetryLayer& l : s.client.retry_layers) {
          json o = {{"layer", l.layer}, {"attempts", l.attempts}};
          if (l.key_per_call) o["key"] = "per_call";
+         if (l.retry_on != kRetryAll) {
+           json kinds = json::array();
+           for (const auto& [name, bit] : retry_on_names()) {
+             if (l.retry_on & bit) kinds.push_back(name);
+           }
+           o["retry_on"] = std::move(kinds);
+         }
          out.push_back(std::move(o));
        }
        return out;
@@ -134,7 +141,17 @@ const KnobRow kKnobs[] = {
      [](Scenario& s, const json& v) {
        s.client.retry_layers.clear();
        for (const json& l : v) {
-         s.client.retry_layers.push_back({l.at("layer").get<std::string>(), l.at("attempts").get<int>(), l.value("key", "caller") == "per_call"});
+         unsigned retry_on = kRetryAll;
+         if (l.contains("retry_on")) {
+           retry_on = 0;
+           for (const json& k : l.at("retry_on")) {
+             for (const auto& [name, bit] : retry_on_names()) {
+               if (k == name) retry_on |= bit;
+             }
+           }
+         }
+         s.client.retry_layers.push_back({l.at("layer").get<std::string>(), l.at("attempts").get<int>(),
+                                          l.value("key", "caller") == "per_call", retry_on});
        }
      },
      one_layer_retries},
@@ -362,6 +379,9 @@ json Knob::to_json() const {
   if (type == KnobType::Layers) {
     put(out, "max_layers", limits::kMaxRetryLayers);
     put(out, "max_attempts", limits::kMaxAttempts);
+    json kinds = json::array();
+    for (const auto& [name, bit] : retry_on_names()) kinds.push_back(name);
+    put(out, "retry_on", std::move(kinds));
   }
   return out;
 }

@@ -27,6 +27,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "engine/faults/fault.hpp"
@@ -75,6 +76,22 @@ enum class OnRefused { Fail, Retry };
 /// the second effect of a provider whose read-after-create lags (eventual consistency).
 enum class ReadBack { Off, Keep, Recreate };
 
+/// The indefinite errors a retry layer may retry (RetryLayer::retry_on), as bits; JSON
+/// names in retry_on_names(). A definite answer (a 422, a settling 429) is never retried.
+enum RetryOn : unsigned {
+  kRetryTimeout = 1,     ///< "timeout": no reply in time (the request may have taken effect)
+  kRetryServerError = 2, ///< "5xx": a 500 (the service may have committed before failing)
+  kRetryInProgress = 4,  ///< "409": the IETF draft's 409, the key still being processed
+  kRetryThrottled = 8,   ///< "429": a refusal after an earlier send that may have taken effect
+  kRetryAll = 15
+};
+/// {"timeout", kRetryTimeout}, {"5xx", ...}, {"409", ...}, {"429", ...}, in that order.
+inline const std::vector<std::pair<std::string, unsigned>>& retry_on_names() {
+  static const std::vector<std::pair<std::string, unsigned>> names = {
+      {"timeout", kRetryTimeout}, {"5xx", kRetryServerError}, {"409", kRetryInProgress}, {"429", kRetryThrottled}};
+  return names;
+}
+
 /// One layer that retries a call (an SDK, the application, a job scheduler): it runs what
 /// is inside it up to `attempts` times. Layers nest, innermost first.
 struct RetryLayer {
@@ -86,6 +103,13 @@ struct RetryLayer {
   /// layer outside it is a new call, so a new key: the key on the wire is not the key the
   /// client stored (JSON "key": "per_call"; default "caller": it sends the key it is given).
   bool key_per_call = false;
+  /// The errors it retries (RetryOn bits; JSON "retry_on": ["timeout", "5xx", ...], default
+  /// all). An error a layer does not retry, or retries with no attempt left, passes to the
+  /// layer outside it (Stripe's SDKs retry connection errors, 409, 429 and 5xx; an
+  /// interceptor may retry only a 5xx and leave a timeout to its caller). One that passes
+  /// every layer reaches the client with the outcome unknown: NEEDS_HUMAN (with layers the
+  /// client has no retry of its own), unless a restart's scan or the script reconciles it.
+  unsigned retry_on = kRetryAll;
 };
 
 struct ClientPolicy {

@@ -1,5 +1,8 @@
 #include "engine/scenario/scenario_json.hpp"
 
+#include <algorithm>
+#include <set>
+
 #include "engine/scenario/knobs.hpp"
 #include "engine/scenario/limits.hpp"
 
@@ -51,10 +54,26 @@ void read_knob(Reader& r, const json& group, const std::string& path, const Knob
       for (std::size_t i = 0; i < layers->size(); ++i) {
         std::string lp = Reader::at(p, i);
         const json& l = (*layers)[i];
-        if (!r.object(l, lp, {"layer", "attempts", "key"})) continue;
+        if (!r.object(l, lp, {"layer", "attempts", "key", "retry_on"})) continue;
         std::string name = r.string(l, lp, "layer", true);
         long long attempts = r.integer(l, lp, "attempts", true, 1, 1, limits::kMaxAttempts);
         std::string key = r.choice(l, lp, "key", {"caller", "per_call"}, false, "caller");
+        json retry_on = json::array();
+        if (const json* kinds = r.array(l, lp, "retry_on", false)) {
+          std::set<std::string> seen;
+          for (std::size_t j = 0; j < kinds->size(); ++j) {
+            const json& v = (*kinds)[j];
+            bool known = v.is_string() && std::any_of(retry_on_names().begin(), retry_on_names().end(),
+                                                      [&](const auto& n) { return n.first == v.get<std::string>(); });
+            if (!known) {
+              r.problem(Reader::at(Reader::at(lp, "retry_on"), j), "expected one of \"timeout\", \"5xx\", \"409\", \"429\"");
+            } else if (!seen.insert(v.get<std::string>()).second) {
+              r.problem(Reader::at(Reader::at(lp, "retry_on"), j), "\"" + v.get<std::string>() + "\" is named twice");
+            } else {
+              retry_on.push_back(v);
+            }
+          }
+        }
         if (!name.empty() && !names.insert(name).second) {
           r.problem(Reader::at(lp, "layer"), "layer '" + name + "' is named twice");
         }
@@ -62,6 +81,7 @@ void read_knob(Reader& r, const json& group, const std::string& path, const Knob
         o["layer"] = name;
         o["attempts"] = attempts;
         if (key == "per_call") o["key"] = key;
+        if (l.contains("retry_on")) o["retry_on"] = retry_on;
         valid.push_back(std::move(o));
       }
       k.set(sc, valid);

@@ -77,6 +77,12 @@ L10n record_note(const nlohmann::json& local) {
   if (reason == Service::kAlreadyExists && st == status::kNeedsHuman) {
     return {"——“409 已存在”，又没有查询可以确认是谁的：需要人工核对", " — \"409 already exists\", and no lookup to learn whose it is: a person must check"};
   }
+  if (st == status::kNeedsHuman && reason == Client::kNotRetried) {
+    std::string kind = str(local, "error_kind");
+    L10n what = kind == "timeout" ? L10n{"超时", "a timeout"} : L10n{kind, "a " + kind};
+    return {"——没有哪一层重试会重试" + what.zh + "：它一路传到应用，结果仍然未知，又没有谁去对账：需要人工",
+            " — no retry layer retries " + what.en + ": it reaches the application with the outcome unknown, and nothing reconciles it: a person must"};
+  }
   if (st == status::kPending && reason == Client::kReadBackMissing) {
     return {"——它自己的读回查不到，它就信了这次读、不信手里的回执：用新的操作标识再建一次（读可能只是落后）",
             " — its own read-back found nothing, and it believes the read over the receipt in hand: it creates the intent again under a new key (the read may only lag)"};
@@ -191,7 +197,7 @@ L10n describe(const Step& s, const Run& run) {
     std::string extra_zh = receipt.empty() ? "" : "，回执 " + receipt;
     std::string extra_en = receipt.empty() ? "" : ", receipt " + receipt;
     std::string reason = str(e.local, "reason");
-    bool limit = reason == Client::kBudgetSpent || reason == Client::kDeadlinePassed;
+    bool limit = reason == Client::kBudgetSpent || reason == Client::kDeadlinePassed || reason == Client::kNotRetried;
     bool explained = reason == Service::kAlreadyExists || reason == Service::kInternalError || reason == Service::kRefusedReason ||
                      reason == Client::kReadBackMissing;
     if (reason == Service::kSameKeyDifferentPayload) {

@@ -353,3 +353,26 @@ test('the Azure incident in the sandbox: its 500 is a planned fault, reading "40
   const shown = await shownRun(page);
   expect(shown.timeline).toContain('which a retry layer made itself');
 });
+
+test('a retry layer that no longer retries timeouts: the myplanet interceptor leaves a lost response to a person instead of saving a second document', async ({ page }) => {
+  await sandboxFromLesson(page, 'incident-myplanet-submission');
+  await expect(ending(page, 'submission')).toHaveAttribute('data-effects', '2');
+  await expect(violation(page, 'duplicate_effect')).toContainText('submission');
+  // The layer's error kinds come from the engine; every one is ticked by default.
+  const kinds = page.locator('[data-knob="client.retry_layers"] .sb-retry-on input[type="checkbox"]');
+  await expect(kinds).toHaveCount(4);
+  const timeout = page.getByRole('checkbox', { name: 'the "interceptor" layer retries timeout' });
+  await expect(timeout).toBeChecked();
+  await timeout.uncheck();
+  await answered(page);
+  await expect(ending(page, 'submission')).toHaveAttribute('data-effects', '1');
+  await expect(ending(page, 'submission')).toHaveAttribute('data-status', 'NEEDS_HUMAN');
+  await expect(page.locator('[data-testid="sb-verdict"] li')).toHaveCount(0);
+  const shown = await shownRun(page);
+  expect(shown.timeline).toContain('no retry layer retries a timeout');
+  // The choice is in the shared address: reloading keeps it.
+  await page.goto(await settledUrl(page));
+  await waitSandbox(page);
+  await expect(page.getByRole('checkbox', { name: 'the "interceptor" layer retries timeout' })).not.toBeChecked();
+  await expect(ending(page, 'submission')).toHaveAttribute('data-effects', '1');
+});

@@ -7,10 +7,12 @@
 #include <vector>
 
 #include "engine/api/api.hpp"
+#include "engine/client/client.hpp"
 #include "engine/client/retry_budget.hpp"
 #include "engine/knowledge/facts.hpp"
 #include "engine/knowledge/worlds.hpp"
 #include "engine/sim/simulation.hpp"
+#include "engine/timeline/describe.hpp"
 #include "lesson_file.hpp"
 
 using namespace idemlab;
@@ -322,4 +324,38 @@ TEST_CASE("a read-back after success: a lagging read makes recreate a second eff
   s.client.read_back = ReadBack::Recreate;
   s.service.lookup_lag_ms = 0;
   CHECK(ending_of(Simulation(s, s.faults).run()).intents[0].effects == 1);
+}
+
+TEST_CASE("a layer retries only the errors it names; the others pass to the layer outside it, then to the client") {
+  // A 500 on the first call, a slow service behind it (a timeout on the second).
+  Scenario s = one_intent();
+  s.client.retry_layers = {{"sdk", 3, false, kRetryServerError | kRetryThrottled}, {"app", 2, false, kRetryTimeout}};
+  Fault error;
+  error.kind = Fault::Kind::ServiceError;
+  error.error_point = ErrorPoint::BeforeCommit;
+  error.intent = "r";
+  error.n = 1;
+  Run run = Simulation(s, FaultPlan{{error, drop(MessageKind::Response, 2)}}).run();
+  auto sent = sends(run);
+  REQUIRE(sent.size() == 3);
+  // The 500 is the SDK's to retry; the lost response after it times out, which only the
+  // application retries: its second iteration, with the SDK back at 1.
+  CHECK(sent[1]->event.local.value("retried_by", "") == "sdk");
+  CHECK(sent[2]->event.local.value("retried_by", "") == "app");
+  CHECK(sent[2]->event.local["layers"][0]["iteration"] == 1);
+  CHECK(sent[2]->event.local["layers"][1]["iteration"] == 2);
+  CHECK(ending_of(run).intents[0].status == "DELIVERED");
+
+  // No layer retries a timeout: it reaches the client, which records UNKNOWN, and with no
+  // reconciliation of its own leaves it to a person.
+  s.client.retry_layers = {{"interceptor", 2, false, kRetryServerError}};
+  Run untouched = Simulation(s, FaultPlan{{drop(MessageKind::Response, 1)}}).run();
+  CHECK(sends(untouched).size() == 1);
+  CHECK(ending_of(untouched).intents[0].status == "NEEDS_HUMAN");
+  CHECK(ending_of(untouched).intents[0].effects == 1);
+  CHECK(check_invariants(untouched).safe());
+  const Step* human = first_record(untouched, "NEEDS_HUMAN");
+  REQUIRE(human != nullptr);
+  CHECK(human->event.local.value("reason", "") == Client::kNotRetried);
+  CHECK(describe(*human, untouched).en.find("no retry layer retries a timeout") != std::string::npos);
 }

@@ -844,6 +844,37 @@ export class SandboxView {
                   t('sandbox.layerOwnKey'),
                 ),
                 ' ',
+                // Which errors it retries (the engine's list): all when none is unticked.
+                h(
+                  'span',
+                  { class: 'sb-inline sb-retry-on', role: 'group', 'aria-label': t('sandbox.layerRetriesOf', { layer: ly.layer }) },
+                  t('sandbox.layerRetries'),
+                  (k.retry_on || []).map((kind) =>
+                    h(
+                      'label',
+                      { class: 'sb-inline' },
+                      h('input', {
+                        type: 'checkbox',
+                        checked: !Array.isArray(ly.retry_on) || ly.retry_on.includes(kind),
+                        disabled: fixed || null,
+                        'aria-label': t('sandbox.layerRetriesKind', { layer: ly.layer, kind }),
+                        'data-fkey': `${id}-retry-${i}-${kind}`,
+                        onchange: (ev) =>
+                          this.setKnob(k.group, k.name, layers.map((x, j) => {
+                            if (j !== i) return x;
+                            const was = Array.isArray(x.retry_on) ? x.retry_on : k.retry_on;
+                            const now = k.retry_on.filter((n) => (n === kind ? ev.target.checked : was.includes(n)));
+                            const rest = { ...x };
+                            delete rest.retry_on;
+                            return now.length === k.retry_on.length ? rest : { ...rest, retry_on: now };
+                          })),
+                      }),
+                      ' ',
+                      kind,
+                    ),
+                  ),
+                ),
+                ' ',
                 h('button', { type: 'button', class: 'btn btn-small', disabled: fixed || null, 'data-fkey': `${id}-rm-${i}`, 'aria-label': t('sandbox.removeLayer', { layer: ly.layer }), onclick: () => this.setKnob(k.group, k.name, layers.filter((_, j) => j !== i)) }, '×'),
               ),
             ),
