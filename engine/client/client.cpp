@@ -43,7 +43,8 @@ Client::Client(Simulation& sim, Client& from, bool take)
       alive_(from.alive_),
       epoch_(from.epoch_),
       waiting_(from.waiting_),
-      layer_at_(from.layer_at_) {}
+      layer_at_(from.layer_at_),
+      layer_calls_(from.layer_calls_) {}
 
 std::string Client::make_key(const std::string& intent, long long k) const {
   return "op-" + Rng::derive_hex(sim_.scenario().seed, "key/" + intent + "/" + std::to_string(k), 12);
@@ -130,6 +131,7 @@ void Client::decide(const std::string& intent, const std::string& payload, const
   if (send_first) {
     // The mistake: the request leaves before the intent is stored. A crash here leaves
     // an effect at the service and no trace of the intent at the client.
+    begin_calls(intent, static_cast<int>(sim_.scenario().client.retry_layers.size()) - 1);
     launch_request(intent, wire_key(intent, key), payload, fp, 1, 0, key);
     if (sim_.crash_here(ClientPoint::AfterSend, intent, 1)) return;
   }
@@ -144,6 +146,8 @@ void Client::decide(const std::string& intent, const std::string& payload, const
   record("persist", intent, std::move(persisted));
   if (send_first) return;
   if (sim_.crash_here(ClientPoint::AfterPersist, intent, 1)) return;
+  // Every retry layer starts its first call of the intent.
+  begin_calls(intent, static_cast<int>(sim_.scenario().client.retry_layers.size()) - 1);
   send_attempt(intent, KeyChoice::ByPolicy);
 }
 
@@ -335,13 +339,13 @@ void Client::on_indefinite(const std::string& intent, MessageKind awaited, unsig
 // A retry layer resends the call that failed (same key under key_scope intent), after
 // the backoff, within the budget and the deadline. When neither allows it and nothing
 // else is in flight, `escalate` makes the intent NEEDS_HUMAN (FAILED stays FAILED).
-void Client::retry(const std::string& intent, MessageKind call, unsigned error, bool escalate_when_spent) {
+void Client::retry(const std::string& intent, MessageKind call, unsigned error, bool escalate_when_spent, int from_layer) {
   std::int64_t wait = backoff_before(sim_.scenario().client, sends(intent) + 1);
   // Known already: the retry would come past the budget or after the deadline.
   if (retry_stops(intent, sim_.now() + wait, escalate_when_spent)) return;
   // Without layers the client's own budget (max_attempts) is all there is.
   bool layered = !sim_.scenario().client.retry_layers.empty();
-  int layer = layered ? retrying_layer_for(intent, error) : -1;
+  int layer = layered ? retrying_layer_for(intent, error, from_layer) : -1;
   if (layered && layer < 0) {
     const std::vector<RetryLayer>& layers = sim_.scenario().client.retry_layers;
     bool retried = std::any_of(layers.begin(), layers.end(), [&](const RetryLayer& l) { return (l.retry_on & error) != 0; });
@@ -364,10 +368,46 @@ void Client::retry(const std::string& intent, MessageKind call, unsigned error, 
     return;
   }
   int epoch = epoch_;
-  sim_.schedule(sim_.now() + wait, [intent, call, wait, escalate_when_spent, epoch, layer](Simulation& s) {
+  int calls = layer >= 0 ? calls_of(intent)[static_cast<std::size_t>(layer)] : -1;
+  sim_.schedule(sim_.now() + wait, [intent, call, wait, escalate_when_spent, epoch, layer, calls](Simulation& s) {
     Client& c = s.client();
-    if (c.alive_ && epoch == c.epoch_) c.retry_now(intent, call, wait, escalate_when_spent, layer);
+    if (c.alive_ && epoch == c.epoch_) c.retry_now(intent, call, wait, escalate_when_spent, layer, calls);
   });
+}
+
+void Client::begin_calls(const std::string& intent, int upto) {
+  const std::vector<RetryLayer>& layers = sim_.scenario().client.retry_layers;
+  std::vector<int>& calls = calls_of(intent);
+  for (int i = 0; i <= upto && i < static_cast<int>(layers.size()); ++i) {
+    int n = ++calls[static_cast<std::size_t>(i)];
+    const std::optional<std::int64_t>& timeout = layers[static_cast<std::size_t>(i)].timeout_ms;
+    if (!timeout) continue;
+    int epoch = epoch_;
+    sim_.schedule(sim_.now() + *timeout, [intent, i, n, epoch](Simulation& s) { s.client().on_layer_timeout(intent, i, n, epoch); });
+  }
+}
+
+void Client::on_layer_timeout(const std::string& intent, int layer, int calls, int epoch) {
+  if (!alive_ || epoch != epoch_) return;
+  if (calls_of(intent)[static_cast<std::size_t>(layer)] != calls) return;  // a newer call
+  std::optional<IntentRow> r = row(intent);
+  if (!r || is_final(r->status) || r->status == status::kFailed) return;  // the call ended
+  const RetryLayer& l = sim_.scenario().client.retry_layers.at(static_cast<std::size_t>(layer));
+  nlohmann::json local = nlohmann::json::object();
+  put(local, "for", "layer");
+  put(local, "layer", l.layer);
+  put(local, "timeout_ms", *l.timeout_ms);
+  record("timeout", intent, std::move(local));
+  // It stops waiting for the call it gave up on: a reply that still comes is late.
+  stop_waiting(intent);
+  if (r->status != status::kUnknown) record_status(intent, status::kUnknown, std::nullopt, "", error_kind::kIndefinite);
+  retry(intent, MessageKind::Request, kRetryTimeout, true, layer);
+}
+
+std::vector<int>& Client::calls_of(const std::string& intent) {
+  std::vector<int>& calls = layer_calls_[intent];
+  calls.resize(sim_.scenario().client.retry_layers.size(), 0);
+  return calls;
 }
 
 std::vector<int>& Client::layers_of(const std::string& intent) {
@@ -376,10 +416,10 @@ std::vector<int>& Client::layers_of(const std::string& intent) {
   return at;
 }
 
-int Client::retrying_layer_for(const std::string& intent, unsigned error) {
+int Client::retrying_layer_for(const std::string& intent, unsigned error, int from_layer) {
   const std::vector<RetryLayer>& layers = sim_.scenario().client.retry_layers;
   const std::vector<int>& at = layers_of(intent);
-  for (std::size_t i = 0; i < layers.size(); ++i) {
+  for (std::size_t i = static_cast<std::size_t>(from_layer); i < layers.size(); ++i) {
     if ((layers[i].retry_on & error) && at[i] < layers[i].attempts) return static_cast<int>(i);
   }
   return -1;
@@ -392,7 +432,9 @@ bool Client::retry_stops(const std::string& intent, std::int64_t at, bool escala
 }
 
 void Client::retry_now(const std::string& intent, MessageKind call, std::int64_t wait, bool escalate_when_spent,
-                       int layer) {
+                       int layer, int calls) {
+  // A layer's timer gave up on this call and retried it meanwhile.
+  if (layer >= 0 && calls >= 0 && calls_of(intent)[static_cast<std::size_t>(layer)] != calls) return;
   std::optional<IntentRow> r = row(intent);
   if (!r || is_final(r->status)) return;                          // a late reply settled it during the backoff
   if (retry_stops(intent, sim_.now(), escalate_when_spent)) return;  // a scripted send spent the budget meanwhile
@@ -403,6 +445,7 @@ void Client::retry_now(const std::string& intent, MessageKind call, std::int64_t
     ++at[static_cast<std::size_t>(layer)];
     for (int i = 0; i < layer; ++i) at[static_cast<std::size_t>(i)] = 1;
     retrying_layer_ = l.layer;
+    begin_calls(intent, layer);
   }
   if (call == MessageKind::Lookup) {
     send_lookup(intent, wait);
@@ -656,6 +699,7 @@ void Client::crash() {
   ++epoch_;
   waiting_.clear();
   layer_at_.clear();
+  layer_calls_.clear();
   record("crash", "", nlohmann::json::object());
 }
 

@@ -117,16 +117,24 @@ class Client {
   void on_indefinite(const std::string& intent, MessageKind awaited, unsigned error);
   /// The layer that retries an error of kind `error` resends `call`; with no such layer the
   /// error reaches the client (see RetryLayer::retry_on).
-  void retry(const std::string& intent, MessageKind call, unsigned error, bool escalate);
+  void retry(const std::string& intent, MessageKind call, unsigned error, bool escalate, int from_layer = 0);
   bool retry_stops(const std::string& intent, std::int64_t at, bool escalate_when_spent);
   /// Sends the retry of `layer` (an index into retry_layers): its iteration goes up by one,
   /// the layers inside it start again at 1.
-  void retry_now(const std::string& intent, MessageKind call, std::int64_t wait, bool escalate_when_spent, int layer);
+  void retry_now(const std::string& intent, MessageKind call, std::int64_t wait, bool escalate_when_spent, int layer,
+                 int calls = -1);
+  /// Layers 0..`upto` start a new call of the intent now: each one with a timeout_ms gets
+  /// a timer for it (on_layer_timeout).
+  void begin_calls(const std::string& intent, int upto);
+  /// Layer `layer`'s call number `calls` of the intent has run past its timeout_ms.
+  void on_layer_timeout(const std::string& intent, int layer, int calls, int epoch);
   /// The intent's iteration of each retry layer (all 1 until a layer retries).
   std::vector<int>& layers_of(const std::string& intent);
+  /// The calls each retry layer has started for the intent (layer_calls_).
+  std::vector<int>& calls_of(const std::string& intent);
   /// The innermost layer that retries errors of kind `error` and has an attempt left (-1:
   /// none): the one that retries it.
-  int retrying_layer_for(const std::string& intent, unsigned error);
+  int retrying_layer_for(const std::string& intent, unsigned error, int from_layer = 0);
   void after_unknown(const std::string& intent);
   void reconcile(const std::string& intent, std::int64_t waited);
   /// "409 already exists": success, fail or a lookup, per ClientPolicy::on_already_exists.
@@ -171,6 +179,9 @@ class Client {
   // from 1 (volatile: a restarted process's layers start again at 1).
   std::map<std::string, std::vector<int>> layer_at_;
   std::string retrying_layer_;  // the layer whose retry is being sent (retry_now): its sends say so
+  // Calls each retry layer has started for each intent (monotonic, volatile): a layer's
+  // timer or a scheduled retry from before a newer call is stale.
+  std::map<std::string, std::vector<int>> layer_calls_;
 };
 
 }  // namespace idemlab

@@ -134,6 +134,7 @@ const KnobRow kKnobs[] = {
            }
            o["retry_on"] = std::move(kinds);
          }
+         if (l.timeout_ms) o["timeout_ms"] = *l.timeout_ms;
          out.push_back(std::move(o));
        }
        return out;
@@ -150,8 +151,10 @@ const KnobRow kKnobs[] = {
              }
            }
          }
+         std::optional<std::int64_t> timeout;
+         if (l.contains("timeout_ms")) timeout = l.at("timeout_ms").get<std::int64_t>();
          s.client.retry_layers.push_back({l.at("layer").get<std::string>(), l.at("attempts").get<int>(),
-                                          l.value("key", "caller") == "per_call", retry_on});
+                                          l.value("key", "caller") == "per_call", retry_on, timeout});
        }
      },
      one_layer_retries},

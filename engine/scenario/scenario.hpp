@@ -110,6 +110,13 @@ struct RetryLayer {
   /// every layer reaches the client with the outcome unknown: NEEDS_HUMAN (with layers the
   /// client has no retry of its own), unless a restart's scan or the script reconciles it.
   unsigned retry_on = kRetryAll;
+  /// If set: how long the layer waits for one call of what is inside it, its inner
+  /// layers' retries included (virtual ms; a scheduler's start-to-close timeout, as
+  /// Temporal's). When it passes, the layer gives up on the call, which may still be
+  /// running at the service, and treats it as a timeout: it retries it (if it retries
+  /// timeouts and has an attempt left) or passes it outward. Unset: it waits as long as
+  /// what is inside it does (timing.timeout_ms per send).
+  std::optional<std::int64_t> timeout_ms;
 };
 
 struct ClientPolicy {

@@ -54,7 +54,7 @@ void read_knob(Reader& r, const json& group, const std::string& path, const Knob
       for (std::size_t i = 0; i < layers->size(); ++i) {
         std::string lp = Reader::at(p, i);
         const json& l = (*layers)[i];
-        if (!r.object(l, lp, {"layer", "attempts", "key", "retry_on"})) continue;
+        if (!r.object(l, lp, {"layer", "attempts", "key", "retry_on", "timeout_ms"})) continue;
         std::string name = r.string(l, lp, "layer", true);
         long long attempts = r.integer(l, lp, "attempts", true, 1, 1, limits::kMaxAttempts);
         std::string key = r.choice(l, lp, "key", {"caller", "per_call"}, false, "caller");
@@ -82,6 +82,7 @@ void read_knob(Reader& r, const json& group, const std::string& path, const Knob
         o["attempts"] = attempts;
         if (key == "per_call") o["key"] = key;
         if (l.contains("retry_on")) o["retry_on"] = retry_on;
+        if (l.contains("timeout_ms")) o["timeout_ms"] = r.integer(l, lp, "timeout_ms", false, 1, 1, limits::kMaxVirtualMs);
         valid.push_back(std::move(o));
       }
       k.set(sc, valid);

@@ -183,6 +183,12 @@ L10n describe(const Step& s, const Run& run) {
   }
   std::string email = str(e.local, "email_key");
   if (k == "timeout" && e.side == Side::Service) return {"转发器等邮件服务商的确认超时：邮件 " + email + " 送到没有，结果未知；这一行仍是 pending", "the relay times out waiting for the provider's ack: whether email " + email + " arrived is unknown; its row stays pending"};
+  if (k == "timeout" && str(e.local, "for") == "layer") {
+    std::string layer = str(e.local, "layer");
+    std::string ms = std::to_string(e.local.value("timeout_ms", 0LL));
+    return {"“" + layer + "”这一层的时限（" + ms + " ms）到了：它放弃这次调用——服务端可能还在做——结果未知",
+            "the " + layer + " layer's timeout (" + ms + " ms) passes: it gives up on the call, which the service may still be running, and the outcome is unknown"};
+  }
   if (k == "timeout") {
     // The reply it waited for: local.for names its kind, local.n its attempt or lookup.
     Message awaited;

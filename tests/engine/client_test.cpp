@@ -359,3 +359,34 @@ TEST_CASE("a layer retries only the errors it names; the others pass to the laye
   CHECK(human->event.local.value("reason", "") == Client::kNotRetried);
   CHECK(describe(*human, untouched).en.find("no retry layer retries a timeout") != std::string::npos);
 }
+
+TEST_CASE("a layer's own timeout gives up on a call the service still runs and starts the next one beside it") {
+  // Temporal's start-to-close timeout: 100 ms for an activity the service runs for 250 ms,
+  // while the call itself would wait far longer.
+  Scenario s = one_intent();
+  s.timing.timeout_ms = 5000;
+  s.service.processing_ms = 250;
+  s.service.concurrent_same_key = ConcurrentSameKey::ProcessBoth;
+  RetryLayer temporal{"temporal", 3};
+  temporal.timeout_ms = 100;
+  s.client.retry_layers = {temporal};
+  Run run = Simulation(s, s.faults).run();
+  auto layer_timeouts = steps_where(run, [](const Step& st) {
+    return st.event.kind == "timeout" && st.event.local.value("for", "") == "layer";
+  });
+  REQUIRE(!layer_timeouts.empty());
+  CHECK(layer_timeouts[0]->t == 100);
+  CHECK(describe(*layer_timeouts[0], run).en.find("temporal layer's timeout (100 ms)") != std::string::npos);
+  CHECK(sends(run).size() == 3);
+  bool concurrent = false;
+  for (const Violation& v : check_invariants(run).violations) concurrent |= v.invariant == Invariant::ConcurrentExecution;
+  CHECK(concurrent);
+  CHECK(ending_of(run).intents[0].effects == 1);
+
+  // Without the layer's timeout the one call waits for the work: one send, one execution.
+  s.client.retry_layers = {{"temporal", 3}};
+  Run patient = Simulation(s, s.faults).run();
+  CHECK(sends(patient).size() == 1);
+  CHECK(check_invariants(patient).safe());
+  CHECK(ending_of(patient).intents[0].status == "DELIVERED");
+}

@@ -844,6 +844,34 @@ export class SandboxView {
                   t('sandbox.layerOwnKey'),
                 ),
                 ' ',
+                // Its own timeout for one call (empty: none; it waits as long as what is inside it).
+                h(
+                  'label',
+                  { class: 'sb-inline' },
+                  t('sandbox.layerTimeout'),
+                  ' ',
+                  h('input', {
+                    type: 'number',
+                    class: 'sb-num',
+                    min: '1',
+                    max: '600000',
+                    value: ly.timeout_ms === undefined ? '' : String(ly.timeout_ms),
+                    placeholder: t('sandbox.layerNoTimeout'),
+                    disabled: fixed || null,
+                    'aria-label': t('sandbox.layerTimeoutOf', { layer: ly.layer }),
+                    'data-fkey': `${id}-timeout-${i}`,
+                    onchange: (ev) =>
+                      this.setKnob(k.group, k.name, layers.map((x, j) => {
+                        if (j !== i) return x;
+                        const rest = { ...x };
+                        delete rest.timeout_ms;
+                        const ms = Math.round(Number(ev.target.value));
+                        return ev.target.value === '' || !(ms >= 1) ? rest : { ...rest, timeout_ms: Math.min(600000, ms) };
+                      })),
+                  }),
+                  ' ms',
+                ),
+                ' ',
                 // Which errors it retries (the engine's list): all when none is unticked.
                 h(
                   'span',
