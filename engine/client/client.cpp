@@ -195,10 +195,12 @@ void Client::launch_request(const std::string& intent, const std::string& key, c
   m.op_key = key;
   m.payload = payload;
   m.fingerprint = fingerprint;
+  m.key_sent = sim_.scenario().client.sends_key;
   sim_.own_key(key, intent);
   int id = sim_.network().send(m);
   nlohmann::json local = send_view(intent, waited);
   put(local, "op_key", key);
+  if (!m.key_sent) put(local, "key_sent", false);  // the key stays in the client's row
   // A layer's own key on the wire, not the one the client stored (RetryLayer::key_per_call).
   if (!stored.empty() && stored != key) put(local, "stored_key", stored);
   put(local, "fingerprint", fingerprint);
@@ -604,6 +606,10 @@ void Client::on_message(const Message& m) {
     // A definite error: the service did nothing (a 429, or the stored one found again).
     stop_waiting(m.intent);
     if (!retry_after_refusal(m)) record_status(m.intent, status::kFailed, std::nullopt, m.reason, error_kind::kDefinite);
+  } else if (m.outcome == "rejected" && m.reason == Service::kMissingKey) {
+    // A definite error: the service did nothing, and the same request would be refused again.
+    stop_waiting(m.intent);
+    record_status(m.intent, status::kFailed, std::nullopt, m.reason, error_kind::kDefinite);
   } else if (m.outcome == "rejected") {
     // A definite error: the service refused before doing anything.
     stop_waiting(m.intent);

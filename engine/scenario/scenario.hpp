@@ -152,6 +152,10 @@ struct ClientPolicy {
   LateReply late_reply = LateReply::Record;
   OnRefused on_refused = OnRefused::Fail;
   ReadBack read_back = ReadBack::Off;
+  /// Whether a request carries the intent's operation key (the Idempotency-Key header).
+  /// True is right; false is wrong: the service cannot tell a retry from a new operation
+  /// (it answers 400 or, where the key is optional, does the work again).
+  bool sends_key = true;
 };
 
 /// The order in which the service writes the dedup record (idempotency_keys) and the
@@ -217,6 +221,15 @@ enum class Compares {
             ///< never done, false_success)
 };
 
+/// What the service does with a request that carries no key (ClientPolicy::sends_key).
+enum class MissingKey {
+  Reject,  ///< 400 Bad Request, nothing done (the IETF draft, for an operation documented
+           ///< as requiring the header; right)
+  Process  ///< done as a new operation every time, under a name of the service's own, as
+           ///< where the key is optional (Stripe): every retry is another effect (neutral:
+           ///< harmless only if the client always sends a key)
+};
+
 /// What the service does about the notification email each new effect owes (the next
 /// delivery boundary: a row in the service's database is not an email sent).
 enum class Notify {
@@ -268,6 +281,7 @@ struct ServiceContract {
   bool stores_refusal = false;
   AfterError after_error = AfterError::Complete;
   Compares compares = Compares::Payload;
+  MissingKey missing_key = MissingKey::Reject;
   /// The Retry-After a 429 carries (RFC 9110 section 10.2.3): how long the client should
   /// wait before it sends again (virtual ms; ClientPolicy::on_refused). 0 (default): none
   /// given, as EC2's InsufficientInstanceCapacity gives none.

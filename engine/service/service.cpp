@@ -109,9 +109,35 @@ std::vector<SqlRow> Service::dedup_record(const Message& m) {
                          {SqlValue::of(m.op_key)});
 }
 
+void Service::on_keyless(const Message& m) {
+  if (sim_.scenario().service.missing_key == MissingKey::Reject) {
+    nlohmann::json local = nlohmann::json::object();
+    put(local, "message", to_string(m.kind));
+    put(local, "key_sent", false);
+    put(local, "fingerprint", m.fingerprint);
+    record("receive", m.intent, std::move(local), m.id);
+    nlohmann::json refused = nlohmann::json::object();
+    put(refused, "reason", kMissingKey);
+    record("reject", m.intent, std::move(refused), m.id);
+    reply(m, MessageKind::Response, "rejected", "", kMissingKey);
+    return;
+  }
+  // A new operation, every time: the service names it itself (one name per message), so
+  // nothing it holds can match it.
+  Message named = m;
+  named.key_sent = true;
+  named.named_by_service = true;
+  named.op_key = "nokey-" + Rng::derive_hex(sim_.scenario().seed, "nokey/" + std::to_string(m.id), 10);
+  on_message(named);
+}
+
 void Service::on_message(const Message& m) {
   if (m.kind == MessageKind::EmailAck) {
     on_email_ack(m);
+    return;
+  }
+  if (m.kind == MessageKind::Request && !m.key_sent) {
+    on_keyless(m);
     return;
   }
   std::int64_t processing = sim_.scenario().service.processing_ms;
@@ -131,6 +157,7 @@ void Service::on_message(const Message& m) {
   nlohmann::json local = nlohmann::json::object();
   put(local, "message", to_string(m.kind));
   put(local, "op_key", m.op_key);
+  if (m.named_by_service) put(local, "key_sent", false);
   if (m.kind == MessageKind::Request) put(local, "fingerprint", m.fingerprint);
   // Check, then insert: this is the only look for a dedup record the request gets.
   if (process_later && sim_.scenario().service.concurrent_same_key == ConcurrentSameKey::CheckThenInsert) {
@@ -497,6 +524,7 @@ int Service::http_status(MessageKind kind, const std::string& outcome, const std
   if (outcome == "found") return 200;
   if (outcome == "not_found") return 404;
   if (outcome == "in_progress") return 409;  // the IETF draft's 409 Conflict
+  if (outcome == "rejected" && reason == kMissingKey) return 400;  // the draft's 400 Bad Request
   if (outcome == "rejected") return reason == kAlreadyExists ? 409 : 422;  // the draft's 422
   if (outcome == "error") return 500;
   if (outcome == "refused") return kind == MessageKind::LookupReply ? 200 : kRefusedStatus;  // a lookup found the stored 429

@@ -101,6 +101,9 @@ class Service {
   /// replies. An email_ack from the mail provider is recorded, and under notify = outbox
   /// marks its outbox row sent.
   void on_message(const Message& m);
+  /// A request with no key (Message::key_sent false): refused 400 under missing_key =
+  /// reject, else handled as a new operation under a key the service makes for it.
+  void on_keyless(const Message& m);
   /// The process dies: requests in progress are forgotten, an open transaction is rolled
   /// back, the database is kept. Records a `crash` step.
   void crash();
@@ -127,6 +130,8 @@ class Service {
   static constexpr const char* kSameKeyDifferentPayload = "same_key_different_payload";
   /// The reason of a "rejected" answer to a repeat under on_repeat = already_exists (409).
   static constexpr const char* kAlreadyExists = "already_exists";
+  /// The reason of a "rejected" answer (400) to a request with no key (missing_key = reject).
+  static constexpr const char* kMissingKey = "missing_key";
   /// The reason of an "error" answer (500) and of a "refused" one (429).
   static constexpr const char* kInternalError = "internal_error";
   static constexpr const char* kRefusedReason = "refused";
@@ -136,7 +141,8 @@ class Service {
   static constexpr long long kErrorStatus = 500;
   /// The HTTP status an answer stands for (Message::http): ok 201 (200 when `replayed`),
   /// found 200, not_found 404, in_progress 409 (IETF draft), rejected 422 (IETF draft:
-  /// same key, different payload) or 409 (already_exists), error 500, refused 429 (a
+  /// same key, different payload), 409 (already_exists) or 400 (missing_key: no key
+  /// sent, IETF draft), error 500, refused 429 (a
   /// lookup that finds a stored refusal: 200, answering refused).
   static int http_status(MessageKind kind, const std::string& outcome, const std::string& reason, bool replayed);
   /// local.why of a not_found step (see lookup above).

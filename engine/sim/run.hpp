@@ -82,6 +82,13 @@ struct Message {
   /// An ok response answered from the stored result, not from new work: Stripe's
   /// `Idempotent-Replayed: true` header.
   bool replayed = false;
+  /// Request only: whether it carries its operation key (an Idempotency-Key header);
+  /// false under ClientPolicy::sends_key = false, when op_key is the client's own record
+  /// only and the service never sees it.
+  bool key_sent = true;
+  /// A keyless request the service handles under a name of its own (op_key "nokey-…",
+  /// ServiceContract::missing_key = process).
+  bool named_by_service = false;
   std::int64_t sent_at = 0;
   int sent_step = 0;
   enum class Fate { InFlight, Delivered, Dropped } fate = Fate::InFlight;

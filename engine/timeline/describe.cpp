@@ -77,6 +77,9 @@ L10n record_note(const nlohmann::json& local) {
   if (reason == Service::kAlreadyExists && st == status::kNeedsHuman) {
     return {"——“409 已存在”，又没有查询可以确认是谁的：需要人工核对", " — \"409 already exists\", and no lookup to learn whose it is: a person must check"};
   }
+  if (st == status::kFailed && reason == Service::kMissingKey) {
+    return {"——确定失败：什么也没做；不带标识，同样的请求还会被拒绝", " — a definite error: nothing was done, and without a key the same request would be refused again"};
+  }
   if (st == status::kNeedsHuman && reason == Client::kNotRetried) {
     std::string kind = str(local, "error_kind");
     L10n what = kind == "timeout" ? L10n{"超时", "a timeout"} : L10n{kind, "a " + kind};
@@ -168,6 +171,11 @@ L10n describe(const Step& s, const Run& run) {
                        "the client sends " + msg.en + " under key " + key + ", which a retry layer made itself, not the key it stored, " + stored},
                       send_note(e.local), "", "");
   }
+  if (k == "send" && !e.local.value("key_sent", true)) {
+    return L10n::join({"客户端发出" + msg.zh + "，却没带操作标识（" + key + " 只记在它自己的表里）",
+                       "the client sends " + msg.en + " without its operation key (" + key + " is only in its own table)"},
+                      send_note(e.local), "", "");
+  }
   if (k == "send") {
     return L10n::join({"客户端发出" + msg.zh + "（操作标识 " + key + "）", "the client sends " + msg.en + " (key " + key + ")"},
                       send_note(e.local), "", "");
@@ -205,6 +213,7 @@ L10n describe(const Step& s, const Run& run) {
     std::string reason = str(e.local, "reason");
     bool limit = reason == Client::kBudgetSpent || reason == Client::kDeadlinePassed || reason == Client::kNotRetried;
     bool explained = reason == Service::kAlreadyExists || reason == Service::kInternalError || reason == Service::kRefusedReason ||
+                     reason == Service::kMissingKey ||
                      reason == Client::kReadBackMissing;
     if (reason == Service::kSameKeyDifferentPayload) {
       extra_zh += "（422：同一个标识，内容不同）";
@@ -252,6 +261,7 @@ L10n describe(const Step& s, const Run& run) {
       return {"客户端收到" + msg.zh + "：429 被拒绝（限流或容量不足），Retry-After " + after + " ms——这一次请求什么也没做", "the client receives " + msg.en + ": 429, refused (throttled, or out of capacity), Retry-After " + after + " ms — this request did nothing"};
     }
     if (outcome == "refused") return {"客户端收到" + msg.zh + "：429 被拒绝（限流或容量不足）——这一次请求什么也没做", "the client receives " + msg.en + ": 429, refused (throttled, or out of capacity) — this request did nothing"};
+    if (outcome == "rejected" && str(e.local, "reason") == Service::kMissingKey) return {"客户端收到" + msg.zh + "：400 请求有误——没带操作标识，服务端什么也没做", "the client receives " + msg.en + ": 400 Bad Request — it carried no key, and the service did nothing"};
     if (outcome == "rejected" && str(e.local, "reason") == Service::kAlreadyExists) return {"客户端收到" + msg.zh + "：409 已存在——操作标识 " + key + " 下已经有东西了，但答复没说是谁的、哪份内容", "the client receives " + msg.en + ": 409 already exists — something exists under key " + key + ", but the answer does not say whose, or which content"};
     if (outcome == "found") return {"客户端收到" + msg.zh + "：找到，回执 " + receipt, "the client receives " + msg.en + ": found, receipt " + receipt};
     // Only "this lookup saw no record now": a lagging replica or a forgotten record
@@ -268,6 +278,11 @@ L10n describe(const Step& s, const Run& run) {
   }
   if (k == "receive" && e.side == Side::Provider) return {"邮件服务商收到" + msg.zh + "（邮件标识 " + email + "）", "the mail provider receives " + msg.en + " (email key " + email + ")"};
   if (k == "receive" && m && m->kind == MessageKind::EmailAck) return {"服务端收到" + msg.zh + "（邮件标识 " + email + "）", "the service receives " + msg.en + " (email key " + email + ")"};
+  if (k == "receive" && e.side == Side::Service && !e.local.value("key_sent", true)) {
+    if (key.empty()) return {"服务端收到" + msg.zh + "：没带操作标识", "the service receives " + msg.en + ": it carries no key"};
+    return {"服务端收到" + msg.zh + "：没带操作标识，它就当成一次新操作，自己起名 " + key + "——没有什么能和它比对",
+            "the service receives " + msg.en + ": it carries no key, so the service takes it for a new operation and names it " + key + " itself — nothing can match it"};
+  }
   if (k == "receive" && str(e.local, "checked") == "no_record") {
     return {"服务端收到" + msg.zh + "（操作标识 " + key + "）：此刻查不到去重记录，开始处理；处理完写入时不会再查一次",
             "the service receives " + msg.en + " (key " + key + "): it finds no dedup record now and starts processing; the insert at the end will not look again"};
@@ -319,6 +334,7 @@ L10n describe(const Step& s, const Run& run) {
   if (k == "replay" && e.local.value("unchecked", false)) return {"服务端已有操作标识 " + key + "，却不比对内容：这次请求的内容和第一次不同，它照样重放第一次的回执 " + receipt + "，什么也不写——客户端会以为新内容做成了", "the service already has key " + key + " and does not compare content: this request's content differs from the first, yet it replays the first's receipt " + receipt + " and writes nothing — the client will take it for its new content done"};
   if (k == "replay" && !matched.empty()) return {"服务端按内容哈希找到操作标识 " + matched + " 的记录，把这次请求当成重复：重放回执 " + receipt + "，不写业务效果", "the service finds the record of key " + matched + " by the payload fingerprint and treats this request as a repeat: it replays receipt " + receipt + " and writes no effect"};
   if (k == "replay") return {"服务端已有操作标识 " + key + "，内容相同：重放原回执 " + receipt, "the service already has key " + key + " with the same payload: it replays receipt " + receipt};
+  if (k == "reject" && str(e.local, "reason") == Service::kMissingKey) return {"服务端拒绝，答复 400：这个操作要求带操作标识，请求却没带；什么也不做", "the service refuses with 400: this operation requires an operation key and the request has none; it does nothing"};
   if (k == "reject" && str(e.local, "reason") == Service::kAlreadyExists) return {"服务端按自然键创建：操作标识 " + key + " 已存在，答复“409 已存在”。它凭唯一键拒绝，不查存下的结果：答复里没有回执、没有内容（尽管它都有），什么也不写", "the service creates by natural key: key " + key + " already exists, so it answers 409 already exists. Its unique key refuses the insert without reading any stored result, so the answer carries no receipt and no content (though it holds both), and nothing is written"};
   if (k == "replay" && e.local.value("status", 0LL) == Service::kRefusedStatus) return {"服务端在操作标识 " + key + " 下存着一次拒绝，内容相同：再答一次 429", "the service holds a refusal under key " + key + ", same payload: it answers 429 again"};
   if (k == "replay" && e.local.value("status", 0LL) == Service::kErrorStatus) return {"服务端在操作标识 " + key + " 下存着第一次请求的 500，内容相同：原样再答 500，不看业务效果在不在，也不再做", "the service holds the 500 of the first request under key " + key + ", same payload: it answers that 500 again, whether or not the effect exists, and does no work"};

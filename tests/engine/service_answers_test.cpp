@@ -389,3 +389,31 @@ TEST_CASE("a service that does not compare content answers changed content with 
   CHECK(ending(unchecked).effects == 1);
   CHECK(broken(unchecked, Invariant::FalseSuccess));
 }
+
+TEST_CASE("a request without its key: 400 and nothing done where the key is required, a second effect on the retry where it is optional") {
+  Scenario s = one_intent();
+  s.client.retry_layers = {{"sdk", 2}};
+  s.client.sends_key = false;
+  Run refused = run_with(s, {});
+  CHECK(heard(refused) == std::vector<std::string>{"rejected/400"});
+  CHECK(ending(refused).status == "FAILED");
+  CHECK(ending(refused).effects == 0);
+  CHECK(check_invariants(refused).safe());
+
+  // Optional key: each send is a new operation the service names itself.
+  s.service.missing_key = MissingKey::Process;
+  Run twice = run_with(s, {lost_response()});
+  CHECK(heard(twice) == std::vector<std::string>{"ok/201"});
+  CHECK(ending(twice).effects == 2);
+  CHECK(broken(twice, Invariant::DuplicateEffect));
+  const Snapshot& end = twice.steps.back().snap;
+  REQUIRE(end.deliveries.size() == 2);
+  CHECK(end.deliveries[0].op_key != end.deliveries[1].op_key);
+  CHECK(end.deliveries[0].op_key.rfind("nokey-", 0) == 0);
+  // The client's row keeps the key it never sent.
+  CHECK(end.intents[0].op_key.rfind("op-", 0) == 0);
+
+  // With the key sent, the optional-key service replays the retry: one effect.
+  s.client.sends_key = true;
+  CHECK(ending(run_with(s, {lost_response()})).effects == 1);
+}
