@@ -393,6 +393,7 @@ json Knob::to_json() const {
     json kinds = json::array();
     for (const auto& [name, bit] : retry_on_names()) kinds.push_back(name);
     put(out, "retry_on", std::move(kinds));
+    put(out, "max_timeout_ms", limits::kMaxVirtualMs);
   }
   return out;
 }

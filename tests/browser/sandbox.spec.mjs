@@ -376,3 +376,17 @@ test('a retry layer that no longer retries timeouts: the myplanet interceptor le
   await expect(page.getByRole('checkbox', { name: 'the "interceptor" layer retries timeout' })).not.toBeChecked();
   await expect(ending(page, 'submission')).toHaveAttribute('data-effects', '1');
 });
+
+test('a layer\'s own timeout in the sandbox: dust\'s scheduler gives up on a running step and starts a copy; clearing the timeout leaves one execution', async ({ page }) => {
+  await sandboxFromLesson(page, 'incident-dust-activity');
+  await expect(violation(page, 'concurrent_execution')).toBeVisible();
+  const timeout = page.getByRole('spinbutton', { name: 'the "temporal" layer\'s own timeout for one call, in virtual ms (empty: none)' });
+  await expect(timeout).toHaveValue('100');
+  const shown = await shownRun(page);
+  expect(shown.timeline).toContain("the temporal layer's timeout (100 ms) passes");
+  await timeout.fill('');
+  await timeout.press('Enter');
+  await answered(page);
+  await expect(page.locator('[data-testid="sb-verdict"] li')).toHaveCount(0);
+  await expect(ending(page, 'index-documents')).toHaveAttribute('data-status', 'DELIVERED');
+});

@@ -803,6 +803,14 @@ export class SandboxView {
         const text = JSON.stringify(layers);
         if (text === shown) return;
         shown = text;
+        // Layer i with `field` set to `v`, or left out (its default) when v is undefined.
+        const setLayer = (i, field, v) =>
+          this.setKnob(k.group, k.name, layers.map((x, j) => {
+            if (j !== i) return x;
+            const rest = { ...x };
+            delete rest[field];
+            return v === undefined ? rest : { ...rest, [field]: v };
+          }));
         rebuildKeepingFocus(control, () =>
           replaceChildren(
             control,
@@ -832,13 +840,7 @@ export class SandboxView {
                     disabled: fixed || null,
                     'aria-label': t('sandbox.layerOwnKeyOf', { layer: ly.layer }),
                     'data-fkey': `${id}-key-${i}`,
-                    onchange: (ev) =>
-                      this.setKnob(k.group, k.name, layers.map((x, j) => {
-                        if (j !== i) return x;
-                        const rest = { ...x };
-                        delete rest.key;
-                        return ev.target.checked ? { ...rest, key: 'per_call' } : rest;
-                      })),
+                    onchange: (ev) => setLayer(i, 'key', ev.target.checked ? 'per_call' : undefined),
                   }),
                   ' ',
                   t('sandbox.layerOwnKey'),
@@ -854,20 +856,16 @@ export class SandboxView {
                     type: 'number',
                     class: 'sb-num',
                     min: '1',
-                    max: '600000',
+                    max: String(k.max_timeout_ms),
                     value: ly.timeout_ms === undefined ? '' : String(ly.timeout_ms),
                     placeholder: t('sandbox.layerNoTimeout'),
                     disabled: fixed || null,
                     'aria-label': t('sandbox.layerTimeoutOf', { layer: ly.layer }),
                     'data-fkey': `${id}-timeout-${i}`,
-                    onchange: (ev) =>
-                      this.setKnob(k.group, k.name, layers.map((x, j) => {
-                        if (j !== i) return x;
-                        const rest = { ...x };
-                        delete rest.timeout_ms;
-                        const ms = Math.round(Number(ev.target.value));
-                        return ev.target.value === '' || !(ms >= 1) ? rest : { ...rest, timeout_ms: Math.min(600000, ms) };
-                      })),
+                    onchange: (ev) => {
+                      const ms = Math.round(Number(ev.target.value));
+                      setLayer(i, 'timeout_ms', ev.target.value === '' || !(ms >= 1) ? undefined : Math.min(k.max_timeout_ms, ms));
+                    },
                   }),
                   ' ms',
                 ),
@@ -887,15 +885,11 @@ export class SandboxView {
                         disabled: fixed || null,
                         'aria-label': t('sandbox.layerRetriesKind', { layer: ly.layer, kind }),
                         'data-fkey': `${id}-retry-${i}-${kind}`,
-                        onchange: (ev) =>
-                          this.setKnob(k.group, k.name, layers.map((x, j) => {
-                            if (j !== i) return x;
-                            const was = Array.isArray(x.retry_on) ? x.retry_on : k.retry_on;
-                            const now = k.retry_on.filter((n) => (n === kind ? ev.target.checked : was.includes(n)));
-                            const rest = { ...x };
-                            delete rest.retry_on;
-                            return now.length === k.retry_on.length ? rest : { ...rest, retry_on: now };
-                          })),
+                        onchange: (ev) => {
+                          const was = Array.isArray(ly.retry_on) ? ly.retry_on : k.retry_on;
+                          const now = k.retry_on.filter((n) => (n === kind ? ev.target.checked : was.includes(n)));
+                          setLayer(i, 'retry_on', now.length === k.retry_on.length ? undefined : now);
+                        },
                       }),
                       ' ',
                       kind,
