@@ -394,6 +394,13 @@ json Knob::to_json() const {
     for (const auto& [name, bit] : retry_on_names()) kinds.push_back(name);
     put(out, "retry_on", std::move(kinds));
     put(out, "max_timeout_ms", limits::kMaxVirtualMs);
+    // What the badge's judgement means (one_layer_retries), for the line under it.
+    json meanings = json::object();
+    put(meanings, "right", L10n{"至多一层负责重试，而且没有哪层在“自己生成标识”的那层外面重试",
+                                "at most one layer retries, and none retries outside a layer that makes its own key"}.to_json());
+    put(meanings, "wrong", L10n{"不止一层在重试（次数相乘），或者有一层在“自己生成标识”的那层外面重试（它的每次重试都是新操作）",
+                                "more than one layer retries (their attempts multiply), or a layer retries outside one that makes its own key (each of its retries is a new operation)"}.to_json());
+    put(out, "setting_meanings", std::move(meanings));
   }
   return out;
 }

@@ -105,6 +105,10 @@ L10n record_note(const nlohmann::json& local) {
   if (st == status::kUnknown && error == error_kind::kIndefinite) {
     return {"——不确定结果：请求可能生效了，也可能没有", " — an indefinite error: the request may or may not have taken effect"};
   }
+  if (error == error_kind::kDefinite && reason == Service::kSameKeyDifferentPayload) {
+    return {"——确定失败：服务端拒绝了这份内容，没为它做任何事（这个标识下已有的，是另一份内容的结果）",
+            " — a definite error: the service refused this content and did nothing for it (what the key already holds is another content's result)"};
+  }
   if (error == error_kind::kDefinite) {
     return {"——确定失败：服务端什么都没做就拒绝了", " — a definite error: the service refused before doing anything"};
   }

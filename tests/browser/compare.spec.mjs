@@ -285,3 +285,18 @@ test('side by side: at the end, a column names what its run broke on the way, no
   await expect(verdict).toHaveAttribute('data-shown', 'true');
   await expect(verdict.locator(`[data-invariant="${pick.invariant}"]`)).toHaveClass(/inv-broken/);
 });
+
+test('side by side: retry layers read as layers, not as JSON', async ({ page }) => {
+  await useEnglish(page);
+  const withLayers = compareLessons().filter((l) => JSON.parse(l.text).compare.policies.some((p) => p.client && Array.isArray(p.client.retry_layers)));
+  expect(withLayers.length).toBeGreaterThan(0);
+  for (const lesson of withLayers) {
+    await openCompare(page, lesson.id, 0);
+    const knobs = page.getByTestId('compare-knobs');
+    await expect(knobs.first()).toContainText('retry_layers: ');
+    for (const text of await knobs.allInnerTexts()) {
+      expect(text).not.toContain('{"');
+      expect(text).toMatch(/retry_layers: \S+ × \d/);
+    }
+  }
+});

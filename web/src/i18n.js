@@ -148,7 +148,7 @@ const NAMES = {
   message: { request: 'msg.request', response: 'msg.response', lookup: 'msg.lookup', lookup_reply: 'msg.lookup_reply', email: 'msg.email', email_ack: 'msg.email_ack' },
   column: {
     id: 'col.id', intent: 'col.intent', op_key: 'col.op_key', fingerprint: 'col.fingerprint', status: 'col.status', receipt: 'col.receipt',
-    attempts: 'col.attempts', created_at: 'col.created_at', email_key: 'col.email_key', received_at: 'col.received_at',
+    attempts: 'col.attempts', version: 'col.version', created_at: 'col.created_at', email_key: 'col.email_key', received_at: 'col.received_at',
   },
   answer: { knows_true: 'q.ans.knows_true', knows_false: 'q.ans.knows_false', cannot_know: 'q.ans.cannot_know' },
   questionKind: { knowledge: 'q.kind.knowledge', predict: 'q.kind.predict', choose: 'q.kind.choose', table: 'q.kind.table', concept: 'q.kind.concept' },

@@ -44,6 +44,20 @@ function brokenInRun(last, violations) {
   return out;
 }
 
+// A knob's value as a chip reads it: retry layers as "sdk × 3 → app × 2" (innermost first),
+// with what each sets besides its attempts; anything else as written.
+function chipValue(name, v) {
+  if (name === 'retry_layers' && Array.isArray(v)) {
+    return v
+      .map((ly) => {
+        const extra = [ly.key === 'per_call' && t('sandbox.layerOwnKey'), ly.timeout_ms !== undefined && `${t('sandbox.layerTimeout')} ${ly.timeout_ms} ms`, Array.isArray(ly.retry_on) && `${t('sandbox.layerRetries')} ${ly.retry_on.join(', ') || '—'}`].filter(Boolean);
+        return `${ly.layer} × ${ly.attempts}${extra.length ? ` (${extra.join('; ')})` : ''}`;
+      })
+      .join(' → ');
+  }
+  return typeof v === 'string' ? v : JSON.stringify(v);
+}
+
 function knobList(policy) {
   const rows = [];
   for (const side of ['client', 'service', 'provider', 'timing']) {
@@ -51,7 +65,7 @@ function knobList(policy) {
     if (!knobs.length) continue;
     rows.push(
       h('dt', null, nameOf('knobGroup', side)),
-      h('dd', null, knobs.map(([k, v]) => h('code', { class: 'chip' }, `${k}: ${typeof v === 'string' ? v : JSON.stringify(v)}`))),
+      h('dd', null, knobs.map(([k, v]) => h('code', { class: 'chip' }, `${k}: ${chipValue(k, v)}`))),
     );
   }
   return h('dl', { class: 'compare-knobs', 'data-testid': 'compare-knobs' }, rows);

@@ -901,7 +901,7 @@ export class SandboxView {
               ),
             ),
             layers.length < (k.max_layers || 5)
-              ? h('button', { type: 'button', class: 'btn btn-small', id, disabled: fixed || null, 'data-fkey': `${id}-add`, onclick: () => this.setKnob(k.group, k.name, [...layers, { layer: `layer${layers.length + 1}`, attempts: 2 }]) }, t('sandbox.addLayer'))
+              ? h('button', { type: 'button', class: 'btn btn-small', id, 'aria-label': t('sandbox.addLayer'), disabled: fixed || null, 'data-fkey': `${id}-add`, onclick: () => this.setKnob(k.group, k.name, [...layers, { layer: `layer${layers.length + 1}`, attempts: 2 }]) }, t('sandbox.addLayer'))
               : null,
           ),
         );
@@ -919,6 +919,8 @@ export class SandboxView {
       badge.hidden = !setting;
       badge.className = setting ? `badge setting-${setting}` : 'badge';
       badge.textContent = setting ? nameOf('setting', setting) : '';
+      // A layers value has no named values: the engine says what its judgement means.
+      if (k.type === 'layers') valueMeaning.textContent = setting && k.setting_meanings && k.setting_meanings[setting] ? l(k.setting_meanings[setting]) : '';
     };
     const el = h('div', { class: ['sb-knob', fixed && 'is-fixed'], 'data-fixed': fixed ? 'true' : null }, h('div', { class: 'sb-knob-head' }, label, ' ', badge), control, valueMeaning, meaning);
     update();
