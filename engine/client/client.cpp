@@ -44,7 +44,8 @@ Client::Client(Simulation& sim, Client& from, bool take)
       epoch_(from.epoch_),
       waiting_(from.waiting_),
       layer_at_(from.layer_at_),
-      layer_calls_(from.layer_calls_) {}
+      layer_calls_(from.layer_calls_),
+      never_left_(from.never_left_) {}
 
 std::string Client::make_key(const std::string& intent, long long k) const {
   return "op-" + Rng::derive_hex(sim_.scenario().seed, "key/" + intent + "/" + std::to_string(k), 12);
@@ -132,8 +133,8 @@ void Client::decide(const std::string& intent, const std::string& payload, const
     // The mistake: the request leaves before the intent is stored. A crash here leaves
     // an effect at the service and no trace of the intent at the client.
     begin_calls(intent, static_cast<int>(sim_.scenario().client.retry_layers.size()) - 1);
-    launch_request(intent, wire_key(intent, key), payload, fp, 1, 0, key);
-    if (sim_.crash_here(ClientPoint::AfterSend, intent, 1)) return;
+    bool sent = launch_request(intent, wire_key(intent, key), payload, fp, 1, 0, key);
+    if (sent && sim_.crash_here(ClientPoint::AfterSend, intent, 1)) return;
   }
   db_.query(
       "INSERT INTO intents(intent, op_key, fingerprint, payload, status, receipt, attempts, lookups, decided_at)"
@@ -165,8 +166,9 @@ void Client::send_attempt(const std::string& intent, KeyChoice choice, std::int6
   db_.query("UPDATE intents SET op_key = ?1, attempts = ?2, status = ?3 WHERE intent = ?4",
             {SqlValue::of(key), SqlValue::of(attempt), SqlValue::of(status), SqlValue::of(intent)});
   std::string wire = fresh ? key : wire_key(intent, key);
-  launch_request(intent, wire, r->payload, r->fingerprint, static_cast<int>(attempt), waited, key);
-  sim_.crash_here(ClientPoint::AfterSend, intent, static_cast<int>(attempt));
+  if (launch_request(intent, wire, r->payload, r->fingerprint, static_cast<int>(attempt), waited, key)) {
+    sim_.crash_here(ClientPoint::AfterSend, intent, static_cast<int>(attempt));
+  }
 }
 
 std::string Client::wire_key(const std::string& intent, const std::string& stored) {
@@ -183,9 +185,27 @@ std::string Client::wire_key(const std::string& intent, const std::string& store
   return "op-" + Rng::derive_hex(sim_.scenario().seed, "key/" + intent + "/" + layers[static_cast<std::size_t>(own)].layer + call, 12);
 }
 
-void Client::launch_request(const std::string& intent, const std::string& key, const std::string& payload,
+bool Client::launch_request(const std::string& intent, const std::string& key, const std::string& payload,
                             const std::string& fingerprint, int attempt, std::int64_t waited,
                             const std::string& stored) {
+  if (sim_.connect_error_here(intent, attempt)) {
+    // The connection is refused before a byte leaves: the client knows at once that this
+    // request reached no one (a definite error), and decides what next once the step that
+    // tried to send is over.
+    nlohmann::json local = send_view(intent, waited);
+    put(local, "op_key", key);
+    if (!stored.empty() && stored != key) put(local, "stored_key", stored);
+    put(local, "fingerprint", fingerprint);
+    put(local, "attempt", attempt);
+    record("connect_error", intent, std::move(local));
+    ++never_left_[intent];
+    int epoch = epoch_;
+    sim_.schedule(sim_.now(), [intent, epoch](Simulation& s) {
+      Client& c = s.client();
+      if (c.alive_ && epoch == c.epoch_) c.on_connect_error(intent);
+    });
+    return false;
+  }
   Message m;
   m.kind = MessageKind::Request;
   m.from = Side::Client;
@@ -207,6 +227,27 @@ void Client::launch_request(const std::string& intent, const std::string& key, c
   put(local, "attempt", attempt);
   record("send", intent, std::move(local), id);
   wait_for(intent, MessageKind::Response, attempt);
+  return true;
+}
+
+void Client::on_connect_error(const std::string& intent) {
+  std::optional<IntentRow> r = row(intent);
+  if (!r || is_final(r->status) || waiting_on(intent)) return;
+  // Whether every send of the intent so far was refused at the connection: then nothing of
+  // it can have reached the service (lookups create nothing, so only attempts count).
+  auto refused = never_left_.find(intent);
+  bool nothing_left = refused != never_left_.end() && r->attempts <= refused->second;
+  const ClientPolicy& policy = sim_.scenario().client;
+  std::int64_t wait = backoff_before(policy, sends(intent) + 1);
+  bool retried = no_send_reason(intent, sim_.now() + wait).empty() &&
+                 (policy.retry_layers.empty() || retrying_layer_for(intent, kRetryConnect) >= 0);
+  if (retried || !nothing_left) {
+    // Sent again (safe: nothing left), or, when an earlier send may have taken effect and
+    // no retry is left, the outcome stays as open as that send left it.
+    retry(intent, MessageKind::Request, kRetryConnect, true);
+    return;
+  }
+  record_status(intent, status::kFailed, std::nullopt, kConnectRefused, error_kind::kDefinite);
 }
 
 // The send's place in the retry budget, for its local view; called when the send is
@@ -358,9 +399,7 @@ void Client::retry(const std::string& intent, MessageKind call, unsigned error, 
       // No layer retries it, and with layers the client has no retry of its own
       // (retry_after_ms is refused beside them): the outcome is left to a person.
       nlohmann::json extra = nlohmann::json::object();
-      for (const auto& [name, bit] : retry_on_names()) {
-        if (bit == error) put(extra, "error_kind", name);
-      }
+      put(extra, "error_kind", retry_on_name(error));
       record_status(intent, status::kNeedsHuman, std::nullopt, kNotRetried, error_kind::kIndefinite, std::move(extra));
     }
     return;
@@ -706,6 +745,7 @@ void Client::crash() {
   waiting_.clear();
   layer_at_.clear();
   layer_calls_.clear();
+  never_left_.clear();
   record("crash", "", nlohmann::json::object());
 }
 

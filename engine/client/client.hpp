@@ -17,7 +17,9 @@
 // still processing the key) is indefinite: the intent stays UNKNOWN.
 //
 // Errors are definite or indefinite (docs/design.md): a rejection (the service refused before
-// doing anything) is definite and ends the intent as CONFLICT; a timeout, or a reply
+// doing anything) is definite and ends the intent as CONFLICT; a refused connection (fault
+// connect_error: the request never left) is definite about that send, which is retried like
+// any other or, when no send of the intent ever left, ends it FAILED; a timeout, or a reply
 // that leaves the outcome open, is indefinite and leaves it UNKNOWN. Every `record` step
 // after an error carries local.error = "definite" | "indefinite"; the wrong on_timeout
 // policy writes FAILED after an indefinite one, and its step says so.
@@ -84,6 +86,9 @@ class Client {
   /// local.reason of a NEEDS_HUMAN record: no retry layer retries the error that reached
   /// the client (RetryLayer::retry_on).
   static constexpr const char* kNotRetried = "not_retried";
+  /// local.reason of the FAILED record after a refused connection no retry follows, when no
+  /// send of the intent ever left.
+  static constexpr const char* kConnectRefused = "connect_refused";
 
   bool alive() const { return alive_; }
   /// Every row of `intents`, in insertion order (as last read while crashed).
@@ -100,9 +105,15 @@ class Client {
   void send_attempt(const std::string& intent, KeyChoice key, std::int64_t waited = 0);
   /// Sends attempt `attempt` under `key` (the key on the wire); `stored`: the key the
   /// client's row holds, when a layer put its own on the wire instead.
-  void launch_request(const std::string& intent, const std::string& key, const std::string& payload,
+  /// False if the plan refuses its connection (fault connect_error): it is never sent, the
+  /// step says connect_error, and on_connect_error decides what next.
+  bool launch_request(const std::string& intent, const std::string& key, const std::string& payload,
                       const std::string& fingerprint, int attempt, std::int64_t waited,
                       const std::string& stored = "");
+  /// After a refused connection: the send again (by the layer that retries "connect", or
+  /// without layers the client's own budget), else FAILED when no send of the intent ever
+  /// left (a definite error), else as after an unretried indefinite error.
+  void on_connect_error(const std::string& intent);
   /// The key the next send of `intent` carries: `stored`, or under a retry layer that makes
   /// its own key per call (RetryLayer::key_per_call) that layer's key for this call (the
   /// iterations of the layers outside it).
@@ -182,6 +193,9 @@ class Client {
   // Calls each retry layer has started for each intent (monotonic, volatile): a layer's
   // timer or a scheduled retry from before a newer call is stale.
   std::map<std::string, std::vector<int>> layer_calls_;
+  // Attempts of each intent whose connection was refused (volatile: after a restart the
+  // client no longer knows which of its sends never left, and assumes any may have).
+  std::map<std::string, long long> never_left_;
 };
 
 }  // namespace idemlab

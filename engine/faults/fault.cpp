@@ -96,6 +96,7 @@ bool Fault::same_kind(const Fault& other) const {
     case Kind::CrashClient: return point == other.point;
     case Kind::CrashService: return service_point == other.service_point;
     case Kind::ServiceError: return error_point == other.error_point;
+    case Kind::ConnectError: return true;
   }
   return false;
 }
@@ -107,6 +108,7 @@ std::string Fault::id() const {
     case Kind::CrashClient: return std::string("crash:client:") + to_string(point) + where;
     case Kind::CrashService: return std::string("crash:service:") + to_string(service_point) + where;
     case Kind::ServiceError: return std::string("error:service:") + to_string(error_point) + where;
+    case Kind::ConnectError: return "connect_error:request" + where;
   }
   return "?";
 }
@@ -144,6 +146,10 @@ L10n Fault::describe() const {
         return {"服务端第 " + num + " 次把邮件发给邮件服务商后、做任何别的事之前崩溃",
                 "the service crashes right after email send " + num + " to the mail provider, before doing anything else"};
     }
+  }
+  if (kind == Kind::ConnectError) {
+    return {"第 " + num + " 次尝试连不上服务端（连接被拒绝）：请求根本没有发出去",
+            "attempt " + num + " cannot connect (connection refused): the request never leaves the client"};
   }
   if (kind == Kind::ServiceError) {
     switch (error_point) {

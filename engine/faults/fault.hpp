@@ -49,6 +49,13 @@
 //                                                 ServiceContract::stores_refusal the
 //                                                 refusal is stored under the key, as
 //                                                 EC2's client token is)
+//   connect_error:request:<intent>:<n>
+//                                  the request of attempt n cannot be sent: the connection
+//                                  is refused (ECONNREFUSED, a DNS failure) before a byte
+//                                  leaves, and the client learns so at once. Unlike a lost
+//                                  request, this is a definite error: nothing can have
+//                                  happened at the service, so any retry is safe (Stripe's
+//                                  SDKs retry connection errors whatever the method)
 // A crashed process loses its memory and keeps its database; a message that reaches it
 // while it is down is lost.
 //
@@ -87,8 +94,8 @@ bool parse(const std::string& s, ErrorPoint& out);
 std::string escape_id_part(const std::string& s);
 
 struct Fault {
-  enum class Kind { Drop, CrashClient, CrashService, ServiceError } kind = Kind::Drop;
-  MessageKind message = MessageKind::Request;  ///< Drop only
+  enum class Kind { Drop, CrashClient, CrashService, ServiceError, ConnectError } kind = Kind::Drop;
+  MessageKind message = MessageKind::Request;  ///< Drop (ConnectError: always Request)
   ClientPoint point = ClientPoint::AfterSend;  ///< CrashClient only
   ServicePoint service_point = ServicePoint::AfterCommit;  ///< CrashService only
   ErrorPoint error_point = ErrorPoint::AfterCommit;        ///< ServiceError only
@@ -124,6 +131,8 @@ struct FaultSpace {
   std::vector<ClientPoint> client_crash_points;
   std::vector<ServicePoint> service_crash_points;
   std::vector<ErrorPoint> service_error_points;
+  /// Adds one run per request sent, with its connection refused (Fault::Kind::ConnectError).
+  bool connect_errors = false;
   std::int64_t restart_after_ms = 50;  ///< how long a crashed side stays down, virtual ms
 };
 

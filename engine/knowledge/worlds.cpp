@@ -9,7 +9,8 @@
 namespace idemlab {
 namespace {
 bool crashes(const FaultPlan& plan) {
-  return std::any_of(plan.faults.begin(), plan.faults.end(), [](const Fault& f) { return f.kind != Fault::Kind::Drop; });
+  return std::any_of(plan.faults.begin(), plan.faults.end(),
+                     [](const Fault& f) { return f.kind != Fault::Kind::Drop && f.kind != Fault::Kind::ConnectError; });
 }
 }  // namespace
 

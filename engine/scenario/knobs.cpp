@@ -1,5 +1,6 @@
 #include "engine/scenario/knobs.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "engine/json/fields.hpp"
@@ -147,11 +148,7 @@ const KnobRow kKnobs[] = {
          unsigned retry_on = kRetryAll;
          if (l.contains("retry_on")) {
            retry_on = 0;
-           for (const json& k : l.at("retry_on")) {
-             for (const auto& [name, bit] : retry_on_names()) {
-               if (k == name) retry_on |= bit;
-             }
-           }
+           for (const json& k : l.at("retry_on")) retry_on |= retry_on_bit(k.get<std::string>());
          }
          std::optional<std::int64_t> timeout;
          if (l.contains("timeout_ms")) timeout = l.at("timeout_ms").get<std::int64_t>();
@@ -430,7 +427,7 @@ std::vector<std::string> knob_names(const std::string& group) {
 Fault InjectionPointKind::make(const std::string& intent, int n, std::int64_t restart_after_ms) const {
   Fault f;
   f.kind = kind;
-  if (kind == Fault::Kind::Drop) parse(value, f.message);
+  if (kind == Fault::Kind::Drop || kind == Fault::Kind::ConnectError) parse(value, f.message);
   if (kind == Fault::Kind::CrashClient) parse(value, f.point);
   if (kind == Fault::Kind::CrashService) parse(value, f.service_point);
   if (kind == Fault::Kind::ServiceError) parse(value, f.error_point);
@@ -446,6 +443,7 @@ std::string InjectionPointKind::id() const {
     case Fault::Kind::CrashClient: return "crash:client:" + value;
     case Fault::Kind::CrashService: return "crash:service:" + value;
     case Fault::Kind::ServiceError: return "error:service:" + value;
+    case Fault::Kind::ConnectError: return "connect_error:" + value;
   }
   return "?";
 }
@@ -479,6 +477,7 @@ const std::vector<InjectionPointKind>& injection_point_table() {
       {K::ServiceError, "service_error", to_string(ErrorPoint::BeforeCommit), "attempt", {"服务端出错，什么也没写，答复 500", "the service fails before writing anything and answers 500"}},
       {K::ServiceError, "service_error", to_string(ErrorPoint::AfterCommit), "attempt", {"服务端提交后出错，答复 500：业务效果已经在了", "the service fails after its commit and answers 500: the effect exists"}},
       {K::ServiceError, "service_error", to_string(ErrorPoint::Refused), "attempt", {"服务端拒绝请求（429：限流或容量不足），什么也没做", "the service refuses the request (429: throttled, or out of capacity) and does nothing"}},
+      {K::ConnectError, "connect_error", to_string(MessageKind::Request), "attempt", {"连接被拒绝：请求根本没发出去，客户端当场就知道", "the connection is refused: the request never leaves, and the client knows at once"}},
   };
   return table;
 }
@@ -489,6 +488,21 @@ std::vector<std::string> injection_point_names(const std::string& field) {
     if (k.field == field) out.push_back(k.value);
   }
   return out;
+}
+
+std::vector<std::string> injection_point_fields() {
+  std::vector<std::string> out;
+  for (const InjectionPointKind& k : injection_point_table()) {
+    if (std::find(out.begin(), out.end(), k.field) == out.end()) out.push_back(k.field);
+  }
+  return out;
+}
+
+const InjectionPointKind& injection_point_kind(const Fault& f) {
+  for (const InjectionPointKind& k : injection_point_table()) {
+    if (k.kind == f.kind && k.make(f.intent, f.n, f.restart_after_ms).same_kind(f)) return k;
+  }
+  throw std::logic_error("a fault kind missing from the injection point table");
 }
 
 // --- actions ---

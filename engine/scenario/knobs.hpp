@@ -92,7 +92,7 @@ std::vector<std::string> knob_names(const std::string& group);
 /// One kind of injection point (engine/faults/fault.hpp): where a fault can be placed.
 struct InjectionPointKind {
   Fault::Kind kind = Fault::Kind::Drop;
-  std::string field;   ///< its JSON form: "drop" | "crash_client" | "crash_service" | "service_error"
+  std::string field;   ///< its JSON form: "drop" | "crash_client" | "crash_service" | "service_error" | "connect_error"
   std::string value;   ///< the message or point name: "response", "after_send", ...
   std::string counts;  ///< what its N counts: "attempt" | "lookup" | "email send"
   L10n meaning;
@@ -106,6 +106,10 @@ const std::vector<InjectionPointKind>& injection_point_table();
 /// The names of one field's kinds: the messages a drop may name, the client's crash
 /// points, the service's crash points, the service's error points.
 std::vector<std::string> injection_point_names(const std::string& field);
+/// The distinct JSON fields of the table, in its order: "drop", "crash_client", ...
+std::vector<std::string> injection_point_fields();
+/// The table's row for `f`'s kind of injection point (its field and value).
+const InjectionPointKind& injection_point_kind(const Fault& f);
 
 /// One script action (engine/scenario/scenario.hpp ActionKind).
 struct ActionInfo {

@@ -83,13 +83,30 @@ enum RetryOn : unsigned {
   kRetryServerError = 2, ///< "5xx": a 500 (the service may have committed before failing)
   kRetryInProgress = 4,  ///< "409": the IETF draft's 409, the key still being processed
   kRetryThrottled = 8,   ///< "429": a refusal after an earlier send that may have taken effect
-  kRetryAll = 15
+  kRetryConnect = 16,    ///< "connect": the connection was refused, the request never left (a
+                         ///< definite error: any retry of it is safe)
+  kRetryAll = 31
 };
-/// {"timeout", kRetryTimeout}, {"5xx", ...}, {"409", ...}, {"429", ...}, in that order.
+/// {"timeout", kRetryTimeout}, {"5xx", ...}, {"409", ...}, {"429", ...}, {"connect", ...},
+/// in that order.
 inline const std::vector<std::pair<std::string, unsigned>>& retry_on_names() {
   static const std::vector<std::pair<std::string, unsigned>> names = {
-      {"timeout", kRetryTimeout}, {"5xx", kRetryServerError}, {"409", kRetryInProgress}, {"429", kRetryThrottled}};
+      {"timeout", kRetryTimeout}, {"5xx", kRetryServerError}, {"409", kRetryInProgress}, {"429", kRetryThrottled},
+      {"connect", kRetryConnect}};
   return names;
+}
+/// The bit of a retry_on name (0 for an unknown name), and the name of one bit ("" if none).
+inline unsigned retry_on_bit(const std::string& name) {
+  for (const auto& [n, bit] : retry_on_names()) {
+    if (n == name) return bit;
+  }
+  return 0;
+}
+inline std::string retry_on_name(unsigned bit) {
+  for (const auto& [n, b] : retry_on_names()) {
+    if (b == bit) return n;
+  }
+  return "";
 }
 
 /// One layer that retries a call (an SDK, the application, a job scheduler): it runs what

@@ -63,10 +63,11 @@ void read_knob(Reader& r, const json& group, const std::string& path, const Knob
           std::set<std::string> seen;
           for (std::size_t j = 0; j < kinds->size(); ++j) {
             const json& v = (*kinds)[j];
-            bool known = v.is_string() && std::any_of(retry_on_names().begin(), retry_on_names().end(),
-                                                      [&](const auto& n) { return n.first == v.get<std::string>(); });
+            bool known = v.is_string() && retry_on_bit(v.get<std::string>()) != 0;
             if (!known) {
-              r.problem(Reader::at(Reader::at(lp, "retry_on"), j), "expected one of \"timeout\", \"5xx\", \"409\", \"429\"");
+              std::string names;
+              for (const auto& [n, bit] : retry_on_names()) names += (names.empty() ? "\"" : ", \"") + n + "\"";
+              r.problem(Reader::at(Reader::at(lp, "retry_on"), j), "expected one of " + names);
             } else if (!seen.insert(v.get<std::string>()).second) {
               r.problem(Reader::at(Reader::at(lp, "retry_on"), j), "\"" + v.get<std::string>() + "\" is named twice");
             } else {
@@ -102,13 +103,21 @@ void read_knob(Reader& r, const json& group, const std::string& path, const Knob
 Fault read_fault(Reader& r, const json& f, const std::string& path, const std::string& default_intent) {
   Fault out;
   out.intent = default_intent;
-  if (!r.object(f, path, {"drop", "crash_client", "crash_service", "service_error", "intent", "attempt", "restart_after_ms"})) return out;
+  const std::vector<std::string> kinds = injection_point_fields();
+  std::vector<std::string> allowed = kinds;
+  allowed.insert(allowed.end(), {"intent", "attempt", "restart_after_ms"});
+  if (!r.object(f, path, allowed)) return out;
   std::vector<std::string> fields;
-  for (const char* field : {"drop", "crash_client", "crash_service", "service_error"}) {
+  for (const std::string& field : kinds) {
     if (f.contains(field)) fields.push_back(field);
   }
   if (fields.size() != 1) {
-    r.problem(path, "a fault is one of {\"drop\": message}, {\"crash_client\": point}, {\"crash_service\": point} or {\"service_error\": point}");
+    std::string forms;
+    for (std::size_t i = 0; i < kinds.size(); ++i) {
+      forms += std::string(i == 0 ? "" : i + 1 == kinds.size() ? " or " : ", ") + "{\"" + kinds[i] + "\": " +
+               injection_point_names(kinds[i]).front() + "}";
+    }
+    r.problem(path, "a fault is one of " + forms);
     return out;
   }
   const std::string& field = fields.front();
@@ -218,8 +227,9 @@ void read_scenario(Reader& r, const json& j, const std::string& path, Scenario& 
   }
   if (const json* space = r.field(j, path, "fault_space", false)) {
     std::string sp = Reader::at(path, "fault_space");
-    if (r.object(*space, sp, {"lose_any_one_message", "client_crash_points", "service_crash_points", "service_error_points", "restart_after_ms"})) {
+    if (r.object(*space, sp, {"lose_any_one_message", "client_crash_points", "service_crash_points", "service_error_points", "connect_errors", "restart_after_ms"})) {
       sc.space.lose_any_one_message = r.boolean(*space, sp, "lose_any_one_message", true);
+      sc.space.connect_errors = r.boolean(*space, sp, "connect_errors", false);
       sc.space.restart_after_ms = r.integer(*space, sp, "restart_after_ms", false, 50, 1, limits::kMaxVirtualMs);
       read_points(r, *space, sp, "client_crash_points", "crash_client", sc.space.client_crash_points);
       read_points(r, *space, sp, "service_crash_points", "crash_service", sc.space.service_crash_points);
@@ -246,12 +256,8 @@ json write_plan(const FaultPlan& plan) {
 
 json write_fault(const Fault& f) {
   json o = json::object();
-  switch (f.kind) {
-    case Fault::Kind::Drop: o["drop"] = to_string(f.message); break;
-    case Fault::Kind::CrashClient: o["crash_client"] = to_string(f.point); break;
-    case Fault::Kind::CrashService: o["crash_service"] = to_string(f.service_point); break;
-    case Fault::Kind::ServiceError: o["service_error"] = to_string(f.error_point); break;
-  }
+  const InjectionPointKind& k = injection_point_kind(f);
+  o[k.field] = k.value;
   o["intent"] = f.intent;
   o["attempt"] = f.n;
   if (f.kind == Fault::Kind::CrashClient || f.kind == Fault::Kind::CrashService) o["restart_after_ms"] = f.restart_after_ms;
@@ -286,6 +292,7 @@ json write_scenario(const Scenario& s) {
   space["client_crash_points"] = std::move(cp);
   space["service_crash_points"] = std::move(sp);
   if (!ep.empty()) space["service_error_points"] = std::move(ep);
+  if (s.space.connect_errors) space["connect_errors"] = true;
   space["restart_after_ms"] = s.space.restart_after_ms;
   out["fault_space"] = std::move(space);
   return out;

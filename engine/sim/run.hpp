@@ -43,6 +43,8 @@ inline const std::vector<std::string>& event_kinds() {
       "start", "decide", "persist", "send", "lookup", "receive", "timeout", "record", "crash",
       "restart", "recover", "commit", "replay", "reject", "found", "not_found", "reply", "drop",
       "register", "in_progress", "expire", "redeliver",
+      // a request whose connection was refused (fault connect_error): it never left
+      "connect_error",
       // the service answering with an error instead of its result (fault service_error):
       // a 500 (before or after its commit) or a 429 refusal
       "error", "refuse",

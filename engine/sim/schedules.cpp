@@ -12,6 +12,7 @@ bool in_space(const Fault& f, const FaultSpace& space) {
     case Fault::Kind::CrashClient: return listed(space.client_crash_points, f.point);
     case Fault::Kind::CrashService: return listed(space.service_crash_points, f.service_point);
     case Fault::Kind::ServiceError: return listed(space.service_error_points, f.error_point);
+    case Fault::Kind::ConnectError: return space.connect_errors;
   }
   return false;
 }
@@ -23,6 +24,7 @@ FaultSpace every_fault(std::int64_t restart_after_ms) {
   s.service_crash_points = {ServicePoint::BeforeCommit, ServicePoint::BetweenWrites, ServicePoint::AfterCommit,
                             ServicePoint::AfterEmailSend};
   s.service_error_points = {ErrorPoint::BeforeCommit, ErrorPoint::AfterCommit, ErrorPoint::Refused};
+  s.connect_errors = true;
   s.restart_after_ms = restart_after_ms;
   return s;
 }

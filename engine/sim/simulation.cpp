@@ -220,6 +220,14 @@ bool Simulation::error_here(ErrorPoint where, const std::string& intent, int n) 
   return pass(point) != nullptr;
 }
 
+bool Simulation::connect_error_here(const std::string& intent, int n) {
+  Fault point;
+  point.kind = Fault::Kind::ConnectError;
+  point.intent = intent;
+  point.n = n;
+  return pass(point) != nullptr;
+}
+
 bool Simulation::crash_at(Fault point, const std::string& intent, int n) {
   point.intent = intent;
   point.n = n;

@@ -76,6 +76,9 @@ class Simulation {
   /// Records the service's error point as passed; true if the plan makes the service
   /// answer the request of attempt n of `intent` with that error here (it stays up).
   bool error_here(ErrorPoint point, const std::string& intent, int n);
+  /// Records the request of attempt n of `intent` as a connect-error point passed; true if
+  /// the plan refuses its connection (Fault::Kind::ConnectError): it is never sent.
+  bool connect_error_here(const std::string& intent, int n);
   /// op_key -> intent, for the observer's truth.
   void own_key(const std::string& op_key, const std::string& intent) { run_.key_owner[op_key] = intent; }
 

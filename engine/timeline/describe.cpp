@@ -77,12 +77,17 @@ L10n record_note(const nlohmann::json& local) {
   if (reason == Service::kAlreadyExists && st == status::kNeedsHuman) {
     return {"——“409 已存在”，又没有查询可以确认是谁的：需要人工核对", " — \"409 already exists\", and no lookup to learn whose it is: a person must check"};
   }
+  if (st == status::kFailed && reason == Client::kConnectRefused) {
+    return {"——确定失败：它的请求一次也没发出去，服务端什么也不可能做", " — a definite error: none of its requests ever left, so the service cannot have done anything"};
+  }
   if (st == status::kFailed && reason == Service::kMissingKey) {
     return {"——确定失败：什么也没做；不带标识，同样的请求还会被拒绝", " — a definite error: nothing was done, and without a key the same request would be refused again"};
   }
   if (st == status::kNeedsHuman && reason == Client::kNotRetried) {
     std::string kind = str(local, "error_kind");
-    L10n what = kind == "timeout" ? L10n{"超时", "a timeout"} : L10n{kind, "a " + kind};
+    L10n what = kind == "timeout"   ? L10n{"超时", "a timeout"}
+                : kind == "connect" ? L10n{"连接失败", "a refused connection"}
+                                    : L10n{kind, "a " + kind};
     return {"——没有哪一层重试会重试" + what.zh + "：它一路传到应用，结果仍然未知，又没有谁去对账：需要人工",
             " — no retry layer retries " + what.en + ": it reaches the application with the outcome unknown, and nothing reconciles it: a person must"};
   }
@@ -184,6 +189,14 @@ L10n describe(const Step& s, const Run& run) {
     return L10n::join({"客户端发出" + msg.zh + "（操作标识 " + key + "）", "the client sends " + msg.en + " (key " + key + ")"},
                       send_note(e.local), "", "");
   }
+  if (k == "connect_error") {
+    std::string n = std::to_string(e.local.value("attempt", 0));
+    return L10n::join({"客户端连不上服务端（连接被拒绝）：第 " + n + " 次尝试的请求（操作标识 " + key +
+                           "）根本没有发出去。这是确定的错误：服务端什么也不可能做，再发一次——哪怕换个标识——也是安全的",
+                       "the client cannot connect (connection refused): the request of attempt " + n + " (key " + key +
+                           ") never leaves. A definite error: the service cannot have done anything, so sending again, even under another key, is safe"},
+                      send_note(e.local), "", "");
+  }
   if (k == "lookup" && e.local.value("read_back", false)) {
     return {"客户端读回确认：已经记了 DELIVERED，再用操作标识 " + key + " 查一次，看服务端那边是不是也有",
             "the client reads it back to confirm: it has recorded DELIVERED, and looks up key " + key + " to see the service holds it too"};
@@ -217,7 +230,7 @@ L10n describe(const Step& s, const Run& run) {
     std::string reason = str(e.local, "reason");
     bool limit = reason == Client::kBudgetSpent || reason == Client::kDeadlinePassed || reason == Client::kNotRetried;
     bool explained = reason == Service::kAlreadyExists || reason == Service::kInternalError || reason == Service::kRefusedReason ||
-                     reason == Service::kMissingKey ||
+                     reason == Service::kMissingKey || reason == Client::kConnectRefused ||
                      reason == Client::kReadBackMissing;
     if (reason == Service::kSameKeyDifferentPayload) {
       extra_zh += "（422：同一个标识，内容不同）";

@@ -390,3 +390,23 @@ test('a layer\'s own timeout in the sandbox: dust\'s scheduler gives up on a run
   await expect(page.locator('[data-testid="sb-verdict"] li')).toHaveCount(0);
   await expect(ending(page, 'index-documents')).toHaveAttribute('data-status', 'DELIVERED');
 });
+
+test('a refused connection in the sandbox: the request never leaves, so even a new key per attempt makes one effect, where a lost response made two', async ({ page }) => {
+  await sandboxFromLesson(page);
+  await page.locator('[data-knob="client.key_scope"]').selectOption('attempt');
+  await page.locator('[data-knob="client.recovery"]').selectOption('resend');
+  await answered(page);
+  // The lesson's lost response, under a key per attempt: the resend is a second effect.
+  await expect(ending(page)).toHaveAttribute('data-effects', '2');
+  await page.locator(`[data-testid="sb-target"][data-target="${LOST}"]`).click();
+  const refuse = page.locator('[data-testid="sb-target"][data-target="connect_error:request:weekly-report:1"]');
+  await expect(refuse).toHaveText('Refuse the connection');
+  await refuse.click();
+  await expect(planItems(page)).toHaveCount(1);
+  const shown = await shownRun(page);
+  expect(shown.plan).toContain('cannot connect');
+  expect(shown.timeline).toContain('never leaves');
+  await expect(ending(page)).toHaveAttribute('data-status', 'DELIVERED');
+  await expect(ending(page)).toHaveAttribute('data-effects', '1');
+  await expect(page.locator('[data-testid="sb-verdict"] li')).toHaveCount(0);
+});

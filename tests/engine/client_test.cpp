@@ -9,7 +9,9 @@
 #include "engine/api/api.hpp"
 #include "engine/client/client.hpp"
 #include "engine/client/retry_budget.hpp"
+#include "engine/invariants/invariants.hpp"
 #include "engine/knowledge/facts.hpp"
+#include "engine/knowledge/knowledge.hpp"
 #include "engine/knowledge/worlds.hpp"
 #include "engine/sim/simulation.hpp"
 #include "engine/timeline/describe.hpp"
@@ -389,4 +391,85 @@ TEST_CASE("a layer's own timeout gives up on a call the service still runs and s
   CHECK(sends(patient).size() == 1);
   CHECK(check_invariants(patient).safe());
   CHECK(ending_of(patient).intents[0].status == "DELIVERED");
+}
+
+namespace {
+Fault refused_connection(int n, const std::string& intent = "r") {
+  Fault f;
+  f.kind = Fault::Kind::ConnectError;
+  f.message = MessageKind::Request;
+  f.intent = intent;
+  f.n = n;
+  return f;
+}
+}  // namespace
+
+TEST_CASE("a refused connection never leaves: the client knows at once, and even a new key per attempt makes one effect") {
+  // The wrong key scope: a lost request would make its retry a second operation; a refused
+  // connection cannot, because nothing reached the service.
+  Scenario s = one_intent();
+  s.client.key_scope = KeyScope::PerAttempt;
+  Run run = Simulation(s, FaultPlan{{refused_connection(1)}}).run();
+  auto refused = steps_where(run, [](const Step& st) { return st.event.kind == "connect_error"; });
+  REQUIRE(refused.size() == 1);
+  CHECK(refused[0]->event.local.value("attempt", 0) == 1);
+  CHECK(describe(*refused[0], run).en.find("never leaves") != std::string::npos);
+  // No message for attempt 1: the only request on the wire is attempt 2's, sent at once
+  // rather than after the 100 ms timeout a lost request would cost.
+  int requests = 0;
+  for (const Message& m : run.messages) requests += m.kind == MessageKind::Request;
+  CHECK(requests == 1);
+  auto sent = sends(run);
+  REQUIRE(sent.size() == 1);
+  CHECK(sent[0]->event.local.value("attempt", 0) == 2);
+  CHECK(sent[0]->t == refused[0]->t);
+  CHECK(final_status(run, "r") == "DELIVERED");
+  CHECK(final_effects(run, "r") == 1);
+  CHECK(check_invariants(run).safe());
+
+  // The client knows, at the refusal, that its request did not arrive; after a lost
+  // request it cannot know.
+  s.space.lose_any_one_message = true;
+  s.space.connect_errors = true;
+  s.faults = FaultPlan{{refused_connection(1)}};
+  std::vector<World> worlds = build_worlds(s);
+  Knowledge k(worlds);
+  FactRef arrived{"a", "request_arrived", "r", 1};
+  CHECK(k.cell(Side::Client, refused[0]->i, arrived).verdict() == "knows_false");
+  s.faults = FaultPlan{{drop(MessageKind::Request, 1)}};
+  std::vector<World> lost_worlds = build_worlds(s);
+  Knowledge lost(lost_worlds);
+  const Run& lost_run = lost_worlds[0].run;
+  auto timeouts = steps_where(lost_run, [](const Step& st) { return st.event.kind == "timeout"; });
+  REQUIRE(!timeouts.empty());
+  CHECK(lost.cell(Side::Client, timeouts[0]->i, arrived).verdict() == "cannot_know");
+}
+
+TEST_CASE("a refused connection no layer retries ends FAILED when nothing ever left, NEEDS_HUMAN when a send may have") {
+  Scenario s = one_intent();
+  s.client.retry_layers = {{"interceptor", 3, false, kRetryServerError}};
+  Run run = Simulation(s, FaultPlan{{refused_connection(1)}}).run();
+  CHECK(sends(run).empty());
+  CHECK(final_status(run, "r") == "FAILED");
+  CHECK(final_effects(run, "r") == 0);
+  CHECK(check_invariants(run).safe());
+  const Step* failed = first_record(run, "FAILED");
+  REQUIRE(failed != nullptr);
+  CHECK(failed->event.local.value("reason", "") == Client::kConnectRefused);
+  CHECK(failed->event.local.value("error", "") == "definite");
+
+  // A layer that retries connection errors sends it again.
+  s.client.retry_layers = {{"sdk", 3, false, kRetryServerError | kRetryConnect}};
+  Run retried = Simulation(s, FaultPlan{{refused_connection(1)}}).run();
+  CHECK(sends(retried).size() == 1);
+  CHECK(sends(retried)[0]->event.local.value("retried_by", "") == "sdk");
+  CHECK(final_status(retried, "r") == "DELIVERED");
+
+  // Attempt 1 committed and its response was lost; attempt 2's connection is refused with
+  // no attempt left. The refusal says nothing of attempt 1: FAILED would be a false failure.
+  s.client.retry_layers = {{"sdk", 2}};
+  Run earlier = Simulation(s, FaultPlan{{drop(MessageKind::Response, 1), refused_connection(2)}}).run();
+  CHECK(final_status(earlier, "r") == "NEEDS_HUMAN");
+  CHECK(final_effects(earlier, "r") == 1);
+  CHECK(check_invariants(earlier).safe());
 }

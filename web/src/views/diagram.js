@@ -129,6 +129,8 @@ function eventMark(step, i, geo, y) {
       return s('g', { class: 'ev ev-replay' }, s('rect', { x: x - 6, y: yy - 6, width: 12, height: 12, rx: 2 }), label('diagram.register', 'ev-label-commit'));
     case 'in_progress':
       return s('g', { class: 'ev ev-timeout' }, s('circle', { cx: x, cy: yy, r: 7 }), label('diagram.inProgress', 'ev-label-timeout'));
+    case 'connect_error':
+      return s('g', { class: 'ev ev-reject' }, s('rect', { x: x - 6, y: yy - 6, width: 12, height: 12, rx: 2 }), cross(x, yy, 3.5, 'reject-x'), label('diagram.connectError', 'ev-label-crash'));
     case 'redeliver':
       return s('g', { class: 'ev ev-timeout' }, s('circle', { cx: x, cy: yy, r: 7 }), label('diagram.redeliver', 'ev-label-timeout'));
     case 'expire':
@@ -348,7 +350,9 @@ export function targetAction(tg) {
     ? ['sandbox.lose', 'sandbox.undoLose']
     : f.service_error
       ? ['sandbox.answerError', 'sandbox.undoAnswerError']
-      : ['sandbox.crash', 'sandbox.undoCrash'];
+      : f.connect_error
+        ? ['sandbox.refuseConnect', 'sandbox.undoRefuseConnect']
+        : ['sandbox.crash', 'sandbox.undoCrash'];
   return t(tg.planned ? undo : place);
 }
 
