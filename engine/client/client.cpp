@@ -232,7 +232,7 @@ bool Client::launch_request(const std::string& intent, const std::string& key, c
 
 void Client::on_connect_error(const std::string& intent) {
   std::optional<IntentRow> r = row(intent);
-  if (!r || is_final(r->status) || waiting_on(intent)) return;
+  if (!r || is_final(r->status)) return;
   // Whether every send of the intent so far was refused at the connection: then nothing of
   // it can have reached the service (lookups create nothing, so only attempts count).
   auto refused = never_left_.find(intent);
@@ -241,13 +241,25 @@ void Client::on_connect_error(const std::string& intent) {
   std::int64_t wait = backoff_before(policy, sends(intent) + 1);
   bool retried = no_send_reason(intent, sim_.now() + wait).empty() &&
                  (policy.retry_layers.empty() || retrying_layer_for(intent, kRetryConnect) >= 0);
-  if (retried || !nothing_left) {
-    // Sent again (safe: nothing left), or, when an earlier send may have taken effect and
-    // no retry is left, the outcome stays as open as that send left it.
+  if (retried) {
     retry(intent, MessageKind::Request, kRetryConnect, true);
     return;
   }
-  record_status(intent, status::kFailed, std::nullopt, kConnectRefused, error_kind::kDefinite);
+  if (nothing_left) {
+    record_status(intent, status::kFailed, std::nullopt, kConnectRefused, error_kind::kDefinite);
+    return;
+  }
+  // An earlier send may have taken effect, and nothing sends this content again: whatever
+  // the client still waits for may be an answer to other content (resend_changed_payload),
+  // so a person is told now; a reply that still comes settles the row as any reply does.
+  std::string stop = no_send_reason(intent, sim_.now() + wait);
+  if (!stop.empty()) {
+    escalate(intent, stop);
+    return;
+  }
+  nlohmann::json extra = nlohmann::json::object();
+  put(extra, "error_kind", retry_on_name(kRetryConnect));
+  record_status(intent, status::kNeedsHuman, std::nullopt, kNotRetried, error_kind::kIndefinite, std::move(extra));
 }
 
 // The send's place in the retry budget, for its local view; called when the send is
@@ -563,6 +575,11 @@ void Client::fallback(const std::string& intent, const std::string& payload) {
 void Client::resend_same_key(const std::string& intent) {
   if (!alive_ || !row(intent)) return;
   send_attempt(intent, KeyChoice::Same);
+}
+
+void Client::reapply(const std::string& intent) {
+  if (!alive_ || !row(intent)) return;
+  send_attempt(intent, KeyChoice::ByPolicy);
 }
 
 void Client::mark_failed(const std::string& intent) {

@@ -69,6 +69,11 @@ class Client {
   /// Sends the intent again under the operation key its row holds (the retry the
   /// Idempotency-Key draft makes safe: the service replays the original receipt).
   void resend_same_key(const std::string& intent);
+  /// A desired-state controller's pass: sends the intent again whatever its row says
+  /// (DELIVERED, FAILED, NEEDS_HUMAN included), under the key the settings give
+  /// (key_scope, key_source): the stored key makes it a replay, a new one a new effect.
+  /// A reply to it settles an unsettled row as any reply does; a settled one stays.
+  void reapply(const std::string& intent);
   /// Records the intent FAILED and stops waiting for it: no timer or retry sends it again
   /// (a reply that still arrives is recorded). Right only after a definite error.
   void mark_failed(const std::string& intent);

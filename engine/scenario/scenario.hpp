@@ -333,6 +333,11 @@ enum class ActionKind {
   Fallback,             ///< only if the intent is FAILED (a definite refusal): send it again
                         ///< with changed content (another instance family, another card),
                         ///< as resend_changed_payload does; a no-op otherwise
+  Reapply,              ///< a desired-state controller's pass (Kubernetes' reconcile loop, a
+                        ///< cron job that applies a config): send the intent again whatever
+                        ///< the client recorded for it, under the key its settings give. Safe
+                        ///< when that is the intent's stored key (the service replays); a new
+                        ///< key per attempt or per request hash makes each pass an effect
 };
 
 struct Action {

@@ -116,6 +116,7 @@ void Simulation::perform(const Action& a) {
     case ActionKind::MarkFailed: client_->mark_failed(a.intent); break;
     case ActionKind::Cancel: client_->cancel(a.intent); break;
     case ActionKind::Fallback: client_->fallback(a.intent, a.payload); break;
+    case ActionKind::Reapply: client_->reapply(a.intent); break;
   }
 }
 

@@ -473,3 +473,44 @@ TEST_CASE("a refused connection no layer retries ends FAILED when nothing ever l
   CHECK(final_effects(earlier, "r") == 1);
   CHECK(check_invariants(earlier).safe());
 }
+
+TEST_CASE("a desired-state controller re-applies on a schedule: a replay under the stored key, one more effect per pass under a key per attempt") {
+  Scenario s = one_intent();
+  for (std::int64_t at : {300, 600, 900}) s.script.push_back({ActionKind::Reapply, at, -1, "r", ""});
+  Run run = Simulation(s, s.faults).run();
+  CHECK(sends(run).size() == 4);
+  CHECK(final_status(run, "r") == "DELIVERED");
+  CHECK(final_effects(run, "r") == 1);
+  CHECK(check_invariants(run).safe());
+  int replays = 0;
+  for (const Step& st : run.steps) replays += st.event.kind == "replay";
+  CHECK(replays == 3);
+
+  // The same passes, each under a key of its own: every pass is another effect.
+  s.client.key_scope = KeyScope::PerAttempt;
+  Run fresh = Simulation(s, s.faults).run();
+  CHECK(final_effects(fresh, "r") == 4);
+  bool duplicate = false;
+  for (const Violation& v : check_invariants(fresh).violations) duplicate |= v.invariant == Invariant::DuplicateEffect;
+  CHECK(duplicate);
+
+  // A pass settles what was left open: a lost response, no retry of the client's own.
+  s.client.key_scope = KeyScope::PerIntent;
+  s.client.max_attempts = 1;
+  s.script.resize(2);
+  Run open = Simulation(s, FaultPlan{{drop(MessageKind::Response, 1)}}).run();
+  CHECK(final_status(open, "r") == "DELIVERED");
+  CHECK(final_effects(open, "r") == 1);
+}
+
+TEST_CASE("a refused connection while an earlier send is still out is retried, not left to an answer for other content") {
+  // Changed content goes out under the key while version 1's request is still in flight,
+  // and that send's connection is refused. Version 1's response says nothing about the new
+  // content, so waiting for it would leave the row PENDING for good.
+  Scenario s = one_intent();
+  s.script.push_back({ActionKind::ResendChangedPayload, 5, -1, "r", "payload-2"});
+  Run run = Simulation(s, FaultPlan{{refused_connection(2)}}).run();
+  CHECK(sends(run).size() == 2);
+  CHECK(final_status(run, "r") != "PENDING");
+  CHECK(check_invariants(run).safe());
+}
