@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/explore/explore.hpp"
 #include "engine/invariants/invariants.hpp"
 #include "engine/knowledge/worlds.hpp"
 #include "engine/lesson/forks.hpp"
@@ -99,4 +100,30 @@ TEST_CASE("every shipped incident's reported run ends with what its report saw")
     for (const LessonProblem& problem : incident_problems(p->lesson)) FAIL_CHECK(problem.path << ": " << problem.reason);
   }
   MESSAGE(incidents << " incidents");
+}
+
+// The bar for an incident's fix: besides its own fault space (the first test case
+// above), the explorer's every schedule of up to two faults, of every kind the engine
+// injects (lost messages, crashes, 500s and 429s, refused connections), breaks nothing
+// about the intent the comparison counts.
+TEST_CASE("every shipped incident's fix breaks nothing in any schedule of up to two faults") {
+  int explored = 0;
+  for (const std::string& name : shipped_lessons()) {
+    auto p = prepared_lesson(name);
+    if (!p->lesson.incident) continue;
+    const Comparison& c = *p->lesson.compare;
+    const std::string intent = c.counted_intent(p->lesson.scenario);
+    CAPTURE(name);
+    ExploreLimits limits;
+    limits.max_faults = 2;
+    ExploreResult r = explore(c.policies[1].scenario, limits);
+    CHECK(r.complete);
+    CHECK(r.schedules > 1);
+    for (const Counterexample& x : r.counterexamples) {
+      CHECK_MESSAGE(x.violation.intent != intent, name << ": policy '" << c.policies[1].id << "' breaks "
+                                                       << x.violation.reason.en << " when " << x.plan.describe().en);
+    }
+    ++explored;
+  }
+  CHECK(explored >= 9);
 }
