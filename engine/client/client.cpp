@@ -43,8 +43,7 @@ Client::Client(Simulation& sim, Client& from, bool take)
       alive_(from.alive_),
       epoch_(from.epoch_),
       waiting_(from.waiting_),
-      layer_at_(from.layer_at_),
-      layer_calls_(from.layer_calls_),
+      layers_(from.layers_),
       never_left_(from.never_left_) {}
 
 std::string Client::make_key(const std::string& intent, long long k) const {
@@ -180,8 +179,8 @@ std::string Client::wire_key(const std::string& intent, const std::string& store
   if (own < 0) return stored;
   // One call of that layer is one iteration of every layer outside it.
   std::string call;
-  const std::vector<int>& at = layers_of(intent);
-  for (std::size_t i = static_cast<std::size_t>(own) + 1; i < at.size(); ++i) call += "/" + std::to_string(at[i]);
+  const std::vector<LayerState>& at = layers_of(intent);
+  for (std::size_t i = static_cast<std::size_t>(own) + 1; i < at.size(); ++i) call += "/" + std::to_string(at[i].iteration);
   return "op-" + Rng::derive_hex(sim_.scenario().seed, "key/" + intent + "/" + layers[static_cast<std::size_t>(own)].layer + call, 12);
 }
 
@@ -272,11 +271,11 @@ nlohmann::json Client::send_view(const std::string& intent, std::int64_t waited)
   long long send = std::max(1LL, sends(intent));
   if (send > send_budget(policy)) return view;
   nlohmann::json layers = nlohmann::json::array();
-  const std::vector<int>& at = layers_of(intent);
+  const std::vector<LayerState>& at = layers_of(intent);
   for (std::size_t i = 0; i < policy.retry_layers.size(); ++i) {
     nlohmann::json layer = nlohmann::json::object();
     put(layer, "layer", policy.retry_layers[i].layer);
-    put(layer, "iteration", at[i]);
+    put(layer, "iteration", at[i].iteration);
     put(layer, "attempts", policy.retry_layers[i].attempts);
     layers.push_back(std::move(layer));
   }
@@ -421,7 +420,7 @@ void Client::retry(const std::string& intent, MessageKind call, unsigned error, 
     return;
   }
   int epoch = epoch_;
-  int calls = layer >= 0 ? calls_of(intent)[static_cast<std::size_t>(layer)] : -1;
+  int calls = layer >= 0 ? layers_of(intent)[static_cast<std::size_t>(layer)].calls : -1;
   sim_.schedule(sim_.now() + wait, [intent, call, wait, escalate_when_spent, epoch, layer, calls](Simulation& s) {
     Client& c = s.client();
     if (c.alive_ && epoch == c.epoch_) c.retry_now(intent, call, wait, escalate_when_spent, layer, calls);
@@ -430,9 +429,9 @@ void Client::retry(const std::string& intent, MessageKind call, unsigned error, 
 
 void Client::begin_calls(const std::string& intent, int upto) {
   const std::vector<RetryLayer>& layers = sim_.scenario().client.retry_layers;
-  std::vector<int>& calls = calls_of(intent);
+  std::vector<LayerState>& at = layers_of(intent);
   for (int i = 0; i <= upto && i < static_cast<int>(layers.size()); ++i) {
-    int n = ++calls[static_cast<std::size_t>(i)];
+    int n = ++at[static_cast<std::size_t>(i)].calls;
     const std::optional<std::int64_t>& timeout = layers[static_cast<std::size_t>(i)].timeout_ms;
     if (!timeout) continue;
     int epoch = epoch_;
@@ -442,7 +441,7 @@ void Client::begin_calls(const std::string& intent, int upto) {
 
 void Client::on_layer_timeout(const std::string& intent, int layer, int calls, int epoch) {
   if (!alive_ || epoch != epoch_) return;
-  if (calls_of(intent)[static_cast<std::size_t>(layer)] != calls) return;  // a newer call
+  if (layers_of(intent)[static_cast<std::size_t>(layer)].calls != calls) return;  // a newer call
   std::optional<IntentRow> r = row(intent);
   if (!r || is_final(r->status) || r->status == status::kFailed) return;  // the call ended
   const RetryLayer& l = sim_.scenario().client.retry_layers.at(static_cast<std::size_t>(layer));
@@ -457,23 +456,17 @@ void Client::on_layer_timeout(const std::string& intent, int layer, int calls, i
   retry(intent, MessageKind::Request, kRetryTimeout, true, layer);
 }
 
-std::vector<int>& Client::calls_of(const std::string& intent) {
-  std::vector<int>& calls = layer_calls_[intent];
-  calls.resize(sim_.scenario().client.retry_layers.size(), 0);
-  return calls;
-}
-
-std::vector<int>& Client::layers_of(const std::string& intent) {
-  std::vector<int>& at = layer_at_[intent];
-  at.resize(sim_.scenario().client.retry_layers.size(), 1);
+std::vector<LayerState>& Client::layers_of(const std::string& intent) {
+  std::vector<LayerState>& at = layers_[intent];
+  at.resize(sim_.scenario().client.retry_layers.size());
   return at;
 }
 
 int Client::retrying_layer_for(const std::string& intent, unsigned error, int from_layer) {
   const std::vector<RetryLayer>& layers = sim_.scenario().client.retry_layers;
-  const std::vector<int>& at = layers_of(intent);
+  const std::vector<LayerState>& at = layers_of(intent);
   for (std::size_t i = static_cast<std::size_t>(from_layer); i < layers.size(); ++i) {
-    if ((layers[i].retry_on & error) && at[i] < layers[i].attempts) return static_cast<int>(i);
+    if ((layers[i].retry_on & error) && at[i].iteration < layers[i].attempts) return static_cast<int>(i);
   }
   return -1;
 }
@@ -487,16 +480,16 @@ bool Client::retry_stops(const std::string& intent, std::int64_t at, bool escala
 void Client::retry_now(const std::string& intent, MessageKind call, std::int64_t wait, bool escalate_when_spent,
                        int layer, int calls) {
   // A layer's timer gave up on this call and retried it meanwhile.
-  if (layer >= 0 && calls >= 0 && calls_of(intent)[static_cast<std::size_t>(layer)] != calls) return;
+  if (layer >= 0 && calls >= 0 && layers_of(intent)[static_cast<std::size_t>(layer)].calls != calls) return;
   std::optional<IntentRow> r = row(intent);
   if (!r || is_final(r->status)) return;                          // a late reply settled it during the backoff
   if (retry_stops(intent, sim_.now(), escalate_when_spent)) return;  // a scripted send spent the budget meanwhile
   if (layer >= 0) {
-    std::vector<int>& at = layers_of(intent);
+    std::vector<LayerState>& at = layers_of(intent);
     const RetryLayer& l = sim_.scenario().client.retry_layers[static_cast<std::size_t>(layer)];
-    if (at[static_cast<std::size_t>(layer)] >= l.attempts) return;  // another retry used it meanwhile
-    ++at[static_cast<std::size_t>(layer)];
-    for (int i = 0; i < layer; ++i) at[static_cast<std::size_t>(i)] = 1;
+    if (at[static_cast<std::size_t>(layer)].iteration >= l.attempts) return;  // another retry used it meanwhile
+    ++at[static_cast<std::size_t>(layer)].iteration;
+    for (int i = 0; i < layer; ++i) at[static_cast<std::size_t>(i)].iteration = 1;
     retrying_layer_ = l.layer;
     begin_calls(intent, layer);
   }
@@ -760,8 +753,7 @@ void Client::crash() {
   alive_ = false;
   ++epoch_;
   waiting_.clear();
-  layer_at_.clear();
-  layer_calls_.clear();
+  layers_.clear();
   never_left_.clear();
   record("crash", "", nlohmann::json::object());
 }

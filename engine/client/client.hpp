@@ -48,6 +48,14 @@ namespace idemlab {
 
 class Simulation;
 
+/// One retry layer's place in one intent's call: its iteration (from 1: which of its
+/// attempts is running) and the calls it has started (monotonic: a layer's timer or a
+/// scheduled retry from before a newer call is stale).
+struct LayerState {
+  int iteration = 1;
+  int calls = 0;
+};
+
 class Client {
  public:
   explicit Client(Simulation& sim);
@@ -145,9 +153,8 @@ class Client {
   /// Layer `layer`'s call number `calls` of the intent has run past its timeout_ms.
   void on_layer_timeout(const std::string& intent, int layer, int calls, int epoch);
   /// The intent's iteration of each retry layer (all 1 until a layer retries).
-  std::vector<int>& layers_of(const std::string& intent);
-  /// The calls each retry layer has started for the intent (layer_calls_).
-  std::vector<int>& calls_of(const std::string& intent);
+  /// Where the intent stands in each retry layer, innermost first (layers_).
+  std::vector<LayerState>& layers_of(const std::string& intent);
   /// The innermost layer that retries errors of kind `error` and has an attempt left (-1:
   /// none): the one that retries it.
   int retrying_layer_for(const std::string& intent, unsigned error, int from_layer = 0);
@@ -191,13 +198,10 @@ class Client {
   bool alive_ = true;
   int epoch_ = 0;  // bumped by a crash: timers of an earlier life do nothing
   std::vector<Waiting> waiting_;
-  // Where each intent stands in the retry layers: each layer's iteration, innermost first,
-  // from 1 (volatile: a restarted process's layers start again at 1).
-  std::map<std::string, std::vector<int>> layer_at_;
+  // Where each intent stands in the retry layers, innermost first (volatile: a restarted
+  // process's layers start again).
+  std::map<std::string, std::vector<LayerState>> layers_;
   std::string retrying_layer_;  // the layer whose retry is being sent (retry_now): its sends say so
-  // Calls each retry layer has started for each intent (monotonic, volatile): a layer's
-  // timer or a scheduled retry from before a newer call is stale.
-  std::map<std::string, std::vector<int>> layer_calls_;
   // Attempts of each intent whose connection was refused (volatile: after a restart the
   // client no longer knows which of its sends never left, and assumes any may have).
   std::map<std::string, long long> never_left_;

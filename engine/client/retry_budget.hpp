@@ -2,7 +2,7 @@
 // The client's retry budget (docs/design.md, "retry budget (attempts, deadline, backoff), with
 // retry layers that multiply"): how many sends an intent may take and how long the client
 // waits before a retry. Which layer retries which error, and where each stands, is the
-// client's own state (Client::layers_of).
+// client's own state (Client::layers_of, LayerState).
 //
 // Layers multiply: an SDK that tries 3 times inside an application step that tries twice
 // inside a scheduler job that runs twice sends up to 3 x 2 x 2 = 12 requests for one
