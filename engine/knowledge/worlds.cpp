@@ -8,6 +8,12 @@
 
 namespace idemlab {
 namespace {
+FaultPlan without(const FaultPlan& plan, std::size_t i) {
+  FaultPlan rest = plan;
+  rest.faults.erase(rest.faults.begin() + static_cast<std::ptrdiff_t>(i));
+  return rest;
+}
+
 bool crashes(const FaultPlan& plan) {
   return std::any_of(plan.faults.begin(), plan.faults.end(),
                      [](const Fault& f) { return f.kind != Fault::Kind::Drop && f.kind != Fault::Kind::ConnectError; });
@@ -63,6 +69,20 @@ std::vector<World> build_worlds(const Scenario& scenario, const std::vector<Acti
       add(plan, false);
     }
   }
+  // When this run has several faults, each of them may have been another one: with one
+  // fault taken out, any one fault more. Otherwise the runs with one fault cannot look
+  // like this one, and a side would "know" by elimination what it never saw (a lost
+  // response then a refused connection looks, to the client, just like a lost request
+  // then a refused connection).
+  for (std::size_t i = 0; scenario.faults.faults.size() > 1 && i < scenario.faults.faults.size(); ++i) {
+    FaultPlan rest = without(scenario.faults, i);
+    Run run = Simulation(scenario, rest, extra).run();
+    for (const Fault& f : next_faults(run, rest, scenario.space)) {
+      FaultPlan plan = rest;
+      plan.faults.push_back(f);
+      add(plan, false);
+    }
+  }
   return worlds;
 }
 
@@ -73,6 +93,10 @@ FaultSpaceSize fault_space_size(const Scenario& scenario) {
   if (crashes(scenario.faults)) {
     out.own = Simulation(scenario, scenario.faults).run();
     n += next_faults(*out.own, scenario.faults, scenario.space).size();
+  }
+  for (std::size_t i = 0; scenario.faults.faults.size() > 1 && i < scenario.faults.faults.size(); ++i) {
+    FaultPlan rest = without(scenario.faults, i);
+    n += 1 + next_faults(Simulation(scenario, rest).run(), rest, scenario.space).size();
   }
   out.plans = static_cast<int>(n);
   out.fault_free_steps = static_cast<int>(out.fault_free->steps.size());

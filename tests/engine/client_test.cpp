@@ -514,3 +514,23 @@ TEST_CASE("a refused connection while an earlier send is still out is retried, n
   CHECK(final_status(run, "r") != "PENDING");
   CHECK(check_invariants(run).safe());
 }
+
+TEST_CASE("with two faults, the client does not know by elimination what it never saw") {
+  // A lost response, then the resend's connection refused: the client's budget is spent
+  // with nothing learnt. A lost request followed by the same refusal looks the same to it.
+  Scenario s = one_intent();
+  s.client.max_attempts = 2;
+  s.client.retry_after_ms = 50;
+  s.client.recovery = Recovery::Resend;
+  s.space.lose_any_one_message = true;
+  s.faults = FaultPlan{{drop(MessageKind::Response, 1), refused_connection(2)}};
+  std::vector<World> worlds = build_worlds(s);
+  const Run& run = worlds[0].run;
+  REQUIRE(final_status(run, "r") == "NEEDS_HUMAN");
+  Knowledge k(worlds);
+  const int end = static_cast<int>(run.steps.size()) - 1;
+  CHECK(k.cell(Side::Client, end, FactRef{"e", "effect_exists", "r", 1}).verdict() == "cannot_know");
+  CHECK(k.cell(Side::Client, end, FactRef{"a", "request_arrived", "r", 1}).verdict() == "cannot_know");
+  // The service saw the request arrive and answered it: it does know.
+  CHECK(k.cell(Side::Service, end, FactRef{"e", "effect_exists", "r", 1}).verdict() == "knows_true");
+}
