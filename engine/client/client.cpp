@@ -224,6 +224,7 @@ bool Client::launch_request(const std::string& intent, const std::string& key, c
   if (!stored.empty() && stored != key) put(local, "stored_key", stored);
   put(local, "fingerprint", fingerprint);
   put(local, "attempt", attempt);
+  if (reapplying_) put(local, "reapply", true);
   record("send", intent, std::move(local), id);
   wait_for(intent, MessageKind::Response, attempt);
   return true;
@@ -572,7 +573,9 @@ void Client::resend_same_key(const std::string& intent) {
 
 void Client::reapply(const std::string& intent) {
   if (!alive_ || !row(intent)) return;
+  reapplying_ = true;
   send_attempt(intent, KeyChoice::ByPolicy);
+  reapplying_ = false;
 }
 
 void Client::mark_failed(const std::string& intent) {

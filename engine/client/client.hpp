@@ -202,6 +202,7 @@ class Client {
   // process's layers start again).
   std::map<std::string, std::vector<LayerState>> layers_;
   std::string retrying_layer_;  // the layer whose retry is being sent (retry_now): its sends say so
+  bool reapplying_ = false;     // a desired-state controller's pass is sending (reapply): its send says so
   // Attempts of each intent whose connection was refused (volatile: after a restart the
   // client no longer knows which of its sends never left, and assumes any may have).
   std::map<std::string, long long> never_left_;

@@ -185,6 +185,11 @@ L10n describe(const Step& s, const Run& run) {
                        "the client sends " + msg.en + " without its operation key (" + key + " is only in its own table)"},
                       send_note(e.local), "", "");
   }
+  if (k == "send" && e.local.value("reapply", false)) {
+    return L10n::join({"期望状态控制器再应用一次“" + intent + "”，不管客户端记成了什么：客户端发出" + msg.zh + "（操作标识 " + key + "）",
+                       "a desired-state controller applies \"" + intent + "\" again, whatever the client recorded: the client sends " + msg.en + " (key " + key + ")"},
+                      send_note(e.local), "", "");
+  }
   if (k == "send") {
     return L10n::join({"客户端发出" + msg.zh + "（操作标识 " + key + "）", "the client sends " + msg.en + " (key " + key + ")"},
                       send_note(e.local), "", "");

@@ -479,6 +479,8 @@ TEST_CASE("a desired-state controller re-applies on a schedule: a replay under t
   for (std::int64_t at : {300, 600, 900}) s.script.push_back({ActionKind::Reapply, at, -1, "r", ""});
   Run run = Simulation(s, s.faults).run();
   CHECK(sends(run).size() == 4);
+  CHECK(describe(*sends(run)[1], run).en.find("a desired-state controller applies \"r\" again") == 0);
+  CHECK(describe(*sends(run)[0], run).en.find("controller") == std::string::npos);
   CHECK(final_status(run, "r") == "DELIVERED");
   CHECK(final_effects(run, "r") == 1);
   CHECK(check_invariants(run).safe());
