@@ -180,6 +180,7 @@ test('broken sandbox addresses say why and show the default scenario, never a bl
   for (const [hash, words] of [
     ['#/sandbox/1garbage!!', /holds characters it should not/],
     ['#/sandbox/1AAAA', /does not decode/],
+    ['#/sandbox/1', /does not decode/],
     ['#/sandbox/9abc', /not in a format this page writes/],
     [`#/sandbox/${long}`, /too long/],
   ]) {

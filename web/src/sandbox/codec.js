@@ -48,6 +48,8 @@ export function decodeState(code) {
   if (typeof code !== 'string' || code.length === 0) return { error: { key: 'sandbox.badEmpty' } };
   if (code.length > MAX_CODE_CHARS) return { error: { key: 'sandbox.badLong', params: { n: code.length, max: MAX_CODE_CHARS } } };
   if (code[0] !== CODE_VERSION) return { error: { key: 'sandbox.badVersion' } };
+  // Nothing after the version: a link cut short, not one with stray characters.
+  if (code.length === 1) return { error: { key: 'sandbox.badData' } };
   if (!/^[A-Za-z0-9_-]+$/.test(code.slice(1))) return { error: { key: 'sandbox.badChars' } };
   let text;
   try {
