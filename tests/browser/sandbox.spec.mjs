@@ -417,3 +417,20 @@ test('a refused connection in the sandbox: the request never leaves, so even a n
   await expect(ending(page)).toHaveAttribute('data-effects', '1');
   await expect(page.locator('[data-testid="sb-verdict"] li')).toHaveCount(0);
 });
+
+test('on a phone-wide screen the sandbox shows how the run ends and its diagram before the knobs that change it', async ({ page }) => {
+  await page.setViewportSize({ width: 360, height: 740 });
+  await page.goto('./#/sandbox');
+  await waitSandbox(page);
+  await answered(page);
+  const top = async (sel) => (await page.locator(sel).first().boundingBox()).y;
+  const summary = await top('[data-testid="sb-summary"]');
+  const diagram = await top('.sandbox-view .diagram-card');
+  const knobs = await top('[data-testid="sb-knobs"]');
+  const timeline = await top('.sandbox-view .timeline-card');
+  expect(summary).toBeLessThan(diagram);
+  expect(diagram).toBeLessThan(knobs);
+  expect(knobs).toBeLessThan(timeline);
+  // Nothing is wider than the screen.
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+});
