@@ -104,6 +104,8 @@ class Client {
   static constexpr const char* kConnectRefused = "connect_refused";
 
   bool alive() const { return alive_; }
+  /// Whether the client has decided `intent` (its row exists).
+  bool has_row(const std::string& intent) { return row(intent).has_value(); }
   /// Every row of `intents`, in insertion order (as last read while crashed).
   Rows<IntentRow> rows();
   /// Every row of `earlier_versions` (an intent's content before resend_changed_payload),

@@ -19,6 +19,7 @@ L10n event_name(const Event& e) {
       {"persist", {"写入记录", "persist"}},
       {"send", {"发送请求", "send"}},
       {"connect_error", {"连接被拒绝，请求没发出去", "connection refused"}},
+      {"ignored", {"脚本动作落空", "script action ignored"}},
       {"lookup", {"发起对账查询", "lookup"}},
       {"receive", {"收到消息", "receive"}},
       {"timeout", {"超时", "timeout"}},

@@ -45,6 +45,8 @@ inline const std::vector<std::string>& event_kinds() {
       "register", "in_progress", "expire", "redeliver",
       // a request whose connection was refused (fault connect_error): it never left
       "connect_error",
+      // a script action about an intent the client has not decided yet: it does nothing
+      "ignored",
       // the service answering with an error instead of its result (fault service_error):
       // a 500 (before or after its commit) or a 429 refusal
       "error", "refuse",

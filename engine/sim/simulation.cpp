@@ -4,7 +4,9 @@
 
 #include "engine/client/client.hpp"
 #include "engine/net/network.hpp"
+#include "engine/json/fields.hpp"
 #include "engine/provider/provider.hpp"
+#include "engine/scenario/knobs.hpp"
 #include "engine/service/service.hpp"
 
 namespace idemlab {
@@ -105,6 +107,20 @@ void Simulation::schedule(std::int64_t at, std::function<void(Simulation&)> fn, 
 }
 
 void Simulation::perform(const Action& a) {
+  // An action about an intent the client has not decided (yet) does nothing; the timeline
+  // says so, so that a learner who put it too early sees why nothing happened.
+  const ActionInfo& info = action_info(a.kind);
+  if (info.needs_intent && a.kind != ActionKind::Deliver && !a.intent.empty() && client_->alive() &&
+      !client_->has_row(a.intent)) {
+    Event ignored;
+    ignored.kind = "ignored";
+    ignored.side = Side::Client;
+    ignored.intent = a.intent;
+    put(ignored.local, "action", info.name);
+    put(ignored.local, "reason", "undecided");
+    record(std::move(ignored));
+    return;
+  }
   switch (a.kind) {
     case ActionKind::Deliver: client_->deliver(a.intent, a.payload); break;
     case ActionKind::CrashClient: client_->crash(); break;

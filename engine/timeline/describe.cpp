@@ -194,6 +194,11 @@ L10n describe(const Step& s, const Run& run) {
     return L10n::join({"客户端发出" + msg.zh + "（操作标识 " + key + "）", "the client sends " + msg.en + " (key " + key + ")"},
                       send_note(e.local), "", "");
   }
+  if (k == "ignored") {
+    std::string action = str(e.local, "action");
+    return {"脚本里的 " + action + " 什么也没做：此刻客户端还没有决定“" + intent + "”（它还没有这条记录）",
+            "the script's " + action + " does nothing: the client has not decided \"" + intent + "\" yet (it has no row for it)"};
+  }
   if (k == "connect_error") {
     std::string n = std::to_string(e.local.value("attempt", 0));
     return L10n::join({"客户端连不上服务端（连接被拒绝）：第 " + n + " 次尝试的请求（操作标识 " + key +

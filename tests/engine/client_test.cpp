@@ -536,3 +536,16 @@ TEST_CASE("with two faults, the client does not know by elimination what it neve
   // The service saw the request arrive and answered it: it does know.
   CHECK(k.cell(Side::Service, end, FactRef{"e", "effect_exists", "r", 1}).verdict() == "knows_true");
 }
+
+TEST_CASE("a script action about an intent not decided yet does nothing, and the timeline says why") {
+  Scenario s;
+  s.script.push_back({ActionKind::Reapply, 0, -1, "r", ""});
+  s.script.push_back({ActionKind::Deliver, 100, -1, "r", "payload-1"});
+  Run run = Simulation(s, s.faults).run();
+  auto ignored = steps_where(run, [](const Step& st) { return st.event.kind == "ignored"; });
+  REQUIRE(ignored.size() == 1);
+  CHECK(ignored[0]->t == 0);
+  CHECK(describe(*ignored[0], run).en == "the script's reapply does nothing: the client has not decided \"r\" yet (it has no row for it)");
+  CHECK(sends(run).size() == 1);
+  CHECK(final_effects(run, "r") == 1);
+}
