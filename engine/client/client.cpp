@@ -196,8 +196,12 @@ bool Client::launch_request(const std::string& intent, const std::string& key, c
     if (!stored.empty() && stored != key) put(local, "stored_key", stored);
     put(local, "fingerprint", fingerprint);
     put(local, "attempt", attempt);
+    if (reapplying_) put(local, "reapply", true);
+    // Whether an earlier request of the intent went out (this one is attempt `attempt`):
+    // then this refusal says nothing of it.
+    long long refused = ++never_left_[intent];
+    if (attempt - 1 > refused - 1) put(local, "earlier_sent", true);
     record("connect_error", intent, std::move(local));
-    ++never_left_[intent];
     int epoch = epoch_;
     sim_.schedule(sim_.now(), [intent, epoch](Simulation& s) {
       Client& c = s.client();
@@ -618,9 +622,10 @@ void Client::on_message(const Message& m) {
     std::optional<IntentRow> before = row(m.intent);
     if (before && !refusal_settles(*before, m)) put(local, "earlier", true);
   }
+  // What it waited for has come: the receive step's memory no longer waits for it.
+  if (!discard) waiting_.erase(std::remove_if(waiting_.begin(), waiting_.end(), answers), waiting_.end());
   record("receive", m.intent, std::move(local), m.id);
   if (discard) return;
-  waiting_.erase(std::remove_if(waiting_.begin(), waiting_.end(), answers), waiting_.end());
   if (sim_.crash_here(ClientPoint::BeforeRecord, m.intent, m.n)) return;
   std::optional<IntentRow> r = row(m.intent);
   if (r && r->status == status::kDelivered && m.kind == MessageKind::LookupReply) {

@@ -79,7 +79,7 @@ std::optional<L10n> slowness_text(const Scenario& s) {
   }
   if (s.service.lease_ms && *s.service.lease_ms < s.service.processing_ms) {
     const std::string lease = std::to_string(*s.service.lease_ms);
-    out = L10n::join(out, {"；队列借给 worker 的租期只有 " + lease + " ms", "; the queue's lease (how long a worker may hold a request) is only " + lease + " ms"}, "", "");
+    out = L10n::join(out, {"，而队列借给 worker 的租期只有 " + lease + " ms", ", and the queue's lease (how long a worker may hold a request) is only " + lease + " ms"}, "", "");
   } else if (s.service.lease_ms) {
     // The lease is what differs when a fix lengthens it: say it outlasts the work.
     const std::string lease = std::to_string(*s.service.lease_ms);

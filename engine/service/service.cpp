@@ -327,6 +327,7 @@ void Service::write_new(const Message& m) {
   nlohmann::json effect_local = local;
   if (outbox) effect_local["email_key"] = email_key;
   if (sim_.scenario().service.dedup == Dedup::None) effect_local["dedup"] = "none";
+  if (m.named_by_service) effect_local["named_by_service"] = true;
   sim_.own_key(m.op_key, m.intent);
   if (contract.ordering == Ordering::Atomic) {
     write_key();

@@ -201,11 +201,21 @@ L10n describe(const Step& s, const Run& run) {
   }
   if (k == "connect_error") {
     std::string n = std::to_string(e.local.value("attempt", 0));
-    return L10n::join({"客户端连不上服务端（连接被拒绝）：第 " + n + " 次尝试的请求（操作标识 " + key +
-                           "）根本没有发出去。这是确定的错误：服务端什么也不可能做，再发一次——哪怕换个标识——也是安全的",
-                       "the client cannot connect (connection refused): the request of attempt " + n + " (key " + key +
-                           ") never leaves. A definite error: the service cannot have done anything, so sending again, even under another key, is safe"},
-                      send_note(e.local), "", "");
+    L10n who = e.local.value("reapply", false)
+                   ? L10n{"期望状态控制器再应用一次“" + intent + "”，可", "a desired-state controller applies \"" + intent + "\" again, but "}
+                   : L10n{"", ""};
+    L10n head = L10n::join(L10n::join(who, {"客户端连不上服务端（连接被拒绝）：第 " + n + " 次尝试的请求（操作标识 " + key + "）根本没有发出去",
+                                             "the client cannot connect (connection refused): the request of attempt " + n + " (key " + key + ") never leaves"},
+                                      "", ""),
+                           send_note(e.local), "", "");
+    if (e.local.value("earlier_sent", false)) {
+      return L10n::join(head, {"。这一次是确定的错误，可更早的尝试已经发出去了，也许已经生效：只有用同一个操作标识再发才安全",
+                               ". A definite error about this request only: an earlier attempt did go out and may have taken effect, so only a send under the same key is safe"},
+                        "", "");
+    }
+    return L10n::join(head, {"。这是确定的错误：它的请求一次也没发出去，服务端什么也不可能做，再发一次（哪怕换个标识）也是安全的",
+                             ". A definite error: none of its requests has gone out, so the service cannot have done anything, and sending again, even under another key, is safe"},
+                      "", "");
   }
   if (k == "lookup" && e.local.value("read_back", false)) {
     return {"客户端读回确认：已经记了 DELIVERED，再用操作标识 " + key + " 查一次，看服务端那边是不是也有",
@@ -335,6 +345,7 @@ L10n describe(const Step& s, const Run& run) {
                                    "; the same transaction writes an outbox row: one notification email owed (email key " + email + ")"};
   if (k == "commit" && ordering == "key_first") return L10n::join({"服务端写入业务效果和回执 " + receipt + "（操作标识 " + key + "），去重记录已先行提交", "the service commits the effect and receipt " + receipt + " for key " + key + "; its dedup record was committed before"}, owed, "", "");
   if (k == "commit" && ordering == "effect_first") return L10n::join({"服务端先写入业务效果和回执 " + receipt + "（操作标识 " + key + "），去重记录还没写", "the service commits the effect and receipt " + receipt + " for key " + key + "; its dedup record is not written yet"}, owed, "", "");
+  if (k == "commit" && e.local.value("named_by_service", false)) return L10n::join({"服务端在一个事务里写入业务效果和回执 " + receipt + "，记在它自己起的名字 " + key + " 下：下一个不带标识的请求，没有什么能和它对上", "the service commits the effect and receipt " + receipt + " under the name it gave it, " + key + ": nothing a later keyless request carries can match it"}, owed, "", "");
   if (k == "commit" && str(e.local, "dedup") == "none") return L10n::join({"服务端没有查过重复，就在一个事务里写入业务效果和回执 " + receipt + "（操作标识 " + key + "）：每个到达的请求都会多一条业务效果", "the service commits the effect and receipt " + receipt + " for key " + key + " in one transaction, without having looked for a repeat: every request that reaches it makes one more effect"}, owed, "", "");
   if (k == "commit") return L10n::join({"服务端在一个事务里写入去重记录、业务效果和回执 " + receipt + "（操作标识 " + key + "）", "the service commits the dedup record, the effect and receipt " + receipt + " for key " + key + " in one transaction"}, owed, "", "");
   if (k == "register" && ordering == "key_first") return {"服务端先提交操作标识 " + key + " 的去重记录（回执 " + receipt + "），业务效果还没写", "the service commits the dedup record of key " + key + " (receipt " + receipt + "); the effect is not written yet"};

@@ -153,6 +153,17 @@ test('undo and redo, by button and by Ctrl+Z / Ctrl+Shift+Z', async ({ page }) =
   expect((await shownRun(page)).plan).toEqual(start.plan);
   await page.keyboard.press('Control+Shift+z');
   expect((await shownRun(page)).plan).toEqual(edited.plan);
+  // With a checkbox in focus (it has no typing of its own to undo), Ctrl+Z undoes the edit it made.
+  await page.locator('[data-knob="client.retry_layers"] [data-fkey$="-add"]').click();
+  await answered(page);
+  const box = page.locator('[data-knob="client.retry_layers"] [data-fkey$="-key-0"]');
+  await box.click();
+  await answered(page);
+  await expect(box).toBeChecked();
+  await expect(box).toBeFocused();
+  await page.keyboard.press('Control+z');
+  await answered(page);
+  await expect(page.locator('[data-knob="client.retry_layers"] [data-fkey$="-key-0"]')).not.toBeChecked();
 });
 
 test('keyboard only: open the sandbox from the list, place and remove a fault from the target list', async ({ page }) => {

@@ -414,6 +414,7 @@ TEST_CASE("a refused connection never leaves: the client knows at once, and even
   REQUIRE(refused.size() == 1);
   CHECK(refused[0]->event.local.value("attempt", 0) == 1);
   CHECK(describe(*refused[0], run).en.find("never leaves") != std::string::npos);
+  CHECK(describe(*refused[0], run).en.find("even under another key, is safe") != std::string::npos);
   // No message for attempt 1: the only request on the wire is attempt 2's, sent at once
   // rather than after the 100 ms timeout a lost request would cost.
   int requests = 0;
@@ -470,6 +471,11 @@ TEST_CASE("a refused connection no layer retries ends FAILED when nothing ever l
   s.client.retry_layers = {{"sdk", 2}};
   Run earlier = Simulation(s, FaultPlan{{drop(MessageKind::Response, 1), refused_connection(2)}}).run();
   CHECK(final_status(earlier, "r") == "NEEDS_HUMAN");
+  // Its step does not call another key safe: attempt 1 went out.
+  auto second = steps_where(earlier, [](const Step& st) { return st.event.kind == "connect_error"; });
+  REQUIRE(second.size() == 1);
+  CHECK(describe(*second[0], earlier).en.find("only a send under the same key is safe") != std::string::npos);
+  CHECK(describe(*second[0], earlier).en.find("another key, is safe") == std::string::npos);
   CHECK(final_effects(earlier, "r") == 1);
   CHECK(check_invariants(earlier).safe());
 }
@@ -487,6 +493,9 @@ TEST_CASE("a desired-state controller re-applies on a schedule: a replay under t
   int replays = 0;
   for (const Step& st : run.steps) replays += st.event.kind == "replay";
   CHECK(replays == 3);
+  // Each pass's answer came: the client's memory waits for nothing at the end.
+  CHECK(run.steps.back().event.kind == "receive");
+  CHECK(run.steps.back().snap.waiting.empty());
 
   // The same passes, each under a key of its own: every pass is another effect.
   s.client.key_scope = KeyScope::PerAttempt;

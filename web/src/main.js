@@ -509,12 +509,20 @@ function inFormField(el) {
   return tag === 'INPUT' || tag === 'SELECT' || tag === 'TEXTAREA' || el.isContentEditable;
 }
 
+/** A field whose own Ctrl+Z undoes typing (a checkbox, a radio button or a list has none). */
+function inTextField(el) {
+  if (!el) return false;
+  if (el.tagName === 'INPUT') return !['checkbox', 'radio', 'button', 'submit', 'reset', 'range', 'color', 'file'].includes(el.type);
+  return el.tagName === 'TEXTAREA' || el.isContentEditable;
+}
+
 function onKey(ev) {
-  if (!app.view || inFormField(ev.target)) return;
+  if (!app.view) return;
   if (app.view.kind === 'sandbox' && (ev.ctrlKey || ev.metaKey) && !ev.altKey) {
-    if (app.view.onUndoKey(ev)) ev.preventDefault();
+    if (!inTextField(ev.target) && app.view.onUndoKey(ev)) ev.preventDefault();
     return;
   }
+  if (inFormField(ev.target)) return;
   if (ev.altKey || ev.ctrlKey || ev.metaKey || ev.shiftKey) return;
   try {
     if (app.view.onKey(ev)) ev.preventDefault();
