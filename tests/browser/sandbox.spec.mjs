@@ -445,3 +445,20 @@ test('on a phone-wide screen the sandbox shows how the run ends and its diagram 
   // Nothing is wider than the screen.
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
 });
+
+test('a shared link whose fault names no intent (as lesson files may write it) lists it by what it does, and its target takes it away', async ({ page }) => {
+  await page.goto('./#/sandbox');
+  await waitSandbox(page);
+  const code = await page.evaluate(() =>
+    window.__idemlab.sandboxCode({ v: 1, s: { script: [{ at: 0, do: 'deliver', intent: 'weekly-report', payload: 'p' }], faults: [{ drop: 'response', attempt: 1 }] } }),
+  );
+  await page.goto(`./#/sandbox/${code}`);
+  await waitSandbox(page);
+  await answered(page);
+  await expect(planItems(page)).toHaveCount(1);
+  await expect(planItems(page).first()).toContainText('the response of attempt 1 is lost');
+  await expect(planItems(page).first()).not.toContainText('drop:response::1');
+  await page.locator(`[data-testid="sb-target"][data-target="${LOST}"]`).click();
+  await answered(page);
+  await expect(page.getByTestId('sb-plan-empty')).toBeVisible();
+});

@@ -67,6 +67,14 @@ export async function evaluateState(call, state) {
     const gone = new Set(removed.map((u) => faultKey(u.fault)));
     next.s.faults = (next.s.faults || []).filter((f) => !gone.has(faultKey(f)));
   }
+  // A fault written without its intent (as lesson files may write it) takes the intent the
+  // engine gave it, from the run's planned targets: the plan then names it as the targets do.
+  const planned = (out.targets || []).filter((tg) => tg.planned);
+  next.s.faults = (next.s.faults || []).map((f) => {
+    if (f.intent) return f;
+    const tg = planned.find((p) => faultKey({ ...f, intent: p.fault.intent }) === faultKey(p.fault));
+    return tg ? { ...f, intent: tg.fault.intent } : f;
+  });
   let pinRun = null;
   if (pinned) {
     const errA = outputErrors(outA, 'scenario A');
