@@ -197,10 +197,9 @@ bool Client::launch_request(const std::string& intent, const std::string& key, c
     put(local, "fingerprint", fingerprint);
     put(local, "attempt", attempt);
     if (reapplying_) put(local, "reapply", true);
-    // Whether an earlier request of the intent went out (this one is attempt `attempt`):
-    // then this refusal says nothing of it.
-    long long refused = ++never_left_[intent];
-    if (attempt - 1 > refused - 1) put(local, "earlier_sent", true);
+    // Whether an earlier request of the intent went out: then this refusal says nothing of it.
+    ++never_left_[intent];
+    if (any_left(intent, attempt)) put(local, "earlier_sent", true);
     record("connect_error", intent, std::move(local));
     int epoch = epoch_;
     sim_.schedule(sim_.now(), [intent, epoch](Simulation& s) {
@@ -234,13 +233,15 @@ bool Client::launch_request(const std::string& intent, const std::string& key, c
   return true;
 }
 
+bool Client::any_left(const std::string& intent, long long attempts) const {
+  auto refused = never_left_.find(intent);
+  return refused == never_left_.end() || attempts > refused->second;
+}
+
 void Client::on_connect_error(const std::string& intent) {
   std::optional<IntentRow> r = row(intent);
   if (!r || is_final(r->status)) return;
-  // Whether every send of the intent so far was refused at the connection: then nothing of
-  // it can have reached the service (lookups create nothing, so only attempts count).
-  auto refused = never_left_.find(intent);
-  bool nothing_left = refused != never_left_.end() && r->attempts <= refused->second;
+  const bool nothing_left = !any_left(intent, r->attempts);
   const ClientPolicy& policy = sim_.scenario().client;
   std::int64_t wait = backoff_before(policy, sends(intent) + 1);
   bool retried = no_send_reason(intent, sim_.now() + wait).empty() &&

@@ -129,6 +129,9 @@ class Client {
   /// without layers the client's own budget), else FAILED when no send of the intent ever
   /// left (a definite error), else as after an unretried indefinite error.
   void on_connect_error(const std::string& intent);
+  /// Whether any of the intent's first `attempts` requests went out: not all of them were
+  /// refused at the connection (lookups create nothing, so only attempts count).
+  bool any_left(const std::string& intent, long long attempts) const;
   /// The key the next send of `intent` carries: `stored`, or under a retry layer that makes
   /// its own key per call (RetryLayer::key_per_call) that layer's key for this call (the
   /// iterations of the layers outside it).
