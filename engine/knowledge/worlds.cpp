@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <set>
+#include <stdexcept>
 
 #include "engine/sim/schedules.hpp"
 #include "engine/sim/simulation.hpp"
@@ -18,6 +19,40 @@ bool crashes(const FaultPlan& plan) {
   return std::any_of(plan.faults.begin(), plan.faults.end(),
                      [](const Fault& f) { return f.kind != Fault::Kind::Drop && f.kind != Fault::Kind::ConnectError; });
 }
+
+// The runs of `base` with each one of `faults` added (out[i] for faults[i]), given
+// `base_run`, the run of `base` (with `extra`). One more simulation of `base` is paused
+// before the event that first passes each fault's point and forked there with that fault
+// added, in the order the points are passed: the steps before a fault are simulated once
+// for all of them, not once per fault (a lesson's worlds share the fault-free run's
+// beginning). A fault whose point `base_run` never passes gets a run of its own.
+std::vector<Run> runs_with_one_more(const Scenario& scenario, const FaultPlan& base, const Run& base_run,
+                                    const std::vector<Fault>& faults, const std::vector<Action>& extra) {
+  std::vector<Run> out(faults.size());
+  std::vector<bool> done(faults.size(), false);
+  std::size_t left = faults.size();
+  std::optional<Simulation> paused;
+  // The points in the order the run passes them: each fault at the first pass of its point.
+  for (std::size_t k = 0; k < base_run.points.size() && left > 0; ++k) {
+    for (std::size_t i = 0; i < faults.size(); ++i) {
+      if (done[i] || !faults[i].same_point(base_run.points[k])) continue;
+      done[i] = true;
+      --left;
+      if (!paused) paused.emplace(scenario, base, extra);
+      if (!paused->pause_before_work(base_run.point_where[k].work)) {
+        throw std::logic_error("the run of a fault's base plan ends before its point");
+      }
+      out[i] = Simulation::fork_with_fault(*paused, faults[i], left == 0)->run();
+    }
+  }
+  for (std::size_t i = 0; i < faults.size(); ++i) {
+    if (done[i]) continue;
+    FaultPlan plan = base;
+    plan.faults.push_back(faults[i]);
+    out[i] = Simulation(scenario, plan, extra).run();
+  }
+  return out;
+}
 }  // namespace
 
 std::vector<World> build_worlds(const Scenario& scenario, const std::vector<Action>& extra, FaultSpaceSize* known) {
@@ -32,10 +67,12 @@ std::vector<World> build_worlds(const Scenario& scenario, const std::vector<Acti
   std::set<std::string> seen;
   // Two plans are the same world when the same faults fire: a fault at a point the run
   // never reaches (the response to a request that was lost) changes nothing.
-  auto add = [&](const FaultPlan& plan, bool actual) {
+  auto add = [&](const FaultPlan& plan, bool actual, Run* ready = nullptr) {
     if (!actual && seen.count(plan.id())) return;
     World w;
-    if (known && known->own && actual) {
+    if (ready) {
+      w.run = std::move(*ready);
+    } else if (known && known->own && actual) {
       w.run = take(known->own);
     } else if (known && known->fault_free && plan.faults.empty()) {
       w.run = take(known->fault_free);
@@ -57,17 +94,28 @@ std::vector<World> build_worlds(const Scenario& scenario, const std::vector<Acti
   // The run where nothing fails (world 0 itself when none of its faults fired).
   const World& fault_free = *std::find_if(worlds.begin(), worlds.end(),
                                           [](const World& w) { return w.run.fired.empty(); });
-  for (const Fault& f : next_faults(fault_free.run, FaultPlan{}, scenario.space)) add(FaultPlan{{f}}, false);
+  // `base` plus each fault of `faults`, the new plans among them simulated together.
+  // `base_run` may be a world's: it is read before any world is added.
+  auto add_one_more = [&](const FaultPlan& base, const Run& base_run, const std::vector<Fault>& faults) {
+    std::vector<Fault> fresh;
+    std::vector<FaultPlan> plans;
+    for (const Fault& f : faults) {
+      FaultPlan plan = base;
+      plan.faults.push_back(f);
+      if (seen.count(plan.id())) continue;
+      fresh.push_back(f);
+      plans.push_back(std::move(plan));
+    }
+    std::vector<Run> runs = runs_with_one_more(scenario, base, base_run, fresh, extra);
+    for (std::size_t i = 0; i < plans.size(); ++i) add(plans[i], false, &runs[i]);
+  };
+  add_one_more(FaultPlan{}, fault_free.run, next_faults(fault_free.run, FaultPlan{}, scenario.space));
   // When this run's own faults crash a process, what happened plus any one fault more: a
   // client that crashed and forgot must also consider that, say, its request was lost
   // before the crash. (A process that did not crash remembers what it saw, and the runs
   // with one fault already hold what it must consider.)
   if (crashes(scenario.faults)) {
-    for (const Fault& f : next_faults(worlds.front().run, scenario.faults, scenario.space)) {
-      FaultPlan plan = scenario.faults;
-      plan.faults.push_back(f);
-      add(plan, false);
-    }
+    add_one_more(scenario.faults, worlds.front().run, next_faults(worlds.front().run, scenario.faults, scenario.space));
   }
   // When this run has several faults, each of them may have been another one: with one
   // fault taken out, any one fault more. Otherwise the runs with one fault cannot look
@@ -77,11 +125,7 @@ std::vector<World> build_worlds(const Scenario& scenario, const std::vector<Acti
   for (std::size_t i = 0; scenario.faults.faults.size() > 1 && i < scenario.faults.faults.size(); ++i) {
     FaultPlan rest = without(scenario.faults, i);
     Run run = Simulation(scenario, rest, extra).run();
-    for (const Fault& f : next_faults(run, rest, scenario.space)) {
-      FaultPlan plan = rest;
-      plan.faults.push_back(f);
-      add(plan, false);
-    }
+    add_one_more(rest, run, next_faults(run, rest, scenario.space));
   }
   return worlds;
 }

@@ -276,11 +276,13 @@ struct Run {
   /// Where each of `points` was passed (same index): `step` is the index of the next step
   /// recorded after the pass (the point lies just before it), `t` the virtual time in ms,
   /// `message` the message a drop point is about (-1 for crash points). What a front end
-  /// needs to draw a point as a target on the timeline.
+  /// needs to draw a point as a target on the timeline. `work`: which event of the
+  /// simulation's queue passed it (0 for the first performed; Simulation::pause_before_work).
   struct PointWhere {
     int step = 0;
     std::int64_t t = 0;
     int message = -1;
+    int work = 0;
   };
   std::vector<PointWhere> point_where;
   /// The faults of the plan that fired in this run, in the order they fired (a planned

@@ -47,7 +47,7 @@ Simulation::Simulation(const Scenario& scenario, const FaultPlan& plan, std::vec
 }
 
 Simulation::Simulation(Simulation& paused, std::vector<Action> extra, bool take)
-    : now_(paused.now_), work_first_step_(paused.work_first_step_), begun_(paused.begun_) {
+    : now_(paused.now_), work_first_step_(paused.work_first_step_), works_(paused.works_), begun_(paused.begun_) {
   if (paused.ran_ || paused.ended_) throw std::logic_error("Simulation::fork: the run has ended");
   seq_ = paused.seq_;
   if (take) {
@@ -98,6 +98,16 @@ Simulation::Simulation(Simulation& paused, std::vector<Action> extra, bool take)
 
 std::unique_ptr<Simulation> Simulation::fork(Simulation& paused, std::vector<Action> extra, bool take) {
   return std::unique_ptr<Simulation>(new Simulation(paused, std::move(extra), take));
+}
+
+std::unique_ptr<Simulation> Simulation::fork_with_fault(Simulation& paused, const Fault& fault, bool take) {
+  for (const Fault& p : paused.run_.points) {
+    if (fault.same_point(p)) throw std::logic_error("Simulation::fork_with_fault: the fault's point was passed already");
+  }
+  std::unique_ptr<Simulation> out = fork(paused, {}, take);
+  out->plan_.faults.push_back(fault);
+  out->fired_.push_back(false);
+  return out;
 }
 
 Simulation::~Simulation() = default;
@@ -185,7 +195,7 @@ int Simulation::record(Event event) {
 }
 
 const Fault* Simulation::pass(Fault point, int message) {
-  run_.point_where.push_back({static_cast<int>(run_.steps.size()), now_, message});
+  run_.point_where.push_back({static_cast<int>(run_.steps.size()), now_, message, works_ - 1});
   if (plan_.faults.empty()) {  // nothing planned: no id to compare
     run_.points.push_back(std::move(point));
     return nullptr;
@@ -293,6 +303,7 @@ bool Simulation::next() {
   queue_.erase(it);
   now_ = at;
   work_first_step_ = static_cast<int>(run_.steps.size());
+  ++works_;
   fn(*this);
   return true;
 }
@@ -303,6 +314,14 @@ bool Simulation::pause_after(int step) {
   while (static_cast<int>(run_.steps.size()) <= step && next()) {
   }
   return static_cast<int>(run_.steps.size()) > step;
+}
+
+bool Simulation::pause_before_work(int work) {
+  if (ran_) throw std::logic_error("Simulation::pause_before_work: the run was handed over");
+  begin();
+  while (works_ < work && next()) {
+  }
+  return works_ == work && !ended_;
 }
 
 Run Simulation::run() {

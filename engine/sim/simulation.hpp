@@ -43,6 +43,11 @@ class Simulation {
   /// forked nor run again). Throws std::logic_error if `paused` has been run to its end,
   /// or an extra action's after_step lies before the step `paused` was paused after.
   static std::unique_ptr<Simulation> fork(Simulation& paused, std::vector<Action> extra, bool take = false);
+  /// A copy of `paused` (see pause_before_work) whose fault plan has `fault` added: running
+  /// it gives the run Simulation(scenario, plan + fault, extra) gives, as nothing before a
+  /// fault's point depends on whether it is planned. `take` as for fork. Throws
+  /// std::logic_error if `paused` has passed the fault's point already or has ended.
+  static std::unique_ptr<Simulation> fork_with_fault(Simulation& paused, const Fault& fault, bool take = false);
 
   /// Runs until nothing is scheduled, or a limit is hit (kMaxSteps steps or kHorizonMs of
   /// virtual time: a lesson whose script never settles still ends). Call once: the run is
@@ -52,6 +57,10 @@ class Simulation {
   /// events run() would perform), or the run ends first; returns whether step `step` was
   /// recorded. A paused simulation is forked (fork) or run on (run).
   bool pause_after(int step);
+  /// Runs until `work` events of the queue have been performed, before the next one (the
+  /// one Run::PointWhere::work == `work` names), or the run ends first; returns whether it
+  /// got there. A paused simulation is forked or run on.
+  bool pause_before_work(int work);
 
   static constexpr int kMaxSteps = limits::kMaxRunSteps;
   static constexpr std::int64_t kHorizonMs = limits::kMaxVirtualMs;
@@ -113,6 +122,7 @@ class Simulation {
   std::map<std::tuple<std::int64_t, int, std::uint64_t, int>, std::function<void(Simulation&)>> queue_;
   std::vector<std::uint64_t> seq_after_step_;  // seq_ once step i's forks were scheduled
   int work_first_step_ = 0;  // the first step the last work performed recorded (if any)
+  int works_ = 0;            // events of the queue performed so far
   Run run_;
   std::unique_ptr<Client> client_;
   std::unique_ptr<Service> service_;

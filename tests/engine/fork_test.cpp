@@ -150,3 +150,39 @@ TEST_CASE("simulate's sql_only replays the statements of the same lost-response 
   json bad = json::parse(idemlab::api::call("simulate", R"({"runs": 3, "sql_only": 1})"));
   CHECK(bad.contains("error"));
 }
+
+TEST_CASE("every world of every shipped lesson, forked where its fault first applies, is the run simulated from the start") {
+  int compared = 0;
+  for (const std::string& name : shipped_lessons()) {
+    auto p = prepared_lesson(name);
+    for (const idemlab::World& w : p->worlds) {
+      idemlab::Run direct = idemlab::Simulation(p->lesson.scenario, w.plan).run();
+      CHECK_MESSAGE(shown(w.run) == shown(direct), name << " world " << w.id);
+      ++compared;
+    }
+  }
+  CHECK(compared > 60);
+}
+
+TEST_CASE("a fault added to a run paused before the event that passes its point gives the run planned with it") {
+  for (const char* name : {"01-lost-receipt.json", "09-retry-layers.json", "11-outbox.json", "incident-akash-topup.json"}) {
+    auto p = prepared_lesson(name);
+    const idemlab::Scenario& scenario = p->lesson.scenario;
+    idemlab::Run fault_free = idemlab::Simulation(scenario, idemlab::FaultPlan{}).run();
+    REQUIRE(fault_free.points.size() == fault_free.point_where.size());
+    for (std::size_t k = 0; k < fault_free.points.size(); ++k) {
+      idemlab::Fault f = fault_free.points[k];
+      bool first = true;
+      for (std::size_t e = 0; e < k; ++e) first = first && !f.same_point(fault_free.points[e]);
+      if (!first) continue;
+      idemlab::Simulation paused(scenario, idemlab::FaultPlan{});
+      REQUIRE(paused.pause_before_work(fault_free.point_where[k].work));
+      idemlab::Run forked = idemlab::Simulation::fork_with_fault(paused, f)->run();
+      idemlab::Run direct = idemlab::Simulation(scenario, idemlab::FaultPlan{{f}}).run();
+      CHECK_MESSAGE(shown(forked) == shown(direct), name << " " << f.id());
+      // One event later the point has been passed: too late to plan a fault there.
+      REQUIRE(paused.pause_before_work(fault_free.point_where[k].work + 1));
+      CHECK_THROWS_AS(idemlab::Simulation::fork_with_fault(paused, f), std::logic_error);
+    }
+  }
+}
