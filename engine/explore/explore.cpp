@@ -69,11 +69,13 @@ ExploreResult explore(const Scenario& scenario, const ExploreLimits& limits) {
   struct Node {
     FaultPlan plan;
     std::vector<Fault> next;  // the faults its children add
+    std::vector<int> works;   // where its run first passes each one's point (first_pass_works)
   };
   std::vector<Node> frontier;
 
-  // Simulates one plan; false when a limit stops the search.
-  auto visit = [&](const FaultPlan& plan, int depth, std::vector<Node>* children) {
+  // Simulates one plan (with `forks`, forked from its parent's paused run: the plan's last
+  // fault is the one added, first passed at event `work`); false when a limit stops the search.
+  auto visit = [&](const FaultPlan& plan, int depth, std::vector<Node>* children, OneMoreFault* forks, int work, bool last) {
     if (out.schedules >= max_schedules) {
       out.complete = false;
       out.cut = "schedules";
@@ -91,7 +93,7 @@ ExploreResult explore(const Scenario& scenario, const ExploreLimits& limits) {
     std::string planned;
     for (const std::string& id : ids) planned += (planned.empty() ? "" : ",") + id;
     if (seen.count(planned)) return true;
-    Run run = Simulation(scenario, plan).run();
+    Run run = forks ? forks->run(plan.faults.back(), work, last) : Simulation(scenario, plan).run();
     seen.insert(planned);
     std::string fired_key = schedule_key(run);
     if (fired_key != planned && !seen.insert(fired_key).second) return true;
@@ -130,11 +132,15 @@ ExploreResult explore(const Scenario& scenario, const ExploreLimits& limits) {
         return false;
       }
     }
-    if (children && depth < out.max_faults) children->push_back({fired, next_faults(run, fired, space)});
+    if (children && depth < out.max_faults) {
+      std::vector<Fault> next = next_faults(run, fired, space);
+      std::vector<int> works = first_pass_works(run, next);
+      children->push_back({fired, std::move(next), std::move(works)});
+    }
     return true;
   };
 
-  bool go = visit(FaultPlan{}, 0, &frontier);
+  bool go = visit(FaultPlan{}, 0, &frontier, nullptr, -1, false);
   for (int depth = 1; go && depth <= out.max_faults; ++depth) {
     std::vector<Node> next_level;
     ExploreProgress progress;
@@ -147,10 +153,16 @@ ExploreResult explore(const Scenario& scenario, const ExploreLimits& limits) {
     };
     report();
     for (const Node& node : frontier) {
-      for (const Fault& f : node.next) {
+      // The children forked from one paused run of the node's plan (sim/schedules.hpp).
+      OneMoreFault forks(scenario, node.plan);
+      for (std::size_t c = 0; c < node.next.size(); ++c) {
+        const Fault& f = node.next[c];
         FaultPlan plan = node.plan;
         plan.faults.push_back(f);
-        if (!(go = visit(plan, depth, depth < out.max_faults ? &next_level : nullptr))) break;
+        if (!(go = visit(plan, depth, depth < out.max_faults ? &next_level : nullptr, &forks, node.works[c],
+                         c + 1 == node.next.size()))) {
+          break;
+        }
         if (++progress.done % ExploreLimits::kProgressEvery == 0) report();
       }
       if (!go) break;

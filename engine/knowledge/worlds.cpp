@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <set>
-#include <stdexcept>
 
 #include "engine/sim/schedules.hpp"
 #include "engine/sim/simulation.hpp"
@@ -18,40 +17,6 @@ FaultPlan without(const FaultPlan& plan, std::size_t i) {
 bool crashes(const FaultPlan& plan) {
   return std::any_of(plan.faults.begin(), plan.faults.end(),
                      [](const Fault& f) { return f.kind != Fault::Kind::Drop && f.kind != Fault::Kind::ConnectError; });
-}
-
-// The runs of `base` with each one of `faults` added (out[i] for faults[i]), given
-// `base_run`, the run of `base` (with `extra`). One more simulation of `base` is paused
-// before the event that first passes each fault's point and forked there with that fault
-// added, in the order the points are passed: the steps before a fault are simulated once
-// for all of them, not once per fault (a lesson's worlds share the fault-free run's
-// beginning). A fault whose point `base_run` never passes gets a run of its own.
-std::vector<Run> runs_with_one_more(const Scenario& scenario, const FaultPlan& base, const Run& base_run,
-                                    const std::vector<Fault>& faults, const std::vector<Action>& extra) {
-  std::vector<Run> out(faults.size());
-  std::vector<bool> done(faults.size(), false);
-  std::size_t left = faults.size();
-  std::optional<Simulation> paused;
-  // The points in the order the run passes them: each fault at the first pass of its point.
-  for (std::size_t k = 0; k < base_run.points.size() && left > 0; ++k) {
-    for (std::size_t i = 0; i < faults.size(); ++i) {
-      if (done[i] || !faults[i].same_point(base_run.points[k])) continue;
-      done[i] = true;
-      --left;
-      if (!paused) paused.emplace(scenario, base, extra);
-      if (!paused->pause_before_work(base_run.point_where[k].work)) {
-        throw std::logic_error("the run of a fault's base plan ends before its point");
-      }
-      out[i] = Simulation::fork_with_fault(*paused, faults[i], left == 0)->run();
-    }
-  }
-  for (std::size_t i = 0; i < faults.size(); ++i) {
-    if (done[i]) continue;
-    FaultPlan plan = base;
-    plan.faults.push_back(faults[i]);
-    out[i] = Simulation(scenario, plan, extra).run();
-  }
-  return out;
 }
 }  // namespace
 
@@ -94,8 +59,7 @@ std::vector<World> build_worlds(const Scenario& scenario, const std::vector<Acti
   // The run where nothing fails (world 0 itself when none of its faults fired).
   const World& fault_free = *std::find_if(worlds.begin(), worlds.end(),
                                           [](const World& w) { return w.run.fired.empty(); });
-  // `base` plus each fault of `faults`, the new plans among them simulated together.
-  // `base_run` may be a world's: it is read before any world is added.
+  // `base` plus each fault of `faults` (in the order `base_run` passes their points).
   auto add_one_more = [&](const FaultPlan& base, const Run& base_run, const std::vector<Fault>& faults) {
     std::vector<Fault> fresh;
     std::vector<FaultPlan> plans;
@@ -106,7 +70,12 @@ std::vector<World> build_worlds(const Scenario& scenario, const std::vector<Acti
       fresh.push_back(f);
       plans.push_back(std::move(plan));
     }
-    std::vector<Run> runs = runs_with_one_more(scenario, base, base_run, fresh, extra);
+    // Simulated before any is added (`base_run` may be a world's), forked from one paused
+    // run of `base` (sim/schedules.hpp).
+    std::vector<int> works = first_pass_works(base_run, fresh);
+    std::vector<Run> runs;
+    OneMoreFault forks(scenario, base, extra);
+    for (std::size_t i = 0; i < fresh.size(); ++i) runs.push_back(forks.run(fresh[i], works[i], i + 1 == fresh.size()));
     for (std::size_t i = 0; i < plans.size(); ++i) add(plans[i], false, &runs[i]);
   };
   add_one_more(FaultPlan{}, fault_free.run, next_faults(fault_free.run, FaultPlan{}, scenario.space));

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <set>
 
+#include "engine/sim/simulation.hpp"
+
 namespace idemlab {
 
 bool in_space(const Fault& f, const FaultSpace& space) {
@@ -48,6 +50,39 @@ std::string schedule_key(const Run& run) {
   std::string key;
   for (const std::string& id : ids) key += (key.empty() ? "" : ",") + id;
   return key;
+}
+
+std::vector<int> first_pass_works(const Run& run, const std::vector<Fault>& faults) {
+  std::vector<int> out(faults.size(), -1);
+  for (std::size_t i = 0; i < faults.size(); ++i) {
+    for (std::size_t k = 0; k < run.points.size(); ++k) {
+      if (faults[i].same_point(run.points[k])) {
+        out[i] = run.point_where[k].work;
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+OneMoreFault::OneMoreFault(const Scenario& scenario, FaultPlan base, std::vector<Action> extra)
+    : scenario_(scenario), base_(std::move(base)), extra_(std::move(extra)) {}
+
+OneMoreFault::~OneMoreFault() = default;
+
+Run OneMoreFault::run(const Fault& fault, int work, bool last) {
+  if (work >= 0) {
+    if (!paused_) paused_ = std::make_unique<Simulation>(scenario_, base_, extra_);
+    // False when the paused run has gone past that event (asked out of order) or ended.
+    if (paused_->pause_before_work(work)) {
+      Run out = Simulation::fork_with_fault(*paused_, fault, last)->run();
+      if (last) paused_.reset();
+      return out;
+    }
+  }
+  FaultPlan plan = base_;
+  plan.faults.push_back(fault);
+  return Simulation(scenario_, plan, extra_).run();
 }
 
 }  // namespace idemlab

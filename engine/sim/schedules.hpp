@@ -7,10 +7,12 @@
 // faults actually passed (Run::points): a fault elsewhere would never fire. Two plans are
 // one schedule when the same faults fire (a planned fault at a point the run never
 // reaches changes nothing), whatever the order they were listed in.
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "engine/faults/fault.hpp"
+#include "engine/scenario/scenario.hpp"
 #include "engine/sim/run.hpp"
 
 namespace idemlab {
@@ -29,5 +31,36 @@ std::vector<Fault> next_faults(const Run& run, const FaultPlan& plan, const Faul
 
 /// The schedule of a run: the ids of the faults that fired, sorted, joined by ",".
 std::string schedule_key(const Run& run);
+
+/// For each of `faults`, which event of the simulation that made `run` first passed its
+/// point (Run::PointWhere::work), or -1 when `run` never passed it.
+std::vector<int> first_pass_works(const Run& run, const std::vector<Fault>& faults);
+
+class Simulation;
+
+/// The runs of a base plan with one fault more, each forked from one simulation of the
+/// base plan paused just before the event that first passes the fault's point
+/// (Simulation::fork_with_fault): the steps before it are simulated once for all of them,
+/// not once per fault. Ask for them in the order the base run passes their points (the
+/// order of next_faults); one asked out of that order, or whose point the base run never
+/// passes (`work` < 0), is simulated from t = 0. Either way the run is the one
+/// Simulation(scenario, base + fault, extra) gives.
+class OneMoreFault {
+ public:
+  /// `scenario` must outlive this object.
+  OneMoreFault(const Scenario& scenario, FaultPlan base, std::vector<Action> extra = {});
+  ~OneMoreFault();
+  OneMoreFault(const OneMoreFault&) = delete;
+  OneMoreFault& operator=(const OneMoreFault&) = delete;
+  /// `work`: first_pass_works' entry for `fault` in the base plan's run. `last`: no run is
+  /// asked for after this one (the paused simulation is taken over, not copied).
+  Run run(const Fault& fault, int work, bool last = false);
+
+ private:
+  const Scenario& scenario_;
+  FaultPlan base_;
+  std::vector<Action> extra_;
+  std::unique_ptr<Simulation> paused_;
+};
 
 }  // namespace idemlab

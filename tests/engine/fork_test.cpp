@@ -6,6 +6,7 @@
 #include "engine/api/api.hpp"
 #include "engine/invariants/invariants.hpp"
 #include "engine/lesson/forks.hpp"
+#include "engine/sim/schedules.hpp"
 #include "engine/sim/simulation.hpp"
 #include "engine/store/database.hpp"
 #include "engine/timeline/timeline_json.hpp"
@@ -183,6 +184,30 @@ TEST_CASE("a fault added to a run paused before the event that passes its point 
       // One event later the point has been passed: too late to plan a fault there.
       REQUIRE(paused.pause_before_work(fault_free.point_where[k].work + 1));
       CHECK_THROWS_AS(idemlab::Simulation::fork_with_fault(paused, f), std::logic_error);
+    }
+  }
+}
+
+TEST_CASE("runs with one fault more are the runs planned with it, asked for in the points' order or not") {
+  auto p = prepared_lesson("09-retry-layers.json");
+  const idemlab::Scenario& scenario = p->lesson.scenario;
+  idemlab::Run base = idemlab::Simulation(scenario, idemlab::FaultPlan{}).run();
+  std::vector<idemlab::Fault> next = idemlab::next_faults(base, idemlab::FaultPlan{}, idemlab::every_fault());
+  REQUIRE(next.size() > 5);
+  std::vector<int> works = idemlab::first_pass_works(base, next);
+  for (int w : works) CHECK(w >= 0);  // each was passed: that is how next_faults found it
+  auto direct = [&](const idemlab::Fault& f) { return shown(idemlab::Simulation(scenario, idemlab::FaultPlan{{f}}).run()); };
+  {
+    idemlab::OneMoreFault forks(scenario, idemlab::FaultPlan{});
+    for (std::size_t i = 0; i < next.size(); ++i) {
+      CHECK_MESSAGE(shown(forks.run(next[i], works[i], i + 1 == next.size())) == direct(next[i]), next[i].id());
+    }
+  }
+  {
+    // Backwards: each paused run has gone past the next fault's point, so it is simulated anew.
+    idemlab::OneMoreFault forks(scenario, idemlab::FaultPlan{});
+    for (std::size_t i = next.size(); i-- > 0;) {
+      CHECK_MESSAGE(shown(forks.run(next[i], works[i])) == direct(next[i]), next[i].id() << ", backwards");
     }
   }
 }
