@@ -84,3 +84,17 @@ test('keyboard: stepping back to the start with Enter leaves the focus on a step
   await expect.poll(async () => (await sandboxStep(page)) === (await sandboxLast(page))).toBe(true);
   await expect(page.getByTestId('prev')).toBeFocused();
 });
+
+test('switching the language in a page whose address names one (?lang=) names the new one, so a reload keeps it', async ({ page }) => {
+  await page.goto(`/?lang=zh-CN#/lesson/${LESSON}`);
+  await expect(page.locator('body[data-ready="true"]')).toBeAttached();
+  await expect(page.locator('html')).toHaveAttribute('lang', 'zh-CN');
+  await page.getByTestId('lang-switch').click();
+  await expect(page.locator('html')).toHaveAttribute('lang', 'en');
+  await expect.poll(() => new URL(page.url()).searchParams.get('lang')).toBe('en');
+  expect(new URL(page.url()).hash).toContain(`#/lesson/${LESSON}`);
+  await page.reload();
+  await expect(page.locator('body[data-ready="true"]')).toBeAttached();
+  await expect(page.locator('html')).toHaveAttribute('lang', 'en');
+  await expect(page.getByTestId('lang-switch')).toHaveText('中文');
+});

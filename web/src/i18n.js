@@ -106,7 +106,21 @@ function switchTo(lang) {
     /* not remembered, still switched */
   }
   document.documentElement.lang = lang;
+  nameInAddress(lang);
   for (const fn of listeners) fn(lang);
+}
+
+// An address that names a language (?lang=) names the one shown, so that a reload or a
+// copied link keeps what the learner switched to. An address without it stays as it is.
+function nameInAddress(lang) {
+  try {
+    const url = new URL(window.location.href);
+    if (!url.searchParams.has('lang') || url.searchParams.get('lang') === lang) return;
+    url.searchParams.set('lang', lang);
+    window.history.replaceState(window.history.state, '', url.href);
+  } catch (_) {
+    /* no history to write (or a file:// address that refuses it): the address stays */
+  }
 }
 
 /** Fetches the other languages' strings now (once the page has shown its first view), so that a switch is immediate. */
