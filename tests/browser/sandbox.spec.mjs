@@ -232,6 +232,19 @@ test('an edit the engine refuses is named and changes nothing', async ({ page })
   expect(await settledUrl(page)).toBe(url);
 });
 
+test('a fraction where the engine counts whole virtual ms is refused by name, not rounded to a value the learner did not type', async ({ page }) => {
+  await sandboxFromLesson(page);
+  const before = await shownRun(page);
+  const latency = page.locator('[data-knob="timing.latency_ms"]');
+  const inForce = await latency.inputValue();
+  await latency.fill(`${Number(inForce) + 0.5}`);
+  await latency.press('Enter');
+  await expect(page.getByTestId('sb-edit-error')).toContainText('latency_ms');
+  await expect(page.getByTestId('sb-edit-error')).toContainText('integer');
+  expect(await shownRun(page)).toEqual(before);
+  await expect(latency).toHaveValue(inForce);
+});
+
 test('pin as A, edit B: both run under the same fault plan with their counters', async ({ page }) => {
   await sandboxFromLesson(page);
   await page.getByTestId('sb-pin').click();

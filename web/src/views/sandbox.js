@@ -259,9 +259,10 @@ export class SandboxView {
     return (this.vocab.limits || {}).max_virtual_ms;
   }
 
-  /** A typed time in ms, rounded and kept within [min, the engine's limit]. */
+  /** A typed time in ms, kept within [min, the engine's limit]. A fraction is passed on as
+   *  typed: the engine refuses it by name (a whole number of virtual ms), never rounded here. */
   clampMs(value, min) {
-    const ms = Math.max(min, Math.round(Number(value) || min));
+    const ms = Math.max(min, Number(value) || min);
     const max = this.maxMs();
     return max === undefined ? ms : Math.min(ms, max);
   }
@@ -791,7 +792,8 @@ export class SandboxView {
         onchange: (ev) => {
           const raw = ev.target.value.trim();
           if (raw === '' && k.optional) this.setKnob(k.group, k.name, undefined);
-          else if (raw !== '') this.setKnob(k.group, k.name, Math.round(Number(raw)));
+          // As typed: a fraction (2.5) or a value out of range is refused by the engine, by name.
+          else if (raw !== '') this.setKnob(k.group, k.name, Number(raw));
           else this.refreshKnobs(); // emptied (or not a number): show the value still in force
         },
       });
@@ -812,13 +814,17 @@ export class SandboxView {
         if (text === shown) return;
         shown = text;
         // Layer i with `field` set to `v`, or left out (its default) when v is undefined.
-        const setLayer = (i, field, v) =>
+        // Each edit redraws the rows from the value then in force: a refused one (a fraction,
+        // 0) shows the layers as they still are, not what was typed.
+        const setLayer = (i, field, v) => {
+          shown = null;
           this.setKnob(k.group, k.name, layers.map((x, j) => {
             if (j !== i) return x;
             const rest = { ...x };
             delete rest[field];
             return v === undefined ? rest : { ...rest, [field]: v };
           }));
+        };
         rebuildKeepingFocus(control, () =>
           replaceChildren(
             control,
@@ -837,7 +843,7 @@ export class SandboxView {
                   disabled: fixed || null,
                   'aria-label': t('sandbox.layerAttempts', { layer: ly.layer }),
                   'data-fkey': `${id}-layer-${i}`,
-                  onchange: (ev) => this.setKnob(k.group, k.name, layers.map((x, j) => (j === i ? { ...x, attempts: Math.max(1, Math.round(Number(ev.target.value) || 1)) } : x))),
+                  onchange: (ev) => setLayer(i, 'attempts', ev.target.value === '' ? 1 : Number(ev.target.value)),
                 }),
                 h(
                   'label',
@@ -871,8 +877,8 @@ export class SandboxView {
                     'aria-label': t('sandbox.layerTimeoutOf', { layer: ly.layer }),
                     'data-fkey': `${id}-timeout-${i}`,
                     onchange: (ev) => {
-                      const ms = Math.round(Number(ev.target.value));
-                      setLayer(i, 'timeout_ms', ev.target.value === '' || !(ms >= 1) ? undefined : Math.min(k.max_timeout_ms, ms));
+                      // Empty: no timeout of its own. Otherwise as typed (the engine refuses a fraction or 0).
+                      setLayer(i, 'timeout_ms', ev.target.value === '' ? undefined : Number(ev.target.value));
                     },
                   }),
                   ' ms',
