@@ -17,14 +17,21 @@
   var me = document.currentScript;
   if (!window.fetch || !window.Promise || !/^https?:$/.test(window.location.protocol)) return;
 
+  // zh, zh-cn, ZH-CN, zh-Hant-TW give zh-CN; en, EN, en-US give en; another language null.
+  function langOfTag(tag) {
+    var m = typeof tag === 'string' ? /^([a-z]+)(?:[-_]|$)/i.exec(tag) : null;
+    var primary = m ? m[1].toLowerCase() : null;
+    return primary === 'zh' ? 'zh-CN' : primary === 'en' ? 'en' : null;
+  }
+
   function firstLang() {
     var asked = null;
     try {
-      asked = new URLSearchParams(window.location.search).get('lang');
+      asked = langOfTag(new URLSearchParams(window.location.search).get('lang'));
     } catch (_) {
       /* no query */
     }
-    if (asked === 'zh-CN' || asked === 'en') return asked;
+    if (asked) return asked;
     try {
       var saved = window.localStorage.getItem('idemlab.lang');
       if (saved === 'zh-CN' || saved === 'en') return saved;
@@ -34,7 +41,7 @@
     var nav = window.navigator;
     var first = (nav.languages && nav.languages[0]) || nav.language;
     if (typeof first !== 'string' || !first) return 'zh-CN';
-    return /^zh\b/i.test(first) ? 'zh-CN' : 'en';
+    return langOfTag(first) === 'zh-CN' ? 'zh-CN' : 'en';
   }
 
   var strings = me && me.getAttribute('data-strings-' + firstLang());

@@ -1,6 +1,7 @@
 // Addresses a newcomer typed or kept from an old link: a lesson id that does not exist, a
 // sandbox step with no scenario in the address, a step past a run's end, and times typed
-// into the sandbox past what the engine accepts (its limit, from `vocabulary`).
+// into the sandbox past what the engine accepts (its limit, from `vocabulary`), and ?lang=
+// as a course page may write it (any case, a tag such as en-US).
 
 import { test, expect, LESSON, useEnglish, openLesson } from './helpers.mjs';
 
@@ -85,16 +86,48 @@ test('keyboard: stepping back to the start with Enter leaves the focus on a step
   await expect(page.getByTestId('prev')).toBeFocused();
 });
 
-test('switching the language in a page whose address names one (?lang=) names the new one, so a reload keeps it', async ({ page }) => {
-  await page.goto(`/?lang=zh-CN#/lesson/${LESSON}`);
-  await expect(page.locator('body[data-ready="true"]')).toBeAttached();
-  await expect(page.locator('html')).toHaveAttribute('lang', 'zh-CN');
-  await page.getByTestId('lang-switch').click();
-  await expect(page.locator('html')).toHaveAttribute('lang', 'en');
-  await expect.poll(() => new URL(page.url()).searchParams.get('lang')).toBe('en');
-  expect(new URL(page.url()).hash).toContain(`#/lesson/${LESSON}`);
-  await page.reload();
-  await expect(page.locator('body[data-ready="true"]')).toBeAttached();
-  await expect(page.locator('html')).toHaveAttribute('lang', 'en');
-  await expect(page.getByTestId('lang-switch')).toHaveText('中文');
-});
+// The address may name the language as a host wrote it (en-us); a switch writes it as the page names it.
+for (const [asked, shown, other] of [
+  ['zh-CN', 'zh-CN', 'en'],
+  ['en-us', 'en', 'zh-CN'],
+]) {
+  test(`switching the language in a page opened with ?lang=${asked} names the new one (${other}), so a reload keeps it`, async ({ page }) => {
+    await page.goto(`/?lang=${asked}#/lesson/${LESSON}`);
+    await expect(page.locator('body[data-ready="true"]')).toBeAttached();
+    await expect(page.locator('html')).toHaveAttribute('lang', shown);
+    await page.getByTestId('lang-switch').click();
+    await expect(page.locator('html')).toHaveAttribute('lang', other);
+    await expect.poll(() => new URL(page.url()).searchParams.get('lang')).toBe(other);
+    expect(new URL(page.url()).hash).toContain(`#/lesson/${LESSON}`);
+    await page.reload();
+    await expect(page.locator('body[data-ready="true"]')).toBeAttached();
+    await expect(page.locator('html')).toHaveAttribute('lang', other);
+    await expect(page.getByTestId('lang-switch')).toHaveText(other === 'en' ? '中文' : 'English');
+  });
+}
+
+// A course page passes on the language tag it has (its own page's, its learner's): read in
+// any case, by its first part. The browser speaks Chinese here (playwright.config.js), so
+// the English tags are seen only if read; the Chinese ones are tried over a saved English.
+for (const [tag, lang, saved] of [
+  ['zh', 'zh-CN', 'en'],
+  ['zh-cn', 'zh-CN', 'en'],
+  ['ZH-CN', 'zh-CN', 'en'],
+  ['zh-TW', 'zh-CN', 'en'],
+  ['EN', 'en', null],
+  ['en-US', 'en', null],
+  ['fr', 'en', 'en'],
+  ['fr', 'zh-CN', null],
+]) {
+  const what = tag === 'fr' ? `is ignored: the ${saved ? 'saved' : 'browser\'s'} language, ${lang}, is shown` : `shows the page in ${lang}`;
+  test(`?lang=${tag} ${what}`, async ({ page }) => {
+    if (saved) await useEnglish(page);
+    await page.goto(`/?lang=${tag}#/lesson/${LESSON}`);
+    await expect(page.locator('body[data-ready="true"]')).toBeAttached();
+    await expect(page.locator('html')).toHaveAttribute('lang', lang);
+    // The button offers the other language, in that language's own name.
+    await expect(page.getByTestId('lang-switch')).toHaveText(lang === 'en' ? '中文' : 'English');
+    const chinese = expect(page.getByTestId('lesson-title'));
+    await (lang === 'en' ? chinese.not : chinese).toHaveText(/[\u4e00-\u9fff]/);
+  });
+}

@@ -2,6 +2,8 @@
 // for (?lang=, ?embed=lesson, ?origin=), the messages posted to the host page, and the
 // commands the host may send. Nothing is posted when the page is not embedded.
 
+import { langOfTag } from './i18n.js';
+
 export const VERSION = 1;
 const LANGS = ['zh-CN', 'en'];
 const LESSON_ID = /^[a-z0-9-]+$/;
@@ -32,12 +34,11 @@ function readParams() {
   } catch (_) {
     q = new URLSearchParams();
   }
-  const lang = q.get('lang');
   const given = q.get('origin');
   const origin = given === null ? null : readOrigin(given);
   // An origin that is not one: say so once (in English, for the host's developer), post nothing.
   if (given !== null && !origin) console.warn(`idemlab: origin=${given} is not an http(s) origin; no message is posted to the host page`);
-  return { lang: LANGS.includes(lang) ? lang : null, lessonOnly: q.get('embed') === 'lesson', origin, originGiven: given !== null };
+  return { lang: langOfTag(q.get('lang')), lessonOnly: q.get('embed') === 'lesson', origin, originGiven: given !== null };
 }
 
 /** What the address asks for: {lang, lessonOnly, origin, originGiven}. */

@@ -52,8 +52,8 @@ export function stringsReady() {
 function detectInitial() {
   // The address's ?lang= (a course page embedding the page picks it) before the saved choice.
   try {
-    const asked = new URLSearchParams(window.location.search).get('lang');
-    if (LANGS.includes(asked)) return asked;
+    const asked = langOfTag(new URLSearchParams(window.location.search).get('lang'));
+    if (asked) return asked;
   } catch (_) {
     /* no query to read */
   }
@@ -66,11 +66,22 @@ function detectInitial() {
   return browserLang();
 }
 
+/**
+ * The language of LANGS that a language tag names, by its first part in any case: zh,
+ * zh-cn, ZH-CN, zh-Hant-TW give zh-CN; en, EN, en-US give en. Null for another language
+ * (fr) or no tag. web/early.js reads ?lang= the same way.
+ */
+export function langOfTag(tag) {
+  const m = typeof tag === 'string' ? /^([a-z]+)(?:[-_]|$)/i.exec(tag) : null;
+  const primary = m ? m[1].toLowerCase() : null;
+  return primary === 'zh' ? 'zh-CN' : primary === 'en' ? 'en' : null;
+}
+
 /** The browser's preferred language: any Chinese (zh, zh-TW, zh-Hans-CN...) gives zh-CN, anything else en. */
 export function browserLang(nav = typeof navigator === 'undefined' ? null : navigator) {
   const first = nav && ((nav.languages && nav.languages[0]) || nav.language);
   if (typeof first !== 'string' || !first) return 'zh-CN';
-  return /^zh\b/i.test(first) ? 'zh-CN' : 'en';
+  return langOfTag(first) === 'zh-CN' ? 'zh-CN' : 'en';
 }
 
 export function getLang() {
