@@ -105,6 +105,17 @@ export function measureNextFrame(key, read) {
 }
 
 /**
+ * Runs `fn` in a task of its own once the browser has drawn the next frame. A view built
+ * in stages this way has each stage styled, laid out and painted in a frame of its own,
+ * instead of one main-thread task that lays out the whole view (issue 12: no task over
+ * 50 ms). A hidden document draws no frames: there `fn` runs in the next task.
+ */
+export function afterNextPaint(fn) {
+  if (document.visibilityState === 'hidden') setTimeout(fn, 0);
+  else requestAnimationFrame(() => setTimeout(fn, 0));
+}
+
+/**
  * Make `parent`'s children the elements for `items` ([key, make] pairs, in order),
  * reusing the element already there for a key and calling make() only for new keys.
  * `cache` is the Map this returned last time (or null); the new one is returned.

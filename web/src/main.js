@@ -1,7 +1,7 @@
 // idemlab page: wires the engine, the lesson files, progress and the views.
 // The page never decides an answer; it renders what the engine returns.
 
-import { h, replaceChildren } from './dom.js';
+import { h, replaceChildren, afterNextPaint } from './dom.js';
 import { t, getLang, setLang, onLangChange, stringsReady, preloadOtherStrings } from './i18n.js';
 import { Engine, EngineError } from './engine.js';
 import { LessonStore } from './lessons.js';
@@ -154,7 +154,7 @@ function warmEngineAfterPaint() {
       .call('scenario', { scenario: DEFAULT_SCENARIO })
       .then((out) => (out && out.scenario ? app.call('run', { scenario: out.scenario }) : null))
       .catch(() => {}); // a failed load is said by start()
-  requestAnimationFrame(() => setTimeout(warm, 0));
+  afterNextPaint(warm);
 }
 
 /** The load failed: try again (the list and lesson texts stay as they are meanwhile). */

@@ -6,7 +6,7 @@
 // edited B, the explorer (in the engine's Web Worker) and, for a lesson's challenge, the
 // engine's check. The page decides nothing: every run, verdict and check is the engine's.
 
-import { h, replaceChildren, rebuildKeepingFocus } from '../dom.js';
+import { h, replaceChildren, rebuildKeepingFocus, afterNextPaint } from '../dom.js';
 import { t, l, nameOf } from '../i18n.js';
 import { listHash, lessonHash, replaceHashSoon, flushPendingHash, sandboxHash } from '../router.js';
 import { encodeState } from '../sandbox/codec.js';
@@ -168,7 +168,7 @@ export class SandboxView {
   markBusy() {
     const view = this.root.querySelector('[data-testid="sandbox-view"]');
     if (!view) return;
-    if (this.done < this.asked) view.setAttribute('aria-busy', 'true');
+    if (this.done < this.asked || this.later.size) view.setAttribute('aria-busy', 'true');
     else view.removeAttribute('aria-busy');
   }
 
@@ -383,6 +383,12 @@ export class SandboxView {
   mount() {
     this.knobViews = null;
     this.renderedScript = null;
+    // The view is built in stages, each drawn in a frame of its own (stageIn): first what a
+    // learner reads first (summary, plan, diagram), then each side's rows and the targets,
+    // then the knowledge grid and the timeline, then the editors (knobs, script, explore).
+    // Built at once, its ~1,900 elements took one ~80 ms task (CPU) to lay out. Until the
+    // last stage the view is busy (aria-busy), as it is while the engine answers an edit.
+    this.later = new Set(['sides', 'knowledge', 'editors']);
     const el = (this.el = stepButtons(STEP_KEYS, { first: 'first', prev: 'prev', next: 'next', last: 'last' }, this, (n) => this.go(n)));
     el.range = scrubber({ last: this.last, label: t('lesson.scrubber'), testid: 'scrubber', id: 'sb-scrubber', go: (n) => this.go(n) });
     el.stepLabel = h('p', { class: 'step-label', 'data-testid': 'step-label', 'aria-hidden': 'true' });
@@ -418,6 +424,16 @@ export class SandboxView {
         this.renderStep();
       },
     });
+    el.gridCard = h(
+      'section',
+      { class: 'card grid-card', 'aria-labelledby': 'grid-h' },
+      h('div', { class: 'grid-card-head' }, h('h3', { id: 'grid-h', class: 'section-title' }, t('grid.title')), h('label', { class: 'switch-label', for: 'sb-truth-toggle' }, truthToggle, h('span', null, t('truth.toggle')))),
+      el.grid,
+      el.truth,
+    );
+    // Shown as their stage is built (stageIn).
+    this.stageEls = { sides: [el.targets, el.panels], knowledge: [el.gridCard, el.timeline], editors: [el.knobs, el.script, el.explore] };
+    for (const x of Object.values(this.stageEls).flat()) x.hidden = true;
     const back = this.state.from || this.state.ch;
     replaceChildren(
       this.root,
@@ -450,13 +466,7 @@ export class SandboxView {
             { class: 'col col-b' },
             el.diagram,
             el.panels,
-            h(
-              'section',
-              { class: 'card grid-card', 'aria-labelledby': 'grid-h' },
-              h('div', { class: 'grid-card-head' }, h('h3', { id: 'grid-h', class: 'section-title' }, t('grid.title')), h('label', { class: 'switch-label', for: 'sb-truth-toggle' }, truthToggle, h('span', null, t('truth.toggle')))),
-              el.grid,
-              el.truth,
-            ),
+            el.gridCard,
             el.timeline,
           ),
         ),
@@ -466,6 +476,25 @@ export class SandboxView {
     );
     this.el.controls = this.root.querySelector('[data-testid="controls"]');
     this.render();
+    this.markBusy();
+    this.stageIn();
+  }
+
+  /** Builds the stages mount() left for later, each after the frame that drew the one before. */
+  stageIn() {
+    const mounted = (this.mounted = {}); // a newer mount() starts its own stages
+    const next = () => {
+      if (this.destroyed || this.mounted !== mounted) return;
+      const [stage] = this.later;
+      this.later.delete(stage);
+      for (const x of this.stageEls[stage]) x.hidden = false;
+      if (stage === 'sides' && this.step >= 0) this.renderSides();
+      if (stage === 'knowledge' && this.step >= 0) this.renderKnowledge();
+      if (stage === 'editors') this.renderEditors();
+      this.markBusy();
+      if (this.later.size) afterNextPaint(next);
+    };
+    afterNextPaint(next);
   }
 
   /** After an edit: the run changed length; keep the learner near the step they looked at. */
@@ -496,6 +525,14 @@ export class SandboxView {
     this.renderSummary();
     rebuildKeepingFocus(this.el.compare, () => this.renderCompare());
     rebuildKeepingFocus(this.el.plan, () => this.renderPlan());
+    if (!this.later.has('editors')) this.renderEditors();
+    this.el.undo.disabled = !this.history.canUndo();
+    this.el.redo.disabled = !this.history.canRedo();
+    if (this.step >= 0) this.renderStep();
+  }
+
+  /** The knobs, the script and the explorer. */
+  renderEditors() {
     // The knob and script controls change only with the knobs and the script (a fault
     // added on the diagram leaves them as they are: not rebuilt, the focus stays put).
     if (!this.knobViews) this.renderKnobs();
@@ -508,9 +545,6 @@ export class SandboxView {
       this.refreshScript();
     }
     rebuildKeepingFocus(this.el.explore, () => this.renderExplore());
-    this.el.undo.disabled = !this.history.canUndo();
-    this.el.redo.disabled = !this.history.canRedo();
-    if (this.step >= 0) this.renderStep();
   }
 
   go(n, { force = false } = {}) {
@@ -530,14 +564,27 @@ export class SandboxView {
     this.el.stepLabel.textContent = `${t('lesson.stepOf', { i, last: this.last })} · t=${st.t}ms`;
     enableStepButtons(this.el, i, this.last);
     renderDiagram(this.el.diagram, this.run, i, (n) => this.go(n), { targets: this.run.targets, onTarget: (tg) => this.toggleTarget(tg) });
+    if (!this.later.has('sides')) this.renderSides();
+    if (!this.later.has('knowledge')) this.renderKnowledge();
+  }
+
+  /** The step's rows of each side and the run's injection points as a list. */
+  renderSides() {
+    const st = this.run.steps[this.step];
     rebuildKeepingFocus(this.el.panels, () =>
       replaceChildren(this.el.panels, clientPanel(st.client), networkStrip(st.network, this.run.messages), servicePanel(st.service), st.provider ? providerPanel(st.provider) : null),
     );
+    rebuildKeepingFocus(this.el.targets, () => this.renderTargets());
+  }
+
+  /** What each side knows at the step, the observer's truth and the text timeline. */
+  renderKnowledge() {
+    const i = this.step;
+    const st = this.run.steps[i];
     rebuildKeepingFocus(this.el.grid, () => replaceChildren(this.el.grid, knowledgeGrid(this.run.lesson, st, NO_HIDDEN, this.showTruth, this.run.worlds)));
     if (!this.showTruth) replaceChildren(this.el.truth, h('p', { class: 'muted truth-note' }, t('truth.hiddenNote')));
     else replaceChildren(this.el.truth, h('h4', { class: 'truth-title' }, t('truth.title')), truthSummary(st));
     renderTimeline(this.el.timeline, this.run, i, (n) => this.go(n));
-    rebuildKeepingFocus(this.el.targets, () => this.renderTargets());
   }
 
   renderNotices() {
@@ -1016,6 +1063,7 @@ export class SandboxView {
   }
 
   renderExplore() {
+    if (this.later.has('editors')) return; // its stage draws it
     const ex = this.explore;
     const kSelect = h(
       'select',
