@@ -340,6 +340,23 @@ test('"next question" (button and N) goes to the next question not yet answered 
   await expect(questionCard(page, q2.id).locator(':focus')).toHaveCount(1);
 });
 
+// Shift+N sends 'N' with Shift; N with Caps Lock on sends 'N' without it.
+for (const key of ['Shift+N', 'N']) {
+  test(`${key} goes to the next question as n does; N with Ctrl, Alt or Meta, and Shift+→, do nothing`, async ({ page }) => {
+    await openLesson(page, LESSON, 0);
+    const qs = await questionsOf(page);
+    const q1 = [...qs].sort((x, y) => x.step - y.step)[0];
+    expect(q1.step).toBeGreaterThan(0);
+    await page.getByTestId('lesson-title').focus();
+    for (const other of ['Control+N', 'Alt+N', 'Meta+N', 'Shift+ArrowRight']) await page.keyboard.press(other);
+    expect(await currentStep(page)).toBe(0);
+
+    await page.keyboard.press(key);
+    await expect.poll(() => currentStep(page)).toBe(q1.step);
+    await expect(questionCard(page, q1.id).locator(':focus')).toHaveCount(1);
+  });
+}
+
 test('step 0 says how to start; the play speed is remembered', async ({ page }) => {
   await openLesson(page, LESSON, 0);
   await expect(page.getByTestId('start-hint')).toBeVisible();

@@ -7,6 +7,7 @@ import { Engine, EngineError } from './engine.js';
 import { LessonStore } from './lessons.js';
 import { Progress } from './progress.js';
 import { currentRoute, onRoute, listHash, lessonHash, replaceHash, hashSettled, flushPendingHash } from './router.js';
+import { letterKey } from './keys.js';
 import { decodeState, encodeState } from './sandbox/codec.js';
 import { isEmbedded, params as embedParams, listenToHost, postReady, newView } from './embed.js';
 import { isOfflineCopy } from './bundled.js';
@@ -523,7 +524,10 @@ function onKey(ev) {
     return;
   }
   if (inFormField(ev.target)) return;
-  if (ev.altKey || ev.ctrlKey || ev.metaKey || ev.shiftKey) return;
+  if (ev.altKey || ev.ctrlKey || ev.metaKey) return;
+  // Shift does not change a letter shortcut (Shift+N is N, as with Caps Lock); with any
+  // other key (Shift+←) the key is not the page's.
+  if (ev.shiftKey && letterKey(ev.key) === null) return;
   try {
     if (app.view.onKey(ev)) ev.preventDefault();
   } catch (e) {

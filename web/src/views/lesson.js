@@ -16,7 +16,7 @@ import { questionCard } from './questions.js';
 import { renderTimeline, stepLine } from './timeline.js';
 import { selfCheck } from './selfcheck.js';
 import { icon } from '../icons.js';
-import { stepKeyTarget } from '../keys.js';
+import { stepKeyTarget, letterKey } from '../keys.js';
 import { stepButtons, enableStepButtons, controlButton, scrubber, focusWhenLaidOut, STEP_KEYS } from './stepcontrols.js';
 import { lessonTabs } from './tabs.js';
 import { incidentPanel } from './incident.js';
@@ -632,9 +632,9 @@ export class LessonView {
     if (this.el) this.renderPlay();
   }
 
-  /** Keyboard: ← → step, Home / End jump, N the next question. Returns true when the key was used. */
+  /** Keyboard: ← → step, Home / End jump, N the next question (in either case). Returns true when the key was used. */
   onKey(ev) {
-    if (ev.key === 'n' || ev.key === 'N') {
+    if (letterKey(ev.key) === 'n') {
       this.nextQuestion();
       return true;
     }
