@@ -108,16 +108,22 @@ ExploreResult explore(const Scenario& scenario, const ExploreLimits& limits) {
       c.key = key;
       c.text = ending.text();
       c.example = fired;
-      for (const Violation& v : verdict.violations) {
-        std::string name = to_string(v.invariant);
-        if (std::find(c.violations.begin(), c.violations.end(), name) == c.violations.end()) c.violations.push_back(name);
-      }
       class_index[key] = out.outcomes.size();
       out.outcomes.push_back(std::move(c));
       it = class_index.find(key);
     }
-    ++out.outcomes[it->second].count;
-    if (!verdict.safe()) ++out.violating;
+    OutcomeClass& outcome = out.outcomes[it->second];
+    ++outcome.count;
+    // What breaks in any schedule of the class, and in how many: a class holds runs that
+    // end alike, not runs that break alike (a learner read one ⚠ as "all of them break").
+    for (const Violation& v : verdict.violations) {
+      std::string name = to_string(v.invariant);
+      if (std::find(outcome.violations.begin(), outcome.violations.end(), name) == outcome.violations.end()) outcome.violations.push_back(name);
+    }
+    if (!verdict.safe()) {
+      ++out.violating;
+      ++outcome.violating;
+    }
     std::set<std::pair<int, std::string>> kinds;
     for (const Violation& v : verdict.violations) {
       auto kind = std::make_pair(static_cast<int>(v.invariant), v.intent);
@@ -237,6 +243,7 @@ json ExploreResult::to_json(const Scenario& scenario) const {
     put(o, "text", c.text.to_json());
     put(o, "count", c.count);
     put(o, "example", write_plan(c.example));
+    put(o, "violating", c.violating);
     put(o, "violations", c.violations);
     outcomes_json.push_back(std::move(o));
   }

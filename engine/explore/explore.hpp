@@ -74,7 +74,8 @@ struct OutcomeClass {
   L10n text;            ///< "weekly-report: DELIVERED, 1 effect"
   int count = 0;
   FaultPlan example;    ///< the first schedule (fewest faults) that ends so
-  std::vector<std::string> violations;  ///< invariant names broken in that example
+  int violating = 0;    ///< how many of its `count` schedules break some invariant
+  std::vector<std::string> violations;  ///< invariant names broken in any of them, first seen first
 };
 
 struct ExploreResult {
@@ -87,7 +88,7 @@ struct ExploreResult {
   std::vector<OutcomeClass> outcomes;             ///< most common first
   std::vector<Counterexample> counterexamples;    ///< fewest faults first, then earliest step
   /// {"max_faults", "schedules", "violating", "complete", "cut": null | {"limit", "text"},
-  ///  "safe", "outcomes": [{"key", "text", "count", "example": [Fault JSON], "violations"}],
+  ///  "safe", "outcomes": [{"key", "text", "count", "example": [Fault JSON], "violating", "violations"}],
   ///  "counterexamples": [{"invariant", "intent", "step", "reason", "faults": [Fault JSON],
   ///  "fault_ids", "plan": L10n, "scenario": the scenario with these faults}]}
   nlohmann::json to_json(const Scenario& scenario) const;

@@ -102,6 +102,34 @@ test('explore at K = 2 in a worker, then load a counterexample into the sandbox 
   expect(await settledUrl(page)).not.toBe(before);
 });
 
+test('explore\'s outcome lines say in how many of their runs something breaks, and those add up to the runs that break', async ({ page }) => {
+  // In the akash incident some runs that end alike overlap two executions and some do not:
+  // a ⚠ on the whole line would read as if all of them broke.
+  await sandboxFromLesson(page, 'incident-akash-topup');
+  await page.getByTestId('sb-explore-k').selectOption('2');
+  await page.getByTestId('sb-explore-run').click();
+  const summary = page.getByTestId('sb-explore-summary');
+  await expect(summary).toBeVisible({ timeout: 60_000 });
+  const num = (x) => Number(x.replace(/,/g, ''));
+  const [, v] = (await summary.innerText()).match(/([\d,]+) of [\d,]+ schedules/);
+  let breaking = 0;
+  let some = 0;
+  for (const line of await page.locator('[data-testid="sb-outcomes"] > li').allInnerTexts()) {
+    const count = num(line.match(/^([\d,]+)/)[1]);
+    const part = line.match(/in ([\d,]+) of these ([\d,]+) runs/);
+    if (part) {
+      expect(num(part[2])).toBe(count);
+      expect(num(part[1])).toBeLessThan(count);
+      breaking += num(part[1]);
+      some += 1;
+    } else if (line.includes('⚠')) {
+      breaking += count;
+    }
+  }
+  expect(some).toBeGreaterThan(0);
+  expect(breaking).toBe(num(v));
+});
+
 test('a fault-free right policy: explore says what it searched, never "safe"', async ({ page }) => {
   await page.goto('./#/sandbox');
   await waitSandbox(page);

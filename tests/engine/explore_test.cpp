@@ -85,6 +85,32 @@ TEST_CASE("schedules grow with K, every schedule is counted once, and the same i
   CHECK(explore_k(p->lesson.scenario, 2).to_json(p->lesson.scenario) == k2.to_json(p->lesson.scenario));
 }
 
+TEST_CASE("an outcome class says how many of its schedules break something, not only whether its example does") {
+  // In the akash incident, runs that end "DELIVERED, 1 effect" include schedules where two
+  // executions overlapped and schedules where nothing broke: one ⚠ on the class read as if
+  // all of them broke (a newcomer's finding).
+  auto p = prepared_lesson("incident-akash-topup.json");
+  ExploreResult r = explore_k(p->lesson.scenario, 2);
+  int violating = 0;
+  bool mixed = false;
+  for (const OutcomeClass& c : r.outcomes) {
+    CAPTURE(c.key);
+    CHECK(c.violating >= 0);
+    CHECK(c.violating <= c.count);
+    CHECK((c.violating > 0) == !c.violations.empty());
+    violating += c.violating;
+    if (c.violating > 0 && c.violating < c.count) mixed = true;
+  }
+  CHECK(violating == r.violating);
+  CHECK(mixed);
+  // Each class's count of breaking schedules is what re-judging its schedules gives: the
+  // class of the fault-free run breaks nothing there.
+  Run clean = Simulation(p->lesson.scenario, FaultPlan{}).run();
+  const std::string clean_key = ending_of(clean).key();
+  for (const OutcomeClass& c : r.outcomes)
+    if (c.key == clean_key && check_invariants(clean).safe()) CHECK(c.violating < c.count);
+}
+
 TEST_CASE("a limit that cuts the search says so") {
   auto p = prepared_lesson("09-retry-layers.json");
   ExploreLimits limits;

@@ -1093,6 +1093,14 @@ export class SandboxView {
     );
   }
 
+  /** What an outcome class breaks, and in how many of its runs when not in all (the engine counts). */
+  outcomeBreaks(o) {
+    if (!o.violations.length) return null;
+    const names = o.violations.map((n) => this.invariantTitle(n)).join(', ');
+    const some = o.violating < o.count;
+    return h('span', { 'data-testid': 'sb-outcome-breaks' }, some ? t('sandbox.outcomeSomeBreak', { names, n: fmt(o.violating), count: fmt(o.count) }) : `⚠ ${names}`);
+  }
+
   /** An invariant's name for a learner, from the engine's table. */
   invariantTitle(name) {
     const inv = (this.vocab.invariants || []).find((x) => x.name === name);
@@ -1137,7 +1145,7 @@ export class SandboxView {
       head,
       r.cut ? h('p', { class: 'muted' }, l(r.cut.text)) : null,
       h('h4', null, t('sandbox.outcomes')),
-      h('ul', { class: 'sb-outcomes', 'data-testid': 'sb-outcomes' }, r.outcomes.map((o) => h('li', { class: o.violations.length ? 'inv-broken' : null }, h('strong', null, fmt(o.count)), ' × ', l(o.text), o.violations.length ? ` ⚠ ${o.violations.map((n) => this.invariantTitle(n)).join(', ')}` : ''))),
+      h('ul', { class: 'sb-outcomes', 'data-testid': 'sb-outcomes' }, r.outcomes.map((o) => h('li', { class: o.violations.length ? 'inv-broken' : null }, h('strong', null, fmt(o.count)), ' × ', l(o.text), ' ', this.outcomeBreaks(o)))),
       r.counterexamples.length
         ? [
             h('h4', null, t('sandbox.counterexamples')),
