@@ -125,6 +125,19 @@ test('a lesson file that fails validation shows an error card; the other lesson 
   expect(await currentStep(page)).toBeGreaterThan(0);
 });
 
+test('a lesson file broken after its index was built (a full-width comma) is named by line, column and character, as idemlab check names it', async ({ page }) => {
+  await useEnglish(page);
+  const good = JSON.stringify({ ...builtLesson(), id: 'comma' }, null, 2);
+  await serveLessons(page, { 'comma.json': good }); // the index says the lesson is fine
+  const at = good.indexOf(',', good.indexOf('"summary"'));
+  const broken = `${good.slice(0, at)}，${good.slice(at + 1)}`;
+  await page.route('**/lessons/comma.json', (route) => route.fulfill({ contentType: 'application/json', body: broken }));
+  await page.goto('./#/lesson/comma');
+  const reason = page.locator('[data-testid="lesson-error"][data-file="lessons/comma.json"]').getByTestId('error-reason');
+  await expect(reason).toContainText(`line ${broken.slice(0, at).split('\n').length}`);
+  await expect(reason).toContainText('U+FF0C');
+});
+
 test('a lesson file that is not JSON is an error card; a listed file gone when opened is named with its status', async ({ page, guard }) => {
   guard.allowErrors(); // the browser logs the 404 itself
   await useEnglish(page);

@@ -220,6 +220,22 @@ export class LessonStore {
     return this.entries;
   }
 
+  /**
+   * Why a lesson text is not JSON, as the engine's reader says it (`check`): the line, the
+   * column and the character, with its code point, so that a full-width comma (，) typed by
+   * a Chinese keyboard is named as one, as `idemlab check` names it. The browser's own
+   * message (its wording differs from browser to browser) only when the engine cannot answer.
+   */
+  async _notJson(file, text, parseError) {
+    try {
+      const errors = outputErrors(await this.call('check', { file, text }), file);
+      if (errors) return errors;
+    } catch {
+      // the engine is not loaded or stopped: the browser's message below
+    }
+    return [{ file, path: '', kind: 'json', reason: parseError.message }];
+  }
+
   /** Fetch and run the lesson of an index entry; always resolves to a record {file, status, ...}. */
   open(entry) {
     const { file } = entry;
@@ -248,7 +264,7 @@ export class LessonStore {
     try {
       JSON.parse(got.text);
     } catch (e) {
-      return fail([{ file, path: '', kind: 'json', reason: e.message }]);
+      return fail(await this._notJson(file, got.text, e));
     }
     let run = await this._precomputed(about, pre, got.text);
     const precomputed = !!run;
