@@ -1,12 +1,15 @@
 // Addresses a newcomer typed or kept from an old link: a lesson id that does not exist, a
 // sandbox step with no scenario in the address, a step past a run's end, and times typed
-// into the sandbox past what the engine accepts (its limit, from `vocabulary`), and ?lang=
-// as a course page may write it (any case, a tag such as en-US).
+// into the sandbox past what the engine accepts (its limit, from `vocabulary`), a lesson's
+// step that is no step number or too large, and ?lang= as a course page may write it (any
+// case, a tag such as en-US).
 
-import { test, expect, LESSON, useEnglish, openLesson } from './helpers.mjs';
+import { test, expect, LESSON, useEnglish, openLesson, waitReady, completeLesson, openQuestions } from './helpers.mjs';
 
 const sandboxStep = async (page) => Number(await page.getByTestId('scrubber').inputValue());
 const sandboxLast = async (page) => Number(await page.getByTestId('scrubber').getAttribute('max'));
+/** The step a lesson shows and its last, as its step label reads them ("Step 2 of 30", "第 2 步 / 共 30 步"). */
+const stepLabel = async (page) => (await page.getByTestId('step-label').textContent()).match(/\d+/g).slice(0, 2).map(Number);
 
 for (const [lang, says, listTitle] of [
   ['en', /no such lesson/i, /no lesson with id/i],
@@ -131,3 +134,78 @@ for (const [tag, lang, saved] of [
     await (lang === 'en' ? chinese.not : chinese).toHaveText(/[\u4e00-\u9fff]/);
   });
 }
+
+for (const bad of ['-3', 'abc', '1.5']) {
+  test(`#/lesson/${LESSON}/step/${bad} says the link's step is not a step number and which step is shown`, async ({ page }) => {
+    await useEnglish(page);
+    await page.goto(`./#/lesson/${LESSON}/step/${bad}`);
+    await waitReady(page, LESSON);
+    const [shown] = await stepLabel(page);
+    const notice = page.getByTestId('notice-bad-step');
+    await expect(notice).toContainText(`“${bad}”`);
+    await expect(notice).toContainText('not a step number');
+    await expect(notice).toContainText(`step ${shown} is shown`);
+    // The address names the step shown.
+    await expect(page).toHaveURL(new RegExp(`#/lesson/${LESSON}/step/${shown}$`));
+
+    // Typed while the lesson is open: it stays where it is and says so again.
+    await page.getByTestId('next').click();
+    await expect(notice).toHaveCount(0);
+    const [here] = await stepLabel(page);
+    expect(here).toBe(shown + 1);
+    await page.evaluate((b) => (location.hash = `#/lesson/lost-receipt/step/${b}`), bad);
+    await expect(notice).toContainText(`step ${here} is shown`);
+    expect((await stepLabel(page))[0]).toBe(here);
+    await expect(page).toHaveURL(new RegExp(`#/lesson/${LESSON}/step/${here}$`));
+    // The notice is about the link: the next move takes it away.
+    await page.getByTestId('prev').click();
+    await expect(notice).toHaveCount(0);
+  });
+}
+
+test('a step that is not a number is said in Chinese too', async ({ page }) => {
+  await page.goto(`./#/lesson/${LESSON}/step/-3`);
+  await waitReady(page, LESSON);
+  const [shown] = await stepLabel(page);
+  await expect(page.getByTestId('notice-bad-step')).toContainText(`“-3”不是有效的步数`);
+  await expect(page.getByTestId('notice-bad-step')).toContainText(`第 ${shown} 步`);
+});
+
+const HUGE = '99999999999999999999';
+
+test('a step far past the end stops at the first open question and names the step as written, not rounded', async ({ page }) => {
+  await useEnglish(page);
+  await page.goto(`./#/lesson/${LESSON}/step/${HUGE}`);
+  await waitReady(page, LESSON);
+  const notice = page.getByTestId('notice-gated');
+  await expect(notice).toContainText(`step ${HUGE},`);
+  const [shown, last] = await stepLabel(page);
+  expect(shown).toBeLessThan(last);
+  await expect(notice).toContainText(`question at step ${shown}`);
+  await expect(openQuestions(page).first()).toBeVisible();
+});
+
+test('with every question answered, a step far past the end shows the last step and says the lesson ends there', async ({ page }) => {
+  test.setTimeout(120_000);
+  await useEnglish(page);
+  await openLesson(page, LESSON, 0);
+  await completeLesson(page);
+  for (const asked of [HUGE, '100000']) {
+    await page.getByTestId('first').click();
+    await page.evaluate((s) => (location.hash = `#/lesson/lost-receipt/step/${s}`), asked);
+    const notice = page.getByTestId('notice-past-end');
+    await expect(notice).toContainText(`step ${asked},`);
+    const [shown, last] = await stepLabel(page);
+    expect(shown).toBe(last);
+    await expect(notice).toContainText(`only steps 0 to ${last}`);
+    await expect(page).toHaveURL(new RegExp(`#/lesson/${LESSON}/step/${last}$`));
+  }
+  await page.reload();
+  await waitReady(page, LESSON);
+  await expect(page.getByTestId('notice-past-end')).toHaveCount(0);
+  // Opened afresh (not typed into an open lesson): the same.
+  await page.goto('about:blank');
+  await page.goto(`./#/lesson/${LESSON}/step/${HUGE}`);
+  await waitReady(page, LESSON);
+  await expect(page.getByTestId('notice-past-end')).toContainText(`step ${HUGE},`);
+});

@@ -6,7 +6,7 @@ import { t, getLang, setLang, onLangChange, stringsReady, preloadOtherStrings } 
 import { Engine, EngineError } from './engine.js';
 import { LessonStore } from './lessons.js';
 import { Progress } from './progress.js';
-import { currentRoute, onRoute, listHash, lessonHash, replaceHash, hashSettled, flushPendingHash } from './router.js';
+import { currentRoute, onRoute, listHash, lessonHash, replaceHash, hashSettled, flushPendingHash, shortText } from './router.js';
 import { letterKey } from './keys.js';
 import { decodeState, encodeState } from './sandbox/codec.js';
 import { isEmbedded, params as embedParams, listenToHost, postReady, newView } from './embed.js';
@@ -280,7 +280,7 @@ async function route() {
   if (r.name === 'sandbox' && app.view && app.view.kind === 'sandbox' && app.view.followRoute(r.code, r.step)) return;
   const ofLesson = r.name === 'lesson' || r.name === 'compare';
   if (ofLesson && app.view && app.view.kind === r.name && app.view.id === r.id) {
-    app.view.followRoute(r.step);
+    app.view.followRoute(r.step, r.stepText);
     return;
   }
   if (app.view) {
@@ -346,7 +346,7 @@ async function route() {
       setReady(true);
       return;
     }
-    app.view = new LessonView(mainEl, { rec, store: app.store, progress: app.progress, initialStep: r.step, focus: true });
+    app.view = new LessonView(mainEl, { rec, store: app.store, progress: app.progress, initialStep: r.step, stepText: r.stepText, focus: true });
     setReady(true);
     return;
   }
@@ -364,7 +364,7 @@ async function route() {
   }
   document.title = `idemlab — ${t('app.tagline')}`;
   // An address that is no route (#/garbage): say so, and show the list's own address.
-  const message = r.unknown ? t('err.unknownRoute', { route: shortCode(`#${r.unknown}`) }) : null;
+  const message = r.unknown ? t('err.unknownRoute', { route: shortText(`#${r.unknown}`) }) : null;
   if (r.unknown) replaceHash(listHash());
   await showList(isCurrent, message);
   window.scrollTo(0, 0);
@@ -377,7 +377,7 @@ async function route() {
 async function showUnknownLesson(id, isCurrent) {
   document.title = `${t('err.unknownLessonTitle')} · idemlab`;
   replaceHash(listHash());
-  await showList(isCurrent, t('err.unknownLesson', { id: shortCode(id) }));
+  await showList(isCurrent, t('err.unknownLesson', { id: shortText(id) }));
   if (isCurrent()) window.scrollTo(0, 0);
 }
 
@@ -394,12 +394,6 @@ const DEFAULT_SCENARIO = { script: [{ at: 0, do: 'deliver', intent: 'weekly-repo
 async function defaultState() {
   const out = await app.call('scenario', { scenario: DEFAULT_SCENARIO });
   return { v: 1, s: out.scenario };
-}
-
-/** Cuts an address for a notice: long or odd hashes are shown short, as text. */
-function shortCode(code) {
-  const text = String(code || '');
-  return text.length > 60 ? `${text.slice(0, 60)}…` : text;
 }
 
 async function openSandbox(r, isCurrent) {
@@ -428,7 +422,7 @@ async function openSandbox(r, isCurrent) {
     const view = rec && rec.run.lesson.challenge;
     if (view) challenge = { rec, view };
     else {
-      notices.push({ key: 'sandbox.badLesson', params: { id: shortCode(state.ch) }, testid: 'sb-bad-link' });
+      notices.push({ key: 'sandbox.badLesson', params: { id: shortText(state.ch) }, testid: 'sb-bad-link' });
       delete state.ch;
     }
   }

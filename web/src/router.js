@@ -2,7 +2,7 @@
 // (a default scenario), #/sandbox/CODE, #/sandbox/CODE/step/N (CODE: the whole scenario,
 // web/src/sandbox/codec.js), and the lesson's
 // side-by-side view #/lesson/ID/compare, #/lesson/ID/compare/step/N (N: a virtual time's
-// position, counted from 0).
+// position, counted from 0). A route names N as a number (`step`) and as written (`stepText`).
 // Following the current step uses replaceState, so stepping never fills the
 // browser history.
 
@@ -19,18 +19,30 @@ export function parse(hash) {
   if (parts[0] === 'sandbox') {
     const code = parts[1] && parts[1] !== 'step' ? parts[1] : null;
     const rest = code ? parts.slice(2) : parts.slice(1);
-    let step = null;
-    if (rest[0] === 'step' && rest[1] !== undefined && /^\d+$/.test(rest[1])) step = Number(rest[1]);
-    return { name: 'sandbox', code, step };
+    return { name: 'sandbox', code, ...stepOf(rest) };
   }
   if (parts[0] === 'lesson' && parts[1]) {
     const name = parts[2] === 'compare' ? 'compare' : 'lesson';
     const rest = name === 'compare' ? parts.slice(3) : parts.slice(2);
-    let step = null;
-    if (rest[0] === 'step' && rest[1] !== undefined && /^\d+$/.test(rest[1])) step = Number(rest[1]);
-    return { name, id: parts[1], step };
+    return { name, id: parts[1], ...stepOf(rest) };
   }
   return { name: 'list', unknown: raw };
+}
+
+/**
+ * A view's address after its id or code, ['step', N]: `step`, N as a whole number >= 0
+ * (null without one, or when N is not one: -3, abc, 1.5), and `stepText`, N as written
+ * (null without `step/N`), for a notice that names what the address asked for.
+ */
+function stepOf(rest) {
+  const stepText = rest[0] === 'step' && rest[1] !== undefined ? rest[1] : null;
+  return { step: stepText !== null && /^\d+$/.test(stepText) ? Number(stepText) : null, stepText };
+}
+
+/** A piece of an address, for a notice: a long one is cut, and shown as text. */
+export function shortText(text) {
+  const s = String(text || '');
+  return s.length > 60 ? `${s.slice(0, 60)}…` : s;
 }
 
 export function lessonHash(id, step) {

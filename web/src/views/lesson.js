@@ -5,7 +5,7 @@
 
 import { h, replaceChildren, rebuildKeepingFocus } from '../dom.js';
 import { t, l, nameOf } from '../i18n.js';
-import { lessonHash, listHash, replaceHash, sandboxHash } from '../router.js';
+import { lessonHash, listHash, replaceHash, sandboxHash, shortText } from '../router.js';
 import { encodeState } from '../sandbox/codec.js';
 import { clampStep, blockingStep, questionsAt, hiddenAt, momentAt } from '../gating.js';
 import { postAnswerChecked, postRevealed, postLessonCompleted, postStep } from '../embed.js';
@@ -36,7 +36,7 @@ function numbered(hidden, questions) {
 }
 
 export class LessonView {
-  constructor(root, { rec, store, progress, initialStep, focus = false, drafts = null, notices = [] }) {
+  constructor(root, { rec, store, progress, initialStep, stepText = null, focus = false, drafts = null, notices = [] }) {
     this.kind = 'lesson';
     this.root = root;
     this.rec = rec;
@@ -71,9 +71,8 @@ export class LessonView {
       start = lp && Number.isInteger(lp.step) ? lp.step : 0;
     }
     const allowed = clampStep(start, this.last, this.lesson.questions, answered);
-    if (initialStep !== null && initialStep !== undefined && allowed < Math.min(initialStep, this.last)) {
-      this.notices.push({ key: 'notice.deepLinkGated', params: { target: initialStep, step: allowed }, testid: 'notice-gated' });
-    }
+    const notice = this.linkNotice(initialStep, stepText, allowed);
+    if (notice) this.notices.push(notice);
     this.mount();
     this.go(allowed, { force: true, fromLink: true });
     document.title = `${l(this.lesson.title)} · idemlab`;
@@ -281,8 +280,8 @@ export class LessonView {
   go(n, { force = false, fromLink = false } = {}) {
     const allowed = clampStep(n, this.last, this.lesson.questions, (qid) => this.isAnswered(qid));
     if (allowed === this.step && !force) return;
-    // The notice about a gated deep link is about the step it opened: gone on the next move.
-    if (!fromLink && allowed !== this.step) this.notices = this.notices.filter((x) => x.key !== 'notice.deepLinkGated');
+    // A notice about the step a link asked for is about the step it opened: gone on the next move.
+    if (!fromLink && allowed !== this.step) this.notices = this.notices.filter((x) => !x.link);
     this.step = allowed;
     this.progress.reach(this.id, this.step);
     replaceHash(lessonHash(this.id, this.step));
@@ -644,18 +643,30 @@ export class LessonView {
     return true;
   }
 
-  /** The URL changed to another step of this lesson (typed or pasted). */
-  followRoute(step) {
-    this.stopPlay();
+  /**
+   * What the page says about the step a link asked for (`step`: a whole number >= 0 or
+   * null; `stepText`: as the address writes it, or null when it names none) when it shows
+   * step `shown`: a notice, or null when the link got its step. Not a step (-3, abc, 1.5),
+   * past an unanswered question, or past the lesson's end (named as written, not rounded).
+   */
+  linkNotice(step, stepText, shown) {
+    const written = shortText(stepText === null || stepText === undefined ? step : stepText);
     if (step === null || step === undefined) {
-      // No step, or not a step (step/-1, step/abc): the address shows the step that is shown.
-      replaceHash(lessonHash(this.id, this.step));
-      return;
+      return stepText === null || stepText === undefined ? null : { key: 'notice.stepNotANumber', params: { written, step: shown }, testid: 'notice-bad-step', link: true };
     }
-    const allowed = clampStep(step, this.last, this.lesson.questions, (qid) => this.isAnswered(qid));
-    if (allowed < Math.min(step, this.last)) {
-      this.notices = [{ key: 'notice.deepLinkGated', params: { target: step, step: allowed }, testid: 'notice-gated' }];
-    }
+    if (shown < Math.min(step, this.last)) return { key: 'notice.deepLinkGated', params: { target: written, step: shown }, testid: 'notice-gated', link: true };
+    if (step > this.last) return { key: 'notice.stepPastEnd', params: { target: written, last: this.last }, testid: 'notice-past-end', link: true };
+    return null;
+  }
+
+  /** The URL changed to another step of this lesson (typed or pasted). */
+  followRoute(step, stepText = null) {
+    this.stopPlay();
+    this.notices = this.notices.filter((x) => !x.link);
+    // No step, or not a step (step/-1, step/abc): the step shown stays, and the address names it.
+    const allowed = step === null || step === undefined ? this.step : clampStep(step, this.last, this.lesson.questions, (qid) => this.isAnswered(qid));
+    const notice = this.linkNotice(step, stepText, allowed);
+    if (notice) this.notices.push(notice);
     this.go(allowed, { force: true, fromLink: true });
   }
 
