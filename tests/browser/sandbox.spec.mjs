@@ -344,6 +344,18 @@ test('keyboard: leaving a changed number field with Tab moves on to the next con
   await expect(timeout).toHaveValue('150');
 });
 
+test('a click on a diagram target leaves the focus on the diagram, drawn again for the new run, so the arrow keys still scroll it', async ({ page }) => {
+  await sandboxFromLesson(page);
+  await answered(page);
+  const open = page.locator('[data-testid="diagram-target"].target-open').first();
+  const id = await open.getAttribute('data-target');
+  await open.click();
+  const target = page.locator(`[data-testid="diagram-target"][data-target="${id}"]`);
+  await expect(target).toHaveClass(/target-planned/);
+  await answered(page);
+  await expect(page.locator('.diagram-card .diagram-scroll')).toBeFocused();
+});
+
 test('a learner at the end of the run stays at its end after an edit that makes the run longer', async ({ page }) => {
   await page.goto('./#/sandbox');
   await waitSandbox(page);

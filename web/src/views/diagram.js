@@ -259,7 +259,8 @@ function mountDiagram(container, run, label) {
     ),
   );
   const svg = s('svg', { class: 'diagram-svg', role: 'img', 'aria-labelledby': `${titleId} ${descId}`, 'data-testid': 'diagram', 'data-step': 0, preserveAspectRatio: 'xMidYMin meet' });
-  const scroller = h('div', { class: 'diagram-scroll', tabindex: '0', role: 'group', 'aria-label': label || t('diagram.title') }, svg);
+  // data-fkey: a view that draws the diagram again (a new run) puts the focus back on it.
+  const scroller = h('div', { class: 'diagram-scroll', tabindex: '0', role: 'group', 'aria-label': label || t('diagram.title'), 'data-fkey': `diagram:${label || ''}` }, svg);
   const control = axisControl(prefix);
   container.appendChild(h('div', { class: 'diagram' }, control, header, scroller));
 

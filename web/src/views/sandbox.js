@@ -6,7 +6,7 @@
 // edited B, the explorer (in the engine's Web Worker) and, for a lesson's challenge, the
 // engine's check. The page decides nothing: every run, verdict and check is the engine's.
 
-import { h, replaceChildren, rebuildKeepingFocus, afterNextPaint } from '../dom.js';
+import { h, replaceChildren, rebuildKeepingFocus, afterNextPaint, measureNextFrame } from '../dom.js';
 import { t, l, nameOf } from '../i18n.js';
 import { listHash, lessonHash, replaceHashSoon, flushPendingHash, sandboxHash } from '../router.js';
 import { encodeState } from '../sandbox/codec.js';
@@ -511,11 +511,19 @@ export class SandboxView {
     this.render();
     this.go(keep, { force: true });
     this.el.edited.textContent = t('sandbox.recomputed', { text: l(this.run.ending.text) });
-    // The control the learner used went away with the edit (a removed fault's button):
-    // the keyboard lands on the fault plan, not on the top of the page.
+    // The control the learner used went away with the edit (the diagram, clicked, is drawn
+    // again for the new run; a removed fault's button is gone): the keyboard lands on the
+    // same control (data-fkey) when the new run has it, else on its section or the fault
+    // plan, not on the top of the page. In the next frame: focus() lays the page out, as that
+    // frame does anyway; here it added a whole layout (~30 ms) to this task.
     if (hadFocus && !this.root.contains(document.activeElement)) {
-      const back = section && section.isConnected ? section : this.el.plan;
-      back.focus({ preventScroll: true });
+      const fkey = active.getAttribute('data-fkey');
+      measureNextFrame('sandbox-refocus', () => () => {
+        if (this.destroyed || this.root.contains(document.activeElement)) return; // focused meanwhile
+        const again = fkey ? this.root.querySelector(`[data-fkey="${CSS.escape(fkey)}"]`) : null;
+        const back = again || (section && section.isConnected ? section : this.el.plan);
+        back.focus({ preventScroll: true });
+      });
     }
   }
 
