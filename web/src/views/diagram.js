@@ -240,7 +240,7 @@ function axisControl(prefix) {
 }
 
 // The parts that never change for a lesson: built once per container.
-function mountDiagram(container, run, label) {
+function mountDiagram(container, run, label, scrollerBefore = null) {
   diagramCount += 1;
   const prefix = `dg${diagramCount}`;
   const geo = geometryOf(run);
@@ -259,10 +259,20 @@ function mountDiagram(container, run, label) {
     ),
   );
   const svg = s('svg', { class: 'diagram-svg', role: 'img', 'aria-labelledby': `${titleId} ${descId}`, 'data-testid': 'diagram', 'data-step': 0, preserveAspectRatio: 'xMidYMin meet' });
-  // data-fkey: a view that draws the diagram again (a new run) puts the focus back on it.
-  const scroller = h('div', { class: 'diagram-scroll', tabindex: '0', role: 'group', 'aria-label': label || t('diagram.title'), 'data-fkey': `diagram:${label || ''}` }, svg);
   const control = axisControl(prefix);
-  container.appendChild(h('div', { class: 'diagram' }, control, header, scroller));
+  let scroller = scrollerBefore;
+  if (scroller) {
+    // Everything before the scroller is new; the scroller stays where it is, with the new svg.
+    const wrapper = scroller.parentNode;
+    while (wrapper.firstChild !== scroller) wrapper.removeChild(wrapper.firstChild);
+    wrapper.insertBefore(control, scroller);
+    wrapper.insertBefore(header, scroller);
+    scroller.replaceChildren(svg);
+  } else {
+    // data-fkey: a view that draws the page again puts the focus back on it.
+    scroller = h('div', { class: 'diagram-scroll', tabindex: '0', role: 'group', 'aria-label': label || t('diagram.title'), 'data-fkey': `diagram:${label || ''}` }, svg);
+    container.appendChild(h('div', { class: 'diagram' }, control, header, scroller));
+  }
 
   const view = {
     run,
@@ -360,11 +370,11 @@ export function targetAction(tg) {
 export function renderDiagram(container, run, cur, onPick, { targets = null, onTarget = null, label = null } = {}) {
   let view = views.get(container);
   if (!view || view.run !== run) {
-    if (view) {
-      container.querySelector('.diagram').remove();
-      mounted.delete(view);
-    }
-    view = mountDiagram(container, run, label);
+    if (view) mounted.delete(view);
+    // A new run (a sandbox edit) is drawn in the scroller already there: a focused scroller
+    // keeps its focus, and the browser need not lay the page out to move it (removing a
+    // focused element, or blurring it, forced a whole layout in the middle of the edit).
+    view = mountDiagram(container, run, label, view ? view.scroller : null);
   }
   view.onPick = onPick || null;
   view.onTarget = onTarget;
