@@ -52,6 +52,26 @@ test('#/sandbox/step/3 opens the default scenario at step 3; a step past its end
   await expect(page.getByTestId('sb-no-step')).toContainText(String(await sandboxLast(page)));
 });
 
+test('a sandbox link whose step is no step number, or a huge one, says so and names it as written; the run\'s last step is shown', async ({ page }) => {
+  await useEnglish(page);
+  for (const written of ['-3', 'abc', '1.5']) {
+    await page.goto(`./#/sandbox/step/${written}`);
+    await page.locator('body[data-ready="true"]').waitFor();
+    const notice = page.getByTestId('sb-bad-step');
+    await expect(notice).toContainText(`“${written}”`);
+    expect(await sandboxStep(page)).toBe(await sandboxLast(page));
+    await expect(notice).toContainText(`step ${await sandboxLast(page)}`);
+  }
+  // Typed into the address of an open sandbox: the same notice, and a good step clears it.
+  await page.evaluate(() => (window.location.hash = '#/sandbox/step/2'));
+  await expect(page.getByTestId('sb-bad-step')).toHaveCount(0);
+  await expect.poll(() => sandboxStep(page)).toBe(2);
+  await page.goto('./#/sandbox/step/99999999999999999999');
+  await page.locator('body[data-ready="true"]').waitFor();
+  await expect(page.getByTestId('sb-no-step')).toContainText('99999999999999999999');
+  await expect(page.getByTestId('sb-no-step')).not.toContainText('e+');
+});
+
 test('times typed into the sandbox stay within the engine\'s limit: the run is not refused', async ({ page }) => {
   await useEnglish(page);
   await page.goto('./#/sandbox');

@@ -277,7 +277,7 @@ async function route() {
   const isCurrent = () => token === app.renderToken;
   const r = currentRoute();
 
-  if (r.name === 'sandbox' && app.view && app.view.kind === 'sandbox' && app.view.followRoute(r.code, r.step)) return;
+  if (r.name === 'sandbox' && app.view && app.view.kind === 'sandbox' && app.view.followRoute(r.code, r.step, r.stepText)) return;
   const ofLesson = r.name === 'lesson' || r.name === 'compare';
   if (ofLesson && app.view && app.view.kind === r.name && app.view.id === r.id) {
     app.view.followRoute(r.step, r.stepText);
@@ -445,7 +445,7 @@ async function openSandbox(r, isCurrent) {
       const reason = first.errors.map((x) => `${x.path || '/'}: ${x.reason}`).join('; ');
       notices.push({ key: 'sandbox.badScenario', params: { reason: reason.length > 300 ? `${reason.slice(0, 300)}…` : reason }, testid: 'sb-bad-link', then: true });
     } else {
-      view = new SandboxView(mainEl, { first, step: r.step, app, challenge, notices: noticeList(notices), focus: true });
+      view = new SandboxView(mainEl, { first, step: r.step, stepText: r.stepText, app, challenge, notices: noticeList(notices), focus: true });
     }
   }
   if (!view) {
@@ -455,7 +455,7 @@ async function openSandbox(r, isCurrent) {
     // #/sandbox/step/N: the default scenario at that step (a link whose scenario did not
     // open names a step of another run: its notice says the default is shown instead).
     const fromLink = notices.some((n) => n.then);
-    view = new SandboxView(mainEl, { first, step: fromLink ? null : r.step, app, notices: noticeList(notices), focus: true });
+    view = new SandboxView(mainEl, { first, step: fromLink ? null : r.step, stepText: fromLink ? null : r.stepText, app, notices: noticeList(notices), focus: true });
   }
   app.view = view;
   setReady(true);

@@ -8,7 +8,7 @@
 
 import { h, replaceChildren, rebuildKeepingFocus, afterNextPaint, measureNextFrame } from '../dom.js';
 import { t, l, nameOf } from '../i18n.js';
-import { listHash, lessonHash, replaceHashSoon, flushPendingHash, sandboxHash } from '../router.js';
+import { listHash, lessonHash, replaceHashSoon, flushPendingHash, sandboxHash, shortText } from '../router.js';
 import { encodeState } from '../sandbox/codec.js';
 import { History } from '../sandbox/history.js';
 import { outputErrors } from '../engine.js';
@@ -90,7 +90,7 @@ export class SandboxView {
    * provider}}; app: {call, engine, vocab, store, progress}; challenge: the lesson's
    * challenge view ({kind, prompt, ...}) and its rec.
    */
-  constructor(root, { first, step, app, challenge = null, notices = [], focus = false }) {
+  constructor(root, { first, step, stepText = null, app, challenge = null, notices = [], focus = false }) {
     this.kind = 'sandbox';
     this.root = root;
     this.app = app;
@@ -108,8 +108,8 @@ export class SandboxView {
     this.asked = 0; // edits asked for
     this.done = 0; // edits answered
     this.accept(first, { record: false });
-    // A link's step past the run's end: the last step is shown, and the notice says why.
-    if (step !== null && step !== undefined && step > this.last) this.notices.push({ key: 'sandbox.noSuchStep', params: { step, last: this.last }, testid: 'sb-no-step' });
+    const notice = this.linkNotice(step, stepText);
+    if (notice) this.notices.push(notice);
     this.mount();
     this.go(step === null || step === undefined ? this.last : step, { force: true });
     document.title = `${t('sandbox.title')} · idemlab`;
@@ -1246,9 +1246,25 @@ export class SandboxView {
     return true;
   }
 
+  /**
+   * What the page says about the step a link asked for (`step`: a whole number >= 0 or
+   * null; `stepText`: as the address writes it, or null when it names none), or null when
+   * the run has it: not a step (-3, abc, 1.5: the run's last step is shown), or past the
+   * run's end (named as written, not rounded).
+   */
+  linkNotice(step, stepText) {
+    if (stepText === null || stepText === undefined) return null;
+    if (step === null || step === undefined) return { key: 'notice.stepNotANumber', params: { written: shortText(stepText), step: this.last }, testid: 'sb-bad-step', link: true };
+    if (step > this.last) return { key: 'sandbox.noSuchStep', params: { step: shortText(stepText), last: this.last }, testid: 'sb-no-step', link: true };
+    return null;
+  }
+
   /** The address changed (typed, pasted, or back/forward). */
-  followRoute(code, step) {
+  followRoute(code, step, stepText = null) {
     if (code === this.code) {
+      const notice = this.linkNotice(step, stepText);
+      this.notices = [...this.notices.filter((x) => !x.link), ...(notice ? [notice] : [])];
+      this.renderNotices();
       if (step !== null && step !== undefined) this.go(step);
       return true;
     }
