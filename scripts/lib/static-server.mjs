@@ -6,7 +6,8 @@
 //     is sent as that copy, with Content-Encoding: br (or gzip), when the request's
 //     Accept-Encoding allows it; the Content-Type is the original file's (application/wasm
 //     for the engine, which streaming compilation needs), and Vary: Accept-Encoding tells a
-//     cache that the answer depends on that header;
+//     cache that the answer depends on that header; a copy older than its file (edited
+//     after the build) is stale and not sent;
 //   - Content-Type by extension, X-Content-Type-Options: nosniff, Referrer-Policy:
 //     no-referrer, Cache-Control: no-cache with an ETag (a repeat request costs a 304);
 //   - GET and HEAD only; a path outside the folder, or a hidden file, is a 404.
@@ -112,7 +113,9 @@ export function makeHandler(dir, { log = false } = {}) {
     const accepted = acceptedEncodings(req.headers['accept-encoding']);
     for (const [name, suffix] of ENCODINGS) {
       const cst = await statFile(full + suffix);
-      if (!cst) continue;
+      // A copy older than its file is stale (the file was edited after the build, say a
+      // lesson a teacher fixed in place): the file itself is sent, never the old text.
+      if (!cst || cst.mtimeMs < st.mtimeMs) continue;
       headers.Vary = 'Accept-Encoding';
       if (!coding && accepted.has(name)) [coding, sendPath, sendStat] = [name, full + suffix, cst];
     }

@@ -4,7 +4,7 @@
 // that accepts only gzip gets gzip, any other gets the file; each copy decodes to exactly
 // the bytes of its file (a stale copy would hand the learner an old engine).
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import test from 'node:test';
@@ -98,4 +98,20 @@ test('the server sends the copy a request accepts, with the file\'s type and Var
   assert.equal((await get('/../package.json')).status, 404);
   assert.equal((await get('/%2e%2e/package.json')).status, 404);
   assert.equal((await get('/', {}, 'POST')).status, 405);
+});
+
+test('a file edited after its copies were made is sent itself, not its stale copy', async (t) => {
+  // A teacher fixes a lesson in dist/lessons/ by hand: its .br and .gz still hold the old text.
+  const dir = mkdtempSync(join(tmpdir(), 'idemlab-stale-'));
+  const file = join(dir, 'lesson.json');
+  writeFileSync(file, '{"v": "old"}');
+  writeFileSync(`${file}.br`, zlib.brotliCompressSync(Buffer.from('{"v": "old"}')));
+  writeFileSync(`${file}.gz`, zlib.gzipSync(Buffer.from('{"v": "old"}')));
+  const later = new Date(Date.now() + 5000);
+  writeFileSync(file, '{"v": "fixed"}');
+  utimesSync(file, later, later);
+  const server = await startServer({ dir, port: 0 });
+  t.after(() => server.close());
+  const res = await fetch(`http://127.0.0.1:${server.address().port}/lesson.json`, { headers: { 'accept-encoding': 'br, gzip' } });
+  assert.equal(await res.text(), '{"v": "fixed"}');
 });
