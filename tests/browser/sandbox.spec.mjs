@@ -271,6 +271,30 @@ test('a fraction where the engine counts whole virtual ms is refused by name, no
   await expect(page.getByTestId('sb-edit-error')).toContainText('integer');
   expect(await shownRun(page)).toEqual(before);
   await expect(latency).toHaveValue(inForce);
+  // Said beside the box too (the page's notice is far above it), until a value is taken.
+  const beside = page.locator('.sb-knob', { has: latency }).getByTestId('sb-knob-refused');
+  await expect(beside).toBeVisible();
+  await expect(beside).toContainText('timing.latency_ms');
+  await latency.fill(String(Number(inForce) + 1));
+  await latency.press('Enter');
+  await expect(beside).toBeHidden();
+  await expect(page.getByTestId('sb-edit-error')).toHaveCount(0);
+});
+
+test('keyboard: Undo pressed until nothing is left to undo hands the focus to Redo, not to the top of the page', async ({ page }) => {
+  await sandboxFromLesson(page);
+  await page.locator('[data-testid="sb-target"]').first().click();
+  await answered(page);
+  const undo = page.getByTestId('sb-undo');
+  await undo.focus();
+  await page.keyboard.press('Enter');
+  await answered(page);
+  await expect(undo).toBeDisabled();
+  await expect(page.getByTestId('sb-redo')).toBeFocused();
+  await page.keyboard.press('Enter');
+  await answered(page);
+  await expect(page.getByTestId('sb-redo')).toBeDisabled();
+  await expect(undo).toBeFocused();
 });
 
 test('pin as A, edit B: both run under the same fault plan with their counters', async ({ page }) => {

@@ -37,8 +37,9 @@ const clone = (x) => JSON.parse(JSON.stringify(x));
 function placeOf(path) {
   const p = String(path || '').replace(/^\/scenario\/?/, '');
   if (!p) return '';
-  let m = /^(client|service|provider|timing)\/([a-z_]+)/.exec(p);
-  if (m) return `${m[1]}.${m[2]}`;
+  // A knob, or a field of one of its entries: client.retry_layers[0].attempts.
+  let m = /^(client|service|provider|timing)\/([a-z_]+)(?:\/(\d+)(?:\/([a-z_]+))?)?/.exec(p);
+  if (m) return `${m[1]}.${m[2]}${m[3] === undefined ? '' : `[${m[3]}]`}${m[4] ? `.${m[4]}` : ''}`;
   m = /^script\/(\d+)(?:\/([a-z_]+))?/.exec(p);
   if (m) return t('sandbox.whereAction', { n: Number(m[1]) + 1, field: m[2] || '' }).trim();
   m = /^faults\/(\d+)/.exec(p);
@@ -534,8 +535,13 @@ export class SandboxView {
     rebuildKeepingFocus(this.el.compare, () => this.renderCompare());
     rebuildKeepingFocus(this.el.plan, () => this.renderPlan());
     if (!this.later.has('editors')) this.renderEditors();
+    // The keyboard on Undo (or Redo) when it runs out moves to the other one, not to the
+    // top of the page (a disabled button loses the focus).
+    const on = document.activeElement;
     this.el.undo.disabled = !this.history.canUndo();
     this.el.redo.disabled = !this.history.canRedo();
+    if (on === this.el.undo && this.el.undo.disabled && !this.el.redo.disabled) this.el.redo.focus();
+    else if (on === this.el.redo && this.el.redo.disabled && !this.el.undo.disabled) this.el.undo.focus();
     if (this.step >= 0) this.renderStep();
   }
 
@@ -819,6 +825,8 @@ export class SandboxView {
     const label = h('label', { for: id, class: 'sb-knob-name' }, h('code', null, k.name));
     const meaning = h('p', { class: 'muted small sb-knob-meaning', id: `${id}-m` }, l(k.meaning));
     const valueMeaning = h('p', { class: 'small sb-value-meaning', id: `${id}-v` });
+    // A value the engine refused, said beside the control (the page's notice is far above).
+    const refused = h('p', { class: 'small sb-knob-refused', role: 'alert', 'data-testid': 'sb-knob-refused', hidden: true });
     let control;
     let show; // puts the current value into the control
     if (k.type === 'choice' || k.type === 'boolean') {
@@ -983,6 +991,9 @@ export class SandboxView {
     }
     const update = () => {
       show(current());
+      const mine = (this.editError || []).filter((e) => placeOf(e.path).startsWith(`${k.group}.${k.name}`));
+      refused.hidden = !mine.length;
+      replaceChildren(refused, mine.length ? [t('sandbox.knobRefused'), ' ', h('span', { lang: 'en' }, mine.map((e) => `${placeOf(e.path)}: ${e.reason}`).join('; '))] : null);
       // The engine's judgement of the value in force (run's "settings"); none in a fix-it.
       const setting = fix ? null : (this.run.settings || {})[`${k.group}.${k.name}`] || null;
       badge.hidden = !setting;
@@ -991,7 +1002,7 @@ export class SandboxView {
       // A layers value has no named values: the engine says what its judgement means.
       if (k.type === 'layers') valueMeaning.textContent = setting && k.setting_meanings && k.setting_meanings[setting] ? l(k.setting_meanings[setting]) : '';
     };
-    const el = h('div', { class: ['sb-knob', fixed && 'is-fixed'], 'data-fixed': fixed ? 'true' : null }, h('div', { class: 'sb-knob-head' }, label, ' ', badge), control, valueMeaning, meaning);
+    const el = h('div', { class: ['sb-knob', fixed && 'is-fixed'], 'data-fixed': fixed ? 'true' : null }, h('div', { class: 'sb-knob-head' }, label, ' ', badge), control, refused, valueMeaning, meaning);
     update();
     return { el, update };
   }
@@ -1104,7 +1115,7 @@ export class SandboxView {
   /** What an outcome class breaks, and in how many of its runs when not in all (the engine counts). */
   outcomeBreaks(o) {
     if (!o.violations.length) return null;
-    const names = o.violations.map((n) => this.invariantTitle(n)).join(', ');
+    const names = o.violations.map((n) => this.invariantTitle(n)).join(t('list.sep'));
     const some = o.violating < o.count;
     return h('span', { 'data-testid': 'sb-outcome-breaks' }, some ? t('sandbox.outcomeSomeBreak', { names, n: fmt(o.violating), count: fmt(o.count) }) : `⚠ ${names}`);
   }
