@@ -357,6 +357,25 @@ for (const key of ['Shift+N', 'N']) {
   });
 }
 
+test('arrows on a question\'s options move between the options; the lesson stays at the question', async ({ page }) => {
+  await openLesson(page, LESSON, 0);
+  const qs = await questionsOf(page);
+  const q1 = [...qs].sort((x, y) => x.step - y.step)[0];
+  await page.getByTestId('lesson-title').focus();
+  await page.keyboard.press('n');
+  await expect.poll(() => currentStep(page)).toBe(q1.step);
+  const options = questionCard(page, q1.id).locator('[data-testid="answers"] button');
+  expect(await options.count()).toBeGreaterThan(1);
+  await expect(options.first()).toBeFocused();
+  await page.keyboard.press('ArrowRight');
+  await expect(options.nth(1)).toBeFocused();
+  await page.keyboard.press('ArrowLeft');
+  await page.keyboard.press('ArrowLeft'); // from the first, round to the last
+  await expect(options.last()).toBeFocused();
+  expect(await currentStep(page)).toBe(q1.step);
+  await expect(questionCard(page, q1.id)).toBeVisible();
+});
+
 test('step 0 says how to start; the play speed is remembered', async ({ page }) => {
   await openLesson(page, LESSON, 0);
   await expect(page.getByTestId('start-hint')).toBeVisible();

@@ -511,6 +511,8 @@ function inTextField(el) {
   return el.tagName === 'TEXTAREA' || el.isContentEditable;
 }
 
+const ARROW_STEP = { ArrowLeft: -1, ArrowUp: -1, ArrowRight: 1, ArrowDown: 1 };
+
 function onKey(ev) {
   if (!app.view) return;
   if (app.view.kind === 'sandbox' && (ev.ctrlKey || ev.metaKey) && !ev.altKey) {
@@ -519,6 +521,16 @@ function onKey(ev) {
   }
   if (inFormField(ev.target)) return;
   if (ev.altKey || ev.ctrlKey || ev.metaKey) return;
+  // Arrows on a question's options move between its options: stepping the lesson from
+  // there took the question (and the focus) away.
+  const options = ev.target.closest && ev.target.closest('[data-testid="answers"]');
+  if (options && ARROW_STEP[ev.key] && !ev.shiftKey) {
+    const buttons = [...options.querySelectorAll('button:not([disabled])')];
+    const at = buttons.indexOf(ev.target);
+    if (at >= 0) buttons[(at + ARROW_STEP[ev.key] + buttons.length) % buttons.length].focus();
+    ev.preventDefault();
+    return;
+  }
   // Shift does not change a letter shortcut (Shift+N is N, as with Caps Lock); with any
   // other key (Shift+←) the key is not the page's.
   if (ev.shiftKey && letterKey(ev.key) === null) return;
