@@ -291,6 +291,9 @@ test('keyboard: Undo pressed until nothing is left to undo hands the focus to Re
   await answered(page);
   await expect(undo).toBeDisabled();
   await expect(page.getByTestId('sb-redo')).toBeFocused();
+  // One alert, beside the box: the page's notice above is a status (not read out twice).
+  await expect(page.locator('[data-testid="sandbox-view"] [role="alert"]:visible')).toHaveCount(1);
+  await expect(page.getByTestId('sb-edit-error')).toHaveAttribute('role', 'status');
   await page.keyboard.press('Enter');
   await answered(page);
   await expect(page.getByTestId('sb-redo')).toBeDisabled();

@@ -609,7 +609,9 @@ export class SandboxView {
       this.editError
         ? h(
             'div',
-            { class: 'notice notice-warn', role: 'alert', 'data-testid': 'sb-edit-error' },
+            // A knob's refusal is also said beside its box (knobControl), as an alert: here it is
+            // a status, so that a screen reader does not hear it twice.
+            { class: 'notice notice-warn', role: this.editError.every((e) => /^(client|service|provider|timing)\./.test(placeOf(e.path))) ? 'status' : 'alert', 'data-testid': 'sb-edit-error' },
             h('p', null, t('sandbox.refused')),
             h('ul', null, this.editError.map((e) => h('li', null, h('strong', null, placeOf(e.path)), placeOf(e.path) ? ': ' : '', h('span', { lang: 'en' }, e.reason)))),
           )
