@@ -130,6 +130,22 @@ test('explore\'s outcome lines say in how many of their runs something breaks, a
   expect(breaking).toBe(num(v));
 });
 
+test('a counterexample with no fault, in a sandbox with none planned, says it is the run shown instead of offering to load it', async ({ page }) => {
+  await sandboxFromLesson(page, 'incident-akash-topup');
+  await expect(planItems(page)).toHaveCount(0);
+  await expect(page.getByTestId('sb-verdict')).toContainText('concurrent'); // it breaks as opened
+  await page.getByTestId('sb-explore-k').selectOption('1');
+  await page.getByTestId('sb-explore-run').click();
+  await expect(page.getByTestId('sb-explore-summary')).toBeVisible({ timeout: 60_000 });
+  const noFault = page.locator('[data-testid="sb-cex"] > li', { hasText: 'no fault' });
+  expect(await noFault.count()).toBeGreaterThan(0);
+  await expect(noFault.first().getByTestId('sb-cex-shown')).toBeVisible();
+  await expect(noFault.first().getByTestId('sb-cex-load')).toHaveCount(0);
+  // One with a fault still loads.
+  await page.locator('[data-testid="sb-cex"] > li', { hasNotText: 'no fault' }).first().getByTestId('sb-cex-load').click();
+  await expect(planItems(page)).not.toHaveCount(0);
+});
+
 test('a fault-free right policy: explore says what it searched, never "safe"', async ({ page }) => {
   await page.goto('./#/sandbox');
   await waitSandbox(page);
@@ -275,6 +291,9 @@ test('a fraction where the engine counts whole virtual ms is refused by name, no
   const beside = page.locator('.sb-knob', { has: latency }).getByTestId('sb-knob-refused');
   await expect(beside).toBeVisible();
   await expect(beside).toContainText('timing.latency_ms');
+  // One alert, beside the box: the page's notice above is a status (not read out twice).
+  await expect(page.locator('[data-testid="sandbox-view"] [role="alert"]:visible')).toHaveCount(1);
+  await expect(page.getByTestId('sb-edit-error')).toHaveAttribute('role', 'status');
   await latency.fill(String(Number(inForce) + 1));
   await latency.press('Enter');
   await expect(beside).toBeHidden();
@@ -291,9 +310,6 @@ test('keyboard: Undo pressed until nothing is left to undo hands the focus to Re
   await answered(page);
   await expect(undo).toBeDisabled();
   await expect(page.getByTestId('sb-redo')).toBeFocused();
-  // One alert, beside the box: the page's notice above is a status (not read out twice).
-  await expect(page.locator('[data-testid="sandbox-view"] [role="alert"]:visible')).toHaveCount(1);
-  await expect(page.getByTestId('sb-edit-error')).toHaveAttribute('role', 'status');
   await page.keyboard.press('Enter');
   await answered(page);
   await expect(page.getByTestId('sb-redo')).toBeDisabled();

@@ -1179,7 +1179,10 @@ export class SandboxView {
                   null,
                   h('p', null, l(c.reason)),
                   h('p', { class: 'muted small' }, t('sandbox.when', { plan: l(c.plan) })),
-                  h('button', { type: 'button', class: 'btn btn-small', 'data-testid': 'sb-cex-load', 'data-fkey': `cex-${c.fault_ids.join(',')}`, onclick: () => this.loadScenario(c.scenario) }, t('sandbox.loadCex')),
+                  // With no fault, and none in the plan either, its run is the one shown.
+                  !c.faults.length && !(this.state.s.faults || []).length
+                    ? h('p', { class: 'muted small', 'data-testid': 'sb-cex-shown' }, t('sandbox.cexIsShown'))
+                    : h('button', { type: 'button', class: 'btn btn-small', 'data-testid': 'sb-cex-load', 'data-fkey': `cex-${c.fault_ids.join(',')}`, onclick: () => this.loadScenario(c.scenario) }, t('sandbox.loadCex')),
                 ),
               ),
             ),
