@@ -527,9 +527,11 @@ function onKey(ev) {
   if (options && ARROW_STEP[ev.key] && !ev.shiftKey) {
     const buttons = [...options.querySelectorAll('button:not([disabled])')];
     const at = buttons.indexOf(ev.target);
-    if (at >= 0) buttons[(at + ARROW_STEP[ev.key] + buttons.length) % buttons.length].focus();
-    ev.preventDefault();
-    return;
+    if (at >= 0 && buttons.length > 1) {
+      buttons[(at + ARROW_STEP[ev.key] + buttons.length) % buttons.length].focus();
+      ev.preventDefault();
+      return;
+    }
   }
   // Shift does not change a letter shortcut (Shift+N is N, as with Caps Lock); with any
   // other key (Shift+←) the key is not the page's.
