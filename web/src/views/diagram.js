@@ -269,8 +269,7 @@ function mountDiagram(container, run, label, scrollerBefore = null) {
     wrapper.insertBefore(header, scroller);
     scroller.replaceChildren(svg);
   } else {
-    // data-fkey: a view that draws the page again puts the focus back on it.
-    scroller = h('div', { class: 'diagram-scroll', tabindex: '0', role: 'group', 'aria-label': label || t('diagram.title'), 'data-fkey': `diagram:${label || ''}` }, svg);
+    scroller = h('div', { class: 'diagram-scroll', tabindex: '0', role: 'group', 'aria-label': label || t('diagram.title') }, svg);
     container.appendChild(h('div', { class: 'diagram' }, control, header, scroller));
   }
 

@@ -512,10 +512,9 @@ export class SandboxView {
     this.render();
     this.go(keep, { force: true });
     this.el.edited.textContent = t('sandbox.recomputed', { text: l(this.run.ending.text) });
-    // The control the learner used went away with the edit (the diagram, clicked, is drawn
-    // again for the new run; a removed fault's button is gone): the keyboard lands on the
-    // same control (data-fkey) when the new run has it, else on its section or the fault
-    // plan, not on the top of the page. In the next frame: focus() lays the page out, as that
+    // The control the learner used went away with the edit (a retry layer's field, redrawn;
+    // a removed fault's button): the keyboard lands on the same control (data-fkey) when
+    // the new run has it, else on its section or the fault plan, not on the top of the page. In the next frame: focus() lays the page out, as that
     // frame does anyway; here it added a whole layout (~30 ms) to this task.
     if (hadFocus && !this.root.contains(document.activeElement)) {
       const fkey = active.getAttribute('data-fkey');
