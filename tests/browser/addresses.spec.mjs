@@ -4,7 +4,7 @@
 // step that is no step number or too large, and ?lang= as a course page may write it (any
 // case, a tag such as en-US).
 
-import { test, expect, LESSON, useEnglish, openLesson, waitReady, completeLesson, openQuestions } from './helpers.mjs';
+import { test, expect, LESSON, useEnglish, openLesson, waitReady, completeLesson, openQuestions, sandboxReady } from './helpers.mjs';
 
 const sandboxStep = async (page) => Number(await page.getByTestId('scrubber').inputValue());
 const sandboxLast = async (page) => Number(await page.getByTestId('scrubber').getAttribute('max'));
@@ -85,7 +85,7 @@ test('times typed into the sandbox stay within the engine\'s limit: the run is n
   await expect(at).toHaveAttribute('max', String(limit));
   await at.fill(String(limit * 10));
   await at.press('Enter');
-  await page.locator('[data-testid="sandbox-view"]:not([aria-busy])').waitFor();
+  await sandboxReady(page);
   await expect(page.getByTestId('sb-edit-error')).toHaveCount(0);
   await expect(at).toHaveValue(String(limit));
   // The field for a new action offers no more either.

@@ -2,7 +2,7 @@
 // and the engine checks the attempt. Solutions come from the engine (`answers`), never
 // from this file.
 
-import { test, expect, useEnglish, openLesson, completeLesson, openEmbedded } from './helpers.mjs';
+import { test, expect, useEnglish, openLesson, completeLesson, openEmbedded, sandboxReady } from './helpers.mjs';
 
 test.beforeEach(async ({ page }) => {
   await useEnglish(page);
@@ -24,7 +24,7 @@ async function openChallenge(page, id) {
   const c = await challengeOf(page, id);
   const code = await page.evaluate(([s, lessonId]) => window.__idemlab.sandboxCode({ v: 1, s, ch: lessonId }), [c.view.scenario, id]);
   await page.goto(`./#/sandbox/${code}`);
-  await page.locator('[data-testid="sandbox-view"]').waitFor();
+  await sandboxReady(page);
   await expect(page.getByTestId('sb-challenge')).toBeVisible();
   await page.getByTestId('controls').focus();
   await page.keyboard.press('End');
@@ -157,6 +157,6 @@ test('a fix-it challenge does not give its answer away: no right/wrong labels, t
   await expect(page.getByTestId('sb-allowed-knobs')).toBeVisible();
   // In free play the labels are there.
   await page.goto('./#/sandbox');
-  await page.locator('[data-testid="sandbox-view"]').waitFor();
+  await sandboxReady(page);
   expect(await page.locator('[data-testid="knob-setting"]:visible').count()).toBeGreaterThan(5);
 });

@@ -5,7 +5,7 @@
 // Each test asks the engine for every compare lesson, and a loaded machine is slow at it.
 test.describe.configure({ timeout: 120_000 });
 
-import { test, expect, LESSON, useEnglish, builtLessons } from './helpers.mjs';
+import { test, expect, LESSON, useEnglish, builtLessons, sandboxReady } from './helpers.mjs';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { REPO } from '../wasm/engine-node.mjs';
@@ -258,7 +258,7 @@ test('time axis: the sandbox diagram has the switch too', async ({ page }) => {
     return window.__idemlab.sandboxCode({ v: 1, s: out.scenario, from: id });
   }, LESSON);
   await page.goto(`./#/sandbox/${code}`);
-  await page.locator('[data-testid="sandbox-view"]').waitFor();
+  await sandboxReady(page);
   await page.getByTestId('diagram-axis-time').check();
   await expect(page.getByTestId('diagram')).toHaveAttribute('data-axis', 'time');
 });

@@ -76,6 +76,15 @@ export async function waitReady(ctx, id = null) {
 }
 
 /**
+ * Waits until the sandbox view is built and has the engine's answer to every edit made
+ * so far: it opens in stages (summary and diagram first, knobs last) and says aria-busy
+ * until the last stage is in and no edit is still out.
+ */
+export async function sandboxReady(ctx) {
+  await ctx.locator('[data-testid="sandbox-view"]:not([aria-busy])').waitFor();
+}
+
+/**
  * From a lesson at step 0: step once, open it in the sandbox and explore at K = 1 (in the
  * engine's worker); the summary says what was searched.
  */
@@ -83,7 +92,7 @@ export async function stepThenExplore(page) {
   await page.getByTestId('next').click();
   await expect(page.getByTestId('lesson-view')).toHaveAttribute('data-step', '1');
   await page.getByTestId('open-in-sandbox').click();
-  await page.locator('[data-testid="sandbox-view"]').waitFor();
+  await sandboxReady(page);
   await page.getByTestId('sb-explore-k').selectOption('1');
   await page.getByTestId('sb-explore-run').click();
   await expect(page.getByTestId('sb-explore-summary')).toContainText('schedules of up to 1 fault', { timeout: 60_000 });

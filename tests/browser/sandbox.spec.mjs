@@ -3,7 +3,7 @@
 // the run by its address. What a run ends with is read from the page and compared with
 // what the engine says (window.__idemlab), never with numbers written here.
 
-import { test, expect, useEnglish, openLesson } from './helpers.mjs';
+import { test, expect, useEnglish, openLesson, sandboxReady } from './helpers.mjs';
 
 const LOST = 'drop:response:weekly-report:1';
 
@@ -13,7 +13,7 @@ test.beforeEach(async ({ page }) => {
 
 async function waitSandbox(page) {
   await page.locator('body[data-ready="true"]').waitFor();
-  await page.locator('[data-testid="sandbox-view"]').waitFor();
+  await sandboxReady(page);
 }
 
 /** The sandbox of lesson `id`'s scenario, at its last step (every target drawn). */
@@ -37,7 +37,7 @@ const planItems = (page) => page.locator('[data-testid="sb-plan-list"] li');
 
 /** Once the engine has answered every edit made so far (the view is busy until then). */
 async function answered(page) {
-  await page.locator('[data-testid="sandbox-view"]:not([aria-busy])').waitFor();
+  await sandboxReady(page);
 }
 
 /** What the page shows of a run, once its edits are answered: its ending, verdict, plan and text timeline. */

@@ -3,7 +3,7 @@
 // sandbox and the lesson list arrive when the learner goes there. And when a part cannot be
 // fetched, the page says so.
 
-import { test, expect, LESSON, waitReady } from './helpers.mjs';
+import { test, expect, LESSON, waitReady, sandboxReady } from './helpers.mjs';
 
 /** The part a chunk file is ("sandbox", "list", "en", "zh-CN", "chunk" for shared code), or null. */
 function partOf(url) {
@@ -46,7 +46,7 @@ test('a lesson is ready with only its own parts; the other language follows it, 
 
   expect(parts).not.toContain('sandbox');
   await page.getByTestId('open-in-sandbox').click();
-  await page.locator('[data-testid="sandbox-view"]').waitFor();
+  await sandboxReady(page);
   expect(parts).toContain('sandbox');
 
   expect(parts).not.toContain('list');
