@@ -6,7 +6,7 @@
 // edited B, the explorer (in the engine's Web Worker) and, for a lesson's challenge, the
 // engine's check. The page decides nothing: every run, verdict and check is the engine's.
 
-import { h, replaceChildren, rebuildKeepingFocus, afterNextPaint, measureNextFrame } from '../dom.js';
+import { h, replaceChildren, rebuildKeepingFocus, afterNextPaint, measureNextFrame, handFocusNextFrame } from '../dom.js';
 import { t, l, nameOf } from '../i18n.js';
 import { listHash, lessonHash, replaceHashSoon, flushPendingHash, sandboxHash, shortText } from '../router.js';
 import { encodeState } from '../sandbox/codec.js';
@@ -539,8 +539,8 @@ export class SandboxView {
     const on = document.activeElement;
     this.el.undo.disabled = !this.history.canUndo();
     this.el.redo.disabled = !this.history.canRedo();
-    if (on === this.el.undo && this.el.undo.disabled && !this.el.redo.disabled) this.el.redo.focus();
-    else if (on === this.el.redo && this.el.redo.disabled && !this.el.undo.disabled) this.el.undo.focus();
+    if (on === this.el.undo && this.el.undo.disabled && !this.el.redo.disabled) handFocusNextFrame('sandbox-undo', this.el.undo, this.el.redo);
+    else if (on === this.el.redo && this.el.redo.disabled && !this.el.undo.disabled) handFocusNextFrame('sandbox-undo', this.el.redo, this.el.undo);
     if (this.step >= 0) this.renderStep();
   }
 
