@@ -29,6 +29,7 @@
 import { chromium } from '@playwright/test';
 import config from '../../playwright.config.js';
 import { serveDist } from './serve.mjs';
+import { startTrace, longestOf } from './trace.mjs';
 
 const port = Number(process.argv[2]);
 const loads = Number(process.argv[3] || 5);
@@ -132,11 +133,7 @@ async function useLesson(page) {
 // times until the lesson is ready, then while it is stepped and an answer checked.
 async function tracedLoad() {
   const { context, page } = await fresh();
-  const cdp = await context.newCDPSession(page);
-  const events = [];
-  cdp.on('Tracing.dataCollected', (e) => events.push(...e.value));
-  const complete = new Promise((r) => cdp.on('Tracing.tracingComplete', r));
-  await cdp.send('Tracing.start', { categories: 'devtools.timeline,disabled-by-default-devtools.timeline,blink.user_timing', transferMode: 'ReportEvents' });
+  const trace = await startTrace(page);
   await page.addInitScript(markReady);
   await page.addInitScript(() => {
     new MutationObserver(() => {
@@ -150,18 +147,11 @@ async function tracedLoad() {
   await until(page, () => window.__idemlabMarked && window.__idemlabDrawnAt);
   await useLesson(page);
   await page.evaluate(() => performance.mark('idemlab-used'));
-  await cdp.send('Tracing.end');
-  await complete;
+  const t = await trace.stop();
   await context.close();
-  const thread = events.find((e) => e.name === 'thread_name' && e.args && e.args.name === 'CrRendererMain');
-  const at = (name) => (events.find((e) => e.name === name) || {}).ts;
-  const ready = at('idemlab-ready');
-  const used = at('idemlab-used');
-  const tasks = events.filter((e) => thread && e.pid === thread.pid && e.tid === thread.tid && e.ph === 'X' && e.name === 'RunTask');
-  const cpu = (list) => list.map((e) => (e.tdur || 0) / 1000);
-  const open = cpu(tasks.filter((e) => e.ts <= ready));
-  const use = cpu(tasks.filter((e) => e.ts > ready && e.ts <= used));
-  return { open: Math.max(0, ...open), use: Math.max(0, ...use), openCpu: open.reduce((a, b) => a + b, 0) };
+  const open = t.tasksBetween(null, 'idemlab-ready');
+  const use = t.tasksBetween('idemlab-ready', 'idemlab-used');
+  return { open: longestOf(open), use: longestOf(use), openCpu: open.reduce((a, b) => a + b, 0) };
 }
 
 try {

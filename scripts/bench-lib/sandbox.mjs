@@ -10,11 +10,19 @@
 // - explore_ms_page: "explore, up to 2 faults" until its result is shown (median of 3,
 //   after one run that starts the Web Worker);
 // - explore_longest_task_ms: the longest main-thread task (Long Tasks API: tasks over
-//   50 ms) while those explores ran; 0 when there was none.
+//   50 ms) while those explores ran; 0 when there was none;
+// - in CPU time of the page's main thread (Chromium's trace, ./trace.mjs: on a shared
+//   machine the wall times above count what the system gave to other processes):
+//   sandbox_open_longest_task_cpu_ms (from the click on "open in the sandbox" until the
+//   view is built), sandbox_edit_longest_task_cpu_ms (over the timed edits),
+//   sandbox_edit_main_cpu_ms (the main thread's CPU per timed edit, median) and
+//   explore_longest_task_cpu_ms (over the timed explores).
 // usage: node sandbox.mjs PORT  ->  {"sandbox_edit_ms", "sandbox_longest_task_ms", "explore_ms_page", "explore_longest_task_ms", "lesson", ...}
+import { writeFileSync } from 'node:fs';
 import { chromium } from '@playwright/test';
 import config from '../../playwright.config.js';
 import { serveDist } from './serve.mjs';
+import { startTrace, longestOf } from './trace.mjs';
 
 const port = Number(process.argv[2]);
 const origin = `http://127.0.0.1:${port}`;
@@ -37,15 +45,23 @@ try {
   });
   await page.goto(`${origin}/#/lesson/${LESSON}`);
   await page.waitForSelector('body[data-ready="true"]', { state: 'attached', timeout: 30_000 });
-  const opened = await page.evaluate(() => performance.now());
+  const trace = await startTrace(page);
+  const opened = await page.evaluate(() => { performance.mark('sb-open'); return performance.now(); });
   await page.click('[data-testid="open-in-sandbox"]');
-  await page.waitForSelector('[data-testid="sandbox-view"]');
+  await page.waitForSelector('[data-testid="sandbox-view"]:not([aria-busy])', { state: 'attached' });
+  await page.evaluate(() => performance.mark('sb-opened'));
   await page.focus('[data-testid="controls"]');
   await page.keyboard.press('End');
   const targets = await page.$$eval('[data-testid="diagram-target"].target-open', (gs) => gs.map((g) => g.getAttribute('data-target')));
 
   // One click on a diagram target, timed in the page until the frame after it.
-  const click = (id) => page.evaluate(async (tid) => {
+  // The mark is made in a task of its own, so that the click's task begins after it (a
+  // span of the trace holds the tasks that begin inside it).
+  const click = async (id, n) => {
+    await page.evaluate((mark) => { performance.mark(mark); }, `edit-${n}`);
+    return page.evaluate(timedClick, [id, `edit-${n}`]);
+  };
+  const timedClick = async ([tid, mark]) => {
     const g = document.querySelector(`[data-testid="diagram-target"][data-target="${tid}"]`);
     if (!g) return null; // not drawn in this run
     const t0 = performance.now();
@@ -58,19 +74,24 @@ try {
       });
     }
     await new Promise((r) => requestAnimationFrame(() => r()));
+    performance.mark(`${mark}-done`);
     return performance.now() - t0;
-  }, id);
+  };
   const edits = [];
+  const timed = []; // the marks of the timed edits
   for (const [i, id] of targets.entries()) {
-    const ms = await click(id); // adds the fault
+    const ms = await click(id, i); // adds the fault
     if (ms === null) continue;
-    if (i >= 2) edits.push(ms); // the first two warm the code up
+    if (i >= 2) { // the first two warm the code up
+      edits.push(ms);
+      timed.push(`edit-${i}`);
+    }
     await page.click('[data-testid="sb-undo"]'); // and takes it away again, untimed
     await page.waitForSelector('[data-testid="sandbox-view"]:not([aria-busy])', { state: 'attached' });
     if (edits.length >= EDITS) break;
   }
   await page.waitForTimeout(100); // long tasks are reported after they end
-  const edited = await page.evaluate(() => performance.now());
+  const edited = await page.evaluate(() => { performance.mark('sb-edited'); return performance.now(); });
   const sandboxTasks = await page.evaluate(() => window.__longTasks);
   const sandboxLongest = Math.round(Math.max(0, ...sandboxTasks.filter((t) => t.start + t.ms >= opened && t.start <= edited).map((t) => t.ms)));
   const explore = () => page.evaluate(async () => {
@@ -88,7 +109,12 @@ try {
   });
   await explore(); // starts the worker and its engine
   const runs = [];
+  await page.evaluate(() => performance.mark('sb-explore'));
   for (let i = 0; i < 3; i += 1) runs.push(await explore());
+  await page.evaluate(() => performance.mark('sb-explored'));
+  const t = await trace.stop();
+  // IDEMLAB_BENCH_TRACE=FILE keeps the trace and the timed edits' mark names, to look into.
+  if (process.env.IDEMLAB_BENCH_TRACE) writeFileSync(process.env.IDEMLAB_BENCH_TRACE, JSON.stringify({ events: t.events, timed }));
   const tasks = await page.evaluate(() => window.__longTasks);
   const during = tasks.filter((t) => runs.some((r) => t.start + t.ms >= r.start && t.start <= r.end));
   const schedules = await page.textContent('[data-testid="sb-explore-summary"]');
@@ -100,6 +126,10 @@ try {
     explore_ms_page: Math.round(median(runs.map((r) => r.ms))),
     explore_longest_task_ms: Math.round(Math.max(0, ...during.map((t) => t.ms))),
     explore_page_summary: schedules.trim(),
+    sandbox_open_longest_task_cpu_ms: Math.round(longestOf(t.tasksBetween('sb-open', 'sb-opened'))),
+    sandbox_edit_longest_task_cpu_ms: Math.round(longestOf(timed.flatMap((m) => t.tasksBetween(m, `${m}-done`)))),
+    sandbox_edit_main_cpu_ms: Math.round(median(timed.map((m) => t.tasksBetween(m, `${m}-done`).reduce((a, b) => a + b, 0))) * 10) / 10,
+    explore_longest_task_cpu_ms: Math.round(longestOf(t.tasksBetween('sb-explore', 'sb-explored'))),
   };
 } finally {
   await browser.close();
