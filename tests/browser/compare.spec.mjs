@@ -300,3 +300,36 @@ test('side by side: retry layers read as layers, not as JSON', async ({ page }) 
     }
   }
 });
+
+test('a side-by-side link to a moment that is not a number, or past the end, says so beside the moment it shows; the next move takes the notice away', async ({ page }) => {
+  await useEnglish(page);
+  const [{ id }] = compareLessons();
+  await page.goto(`./#/lesson/${id}/compare/step/-3`);
+  const view = page.locator(`[data-testid="compare-view"][data-lesson="${id}"]`);
+  await view.waitFor();
+  await expect(view).toHaveAttribute('data-step', '0');
+  await expect(page.getByTestId('notice-bad-step')).toContainText('“-3”');
+  await expect(page.getByTestId('notice-bad-step')).toContainText(`time 1 of ${Number(await view.getAttribute('data-last')) + 1}`);
+  await expect(page).toHaveURL(new RegExp(`#/lesson/${id}/compare/step/0$`));
+
+  // Typed into the address of the open view: past its end.
+  const last = await view.getAttribute('data-last');
+  await page.evaluate(() => { window.location.hash = window.location.hash.replace(/step\/\d+$/, 'step/999'); });
+  await expect(view).toHaveAttribute('data-step', last);
+  await expect(page.getByTestId('notice-bad-step')).toHaveCount(0);
+  const past = page.getByTestId('notice-past-end');
+  await expect(past).toContainText('moment 999');
+  await expect(past).toContainText(`0 to ${last}`);
+  await expect(page).toHaveURL(new RegExp(`#/lesson/${id}/compare/step/${last}$`));
+
+  await page.getByTestId('compare-first').click();
+  await expect(view).toHaveAttribute('data-step', '0');
+  await expect(past).toHaveCount(0);
+});
+
+test('the same notice in Chinese', async ({ page }) => {
+  const [{ id }] = compareLessons();
+  await page.goto(`./?lang=zh-CN#/lesson/${id}/compare/step/abc`);
+  await page.locator(`[data-testid="compare-view"][data-lesson="${id}"]`).waitFor();
+  await expect(page.getByTestId('notice-bad-step')).toContainText('“abc”不是有效的时刻编号');
+});

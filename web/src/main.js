@@ -342,7 +342,7 @@ async function route() {
       }
       const { CompareView } = await compareView();
       if (!isCurrent()) return;
-      app.view = new CompareView(mainEl, { rec, data: got.data, progress: app.progress, initialStep: r.step, focus: true, call: app.call });
+      app.view = new CompareView(mainEl, { rec, data: got.data, progress: app.progress, initialStep: r.step, stepText: r.stepText, focus: true, call: app.call });
       setReady(true);
       return;
     }

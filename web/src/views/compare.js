@@ -7,7 +7,8 @@
 
 import { h, replaceChildren, measureNextFrame } from '../dom.js';
 import { t, l, nameOf } from '../i18n.js';
-import { compareHash, listHash, replaceHash, sandboxHash } from '../router.js';
+import { compareHash, listHash, replaceHash, sandboxHash, shortText } from '../router.js';
+import { renderNotices } from './notices.js';
 import { encodeState } from '../sandbox/codec.js';
 import { statusPill } from './panels.js';
 import { INVARIANTS, invariantLines } from './knowledge.js';
@@ -72,7 +73,7 @@ function knobList(policy) {
 }
 
 export class CompareView {
-  constructor(root, { rec, data, progress, initialStep, focus = false, call = null }) {
+  constructor(root, { rec, data, progress, initialStep, stepText = null, focus = false, call = null }) {
     this.kind = 'compare';
     this.call = call; // the engine (main.js app.call), for the scenarios the sandbox opens
     this.root = root;
@@ -86,8 +87,9 @@ export class CompareView {
     this.times = [...times].sort((a, b) => a - b);
     this.last = this.times.length - 1;
     this.step = -1;
+    this.notices = [];
     this.mount();
-    this.go(initialStep === null || initialStep === undefined ? 0 : initialStep, { force: true });
+    this.followLink(initialStep, stepText, 0);
     document.title = `${t('compare.title')} · ${l(data.lesson.title)} · idemlab`;
     if (focus) focusWhenLaidOut(this.root.querySelector('[data-testid="compare-title"]'));
   }
@@ -105,6 +107,7 @@ export class CompareView {
     this.el.range = scrubber({ last: this.last, label: t('compare.scrubber'), testid: 'compare-scrubber', go: (n) => this.go(n) });
     this.el.timeLabel = h('p', { class: 'step-label', 'data-testid': 'compare-time', 'aria-hidden': 'true' });
     this.el.live = h('p', { class: 'visually-hidden', 'aria-live': 'polite', 'data-testid': 'compare-announce' });
+    this.el.notices = h('div', { class: 'notices' });
     this.cols = this.policies.map((p, i) => this.column(p, i));
     const open = this.openQuestions();
     const intent = data.intent;
@@ -146,6 +149,7 @@ export class CompareView {
             data.narration ? h('p', { class: 'compare-narration', 'data-testid': 'compare-narration' }, l(data.narration)) : null,
           ),
           open > 0 ? h('p', { class: 'notice notice-warn', 'data-testid': 'compare-spoiler' }, open === 1 ? t('compare.spoiler.one') : t('compare.spoiler.other', { n: open })) : null,
+          this.el.notices,
         ),
         h(
           'div',
@@ -208,9 +212,14 @@ export class CompareView {
     return col;
   }
 
-  go(n, { force = false } = {}) {
+  go(n, { force = false, fromLink = false } = {}) {
     const target = Math.max(0, Math.min(this.last, Number.isInteger(n) ? n : 0));
     if (target === this.step && !force) return;
+    // A notice about the moment a link asked for is about the moment it opened: gone on the next move.
+    if (!fromLink && this.notices.length) {
+      this.notices = [];
+      renderNotices(this.el.notices, this.notices);
+    }
     this.step = target;
     replaceHash(compareHash(this.id, this.step));
     this.update();
@@ -336,9 +345,26 @@ export class CompareView {
   }
 
   /** The URL changed to another position of this view (typed or pasted). */
-  followRoute(step) {
-    if (step === null || step === undefined) replaceHash(compareHash(this.id, this.step));
-    else this.go(step, { force: true });
+  followRoute(step, stepText = null) {
+    this.followLink(step, stepText, this.step);
+  }
+
+  /**
+   * Shows the moment an address asks for (`step`: a whole number or null; `stepText`: what
+   * it wrote, null without step/N). Not a number (-3, abc, 1.5): the moment `keep` stays
+   * and a notice says so; past the end: the last moment, and a notice says so.
+   */
+  followLink(step, stepText, keep) {
+    const written = shortText(stepText === null || stepText === undefined ? step : stepText);
+    const target = step === null || step === undefined ? keep : Math.min(step, this.last);
+    this.notices = [];
+    if ((step === null || step === undefined) && stepText !== null && stepText !== undefined) {
+      this.notices.push({ key: 'notice.momentNotANumber', params: { written, i: target + 1, n: this.last + 1 }, testid: 'notice-bad-step' });
+    } else if (step > this.last) {
+      this.notices.push({ key: 'notice.momentPastEnd', params: { target: written, n: this.last + 1, last: this.last }, testid: 'notice-past-end' });
+    }
+    renderNotices(this.el.notices, this.notices);
+    this.go(target, { force: true, fromLink: true });
   }
 
   destroy() {

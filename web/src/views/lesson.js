@@ -20,6 +20,7 @@ import { stepKeyTarget, letterKey } from '../keys.js';
 import { stepButtons, enableStepButtons, controlButton, scrubber, focusWhenLaidOut, STEP_KEYS } from './stepcontrols.js';
 import { lessonTabs } from './tabs.js';
 import { incidentPanel } from './incident.js';
+import { renderNotices } from './notices.js';
 
 // Play moves one step every PLAY_MS / speed; the learner picks the speed (remembered).
 const PLAY_MS = 1100;
@@ -544,17 +545,7 @@ export class LessonView {
   }
 
   renderNotices() {
-    replaceChildren(
-      this.el.notices,
-      this.notices.map((n, idx) =>
-        h(
-          'div',
-          { class: 'notice notice-warn', role: 'status', 'data-testid': n.testid || 'notice' },
-          h('p', null, t(n.key, n.params)),
-          h('button', { type: 'button', class: 'btn btn-small', 'aria-label': t('notice.dismiss'), onclick: () => { this.notices.splice(idx, 1); this.renderNotices(); } }, '×'),
-        ),
-      ),
-    );
+    renderNotices(this.el.notices, this.notices);
   }
 
   async check(q, answer) {
