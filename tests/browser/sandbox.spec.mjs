@@ -102,7 +102,7 @@ test('explore at K = 2 in a worker, then load a counterexample into the sandbox 
   expect(await settledUrl(page)).not.toBe(before);
 });
 
-test('explore\'s outcome lines say in how many of their runs something breaks, and those add up to the runs that break', async ({ page }) => {
+test('explore\'s outcome lines say in how many of their schedules something breaks, and those add up to the schedules that break', async ({ page }) => {
   // In the akash incident some runs that end alike overlap two executions and some do not:
   // a ⚠ on the whole line would read as if all of them broke.
   await sandboxFromLesson(page, 'incident-akash-topup');
@@ -116,7 +116,7 @@ test('explore\'s outcome lines say in how many of their runs something breaks, a
   let some = 0;
   for (const line of await page.locator('[data-testid="sb-outcomes"] > li').allInnerTexts()) {
     const count = num(line.match(/^([\d,]+)/)[1]);
-    const part = line.match(/in ([\d,]+) of these ([\d,]+) runs/);
+    const part = line.match(/in ([\d,]+) of these ([\d,]+) schedules/);
     if (part) {
       expect(num(part[2])).toBe(count);
       expect(num(part[1])).toBeLessThan(count);
