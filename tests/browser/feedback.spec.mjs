@@ -340,6 +340,17 @@ test('"next question" (button and N) goes to the next question not yet answered 
   await expect(questionCard(page, q2.id).locator(':focus')).toHaveCount(1);
 });
 
+test('N with every question answered stays on the step and says there is no question left, instead of doing nothing', async ({ page }) => {
+  await openLesson(page, LESSON, 0);
+  await completeLesson(page);
+  const step = await currentStep(page);
+  await expect(page.getByTestId('next-question')).toBeDisabled();
+  await page.getByTestId('controls').focus();
+  await page.keyboard.press('n');
+  await expect(page.getByTestId('step-announce')).toHaveText('Every question is answered');
+  expect(await currentStep(page)).toBe(step);
+});
+
 // Shift+N sends 'N' with Shift; N with Caps Lock on sends 'N' without it.
 for (const key of ['Shift+N', 'N']) {
   test(`${key} goes to the next question as n does; N with Ctrl, Alt or Meta, and Shift+→, do nothing`, async ({ page }) => {

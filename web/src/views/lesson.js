@@ -492,7 +492,11 @@ export class LessonView {
   /** "Next question": to the step of the first question not yet settled, its first answer focused. */
   nextQuestion() {
     const gate = this.gate();
-    if (gate === Infinity) return;
+    if (gate === Infinity) {
+      // Nothing left to go to (the button is greyed): said, so that a key press is not met with silence.
+      this.el.live.textContent = t('lesson.noNextQuestion');
+      return;
+    }
     this.stopPlay();
     this.go(gate);
     const q = (this.lesson.questions || []).find((x) => x.step === gate && !this.isAnswered(x.id));
