@@ -197,6 +197,7 @@ test('a WASM file that fails to load says which file and why', async ({ page, gu
 });
 
 test('embedded in a course page: the host hears about checked answers and a completed lesson', async ({ page }) => {
+  test.setTimeout(90_000); // the whole lesson is walked and answered, which a loaded machine takes over 30 s to do
   const { frame, f } = await openEmbedded(page, `#/lesson/${LESSON}`);
 
   let wrongDone = false;

@@ -341,6 +341,7 @@ test('"next question" (button and N) goes to the next question not yet answered 
 });
 
 test('N with every question answered stays on the step and says there is no question left, instead of doing nothing', async ({ page }) => {
+  test.setTimeout(90_000); // the whole lesson is answered first
   await openLesson(page, LESSON, 0);
   await completeLesson(page);
   const step = await currentStep(page);
