@@ -31,6 +31,11 @@ export default defineConfig({
         '--disable-sync',
         '--no-first-run',
         '--disable-quic',
+        // Chromium's own omnibox popup (chrome://omnibox-popup.top-chrome, two WebUI
+        // renderers and ~300 of its own scripts) is started for every new browser context
+        // in this headless mode, and on a 2-core machine it took CPU from the page under
+        // test while a lesson loaded. A learner's browser starts it once, with its window.
+        '--disable-features=WebUIOmniboxPopup,WebUIOmniboxAimPopup',
       ],
     },
   },
