@@ -498,6 +498,30 @@ export class SandboxView {
     afterNextPaint(next);
   }
 
+  /**
+   * After an edit, each side's rows with the targets, then the knowledge grid with the
+   * timeline, are drawn again each in a task of its own after the frame before, as when the
+   * view opens: the task that takes in the engine's answer draws the summary, the plan and
+   * the diagram (issue 12: no task over 50 ms). The view stays aria-busy until they are in.
+   */
+  redrawLater(stages) {
+    const todo = stages.filter((x) => !this.later.has(x));
+    if (!todo.length) return;
+    for (const x of todo) this.later.add(x);
+    const next = () => {
+      if (this.destroyed) return;
+      const stage = todo.shift();
+      // Drawn meanwhile by the view's opening stages (a language switch): nothing to do.
+      if (this.later.delete(stage) && this.step >= 0) {
+        if (stage === 'sides') this.renderSides();
+        else this.renderKnowledge();
+      }
+      this.markBusy();
+      if (todo.length) afterNextPaint(next);
+    };
+    afterNextPaint(next);
+  }
+
   /** After an edit: the run changed length; keep the learner near the step they looked at. */
   remount() {
     const active = document.activeElement;
@@ -509,6 +533,7 @@ export class SandboxView {
     this.el.range.max = String(this.last);
     const keep = atEnd ? this.last : Math.min(this.step, this.last);
     this.step = -1;
+    this.redrawLater(['sides', 'knowledge']);
     this.render();
     this.go(keep, { force: true });
     this.el.edited.textContent = t('sandbox.recomputed', { text: l(this.run.ending.text) });
