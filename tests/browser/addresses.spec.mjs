@@ -154,6 +154,8 @@ for (const [tag, lang, saved] of [
     await expect(page.getByTestId('lang-switch')).toHaveText(lang === 'en' ? '中文' : 'English');
     const chinese = expect(page.getByTestId('lesson-title'));
     await (lang === 'en' ? chinese.not : chinese).toHaveText(/[\u4e00-\u9fff]/);
+    // The address names the language shown, as a switch writes it: a copied link says it plainly.
+    expect(new URL(page.url()).searchParams.get('lang')).toBe(lang);
   });
 }
 

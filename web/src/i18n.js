@@ -40,6 +40,7 @@ const WITHOUT_CATALOGUE = {
 
 let current = detectInitial();
 let asked = current; // the language last asked for, while its catalogue loads
+nameInAddress(current); // ?lang=zh-cn, ZH, fr...: the address names the language shown
 const listeners = new Set();
 // The first language's strings start loading with this module, beside the page's other files.
 load(current).catch(() => {});
