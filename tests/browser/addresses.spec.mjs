@@ -233,3 +233,13 @@ test('with every question answered, a step far past the end shows the last step 
   await waitReady(page, LESSON);
   await expect(page.getByTestId('notice-past-end')).toContainText(`step ${HUGE},`);
 });
+
+test('a link\'s notice stays through a language switch, said in the new language', async ({ page }) => {
+  await useEnglish(page);
+  await page.goto(`./#/lesson/${LESSON}/step/abc`);
+  await waitReady(page, LESSON);
+  await expect(page.getByTestId('notice-bad-step')).toContainText('“abc”');
+  await page.getByTestId('lang-switch').click();
+  await expect(page.locator('html')).toHaveAttribute('lang', 'zh-CN');
+  await expect(page.getByTestId('notice-bad-step')).toContainText('“abc”不是有效的步数');
+});

@@ -587,7 +587,8 @@ async function start() {
       route();
     } else if (app.view) {
       const view = app.view;
-      app.view = new LessonView(mainEl, { rec: view.rec, store: app.store, progress: app.progress, initialStep: step, drafts: view.drafts });
+      // Its notices (a link's step, a gated deep link) are said again in the new language.
+      app.view = new LessonView(mainEl, { rec: view.rec, store: app.store, progress: app.progress, initialStep: step, drafts: view.drafts, notices: view.notices });
       view.destroy();
       setReady(true);
     } else {
