@@ -72,6 +72,11 @@ test('a sandbox link whose step is no step number, or a huge one, says so and na
   await page.locator('body[data-ready="true"]').waitFor();
   await expect(page.getByTestId('sb-no-step')).toContainText('99999999999999999999');
   await expect(page.getByTestId('sb-no-step')).not.toContainText('e+');
+  // The next move takes the notice away: it named the step the link opened, not this one.
+  await page.getByTestId('controls').focus();
+  await page.keyboard.press('Home');
+  await expect.poll(() => sandboxStep(page)).toBe(0);
+  await expect(page.getByTestId('sb-no-step')).toHaveCount(0);
 });
 
 test('times typed into the sandbox stay within the engine\'s limit: the run is not refused', async ({ page }) => {

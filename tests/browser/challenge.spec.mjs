@@ -62,6 +62,7 @@ test('the end of a lesson offers its challenge, which opens in the sandbox', asy
 });
 
 test('break it (lost-receipt): a fault that does not produce the goal is refused; the engine\'s solution is solved and recorded', async ({ page }) => {
+  test.setTimeout(90_000); // it asks the engine for a run per injection point, ~20 s alone on a shared machine
   const c = await openChallenge(page, 'lost-receipt');
   expect(c.view.kind).toBe('break');
   // The policy is given: its controls cannot be changed.

@@ -309,7 +309,7 @@ test('a side-by-side link to a moment that is not a number, or past the end, say
   await view.waitFor();
   await expect(view).toHaveAttribute('data-step', '0');
   await expect(page.getByTestId('notice-bad-step')).toContainText('“-3”');
-  await expect(page.getByTestId('notice-bad-step')).toContainText(`time 1 of ${Number(await view.getAttribute('data-last')) + 1}`);
+  await expect(page.getByTestId('notice-bad-step')).toContainText(`moment 0 is shown (time 1 of ${Number(await view.getAttribute('data-last')) + 1})`);
   await expect(page).toHaveURL(new RegExp(`#/lesson/${id}/compare/step/0$`));
 
   // Typed into the address of the open view: past its end.

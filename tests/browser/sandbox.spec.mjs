@@ -352,6 +352,26 @@ test('the page answers input while the largest lesson is explored, and the searc
   await expect(page.getByTestId('sb-explore-run')).toBeEnabled();
 });
 
+test('an edit of the scenario while a search runs stops the search and says why, and the edit is drawn; the chosen number of faults stays', async ({ page }) => {
+  await sandboxFromLesson(page, 'retry-layers');
+  await page.getByTestId('sb-explore-k').selectOption('3');
+  await page.getByTestId('sb-explore-run').click();
+  await expect(page.getByTestId('sb-explore-progress')).toBeVisible();
+  // Another key scope than the one in force: a change beyond the fault plan.
+  const scope = page.locator('[data-knob="client.key_scope"]');
+  const other = await scope.evaluate((sel) => [...sel.options].map((o) => o.value).find((v) => v !== sel.value));
+  await scope.selectOption(other);
+  await expect(page.getByTestId('sb-explore-cancelled')).toContainText('the scenario changed');
+  await expect(page.getByTestId('sb-explore-progress')).toHaveCount(0);
+  await answered(page);
+  await expect(scope).toHaveValue(other);
+  // The number of faults chosen for the search is still the learner's choice.
+  await expect(page.getByTestId('sb-explore-k')).toHaveValue('3');
+  await page.getByTestId('sb-undo').click();
+  await answered(page);
+  await expect(page.getByTestId('sb-explore-k')).toHaveValue('3');
+});
+
 test('from a side-by-side view, each policy opens in the sandbox with its own knobs; open questions are flagged', async ({ page }) => {
   await page.goto('./#/lesson/retry-duplicates/compare');
   await page.locator('body[data-ready="true"]').waitFor();

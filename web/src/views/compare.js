@@ -359,7 +359,7 @@ export class CompareView {
     const target = step === null || step === undefined ? keep : Math.min(step, this.last);
     this.notices = [];
     if ((step === null || step === undefined) && stepText !== null && stepText !== undefined) {
-      this.notices.push({ key: 'notice.momentNotANumber', params: { written, i: target + 1, n: this.last + 1 }, testid: 'notice-bad-step' });
+      this.notices.push({ key: 'notice.momentNotANumber', params: { written, shown: target, i: target + 1, n: this.last + 1 }, testid: 'notice-bad-step' });
     } else if (step > this.last) {
       this.notices.push({ key: 'notice.momentPastEnd', params: { target: written, n: this.last + 1, last: this.last }, testid: 'notice-past-end' });
     }

@@ -101,6 +101,7 @@ export class SandboxView {
     this.notices = [...notices];
     this.editError = null;
     this.explore = null; // {k, running, progress, result, error}
+    this.exploreK = 2; // faults per schedule at most, as chosen in the explore card
     this.check = null; // the challenge's last check
     this.showTruth = app.progress.getPref('showTruth', true);
     this.step = -1;
@@ -112,7 +113,7 @@ export class SandboxView {
     const notice = this.linkNotice(step, stepText);
     if (notice) this.notices.push(notice);
     this.mount();
-    this.go(step === null || step === undefined ? this.last : step, { force: true });
+    this.go(step === null || step === undefined ? this.last : step, { force: true, fromLink: true });
     document.title = `${t('sandbox.title')} · idemlab`;
     if (focus) focusWhenLaidOut(this.root.querySelector('[data-testid="sandbox-title"]'));
   }
@@ -175,6 +176,14 @@ export class SandboxView {
 
   /** An edit: a new state from the current one. Refused edits leave everything as it was. */
   edit(change) {
+    // A search under way is of the scenario before this edit, and the engine answers one
+    // call at a time: an edit beyond the fault plan stops it (and says so) instead of
+    // waiting for it and then dropping its result unsaid.
+    if (this.explore && this.explore.running) {
+      const next = clone(this.state);
+      change(next);
+      if (withoutFaults(next) !== withoutFaults(this.state)) this.stopExplore();
+    }
     return this.enqueue(
       () => {
         const next = clone(this.state);
@@ -309,6 +318,7 @@ export class SandboxView {
 
   async startExplore(k) {
     if (this.explore && this.explore.running) return; // the button says it is busy (aria-disabled)
+    this.exploreK = k;
     this.explore = { k, running: true, progress: null, result: null, error: null };
     this.renderExplore();
     // The scenario the learner sees once the edits made before this click are answered.
@@ -342,6 +352,13 @@ export class SandboxView {
     this.explore = { cancelled: true };
     this.renderExplore();
     if (focused) this.el.explore.querySelector('[data-testid="sb-explore-run"]').focus({ preventScroll: true });
+  }
+
+  /** The scenario changed under a search: it is stopped, and the card says why. */
+  stopExplore() {
+    if (this.app.engine) this.app.engine.cancel();
+    this.explore = { cancelled: true, stale: true };
+    this.renderExplore();
   }
 
   async loadScenario(scenario) {
@@ -585,9 +602,15 @@ export class SandboxView {
     rebuildKeepingFocus(this.el.explore, () => this.renderExplore());
   }
 
-  go(n, { force = false } = {}) {
+  go(n, { force = false, fromLink = false } = {}) {
     const target = Math.max(0, Math.min(this.last, n));
     if (target === this.step && !force) return;
+    // A notice about the step a link asked for is about the step it opened: gone on the next
+    // move or edit (it would go on naming a step the run no longer shows).
+    if (!fromLink && this.notices.some((x) => x.link)) {
+      this.notices = this.notices.filter((x) => !x.link);
+      this.renderNotices();
+    }
     this.step = target;
     replaceHashSoon(sandboxHash(this.code, this.step));
     this.renderStep();
@@ -1113,8 +1136,10 @@ export class SandboxView {
     const kSelect = h(
       'select',
       { 'aria-label': t('sandbox.exploreK'), 'data-testid': 'sb-explore-k', 'data-fkey': 'explore-k', 'aria-disabled': ex && ex.running ? 'true' : null },
-      [1, 2, 3].map((k) => h('option', { value: String(k), selected: (ex ? ex.k : 2) === k || null }, k === 1 ? t('sandbox.upToOne') : t('sandbox.upToK', { k }))),
+      [1, 2, 3].map((k) => h('option', { value: String(k), selected: this.exploreK === k || null }, k === 1 ? t('sandbox.upToOne') : t('sandbox.upToK', { k }))),
     );
+    // The choice holds across edits, undo and a language switch, as the learner made it.
+    kSelect.addEventListener('change', () => { this.exploreK = Number(kSelect.value); });
     const body = [];
     if (ex && ex.running) {
       body.push(
@@ -1123,7 +1148,7 @@ export class SandboxView {
         h('button', { type: 'button', class: 'btn', 'data-testid': 'sb-explore-cancel', 'data-fkey': 'explore-cancel', onclick: () => this.cancelExplore() }, t('sandbox.cancel')),
       );
     } else if (ex && ex.cancelled) {
-      body.push(h('p', { role: 'status', 'data-testid': 'sb-explore-cancelled' }, t('sandbox.exploreCancelled')));
+      body.push(h('p', { role: 'status', 'data-testid': 'sb-explore-cancelled' }, t(ex.stale ? 'sandbox.exploreStopped' : 'sandbox.exploreCancelled')));
     } else if (ex && ex.error) {
       body.push(h('p', { class: 'notice notice-warn', role: 'alert' }, t('sandbox.exploreFailed'), ' ', h('span', { lang: 'en' }, ex.error)));
     } else if (ex && ex.result) {
@@ -1266,7 +1291,7 @@ export class SandboxView {
     const step = this.step;
     this.mount();
     this.step = -1;
-    this.go(step, { force: true });
+    this.go(step, { force: true, fromLink: true }); // the same step: a link's notice stays, relabelled
     document.title = `${t('sandbox.title')} · idemlab`;
   }
 
@@ -1305,7 +1330,7 @@ export class SandboxView {
       const notice = this.linkNotice(step, stepText);
       this.notices = [...this.notices.filter((x) => !x.link), ...(notice ? [notice] : [])];
       this.renderNotices();
-      if (step !== null && step !== undefined) this.go(step);
+      if (step !== null && step !== undefined) this.go(step, { fromLink: true });
       return true;
     }
     return false; // another scenario: the router mounts a new view
