@@ -327,6 +327,16 @@ test('a side-by-side link to a moment that is not a number, or past the end, say
   await expect(past).toHaveCount(0);
 });
 
+test('a side-by-side link\'s notice stays through a language switch, said in the new language', async ({ page }) => {
+  await useEnglish(page);
+  const [{ id }] = compareLessons();
+  await page.goto(`./#/lesson/${id}/compare/step/-3`);
+  await expect(page.getByTestId('notice-bad-step')).toContainText('“-3”');
+  await page.getByTestId('lang-switch').click();
+  await expect(page.locator('html')).toHaveAttribute('lang', 'zh-CN');
+  await expect(page.getByTestId('notice-bad-step')).toContainText('“-3”不是有效的时刻编号');
+});
+
 test('the same notice in Chinese', async ({ page }) => {
   const [{ id }] = compareLessons();
   await page.goto(`./?lang=zh-CN#/lesson/${id}/compare/step/abc`);

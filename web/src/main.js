@@ -276,6 +276,9 @@ async function route() {
   const token = ++app.renderToken;
   const isCurrent = () => token === app.renderToken;
   const r = currentRoute();
+  // Notices a view handed on to the one this route builds (a language switch), for this route only.
+  const carried = app.carriedNotices || [];
+  app.carriedNotices = null;
 
   if (r.name === 'sandbox' && app.view && app.view.kind === 'sandbox' && app.view.followRoute(r.code, r.step, r.stepText)) return;
   const ofLesson = r.name === 'lesson' || r.name === 'compare';
@@ -342,7 +345,7 @@ async function route() {
       }
       const { CompareView } = await compareView();
       if (!isCurrent()) return;
-      app.view = new CompareView(mainEl, { rec, data: got.data, progress: app.progress, initialStep: r.step, stepText: r.stepText, focus: true, call: app.call });
+      app.view = new CompareView(mainEl, { rec, data: got.data, progress: app.progress, initialStep: r.step, stepText: r.stepText, focus: true, call: app.call, notices: carried });
       setReady(true);
       return;
     }
@@ -581,7 +584,9 @@ async function start() {
       app.view.relabel();
       setReady(true);
     } else if (app.view && app.view.kind !== 'lesson') {
-      // The side-by-side view is rebuilt from its address, which holds its position.
+      // The side-by-side view is rebuilt from its address, which holds its position; its
+      // notices are handed to the new one.
+      app.carriedNotices = app.view.notices || [];
       app.view.destroy();
       app.view = null;
       route();

@@ -73,7 +73,7 @@ function knobList(policy) {
 }
 
 export class CompareView {
-  constructor(root, { rec, data, progress, initialStep, stepText = null, focus = false, call = null }) {
+  constructor(root, { rec, data, progress, initialStep, stepText = null, focus = false, call = null, notices = [] }) {
     this.kind = 'compare';
     this.call = call; // the engine (main.js app.call), for the scenarios the sandbox opens
     this.root = root;
@@ -90,6 +90,11 @@ export class CompareView {
     this.notices = [];
     this.mount();
     this.followLink(initialStep, stepText, 0);
+    // The notices of the view this one replaces (a language switch), said in the new language.
+    if (!this.notices.length && notices.length) {
+      this.notices = [...notices];
+      renderNotices(this.el.notices, this.notices);
+    }
     document.title = `${t('compare.title')} · ${l(data.lesson.title)} · idemlab`;
     if (focus) focusWhenLaidOut(this.root.querySelector('[data-testid="compare-title"]'));
   }
