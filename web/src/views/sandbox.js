@@ -525,10 +525,12 @@ export class SandboxView {
     const todo = stages.filter((x) => !this.later.has(x));
     if (!todo.length) return;
     for (const x of todo) this.later.add(x);
+    const mounted = this.mounted;
     const next = () => {
-      if (this.destroyed) return;
+      // Mounted again meanwhile (a language switch): its own stages draw everything.
+      if (this.destroyed || this.mounted !== mounted) return;
       const stage = todo.shift();
-      // Drawn meanwhile by the view's opening stages (a language switch): nothing to do.
+      // Drawn meanwhile by the view's opening stages: nothing to do.
       if (this.later.delete(stage) && this.step >= 0) {
         if (stage === 'sides') this.renderSides();
         else this.renderKnowledge();
