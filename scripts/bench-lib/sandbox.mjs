@@ -57,10 +57,6 @@ try {
   // One click on a diagram target, timed in the page until the frame after it.
   // The mark is made in a task of its own, so that the click's task begins after it (a
   // span of the trace holds the tasks that begin inside it).
-  const click = async (id, n) => {
-    await page.evaluate((mark) => { performance.mark(mark); }, `edit-${n}`);
-    return page.evaluate(timedClick, [id, `edit-${n}`]);
-  };
   const timedClick = async ([tid, mark]) => {
     const g = document.querySelector(`[data-testid="diagram-target"][data-target="${tid}"]`);
     if (!g) return null; // not drawn in this run
@@ -76,6 +72,10 @@ try {
     await new Promise((r) => requestAnimationFrame(() => r()));
     performance.mark(`${mark}-done`);
     return performance.now() - t0;
+  };
+  const click = async (id, n) => {
+    await page.evaluate((mark) => { performance.mark(mark); }, `edit-${n}`);
+    return page.evaluate(timedClick, [id, `edit-${n}`]);
   };
   const edits = [];
   const timed = []; // the marks of the timed edits

@@ -276,9 +276,6 @@ async function route() {
   const token = ++app.renderToken;
   const isCurrent = () => token === app.renderToken;
   const r = currentRoute();
-  // Notices a view handed on to the one this route builds (a language switch), for this route only.
-  const carried = app.carriedNotices || [];
-  app.carriedNotices = null;
 
   if (r.name === 'sandbox' && app.view && app.view.kind === 'sandbox' && app.view.followRoute(r.code, r.step, r.stepText)) return;
   const ofLesson = r.name === 'lesson' || r.name === 'compare';
@@ -345,7 +342,7 @@ async function route() {
       }
       const { CompareView } = await compareView();
       if (!isCurrent()) return;
-      app.view = new CompareView(mainEl, { rec, data: got.data, progress: app.progress, initialStep: r.step, stepText: r.stepText, focus: true, call: app.call, notices: carried });
+      app.view = new CompareView(mainEl, { rec, data: got.data, progress: app.progress, initialStep: r.step, stepText: r.stepText, focus: true, call: app.call });
       setReady(true);
       return;
     }
@@ -577,16 +574,15 @@ async function start() {
     flushPendingHash(); // views rebuilt from their address need its latest state
     const step = app.view ? app.view.step : null;
     renderShell(root);
-    if (app.view && app.view.kind === 'sandbox') {
-      // The sandbox keeps its undo history, explore result and check across languages
-      // (the shell, and so the element it draws into, is new).
+    if (app.view && (app.view.kind === 'sandbox' || app.view.kind === 'compare')) {
+      // The sandbox keeps its undo history, explore result and check across languages, the
+      // side-by-side view its moment and notices (the shell, and so the element they draw
+      // into, is new).
       app.view.root = mainEl;
       app.view.relabel();
       setReady(true);
     } else if (app.view && app.view.kind !== 'lesson') {
-      // The side-by-side view is rebuilt from its address, which holds its position; its
-      // notices are handed to the new one.
-      app.carriedNotices = app.view.notices || [];
+      // The list is rebuilt from its address.
       app.view.destroy();
       app.view = null;
       route();

@@ -73,7 +73,7 @@ function knobList(policy) {
 }
 
 export class CompareView {
-  constructor(root, { rec, data, progress, initialStep, stepText = null, focus = false, call = null, notices = [] }) {
+  constructor(root, { rec, data, progress, initialStep, stepText = null, focus = false, call = null }) {
     this.kind = 'compare';
     this.call = call; // the engine (main.js app.call), for the scenarios the sandbox opens
     this.root = root;
@@ -90,12 +90,6 @@ export class CompareView {
     this.notices = [];
     this.mount();
     this.followLink(initialStep, stepText, 0);
-    // The notices of the view this one replaces (a language switch), said in the new language.
-    if (!this.notices.length && notices.length) {
-      this.notices = [...notices];
-      renderNotices(this.el.notices, this.notices);
-    }
-    document.title = `${t('compare.title')} · ${l(data.lesson.title)} · idemlab`;
     if (focus) focusWhenLaidOut(this.root.querySelector('[data-testid="compare-title"]'));
   }
 
@@ -117,6 +111,7 @@ export class CompareView {
     const open = this.openQuestions();
     const intent = data.intent;
 
+    document.title = `${t('compare.title')} · ${l(data.lesson.title)} · idemlab`;
     replaceChildren(
       this.root,
       h(
@@ -347,6 +342,18 @@ export class CompareView {
     if (n === null) return false;
     this.go(n);
     return true;
+  }
+
+  /**
+   * The language changed: the same moment and notices, drawn again in it (the engine's
+   * output holds both languages), into the new shell's element (`root`, set by main.js).
+   */
+  relabel() {
+    const step = this.step;
+    this.mount();
+    renderNotices(this.el.notices, this.notices);
+    this.step = -1;
+    this.go(step, { force: true, fromLink: true });
   }
 
   /** The URL changed to another position of this view (typed or pasted). */
