@@ -365,11 +365,43 @@ test('an edit of the scenario while a search runs stops the search and says why,
   await expect(page.getByTestId('sb-explore-progress')).toHaveCount(0);
   await answered(page);
   await expect(scope).toHaveValue(other);
+  // Once the edit is drawn, the card still says why there is no result.
+  await expect(page.getByTestId('sb-explore-cancelled')).toContainText('the scenario changed');
   // The number of faults chosen for the search is still the learner's choice.
   await expect(page.getByTestId('sb-explore-k')).toHaveValue('3');
   await page.getByTestId('sb-undo').click();
   await answered(page);
   await expect(page.getByTestId('sb-explore-k')).toHaveValue('3');
+});
+
+test('Undo while a search runs stops the search, and no result of the scenario before the undo is shown', async ({ page }) => {
+  await sandboxFromLesson(page, 'retry-layers');
+  const scope = page.locator('[data-knob="client.key_scope"]');
+  const first = await scope.inputValue();
+  const other = await scope.evaluate((sel) => [...sel.options].map((o) => o.value).find((v) => v !== sel.value));
+  await scope.selectOption(other);
+  await answered(page);
+  await page.getByTestId('sb-explore-k').selectOption('3');
+  await page.getByTestId('sb-explore-run').click();
+  await expect(page.getByTestId('sb-explore-progress')).toBeVisible();
+  await page.getByTestId('sb-undo').click();
+  await expect(page.getByTestId('sb-explore-cancelled')).toContainText('the scenario changed');
+  await answered(page);
+  await expect(scope).toHaveValue(first);
+  await expect(page.getByTestId('sb-explore-summary')).toHaveCount(0);
+  await expect(page.getByTestId('sb-explore-cancelled')).toContainText('the scenario changed');
+  // Redo brings the edit back; a search then is of the scenario on screen.
+  await page.getByTestId('sb-redo').click();
+  await answered(page);
+  await expect(scope).toHaveValue(other);
+  await page.getByTestId('sb-explore-k').selectOption('1');
+  await page.getByTestId('sb-explore-run').click();
+  await expect(page.getByTestId('sb-explore-summary')).toBeVisible({ timeout: 30000 });
+  // Undo of a change beyond the fault plan drops that result: it was of the other key scope.
+  await page.getByTestId('sb-undo').click();
+  await answered(page);
+  await expect(scope).toHaveValue(first);
+  await expect(page.getByTestId('sb-explore-summary')).toHaveCount(0);
 });
 
 test('from a side-by-side view, each policy opens in the sandbox with its own knobs; open questions are flagged', async ({ page }) => {

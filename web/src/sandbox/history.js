@@ -24,6 +24,12 @@ export class History {
     return this.future.length > 0;
   }
 
+  /** What undo() or redo() (`which`) would give, without taking it: a state or null. */
+  peek(which) {
+    const stack = which === 'undo' ? this.past : this.future;
+    return stack.length ? JSON.parse(stack[stack.length - 1]) : null;
+  }
+
   /** The state before `current`, or null. */
   undo(current) {
     if (!this.past.length) return null;

@@ -176,13 +176,10 @@ export class SandboxView {
 
   /** An edit: a new state from the current one. Refused edits leave everything as it was. */
   edit(change) {
-    // A search under way is of the scenario before this edit, and the engine answers one
-    // call at a time: an edit beyond the fault plan stops it (and says so) instead of
-    // waiting for it and then dropping its result unsaid.
     if (this.explore && this.explore.running) {
       const next = clone(this.state);
       change(next);
-      if (withoutFaults(next) !== withoutFaults(this.state)) this.stopExplore();
+      this.stopExploreIfScenarioChanges(next);
     }
     return this.enqueue(
       () => {
@@ -196,36 +193,57 @@ export class SandboxView {
           if (latest) this.render();
           return false;
         }
-        this.editError = null;
-        const before = this.state;
-        this.accept(result);
-        // The explorer ignores the scenario's own faults: its result still holds after an edit
-        // of the fault plan alone (loading a counterexample, placing a fault).
-        if (this.explore && !this.explore.running && withoutFaults(before) !== withoutFaults(this.state)) this.explore = null;
-        this.check = null;
-        if (latest) this.remount();
+        this.takeIn(result, latest);
         return true;
       },
     );
   }
 
   undo() {
-    return this.restore(() => this.history.undo(this.state));
+    return this.restore('undo');
   }
 
   redo() {
-    return this.restore(() => this.history.redo(this.state));
+    return this.restore('redo');
   }
 
-  restore(pick) {
-    return this.enqueue(pick, (result, latest) => {
-      if (result.errors) return false;
-      this.editError = null;
-      this.accept(result, { record: false });
-      this.check = null;
-      if (latest) this.remount();
-      return true;
-    });
+  /** Undo or Redo: the state the history holds, taken in as an edit is but not recorded. */
+  restore(which) {
+    if (this.explore && this.explore.running) {
+      const next = this.history.peek(which);
+      if (next) this.stopExploreIfScenarioChanges(next);
+    }
+    return this.enqueue(
+      () => this.history[which](this.state),
+      (result, latest) => {
+        if (result.errors) return false;
+        this.takeIn(result, latest, { record: false });
+        return true;
+      },
+    );
+  }
+
+  /**
+   * A search under way is of the scenario before an edit, and the engine answers one call
+   * at a time: an edit or Undo/Redo beyond the fault plan stops it (and says so) instead of
+   * waiting for it and then showing, or dropping unsaid, a result of another scenario.
+   */
+  stopExploreIfScenarioChanges(next) {
+    if (withoutFaults(next) !== withoutFaults(this.state)) this.stopExplore();
+  }
+
+  /** An answered edit, Undo or Redo becomes the state in force. */
+  takeIn(result, latest, { record = true } = {}) {
+    this.editError = null;
+    const before = this.state;
+    this.accept(result, { record });
+    // The explorer ignores the scenario's own faults: its result still holds after a change
+    // of the fault plan alone (loading a counterexample, placing a fault). After any other
+    // change it is of another scenario and goes; a notice that a search was stopped stays.
+    const ex = this.explore;
+    if (ex && !ex.running && !ex.stale && withoutFaults(before) !== withoutFaults(this.state)) this.explore = null;
+    this.check = null;
+    if (latest) this.remount();
   }
 
   // --- edits --------------------------------------------------------------------------
