@@ -216,6 +216,27 @@ test('an import shows what it will change and asks first: Escape or cancel chang
   await expect(listCard(page).getByTestId('lesson-progress')).toContainText('answered 1/9 · 1 correct');
 });
 
+test('files that cannot be imported: each outcome names its file and takes the place of the one before; a new file closes the open preview', async ({ page }) => {
+  await useEnglish(page);
+  await page.goto('./');
+  await page.locator('[data-testid="lesson-list"][data-ready="true"]').waitFor();
+  // A preview of a good file is open...
+  await chooseImport(page, { version: 1, lessons: {} }, 'good.json');
+  await expect(page.getByTestId('import-preview')).toBeVisible();
+  // ...then a lesson file is chosen by mistake: the preview goes, the notice says what it is.
+  await chooseImport(page, readFileSync(resolve(REPO, 'lessons/01-lost-receipt.json'), 'utf8'), '01-lost-receipt.json');
+  await expect(page.getByTestId('import-preview')).toHaveCount(0);
+  const notices = page.getByTestId('notice');
+  await expect(notices).toHaveCount(1);
+  await expect(notices).toContainText('Could not import 01-lost-receipt.json');
+  await expect(notices).toContainText('lesson file');
+  await expect(notices).not.toContainText('undefined');
+  // Another bad file: one notice, about that file.
+  await chooseImport(page, 'not json', 'notes.txt');
+  await expect(notices).toHaveCount(1);
+  await expect(notices).toContainText('Could not import notes.txt: not JSON');
+});
+
 test('a forged completion: a hand-written file claiming completed (or right answers that are not) does not complete a lesson', async ({ page }) => {
   await useEnglish(page);
   await page.goto('./');

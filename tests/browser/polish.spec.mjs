@@ -23,7 +23,7 @@ test('in Chinese, a progress file that cannot be imported says its reason is in 
   await page.goto('./');
   await page.locator('[data-testid="lesson-list"][data-ready="true"]').waitFor();
   await page.getByTestId('import-input').setInputFiles({ name: 'progress.json', mimeType: 'application/json', buffer: Buffer.from('not json at all') });
-  await expect(page.getByTestId('notice')).toContainText('无法导入这个文件（原因，英文）：not JSON');
+  await expect(page.getByTestId('notice')).toContainText('无法导入 progress.json（原因，英文）：not JSON');
 });
 
 test('in Chinese, the notice about unreadable saved progress marks its English reason as English', async ({ page }) => {

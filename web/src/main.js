@@ -105,7 +105,12 @@ function renderNotices() {
   );
 }
 
+/**
+ * A notice for the whole page. One of a `group` (the outcome of a progress import) takes the
+ * place of the one before it: the latest file's outcome, not a pile of them.
+ */
 function notify(n) {
+  if (n.group) app.globalNotices = app.globalNotices.filter((m) => m.group !== n.group);
   app.globalNotices.push(n);
   renderNotices();
   if (n.key === 'notice.imported' || n.key === 'notice.importedNotSaved') route();

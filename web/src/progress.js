@@ -104,6 +104,9 @@ function lessonProblem(lp) {
 /** Why `data` is not a progress record at all (its envelope), or null. */
 function envelopeProblem(data) {
   if (!isObject(data)) return 'not an object';
+  // A file a learner may pick by mistake says what it is rather than "version undefined".
+  if (data.version === undefined && isObject(data.scenario)) return 'this is a lesson file (it has a "scenario"), not a progress file';
+  if (data.version === undefined) return 'no "version": not a progress file exported by idemlab';
   if (data.version !== 1) return `unknown version ${JSON.stringify(data.version)}`;
   if (!isObject(data.lessons)) return '"lessons" is not an object';
   if (data.learner !== undefined && !(isText(data.learner) && SEED.test(data.learner))) return '"learner" is not a learner seed';

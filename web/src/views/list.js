@@ -187,11 +187,13 @@ function progressTools({ progress, notify, store, recheck }) {
       const file = ev.target.files && ev.target.files[0];
       ev.target.value = '';
       if (!file) return;
+      // A new file replaces the preview of the one before, whatever becomes of it.
+      replaceChildren(slot);
       let data;
       try {
         data = progress.parseImport(await file.text());
       } catch (e) {
-        notify({ key: 'notice.importFailed', params: { reason: e.message } });
+        notify({ key: 'notice.importFailed', params: { file: file.name, reason: e.message }, group: 'import' });
         return;
       }
       replaceChildren(slot, h('p', { class: 'loading', 'aria-busy': 'true', 'data-testid': 'import-checking' }, t('import.checking')));
@@ -200,7 +202,7 @@ function progressTools({ progress, notify, store, recheck }) {
         plan = await recheck(data);
       } catch (e) {
         replaceChildren(slot);
-        notify({ key: e.key || 'notice.importFailed', params: { reason: e.message } });
+        notify({ key: e.key || 'notice.importFailed', params: { file: file.name, reason: e.message }, group: 'import' });
         return;
       }
       if (!slot.isConnected) return;
@@ -211,7 +213,7 @@ function progressTools({ progress, notify, store, recheck }) {
         onConfirm: () => {
           replaceChildren(slot);
           const saved = progress.replaceWith(plan.data);
-          notify({ key: saved || !progress.store ? 'notice.imported' : 'notice.importedNotSaved', kind: saved ? 'ok' : 'warn' });
+          notify({ key: saved || !progress.store ? 'notice.imported' : 'notice.importedNotSaved', kind: saved ? 'ok' : 'warn', group: 'import' });
         },
       });
       replaceChildren(slot, preview);
