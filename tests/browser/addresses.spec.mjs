@@ -162,8 +162,19 @@ for (const [tag, lang, saved] of [
     await (lang === 'en' ? chinese.not : chinese).toHaveText(/[\u4e00-\u9fff]/);
     // The address names the language shown, as a switch writes it: a copied link says it plainly.
     expect(new URL(page.url()).searchParams.get('lang')).toBe(lang);
+    // A language the page does not have is not swapped silently: the learner is told.
+    const notice = page.getByTestId('notice-lang-unknown');
+    if (tag === 'fr') await expect(notice).toContainText(lang === 'en' ? 'no language “fr”: it is shown in English' : '没有“fr”这种语言，现以中文显示');
+    else await expect(notice).toHaveCount(0);
   });
 }
+
+test('an address naming two languages (?lang=en&lang=zh-CN) shows the first and names only it', async ({ page }) => {
+  await page.goto(`/?lang=en&lang=zh-CN#/lesson/${LESSON}`);
+  await expect(page.locator('body[data-ready="true"]')).toBeAttached();
+  await expect(page.locator('html')).toHaveAttribute('lang', 'en');
+  expect(new URL(page.url()).searchParams.getAll('lang')).toEqual(['en']);
+});
 
 for (const bad of ['-3', 'abc', '1.5']) {
   test(`#/lesson/${LESSON}/step/${bad} says the link's step is not a step number and which step is shown`, async ({ page }) => {

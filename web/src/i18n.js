@@ -38,6 +38,7 @@ const WITHOUT_CATALOGUE = {
   'err.reload': '刷新页面 · Reload the page',
 };
 
+let unknownAsked = null; // ?lang= naming a language the page does not have (fr, xx), as written
 let current = detectInitial();
 let asked = current; // the language last asked for, while its catalogue loads
 nameInAddress(current); // ?lang=zh-cn, ZH, fr...: the address names the language shown
@@ -53,8 +54,10 @@ export function stringsReady() {
 function detectInitial() {
   // The address's ?lang= (a course page embedding the page picks it) before the saved choice.
   try {
-    const asked = langOfTag(new URLSearchParams(window.location.search).get('lang'));
+    const tag = new URLSearchParams(window.location.search).get('lang');
+    const asked = langOfTag(tag);
     if (asked) return asked;
+    if (tag !== null) unknownAsked = tag;
   } catch (_) {
     /* no query to read */
   }
@@ -83,6 +86,11 @@ export function browserLang(nav = typeof navigator === 'undefined' ? null : navi
   const first = nav && ((nav.languages && nav.languages[0]) || nav.language);
   if (typeof first !== 'string' || !first) return 'zh-CN';
   return langOfTag(first) === 'zh-CN' ? 'zh-CN' : 'en';
+}
+
+/** The ?lang= tag the page was opened with when it names no language the page has (else null): the page says it. */
+export function unknownLangAsked() {
+  return unknownAsked;
 }
 
 export function getLang() {
@@ -127,7 +135,9 @@ function switchTo(lang) {
 function nameInAddress(lang) {
   try {
     const url = new URL(window.location.href);
-    if (!url.searchParams.has('lang') || url.searchParams.get('lang') === lang) return;
+    const named = url.searchParams.getAll('lang');
+    if (!named.length || (named.length === 1 && named[0] === lang)) return;
+    // set() leaves one: ?lang=en&lang=zh-CN (the first is read) becomes the one shown.
     url.searchParams.set('lang', lang);
     window.history.replaceState(window.history.state, '', url.href);
   } catch (_) {

@@ -2,7 +2,7 @@
 // The page never decides an answer; it renders what the engine returns.
 
 import { h, replaceChildren, afterNextPaint } from './dom.js';
-import { t, getLang, setLang, onLangChange, stringsReady, preloadOtherStrings } from './i18n.js';
+import { t, getLang, setLang, onLangChange, stringsReady, preloadOtherStrings, unknownLangAsked } from './i18n.js';
 import { Engine, EngineError } from './engine.js';
 import { LessonStore } from './lessons.js';
 import { Progress } from './progress.js';
@@ -574,6 +574,8 @@ async function start() {
     } else app.globalNotices.push(n);
   }
   await stringsReady(); // the shown language's strings (a file of their own): the shell is drawn with them
+  // ?lang=fr: the address now names the language shown; the learner is told why.
+  if (unknownLangAsked() !== null) app.globalNotices.push({ key: 'notice.langUnknown', params: { asked: shortText(unknownLangAsked()) }, testid: 'notice-lang-unknown' });
   renderShell(root);
   onLangChange(() => {
     flushPendingHash(); // views rebuilt from their address need its latest state
