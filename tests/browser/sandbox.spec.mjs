@@ -253,6 +253,12 @@ test('broken sandbox addresses say why and show the default scenario, never a bl
   await waitSandbox(page);
   await expect(page.getByTestId('sb-bad-link')).toContainText('latency_ms');
   await expect(page.getByTestId('sb-default-shown')).toBeVisible();
+  // A step the broken link named is not dropped unsaid: the default run is shown at its end.
+  await page.goto('./#/sandbox/1garbage!!/step/2');
+  await waitSandbox(page);
+  await expect(page.getByTestId('sb-default-shown')).toContainText('the link’s step “2” was a step of the run that did not open');
+  const range = page.getByTestId('scrubber');
+  await expect(range).toHaveValue(await range.getAttribute('max'));
 });
 
 test('a knob change that bypasses a planned fault takes it out of the plan and says so', async ({ page }) => {
@@ -416,14 +422,25 @@ test('from a side-by-side view, each policy opens in the sandbox with its own kn
       const policy = compare.policies[i].id;
       return (await window.__idemlab.call('scenario', { file: rec.file, text: rec.text, policy })).scenario.client;
     }, index);
+    // A moment in the middle of the runs: the sandbox opens at that virtual time, not at the end.
+    const range = page.getByTestId('compare-scrubber');
+    const middle = Math.floor(Number(await range.getAttribute('max')) / 2);
+    await range.fill(String(middle));
+    const time = /t=(\d+)ms/.exec(await page.getByTestId('compare-time').innerText())[1];
     await page.getByTestId(`open-in-sandbox-${name}`).click();
     await waitSandbox(page);
     for (const knob of ['key_scope', 'on_timeout', 'recovery']) {
       await expect(page.locator(`[data-knob="client.${knob}"]`)).toHaveValue(String(expected[knob]));
     }
+    const sbRange = page.getByTestId('scrubber');
+    expect(Number(await sbRange.inputValue())).toBeLessThan(Number(await sbRange.getAttribute('max')));
+    const sbTime = Number(/t=(\d+)ms/.exec(await page.getByTestId('step-label').innerText())[1]);
+    expect(sbTime).toBeLessThanOrEqual(Number(time));
     // Nothing answered yet in this browser: the sandbox says it shows how the run ends.
     await expect(page.getByTestId('sb-spoiler')).toBeVisible();
-    await expect(page.getByTestId('back')).toHaveAttribute('href', '#/lesson/retry-duplicates');
+    // Back returns to the side-by-side view.
+    await expect(page.getByTestId('back')).toHaveAttribute('href', '#/lesson/retry-duplicates/compare');
+    await expect(page.getByTestId('back')).toContainText('side-by-side');
   }
 });
 

@@ -450,7 +450,7 @@ async function openSandbox(r, isCurrent) {
       const reason = first.errors.map((x) => `${x.path || '/'}: ${x.reason}`).join('; ');
       notices.push({ key: 'sandbox.badScenario', params: { reason: reason.length > 300 ? `${reason.slice(0, 300)}…` : reason }, testid: 'sb-bad-link', then: true });
     } else {
-      view = new SandboxView(mainEl, { first, step: r.step, stepText: r.stepText, app, challenge, notices: noticeList(notices), focus: true });
+      view = new SandboxView(mainEl, { first, step: r.step, stepText: r.stepText, app, challenge, notices: noticeList(notices, r.stepText), focus: true });
     }
   }
   if (!view) {
@@ -460,16 +460,23 @@ async function openSandbox(r, isCurrent) {
     // #/sandbox/step/N: the default scenario at that step (a link whose scenario did not
     // open names a step of another run: its notice says the default is shown instead).
     const fromLink = notices.some((n) => n.then);
-    view = new SandboxView(mainEl, { first, step: fromLink ? null : r.step, stepText: fromLink ? null : r.stepText, app, notices: noticeList(notices), focus: true });
+    view = new SandboxView(mainEl, { first, step: fromLink ? null : r.step, stepText: fromLink ? null : r.stepText, app, notices: noticeList(notices, r.stepText), focus: true });
   }
   app.view = view;
   setReady(true);
 }
 
-/** Notices about a link that did not open say that the default scenario is shown instead. */
-function noticeList(notices) {
+/**
+ * Notices about a link that did not open say that the default scenario is shown instead;
+ * a step the link named (`stepText`) was one of its own run, so the default is shown whole.
+ */
+function noticeList(notices, stepText) {
   const out = notices.map(({ then: _t, ...n }) => n);
-  if (notices.some((n) => n.then)) out.push({ key: 'sandbox.showingDefault', testid: 'sb-default-shown' });
+  if (notices.some((n) => n.then)) {
+    out.push(stepText === null || stepText === undefined
+      ? { key: 'sandbox.showingDefault', testid: 'sb-default-shown' }
+      : { key: 'sandbox.showingDefaultNotStep', params: { step: shortText(stepText) }, testid: 'sb-default-shown' });
+  }
   return out;
 }
 

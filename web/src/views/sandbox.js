@@ -8,7 +8,7 @@
 
 import { h, replaceChildren, rebuildKeepingFocus, afterNextPaint, measureNextFrame, handFocusNextFrame } from '../dom.js';
 import { t, l, nameOf } from '../i18n.js';
-import { listHash, lessonHash, replaceHashSoon, flushPendingHash, sandboxHash, shortText } from '../router.js';
+import { listHash, lessonHash, compareHash, replaceHashSoon, flushPendingHash, sandboxHash, shortText } from '../router.js';
 import { encodeState } from '../sandbox/codec.js';
 import { History } from '../sandbox/history.js';
 import { outputErrors } from '../engine.js';
@@ -471,6 +471,8 @@ export class SandboxView {
     this.stageEls = { sides: [el.targets, el.panels], knowledge: [el.gridCard, el.timeline], editors: [el.knobs, el.script, el.explore] };
     for (const x of Object.values(this.stageEls).flat()) x.hidden = true;
     const back = this.state.from || this.state.ch;
+    // Opened from a side-by-side view (via: 'compare'): back goes there, not to the lesson's steps.
+    const backToCompare = !!(this.state.from && this.state.via === 'compare');
     replaceChildren(
       this.root,
       h(
@@ -479,7 +481,11 @@ export class SandboxView {
         h(
           'header',
           { class: 'lesson-head' },
-          h('a', { class: 'back-link', href: back ? lessonHash(back) : listHash(), 'data-testid': 'back' }, back ? t('sandbox.backToLesson') : t('nav.back')),
+          h(
+            'a',
+            { class: 'back-link', href: backToCompare ? compareHash(back) : back ? lessonHash(back) : listHash(), 'data-testid': 'back' },
+            backToCompare ? t('sandbox.backToCompare') : back ? t('sandbox.backToLesson') : t('nav.back'),
+          ),
           h('div', { class: 'lesson-title-row' }, h('h2', { class: 'view-title', 'data-testid': 'sandbox-title', tabindex: '-1' }, t(this.challenge ? 'sandbox.challengeTitle' : 'sandbox.title'))),
           h('p', { class: 'lead' }, t('sandbox.lead')),
           h('div', { class: 'btn-row sb-actions', role: 'group', 'aria-label': t('sandbox.actions') }, el.undo, el.redo, el.copy, el.copied),
