@@ -22,6 +22,8 @@ for (const [lang, says, listTitle] of [
     await page.evaluate(() => (window.location.hash = '#/lesson/nope'));
     await expect(page.getByTestId('route-message')).toContainText('nope');
     await expect(page.getByTestId('route-message')).toContainText(listTitle);
+    // The keyboard starts at the message, not at the top of an empty page.
+    await expect(page.getByTestId('route-message')).toBeFocused();
     // The tab no longer names the lesson shown before, and the address no longer names the missing one.
     await expect(page).not.toHaveTitle(lessonTitle);
     await expect(page).toHaveTitle(says);

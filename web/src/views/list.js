@@ -270,7 +270,7 @@ export function renderList(root, { store, progress, notify, message, isCurrent, 
     h(
       'section',
       { class: 'list-view' },
-      message ? h('p', { class: 'notice notice-warn', role: 'alert', 'data-testid': 'route-message' }, message) : null,
+      message ? h('p', { class: 'notice notice-warn', role: 'alert', 'data-testid': 'route-message', tabindex: '-1' }, message) : null,
       banner,
       h('h2', { class: 'view-title' }, t('list.heading')),
       h('p', { class: 'lead' }, t('list.intro')),
@@ -288,6 +288,9 @@ export function renderList(root, { store, progress, notify, message, isCurrent, 
       progressTools({ progress, notify, store, recheck }),
     ),
   );
+  // An address that named no lesson or route: the keyboard starts at the message that says so
+  // (else focus would be left on the page's body, the view it was on being gone).
+  if (message) root.querySelector('[data-testid="route-message"]').focus({ preventScroll: true });
   (async () => {
     let entries;
     try {
