@@ -80,7 +80,11 @@ void check_ref(Reader& r, const std::string& path, const std::string& what, cons
     if (name_of(t) == id) return;
     names.push_back(name_of(t));
   }
-  r.problem(path, "unknown " + what + " '" + id + "'; known: " + join_names(names));
+  // A lesson whose list is missing or empty has its own error there: this one says so
+  // rather than "known: " and nothing.
+  r.problem(path, "unknown " + what + " '" + id + "'" +
+                      (names.empty() ? "; there is no " + what + " to refer to (none is defined)"
+                                     : "; known: " + join_names(names)));
 }
 
 Question read_question(Reader& r, const json& q, const std::string& path, const Lesson& lesson) {

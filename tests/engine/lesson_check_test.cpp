@@ -49,6 +49,22 @@ TEST_CASE("a broken lesson is refused with file, JSON path and reason") {
   CHECK(p["reason"].get<std::string>().find("used twice") != std::string::npos);
 }
 
+TEST_CASE("a lesson without moments: a question's moment is refused without an empty list of known ones") {
+  json j = json::parse(read_lesson_text("01-lost-receipt.json"));
+  j.erase("moments");
+  json out = json::parse(idemlab::api::call("check", json{{"file", "lessons/broken.json"}, {"text", j.dump()}}.dump()));
+  REQUIRE(out["ok"] == false);
+  bool said_missing = false;
+  for (const json& e : out["errors"]) {
+    const std::string reason = e["reason"].get<std::string>();
+    if (e["path"] == "/moments") said_missing = true;
+    const bool lists_nothing = reason.size() >= 7 && reason.compare(reason.size() - 7, 7, "known: ") == 0;
+    CHECK_MESSAGE(!lists_nothing, reason);
+    if (reason.rfind("unknown moment", 0) == 0) CHECK(reason.find("there is no moment to refer to") != std::string::npos);
+  }
+  CHECK(said_missing);
+}
+
 TEST_CASE("the service contract's knobs and crash points are checked with their JSON paths") {
   json p = first_problem([](json& j) { j["scenario"]["service"]["ordering"] = "keys_first"; });
   CHECK(p["path"] == "/scenario/service/ordering");
