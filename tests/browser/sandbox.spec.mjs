@@ -498,6 +498,46 @@ test('switching the language keeps the sandbox: its state, its undo history and 
   expect(await page.getByTestId('sb-plan').innerText()).not.toEqual(plan);
 });
 
+test('a language switch between the answers to two quick edits leaves a learner at the end of the run at the end of the new run', async ({ page }) => {
+  // The default scenario, no fault: a lost response (the first edit) makes its run longer.
+  await page.goto('./#/sandbox');
+  await waitSandbox(page);
+  await answered(page);
+  const range = page.getByTestId('scrubber');
+  await expect(range).toHaveValue(await range.getAttribute('max'));
+  const lastBefore = Number(await range.getAttribute('max'));
+  // The engine's answers are held back: the first until the second edit has been asked (so
+  // the first is taken in but not drawn), the second for a second, so that the switch comes
+  // between them.
+  await page.evaluate(() => {
+    const engine = window.__idemlab.engine();
+    const call = engine.call.bind(engine);
+    let runs = 0;
+    window.__asked = new Promise((r) => (window.__askedSecond = r));
+    window.__held = new Promise((release) => {
+      engine.call = async (method, input, opts) => {
+        const n = method === 'run' ? ++runs : 0;
+        if (n === 2) release(); // the first edit's answer is taken in: its successor's call starts
+        const out = await call(method, input, opts);
+        if (n === 1) await window.__asked;
+        if (n === 2) await new Promise((r) => setTimeout(r, 1000));
+        return out;
+      };
+    });
+  });
+  const scope = page.locator('[data-knob="client.key_scope"]');
+  const other = await scope.evaluate((sel) => [...sel.options].map((o) => o.value).find((v) => v !== sel.value));
+  await page.locator(`[data-testid="sb-target"][data-target="${LOST}"]`).click();
+  await scope.selectOption(other);
+  await page.evaluate(() => window.__askedSecond());
+  await page.evaluate(() => window.__held);
+  await page.getByTestId('lang-switch').click();
+  await answered(page);
+  await expect(scope).toHaveValue(other);
+  expect(Number(await range.getAttribute('max'))).toBeGreaterThan(lastBefore);
+  await expect(range).toHaveValue(await range.getAttribute('max'));
+});
+
 test('a number field emptied and left shows the value still in force again', async ({ page }) => {
   await sandboxFromLesson(page);
   const timeout = page.locator('[data-knob="timing.timeout_ms"]');

@@ -1314,7 +1314,10 @@ export class SandboxView {
 
   /** The language changed: the same state, history, explore result and check, relabelled. */
   relabel() {
-    const step = this.step;
+    // The same step, or the end for a learner at the end of the run drawn: an edit answered
+    // but not drawn yet (another was asked after it) may have made the run longer or shorter.
+    const atEnd = this.el && this.el.range && this.step >= Number(this.el.range.max);
+    const step = atEnd ? this.last : Math.min(this.step, this.last);
     this.mount();
     this.step = -1;
     this.go(step, { force: true, fromLink: true }); // the same step: a link's notice stays, relabelled
