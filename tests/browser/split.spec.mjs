@@ -7,7 +7,7 @@ import { test, expect, LESSON, waitReady, sandboxReady } from './helpers.mjs';
 
 /** The part a chunk file is ("sandbox", "list", "en", "zh-CN", "chunk" for shared code), or null. */
 function partOf(url) {
-  const m = /\/chunks\/([A-Za-z-]+?)-[A-Z0-9]+\.js$/.exec(new URL(url).pathname);
+  const m = /\/chunks\/([A-Za-z-]+?)-[a-z0-9]+\.js$/.exec(new URL(url).pathname);
   return m ? m[1] : null;
 }
 

@@ -7,7 +7,7 @@ const LANG_KEY = 'idemlab.lang';
 // One catalogue file per language (web/src/i18n/<lang>.json), with literal keys: every key
 // is written out where it is used, so tests/browser/text.spec.mjs can check that both files
 // have the same keys and that no key is unused. Each is a file of its own on the served
-// site (esbuild splits a dynamic import off), fetched only for a language that is shown:
+// site (the bundler splits a dynamic import off), fetched only for a language that is shown:
 // a visit carries one language's strings, not both (the offline copy's one script holds
 // both, and these imports resolve at once there).
 const CATALOGUES = { 'zh-CN': () => import('./i18n/zh-CN.json'), en: () => import('./i18n/en.json') };

@@ -15,7 +15,7 @@ import { useAxisPreference } from './views/diagram.js';
 import { LessonView } from './views/lesson.js';
 import { engineErrorCard, fatalCard, lessonErrorCard, technicalDetails } from './views/errors.js';
 
-// Views a lesson does not need to open and step, each a file of its own (esbuild splits
+// Views a lesson does not need to open and step, each a file of its own (the bundler splits
 // dynamic imports off; the offline copy's one script holds them all): fetched when first shown.
 const listView = () => import('./views/list.js');
 const sandboxView = () => import('./views/sandbox.js');
