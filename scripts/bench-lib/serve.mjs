@@ -6,14 +6,13 @@ import { spawn } from 'node:child_process';
 import { REPO } from '../../tests/wasm/engine-node.mjs';
 
 /**
- * Serves dist/ on `port` (or the folder IDEMLAB_BENCH_DIST names: a copy of the site built
+ * Serves dist/ on `port` (or `dir`, or the folder IDEMLAB_BENCH_DIST names: a copy of the site built
  * from another commit, to time a before and an after side by side in one run; the sizes
  * scripts/bench reports are still read from dist/); resolves
  * once it answers. Returns a function that stops it.
  */
-export async function serveDist(port) {
+export async function serveDist(port, dir = process.env.IDEMLAB_BENCH_DIST || 'dist') {
   const origin = `http://127.0.0.1:${port}`;
-  const dir = process.env.IDEMLAB_BENCH_DIST || 'dist';
   const server = spawn(process.execPath, ['scripts/lib/static-server.mjs', '--dir', dir, '--port', String(port), '--host', '127.0.0.1'],
     { cwd: REPO, stdio: 'ignore' });
   const stop = () => server.kill();
