@@ -76,7 +76,7 @@ test('open lost-receipt in the sandbox, click away the lost response: DELIVERED 
   // The page shows what the engine computes for the scenario its address holds.
   const code = new URL(await settledUrl(page)).hash.split('/')[2];
   const engineSays = await page.evaluate(async (c) => {
-    const { state } = window.__idemlab.sandboxState(c);
+    const { state } = await window.__idemlab.sandboxState(c);
     return (await window.__idemlab.call('run', { scenario: state.s })).ending;
   }, code);
   expect(engineSays.intents).toEqual([{ intent: 'weekly-report', status: await ending(page).getAttribute('data-status'), effects: 2 }]);

@@ -8,7 +8,8 @@ import { LessonStore } from './lessons.js';
 import { Progress } from './progress.js';
 import { currentRoute, onRoute, listHash, lessonHash, replaceHash, hashSettled, flushPendingHash, shortText } from './router.js';
 import { letterKey } from './keys.js';
-import { decodeState, encodeState } from './sandbox/codec.js';
+// The sandbox's link codec (with fflate): loaded for the sandbox, not on a lesson's way.
+const codec = () => import('./sandbox/codec.js');
 import { isEmbedded, params as embedParams, listenToHost, postReady, newView } from './embed.js';
 import { isOfflineCopy } from './bundled.js';
 import { useAxisPreference } from './views/diagram.js';
@@ -407,6 +408,8 @@ async function openSandbox(r, isCurrent) {
   const notices = [];
   let state = null;
   if (r.code) {
+    const { decodeState } = await codec();
+    if (!isCurrent()) return;
     const got = decodeState(r.code);
     if (got.error) notices.push({ key: got.error.key, params: got.error.params, testid: 'sb-bad-link', then: true });
     else state = got.state;
@@ -621,8 +624,9 @@ async function start() {
     engine: () => app.engine,
     // The engine's next call traps, as a poisoned instance does (tests/browser/bad-input.spec.mjs).
     trapNext: () => withEngine().then((e) => e.trapNext()),
-    sandboxCode: (state) => encodeState(state),
-    sandboxState: (code) => decodeState(code),
+    // Promises (the codec loads when first asked for).
+    sandboxCode: (state) => codec().then((m) => m.encodeState(state)),
+    sandboxState: (code) => codec().then((m) => m.decodeState(code)),
     hashSettled: () => hashSettled(),
     lesson: (id) => {
       for (const rec of app.store.records.values()) {

@@ -6,7 +6,8 @@
 import { h, replaceChildren, rebuildKeepingFocus } from '../dom.js';
 import { t, l, nameOf } from '../i18n.js';
 import { lessonHash, listHash, replaceHash, sandboxHash, shortText } from '../router.js';
-import { encodeState } from '../sandbox/codec.js';
+// The sandbox's link codec (with fflate) is not on a lesson's way: loaded for a link to the sandbox.
+const codec = () => import('../sandbox/codec.js');
 import { clampStep, blockingStep, questionsAt, hiddenAt, momentAt } from '../gating.js';
 import { postAnswerChecked, postRevealed, postLessonCompleted, postStep } from '../embed.js';
 import { renderDiagram } from './diagram.js';
@@ -517,6 +518,8 @@ export class LessonView {
       return; // the engine's notice says why (stopped), or its card (did not load)
     }
     if (!out || !out.scenario || this.destroyed) return;
+    const { encodeState } = await codec();
+    if (this.destroyed) return;
     // At step 0 nothing has happened yet: the sandbox then opens at the run's end, where
     // every injection point is drawn.
     window.location.hash = sandboxHash(encodeState({ v: 1, s: out.scenario, from: this.id }), step > 0 ? step : null);
@@ -530,7 +533,23 @@ export class LessonView {
       return;
     }
     const solved = this.progress.isCorrect(this.id, 'challenge');
-    const href = sandboxHash(encodeState({ v: 1, s: c.scenario, ch: this.id }));
+    // The link's address is written once the codec is in (a few ms); a click before that
+    // waits for it and opens the challenge all the same.
+    const href = codec().then(({ encodeState }) => sandboxHash(encodeState({ v: 1, s: c.scenario, ch: this.id })));
+    const start = h('a', {
+      class: 'btn btn-primary',
+      href: sandboxHash(null),
+      'data-testid': 'start-challenge',
+      onclick: (ev) => {
+        if (start.dataset.linked) return;
+        ev.preventDefault();
+        href.then((to) => (window.location.hash = to));
+      },
+    }, t('challenge.start'));
+    href.then((to) => {
+      start.href = to;
+      start.dataset.linked = 'true';
+    });
     replaceChildren(
       this.el.challenge,
       h(
@@ -538,7 +557,7 @@ export class LessonView {
         { class: 'card challenge-card', 'data-testid': 'challenge-card', 'data-kind': c.kind },
         h('h3', { class: 'section-title' }, t('challenge.endTitle'), ' · ', t(c.kind === 'break' ? 'challenge.break' : 'challenge.fix'), solved ? h('span', { class: 'badge badge-ok', 'data-testid': 'challenge-solved' }, ' ✓ ', t('challenge.solvedBefore')) : null),
         h('p', null, l(c.prompt)),
-        h('a', { class: 'btn btn-primary', href, 'data-testid': 'start-challenge' }, t('challenge.start')),
+        start,
       ),
     );
   }
