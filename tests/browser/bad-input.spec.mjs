@@ -213,6 +213,8 @@ test('an import shows what it will change and asks first: Escape or cancel chang
   await expect(page.getByTestId('import-confirm')).toBeFocused();
   await page.keyboard.press('Enter');
   await expect(page.getByTestId('notice')).toContainText('Progress imported');
+  // The keyboard is on the outcome, not dropped on the page's body by the list drawn again.
+  await expect(page.getByTestId('notice')).toBeFocused();
   await expect(listCard(page).getByTestId('lesson-progress')).toContainText('answered 1/9 · 1 correct');
 });
 
@@ -231,10 +233,17 @@ test('files that cannot be imported: each outcome names its file and takes the p
   await expect(notices).toContainText('Could not import 01-lost-receipt.json');
   await expect(notices).toContainText('lesson file');
   await expect(notices).not.toContainText('undefined');
-  // Another bad file: one notice, about that file.
+  // Another bad file: one notice, about that file, and the keyboard on it (it is at the top
+  // of the page, far from the Import button).
   await chooseImport(page, 'not json', 'notes.txt');
   await expect(notices).toHaveCount(1);
   await expect(notices).toContainText('Could not import notes.txt: not JSON');
+  await expect(notices).toBeFocused();
+  await expect(notices).toBeInViewport();
+  // A good file next: its preview, and the error about the file before is gone.
+  await chooseImport(page, { version: 1, lessons: {} }, 'good.json');
+  await expect(page.getByTestId('import-preview')).toBeVisible();
+  await expect(notices).toHaveCount(0);
 });
 
 test('a forged completion: a hand-written file claiming completed (or right answers that are not) does not complete a lesson', async ({ page }) => {

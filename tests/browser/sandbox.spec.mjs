@@ -439,7 +439,7 @@ test('from a side-by-side view, each policy opens in the sandbox with its own kn
     // Nothing answered yet in this browser: the sandbox says it shows how the run ends.
     await expect(page.getByTestId('sb-spoiler')).toBeVisible();
     // Back returns to the side-by-side view.
-    await expect(page.getByTestId('back')).toHaveAttribute('href', '#/lesson/retry-duplicates/compare');
+    await expect(page.getByTestId('back')).toHaveAttribute('href', `#/lesson/retry-duplicates/compare/step/${middle}`);
     await expect(page.getByTestId('back')).toContainText('side-by-side');
   }
 });

@@ -115,6 +115,21 @@ function notify(n) {
   app.globalNotices.push(n);
   renderNotices();
   if (n.key === 'notice.imported' || n.key === 'notice.importedNotSaved') route();
+  // The outcome of something the learner did far down the page (an import): shown where the
+  // notices are, and the keyboard taken there, rather than said out of sight.
+  if (n.group && noticeEl) {
+    const el = noticeEl.lastElementChild;
+    el.setAttribute('tabindex', '-1');
+    el.scrollIntoView({ block: 'nearest' });
+    el.focus({ preventScroll: true });
+  }
+}
+
+/** Takes away the notices of a group (the outcome of the import before a new one). */
+function dropGroup(group) {
+  const before = app.globalNotices.length;
+  app.globalNotices = app.globalNotices.filter((n) => n.group !== group);
+  if (app.globalNotices.length !== before) renderNotices();
 }
 
 function dropNotice(testid) {
@@ -211,7 +226,7 @@ async function recheck(data) {
 }
 
 function listOptions(isCurrent, message) {
-  return { store: app.store, progress: app.progress, notify, isCurrent, message, recheck, banner: app.engineError ? engineCard() : null };
+  return { store: app.store, progress: app.progress, notify, dropGroup, isCurrent, message, recheck, banner: app.engineError ? engineCard() : null };
 }
 
 /** Saving failed (storage full, or refused): say so until a save works again. */

@@ -177,7 +177,7 @@ export class CompareView {
       return; // the engine's notice says why
     }
     if (!out || !out.scenario || this.destroyed) return;
-    window.location.hash = sandboxHash(encodeState({ v: 1, s: out.scenario, from: this.id, via: 'compare' }), at);
+    window.location.hash = sandboxHash(encodeState({ v: 1, s: out.scenario, from: this.id, via: 'compare', at: this.step }), at);
   }
 
   column(policy, i) {

@@ -168,7 +168,7 @@ function importPreview({ fileName, rows, onConfirm, onCancel }) {
   return box;
 }
 
-function progressTools({ progress, notify, store, recheck }) {
+function progressTools({ progress, notify, dropGroup, store, recheck }) {
   const slot = h('div', { class: 'import-slot', 'aria-live': 'polite' });
   let importBtn;
   const close = () => {
@@ -187,8 +187,9 @@ function progressTools({ progress, notify, store, recheck }) {
       const file = ev.target.files && ev.target.files[0];
       ev.target.value = '';
       if (!file) return;
-      // A new file replaces the preview of the one before, whatever becomes of it.
+      // A new file replaces the preview and the outcome of the one before, whatever becomes of it.
       replaceChildren(slot);
+      dropGroup('import');
       let data;
       try {
         data = progress.parseImport(await file.text());
@@ -240,7 +241,7 @@ function progressTools({ progress, notify, store, recheck }) {
  * Render the list into `root`. `store` loads lessons; `message` is an optional
  * notice shown above the list (e.g. an unknown lesson id).
  */
-export function renderList(root, { store, progress, notify, message, isCurrent, banner = null, recheck }) {
+export function renderList(root, { store, progress, notify, dropGroup, message, isCurrent, banner = null, recheck }) {
   const items = h('ul', { class: 'lesson-list', 'data-testid': 'lesson-list' });
   // The incidents (lessons that replay a public bug report): a section of their own after
   // the lessons, shown once the index has one.
@@ -285,7 +286,7 @@ export function renderList(root, { store, progress, notify, message, isCurrent, 
         h('p', null, t('sandbox.listText')),
         h('a', { class: 'btn btn-primary', href: sandboxHash(null), 'data-testid': 'open-sandbox' }, t('sandbox.listOpen')),
       ),
-      progressTools({ progress, notify, store, recheck }),
+      progressTools({ progress, notify, dropGroup, store, recheck }),
     ),
   );
   // An address that named no lesson or route: the keyboard starts at the message that says so

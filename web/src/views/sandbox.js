@@ -471,7 +471,8 @@ export class SandboxView {
     this.stageEls = { sides: [el.targets, el.panels], knowledge: [el.gridCard, el.timeline], editors: [el.knobs, el.script, el.explore] };
     for (const x of Object.values(this.stageEls).flat()) x.hidden = true;
     const back = this.state.from || this.state.ch;
-    // Opened from a side-by-side view (via: 'compare'): back goes there, not to the lesson's steps.
+    // Opened from a side-by-side view (via: 'compare'): back goes there, to its moment (at),
+    // not to the lesson's steps.
     const backToCompare = !!(this.state.from && this.state.via === 'compare');
     replaceChildren(
       this.root,
@@ -483,7 +484,7 @@ export class SandboxView {
           { class: 'lesson-head' },
           h(
             'a',
-            { class: 'back-link', href: backToCompare ? compareHash(back) : back ? lessonHash(back) : listHash(), 'data-testid': 'back' },
+            { class: 'back-link', href: backToCompare ? compareHash(back, Number.isInteger(this.state.at) && this.state.at >= 0 ? this.state.at : null) : back ? lessonHash(back) : listHash(), 'data-testid': 'back' },
             backToCompare ? t('sandbox.backToCompare') : back ? t('sandbox.backToLesson') : t('nav.back'),
           ),
           h('div', { class: 'lesson-title-row' }, h('h2', { class: 'view-title', 'data-testid': 'sandbox-title', tabindex: '-1' }, t(this.challenge ? 'sandbox.challengeTitle' : 'sandbox.title'))),
