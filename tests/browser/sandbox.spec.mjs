@@ -27,6 +27,7 @@ async function sandboxFromLesson(page, id = 'lost-receipt') {
 
 /** The address once the sandbox has written its latest state into it. */
 async function settledUrl(page) {
+  await sandboxReady(page); // every edit asked for is answered (the address is written after)
   await page.evaluate(() => window.__idemlab.hashSettled());
   return page.url();
 }
@@ -86,6 +87,7 @@ test('explore at K = 2 in a worker, then load a counterexample into the sandbox 
   await sandboxFromLesson(page);
   await page.locator('[data-knob="client.key_scope"]').selectOption('attempt');
   await page.locator('[data-knob="client.recovery"]').selectOption('resend');
+  await answered(page); // the address then holds both edits
   const before = await settledUrl(page);
   await page.getByTestId('sb-explore-k').selectOption('2');
   await page.getByTestId('sb-explore-run').click();
@@ -96,6 +98,7 @@ test('explore at K = 2 in a worker, then load a counterexample into the sandbox 
   expect(await cex.count()).toBeGreaterThan(0);
   const reason = (await cex.first().locator('p').first().innerText()).trim();
   await cex.first().getByTestId('sb-cex-load').click();
+  await answered(page); // the load is an edit: the engine runs it before the view and address show it
   // The counterexample's violation is now the sandbox's own run's, and the address holds it.
   await expect(page.getByTestId('sb-verdict')).toContainText(reason.split(':')[0]);
   expect(await planItems(page).count()).toBeGreaterThan(0);
