@@ -125,16 +125,10 @@ function notify(n) {
   }
 }
 
-/** Takes away the notices of a group (the outcome of the import before a new one). */
-function dropGroup(group) {
+/** Takes away the notices whose `field` is `value`: dropNotices('testid', 'engine-stopped'), dropNotices('group', 'import'). */
+function dropNotices(field, value) {
   const before = app.globalNotices.length;
-  app.globalNotices = app.globalNotices.filter((n) => n.group !== group);
-  if (app.globalNotices.length !== before) renderNotices();
-}
-
-function dropNotice(testid) {
-  const before = app.globalNotices.length;
-  app.globalNotices = app.globalNotices.filter((n) => n.testid !== testid);
+  app.globalNotices = app.globalNotices.filter((n) => n[field] !== value);
   if (app.globalNotices.length !== before) renderNotices();
 }
 
@@ -188,7 +182,7 @@ async function retryEngine() {
 
 /** A loaded engine trapped: say so, keep every view, and offer a fresh instance. */
 function engineStopped(err) {
-  dropNotice('engine-stopped');
+  dropNotices('testid', 'engine-stopped');
   notify({
     key: 'err.engineStoppedNotice',
     kind: 'error',
@@ -199,7 +193,7 @@ function engineStopped(err) {
 }
 
 async function restartEngine() {
-  dropNotice('engine-stopped');
+  dropNotices('testid', 'engine-stopped');
   await loadEngine();
   if (app.engineError) {
     await route();
@@ -226,13 +220,13 @@ async function recheck(data) {
 }
 
 function listOptions(isCurrent, message) {
-  return { store: app.store, progress: app.progress, notify, dropGroup, isCurrent, message, recheck, banner: app.engineError ? engineCard() : null };
+  return { store: app.store, progress: app.progress, notify, dropGroup: (group) => dropNotices('group', group), isCurrent, message, recheck, banner: app.engineError ? engineCard() : null };
 }
 
 /** Saving failed (storage full, or refused): say so until a save works again. */
 function onSaveState(saved) {
   if (saved) {
-    dropNotice('notice-save-failed');
+    dropNotices('testid', 'notice-save-failed');
     return;
   }
   if (app.globalNotices.some((n) => n.testid === 'notice-save-failed')) return;

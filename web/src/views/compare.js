@@ -141,7 +141,7 @@ export class CompareView {
                   ' ',
                   l(p.label),
                   this.call
-                    ? [' ', h('button', { type: 'button', class: 'btn btn-small', 'data-testid': `open-in-sandbox-${NAMES[i]}`, onclick: () => this.openInSandbox(p.id, i) }, t('sandbox.openPolicy', { name: NAMES[i] }))]
+                    ? [' ', h('button', { type: 'button', class: 'btn btn-small', 'data-testid': `open-in-sandbox-${NAMES[i]}`, onclick: () => this.openInSandbox(i) }, t('sandbox.openPolicy', { name: NAMES[i] }))]
                     : null,
                 ),
               ),
@@ -168,16 +168,18 @@ export class CompareView {
    * One policy's scenario (the engine's), under the lesson's fault plan, in the sandbox, at
    * that policy's step at the virtual time shown here; its back link returns to this view.
    */
-  async openInSandbox(policyId, index) {
-    const at = Math.max(0, stepAt(this.policies[index].steps, this.times[this.step]));
+  async openInSandbox(index) {
+    const policy = this.policies[index];
+    const moment = this.step; // as clicked: the engine's answer comes after
+    const at = Math.max(0, stepAt(policy.steps, this.times[moment]));
     let out;
     try {
-      out = await this.call('scenario', { file: this.rec.file, text: this.rec.text, policy: policyId });
+      out = await this.call('scenario', { file: this.rec.file, text: this.rec.text, policy: policy.id });
     } catch (_) {
       return; // the engine's notice says why
     }
     if (!out || !out.scenario || this.destroyed) return;
-    window.location.hash = sandboxHash(encodeState({ v: 1, s: out.scenario, from: this.id, via: 'compare', at: this.step }), at);
+    window.location.hash = sandboxHash(encodeState({ v: 1, s: out.scenario, from: this.id, via: 'compare', at: moment }), at);
   }
 
   column(policy, i) {

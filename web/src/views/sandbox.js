@@ -566,16 +566,23 @@ export class SandboxView {
     afterNextPaint(next);
   }
 
+  /**
+   * The step to show once the run in force is drawn: a learner at the end of the run drawn
+   * (the scrubber still spans it) stays at the end; elsewhere, at the same step. The run in
+   * force may be longer or shorter: an edit, or one answered but not drawn yet (another was
+   * asked after it) before a language switch.
+   */
+  stepToKeep() {
+    return this.step >= Number(this.el.range.max) ? this.last : Math.min(this.step, this.last);
+  }
+
   /** After an edit: the run changed length; keep the learner near the step they looked at. */
   remount() {
     const active = document.activeElement;
     const hadFocus = this.root.contains(active);
     const section = hadFocus && active.closest ? active.closest('section.card') : null;
-    // A learner at the end of the run stays at its end; elsewhere, at the same step. (The
-    // scrubber still spans the run shown before the edit.)
-    const atEnd = this.step >= Number(this.el.range.max);
+    const keep = this.stepToKeep();
     this.el.range.max = String(this.last);
-    const keep = atEnd ? this.last : Math.min(this.step, this.last);
     this.step = -1;
     this.redrawLater(['sides', 'knowledge']);
     this.render();
@@ -1315,10 +1322,7 @@ export class SandboxView {
 
   /** The language changed: the same state, history, explore result and check, relabelled. */
   relabel() {
-    // The same step, or the end for a learner at the end of the run drawn: an edit answered
-    // but not drawn yet (another was asked after it) may have made the run longer or shorter.
-    const atEnd = this.el && this.el.range && this.step >= Number(this.el.range.max);
-    const step = atEnd ? this.last : Math.min(this.step, this.last);
+    const step = this.stepToKeep();
     this.mount();
     this.step = -1;
     this.go(step, { force: true, fromLink: true }); // the same step: a link's notice stays, relabelled
