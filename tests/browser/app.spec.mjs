@@ -157,6 +157,29 @@ test('a lesson file that is not JSON is an error card; a listed file gone when o
   await expect(page.locator(`[data-testid="lesson-card"][data-lesson="${LESSON}"]`)).toBeVisible();
 });
 
+test('a lesson found broken when opened from the list takes the keyboard to its error, said as an alert under a view title', async ({ page }) => {
+  await useEnglish(page);
+  const good = JSON.stringify({ ...builtLesson(), id: 'late-break' }, null, 2);
+  await serveLessons(page, { 'late-break.json': good }); // the index says the lesson is fine
+  await page.route('**/lessons/late-break.json', (route) => route.fulfill({ contentType: 'application/json', body: good.slice(0, good.length / 2) }));
+  await page.goto('./');
+  // Opened from the list, by keyboard.
+  await page.locator('[data-testid="lesson-card"][data-lesson="late-break"] [data-testid="lesson-open"]').focus();
+  await page.keyboard.press('Enter');
+  const view = page.locator('.lesson-error-view');
+  await expect(view.getByTestId('error-reason')).toContainText('not valid JSON');
+  // The error is announced, and the keyboard starts at its title, a view title as on other views.
+  await expect(view.getByRole('alert')).toContainText('lessons/late-break.json');
+  const title = view.getByRole('heading', { level: 2 });
+  await expect(title).toContainText('lessons/late-break.json');
+  await expect(title).toBeFocused();
+  // The other views' titles are h2 too, and take the keyboard the same way.
+  await page.getByTestId('back').click();
+  await page.locator(`[data-testid="lesson-card"][data-lesson="${LESSON}"] [data-testid="lesson-open"]`).click();
+  await waitReady(page, LESSON);
+  await expect(page.getByRole('heading', { level: 2 }).and(page.getByTestId('lesson-title'))).toBeFocused();
+});
+
 test('corrupt saved progress is set aside with a notice, not lost', async ({ page }) => {
   await useEnglish(page);
   await page.addInitScript(() => {

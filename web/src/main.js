@@ -14,6 +14,7 @@ import { isEmbedded, params as embedParams, listenToHost, postReady, newView } f
 import { isOfflineCopy } from './bundled.js';
 import { useAxisPreference } from './views/diagram.js';
 import { LessonView } from './views/lesson.js';
+import { focusWhenLaidOut } from './views/stepcontrols.js';
 import { engineErrorCard, fatalCard, lessonErrorCard, technicalDetails } from './views/errors.js';
 
 // Views a lesson does not need to open and step, each a file of its own (the bundler splits
@@ -513,13 +514,14 @@ async function showLessonText(id, isCurrent) {
   if (isCurrent()) renderLessonText(mainEl, { entry: got.entry, lesson: got.lesson, banner: engineCard() });
 }
 
-/** A lesson that failed when it was opened (fetched, run or compared): its error card. */
+/** A lesson that failed when it was opened (fetched, run or compared): its error card, said, with the keyboard on its title. */
 function showLessonError(rec) {
   document.title = `${t('err.lessonTitle')} · idemlab`;
   replaceChildren(
     mainEl,
-    h('section', { class: 'lesson-error-view' }, h('a', { class: 'back-link', href: listHash(), 'data-testid': 'back' }, t('nav.back')), lessonErrorCard(rec)),
+    h('section', { class: 'lesson-error-view' }, h('a', { class: 'back-link', href: listHash(), 'data-testid': 'back' }, t('nav.back')), lessonErrorCard(rec, { view: true })),
   );
+  focusWhenLaidOut(mainEl.querySelector('[data-testid="lesson-error-title"]'));
 }
 
 function inFormField(el) {

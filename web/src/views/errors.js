@@ -34,11 +34,23 @@ function detailList(e) {
   );
 }
 
-export function lessonErrorCard(rec) {
+/**
+ * A lesson file that failed: a card among the list's (`view` false: an h3, said when read),
+ * or the view opened for it (`view` true: an alert, under an h2 that takes the keyboard as
+ * other views' titles do).
+ */
+export function lessonErrorCard(rec, { view = false } = {}) {
   return h(
     'article',
-    { class: 'card card-error', 'data-testid': 'lesson-error', 'data-file': rec.file, 'aria-label': `${t('err.lessonTitle')}: ${rec.file}` },
-    h('h3', { class: 'card-title' }, h('span', { class: 'error-icon', 'aria-hidden': 'true' }, '!'), t('err.lessonTitle'), ' — ', h('code', null, rec.file)),
+    { class: 'card card-error', 'data-testid': 'lesson-error', 'data-file': rec.file, 'aria-label': `${t('err.lessonTitle')}: ${rec.file}`, role: view ? 'alert' : null },
+    h(
+      view ? 'h2' : 'h3',
+      { class: 'card-title', tabindex: view ? '-1' : null, 'data-testid': view ? 'lesson-error-title' : null },
+      h('span', { class: 'error-icon', 'aria-hidden': 'true' }, '!'),
+      t('err.lessonTitle'),
+      ' — ',
+      h('code', null, rec.file),
+    ),
     rec.errors.map(detailList),
   );
 }
