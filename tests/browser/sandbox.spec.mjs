@@ -233,6 +233,26 @@ test('keyboard only: open the sandbox from the list, place and remove a fault fr
   await expect(page.getByTestId('sb-plan-empty')).toBeVisible();
 });
 
+test('each button of the target list is described by the point it is for, so buttons of one name are told apart', async ({ page }) => {
+  await sandboxFromLesson(page);
+  const buttons = page.getByTestId('sb-target');
+  const count = await buttons.count();
+  expect(count).toBeGreaterThan(1);
+  const byName = new Map();
+  for (let i = 0; i < count; i += 1) {
+    const button = buttons.nth(i);
+    // What a sighted learner reads beside the button is what a screen reader hears with it.
+    const beside = await button.evaluate((b) => b.closest('li').textContent.slice(b.textContent.length).replace(/\s+/g, ' ').trim());
+    expect(beside).not.toBe('');
+    await expect(button).toHaveAccessibleDescription(beside);
+    const name = (await button.textContent()).trim();
+    byName.set(name, [...(byName.get(name) || []), beside]);
+  }
+  // Some names are shared by several buttons (the run has more than one point of a kind).
+  expect([...byName.values()].some((d) => d.length > 1)).toBe(true);
+  for (const descriptions of byName.values()) expect(new Set(descriptions).size).toBe(descriptions.length);
+});
+
 test('broken sandbox addresses say why and show the default scenario, never a blank page', async ({ page }) => {
   const long = `1${'A'.repeat(40000)}`;
   for (const [hash, words] of [

@@ -824,7 +824,7 @@ export class SandboxView {
       h(
         'ul',
         { class: 'sb-target-list', 'data-testid': 'sb-target-list' },
-        targets.map((tg) =>
+        targets.map((tg, i) =>
           h(
             'li',
             { class: [tg.step > cur + 1 && 'is-later'] },
@@ -834,6 +834,8 @@ export class SandboxView {
                 type: 'button',
                 class: ['btn', 'btn-small', 'sb-target', tg.planned && 'is-planned'],
                 'aria-pressed': tg.planned ? 'true' : 'false',
+                // Several buttons share a name ("Crash here"): each is described by its point.
+                'aria-describedby': `sb-target-${i}`,
                 'data-target': tg.id,
                 'data-fkey': `target-${tg.id}`,
                 'data-testid': 'sb-target',
@@ -842,8 +844,7 @@ export class SandboxView {
               targetAction(tg),
             ),
             ' ',
-            h('span', null, l(tg.text)),
-            h('span', { class: 'muted small' }, ` · ${side(tg.side)} · t=${tg.t}ms`),
+            h('span', { id: `sb-target-${i}` }, h('span', null, l(tg.text)), h('span', { class: 'muted small' }, ` · ${side(tg.side)} · t=${tg.t}ms`)),
           ),
         ),
       ),
