@@ -171,6 +171,24 @@ for (const [tag, lang, saved] of [
   });
 }
 
+for (const [saved, lang] of [
+  [true, 'en'],
+  [false, 'zh-CN'],
+]) {
+  test(`an empty ?lang= is no language asked for: the ${saved ? 'saved' : 'browser\'s'} language, ${lang}, is shown, with no notice`, async ({ page }) => {
+    if (saved) await useEnglish(page);
+    for (const empty of ['', '%20']) {
+      await page.goto(`/?lang=${empty}#/lesson/${LESSON}`);
+      await expect(page.locator('body[data-ready="true"]')).toBeAttached();
+      await expect(page.locator('html')).toHaveAttribute('lang', lang);
+      await expect(page.getByTestId('global-notices')).toBeAttached();
+      await expect(page.getByTestId('notice-lang-unknown')).toHaveCount(0);
+      // Nor is a language written into the address in its place.
+      expect(new URL(page.url()).searchParams.get('lang').trim()).toBe('');
+    }
+  });
+}
+
 test('an address naming two languages (?lang=en&lang=zh-CN) shows the first and names only it', async ({ page }) => {
   await page.goto(`/?lang=en&lang=zh-CN#/lesson/${LESSON}`);
   await expect(page.locator('body[data-ready="true"]')).toBeAttached();

@@ -57,7 +57,8 @@ function detectInitial() {
     const tag = new URLSearchParams(window.location.search).get('lang');
     const asked = langOfTag(tag);
     if (asked) return asked;
-    if (tag !== null) unknownAsked = tag;
+    // ?lang= with nothing in it asks for no language: the page picks as without it.
+    if (givenLang(tag)) unknownAsked = tag;
   } catch (_) {
     /* no query to read */
   }
@@ -86,6 +87,11 @@ export function browserLang(nav = typeof navigator === 'undefined' ? null : navi
   const first = nav && ((nav.languages && nav.languages[0]) || nav.language);
   if (typeof first !== 'string' || !first) return 'zh-CN';
   return langOfTag(first) === 'zh-CN' ? 'zh-CN' : 'en';
+}
+
+/** A ?lang= value that names something (null, '' and blanks name nothing). */
+function givenLang(tag) {
+  return typeof tag === 'string' && tag.trim() !== '';
 }
 
 /** The ?lang= tag the page was opened with when it names no language the page has (else null): the page says it. */
@@ -135,7 +141,7 @@ function switchTo(lang) {
 function nameInAddress(lang) {
   try {
     const url = new URL(window.location.href);
-    const named = url.searchParams.getAll('lang');
+    const named = url.searchParams.getAll('lang').filter(givenLang);
     if (!named.length || (named.length === 1 && named[0] === lang)) return;
     // set() leaves one: ?lang=en&lang=zh-CN (the first is read) becomes the one shown.
     url.searchParams.set('lang', lang);
