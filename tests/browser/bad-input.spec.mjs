@@ -177,6 +177,28 @@ async function chooseImport(page, data, name = 'progress.json') {
 
 const listCard = (page, id = LESSON) => page.locator(`[data-testid="lesson-card"][data-lesson="${id}"]`);
 
+for (const lang of ['en', 'zh-CN']) {
+  test(`the list has one Import progress control, and it imports by keyboard (${lang})`, async ({ page }) => {
+    const name = JSON.parse(readFileSync(resolve(REPO, `web/src/i18n/${lang}.json`), 'utf8'))['progress.import'];
+    if (lang === 'en') await useEnglish(page);
+    await page.goto('./');
+    await page.locator('[data-testid="lesson-list"][data-ready="true"]').waitFor();
+    // The file picker behind the button is not a second control of the same name.
+    const controls = page.getByRole('button', { name, exact: true });
+    await expect(controls).toHaveCount(1);
+    // Tab goes from Export to Import, and Enter there opens the file picker. (The chooser is
+    // waited for first: Playwright starts catching choosers only once asked to.)
+    const choosing = page.waitForEvent('filechooser');
+    await page.getByTestId('export-progress').focus();
+    await page.keyboard.press('Tab');
+    await expect(controls).toBeFocused();
+    await page.keyboard.press('Enter');
+    const chooser = await choosing;
+    await chooser.setFiles({ name: 'p.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify({ version: 1, lessons: {} })) });
+    await expect(page.getByTestId('import-preview')).toBeVisible();
+  });
+}
+
 test('an import shows what it will change and asks first: Escape or cancel changes nothing, confirm (by keyboard) applies', async ({ page }) => {
   await useEnglish(page);
   await openLesson(page, LESSON, questionStep(LESSON, Q7));

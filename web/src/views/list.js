@@ -175,13 +175,13 @@ function progressTools({ progress, notify, dropGroup, store, recheck }) {
     replaceChildren(slot);
     importBtn.focus();
   };
+  // The file picker the Import button opens: hidden, so that it is no second control of
+  // that name (to a screen reader, or to Tab).
   const input = h('input', {
     type: 'file',
     accept: 'application/json,.json',
-    class: 'visually-hidden',
+    hidden: true,
     id: 'import-file',
-    'aria-label': t('progress.import'),
-    tabindex: '-1',
     'data-testid': 'import-input',
     onchange: async (ev) => {
       const file = ev.target.files && ev.target.files[0];
