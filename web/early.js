@@ -4,9 +4,12 @@
 //   - the strings of the language the page will show (a chunk named by the build in this
 //     script's data-strings-<lang> attributes, scripts/lib/page-bundle.mjs), as a
 //     modulepreload: the page's import of it then finds it loaded;
-//   - for a lesson's address (#/lesson/ID...), the lesson index, the build's runs, and
-//     once those are in, the lesson's file and its run: window.__idemlabEarly maps each
-//     URL to a promise of {text} or {error}, the shape web/src/lessons.js gives a fetch.
+//   - for a lesson's address (#/lesson/ID...), the lesson index, the build's runs, the
+//     lesson's file and its run: window.__idemlabEarly maps each URL to a promise of {text}
+//     or {error}, the shape web/src/lessons.js gives a fetch. The build names each
+//     lesson's file on this script's tag (data-lessons="ID=NAME;...": lessons/NAME.json,
+//     its run lessons/NAME.run.json; scripts/lib/lesson-runs.mjs), so both start beside
+//     the index instead of after it; a lesson not named there is found in the index.
 // A guess here that is wrong costs a fetch and nothing else: web/src/lessons.js takes an
 // early answer only for the URL it asks for, validates it as any other, and fetches what
 // is not here. The language is picked as web/src/i18n.js picks it (?lang=, the saved
@@ -62,6 +65,7 @@
   }
   var early = (window.__idemlabEarly = {});
   function get(url) {
+    if (Object.prototype.hasOwnProperty.call(early, url)) return early[url];
     early[url] = fetch(url, { cache: 'no-cache' }).then(
       function (res) {
         if (!res.ok) return { error: { kind: 'http', status: res.status } };
@@ -88,6 +92,16 @@
     }
   }
   var FILE = /^lessons\/[A-Za-z0-9][A-Za-z0-9._-]*\.json$/;
+  var NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+  var named = ((me && me.getAttribute('data-lessons')) || '').split(';');
+  for (var n = 0; n < named.length; n++) {
+    var pair = named[n].split('=');
+    if (pair.length === 2 && pair[0] === id && NAME.test(pair[1])) {
+      get('lessons/' + pair[1] + '.json');
+      get('lessons/' + pair[1] + '.run.json');
+      break;
+    }
+  }
   var runs = get('lessons/runs.json');
   get('lessons/index.json').then(function (got) {
     var index = json(got);

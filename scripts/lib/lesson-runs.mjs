@@ -7,6 +7,9 @@
 //                                     "text_sha256": "<SHA-256 of the lesson file, hex>"}, ...}}
 // (beside the index, which stays the engine's own output). The page uses a run only for a
 // lesson text with exactly that hash; anything else is run by the engine in the page.
+// It also names each run lesson's file on web/early.js's tag in SITE/index.html
+// (data-lessons="ID=NAME;...", the file lessons/NAME.json, its run lessons/NAME.run.json), so
+// that a lesson's address starts fetching both beside the index instead of after it.
 // Usage: node scripts/lib/lesson-runs.mjs SITE IDEMLAB   (IDEMLAB: the native CLI)
 
 import { spawnSync } from 'node:child_process';
@@ -43,4 +46,16 @@ for (const entry of index.lessons) {
   runs[entry.file] = { file, text_sha256: createHash('sha256').update(bytes).digest('hex') };
 }
 writeFileSync(join(site, 'lessons/runs.json'), JSON.stringify({ runs }));
+
+// Only names early.js can take as they are (no character to escape in an attribute).
+const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+const named = index.lessons
+  .filter((e) => runs[e.file] && typeof e.id === 'string' && NAME.test(e.id))
+  .map((e) => `${e.id}=${e.file.replace(/^lessons\//, '').replace(/\.json$/, '')}`)
+  .filter((pair) => NAME.test(pair.split('=')[1]));
+const htmlPath = join(site, 'index.html');
+const html = readFileSync(htmlPath, 'utf8');
+const earlyTag = '<script src="early.js" async';
+if (html.split(earlyTag).length !== 2) throw new Error(`lesson-runs: index.html: expected one ${earlyTag}`);
+writeFileSync(htmlPath, html.replace(earlyTag, () => `${earlyTag} data-lessons="${named.join(';')}"`));
 console.log(`lesson runs: ${Object.keys(runs).length} of ${index.lessons.length} lessons run at build time`);

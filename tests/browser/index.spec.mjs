@@ -44,6 +44,36 @@ test('the list shows every lesson of the index without fetching a lesson file', 
   expect([...seen].sort()).toEqual([`/${lessonFile()}`, '/lessons/runs.json', `/${runs[lessonFile()].file}`].sort());
 });
 
+test("a lesson's address asks for the lesson's file and its run beside the index, not after it, and each once", async ({ page, request }) => {
+  await useEnglish(page);
+  const { runs } = await (await request.get('./lessons/runs.json')).json();
+  const file = `/${lessonFile()}`;
+  const run = `/${runs[lessonFile()].file}`;
+  // The index is held back until both are asked for (or 10 s pass): what is asked for
+  // before it is answered did not wait for it.
+  const order = [];
+  let bothAsked;
+  const asked = new Promise((resolve) => (bothAsked = resolve));
+  page.on('request', (r) => {
+    const path = new URL(r.url()).pathname;
+    if (path === file || path === run) order.push(path);
+    if (order.includes(file) && order.includes(run)) bothAsked();
+  });
+  await page.route('**/lessons/index.json', async (route) => {
+    await Promise.race([asked, new Promise((resolve) => setTimeout(resolve, 10_000))]);
+    order.push('index answered');
+    await route.continue();
+  });
+  await page.goto(`./#/lesson/${LESSON}`);
+  await waitReady(page, LESSON);
+  await expect(page.getByTestId('step-label')).not.toBeEmpty();
+  expect(order.slice(0, 3).sort()).toEqual([file, run, 'index answered'].sort());
+  expect(order.indexOf('index answered')).toBe(2);
+  await page.waitForLoadState('networkidle');
+  expect(order.filter((p) => p === file)).toHaveLength(1);
+  expect(order.filter((p) => p === run)).toHaveLength(1);
+});
+
 test('a broken lesson is an error card naming the file, path and reason the engine gives; the list fetches it not', async ({ page }) => {
   await useEnglish(page);
   const seen = lessonRequests(page);
