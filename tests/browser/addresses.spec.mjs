@@ -280,3 +280,67 @@ test('a link\'s notice stays through a language switch, said in the new language
   await expect(page.locator('html')).toHaveAttribute('lang', 'zh-CN');
   await expect(page.getByTestId('notice-bad-step')).toContainText('“abc”不是有效的步数');
 });
+
+for (const [lang, ignored] of [
+  ['en', (extra) => `ends with “${extra}”, which this page has no use for: that part of the address was ignored`],
+  ['zh-CN', (extra) => `链接末尾的“${extra}”不是本页地址的一部分，这一部分已被忽略`],
+]) {
+  test(`a lesson address with parts after its step says they were ignored, opened or typed in (${lang})`, async ({ page }) => {
+    if (lang === 'en') await useEnglish(page);
+    await openLesson(page, LESSON);
+    await page.getByTestId('next').click();
+    const [here] = await stepLabel(page);
+    // Opened afresh.
+    await page.goto('about:blank');
+    await page.goto(`./#/lesson/${LESSON}/step/${here}/more/parts`);
+    await waitReady(page, LESSON);
+    const notice = page.getByTestId('notice-extra-path');
+    await expect(notice).toContainText(ignored('more/parts'));
+    expect((await stepLabel(page))[0]).toBe(here);
+    await expect(page).toHaveURL(new RegExp(`#/lesson/${LESSON}/step/${here}$`));
+    // The notice is about the link: the next move takes it away.
+    await page.getByTestId('next').click();
+    await expect(notice).toHaveCount(0);
+    // Typed while the lesson is open.
+    await page.evaluate(([id, s]) => (location.hash = `#/lesson/${id}/step/${s}/extra`), [LESSON, here]);
+    await expect(notice).toContainText(ignored('extra'));
+    expect((await stepLabel(page))[0]).toBe(here);
+    await expect(page).toHaveURL(new RegExp(`#/lesson/${LESSON}/step/${here}$`));
+  });
+}
+
+test('side-by-side and sandbox addresses with parts after their step say they were ignored', async ({ page }) => {
+  await useEnglish(page);
+  const said = (extra) => `ends with “${extra}”, which this page has no use for`;
+  // The side-by-side view of the first lesson the list links one for.
+  await page.goto('./');
+  const compare = page.getByTestId('lesson-compare').first();
+  await compare.click();
+  await expect(page.getByTestId('compare-title')).toBeVisible();
+  await page.getByTestId('compare-next').click();
+  const moment = await page.getByTestId('compare-scrubber').inputValue();
+  const address = new URL(page.url()).hash;
+  expect(address).toMatch(new RegExp(`/compare/step/${moment}$`));
+  await page.evaluate((h) => (location.hash = `${h}/extra`), address);
+  await expect(page.getByTestId('notice-extra-path')).toContainText(said('extra'));
+  expect(await page.getByTestId('compare-scrubber').inputValue()).toBe(moment);
+  await page.goto('about:blank'); // opened afresh, not typed into the open view
+  await page.goto(`./${address}/more`);
+  await expect(page.getByTestId('notice-extra-path')).toContainText(said('more'));
+  expect(await page.getByTestId('compare-scrubber').inputValue()).toBe(moment);
+
+  // The sandbox: its address holds the scenario and the step shown.
+  await page.goto('./#/sandbox');
+  await page.locator('body[data-ready="true"]').waitFor();
+  await sandboxReady(page);
+  await page.evaluate(() => window.__idemlab.hashSettled());
+  const sandbox = new URL(page.url()).hash;
+  const step = await sandboxStep(page);
+  await page.goto('about:blank');
+  await page.goto(`./${sandbox}/extra`);
+  await page.locator('body[data-ready="true"]').waitFor();
+  await expect(page.getByTestId('notice-extra-path')).toContainText(said('extra'));
+  expect(await sandboxStep(page)).toBe(step);
+  await page.evaluate((h) => (location.hash = `${h}/more`), sandbox);
+  await expect(page.getByTestId('notice-extra-path')).toContainText(said('more'));
+});

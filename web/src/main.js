@@ -293,10 +293,10 @@ async function route() {
   const isCurrent = () => token === app.renderToken;
   const r = currentRoute();
 
-  if (r.name === 'sandbox' && app.view && app.view.kind === 'sandbox' && app.view.followRoute(r.code, r.step, r.stepText)) return;
+  if (r.name === 'sandbox' && app.view && app.view.kind === 'sandbox' && app.view.followRoute(r.code, r.step, r.stepText, r.extra)) return;
   const ofLesson = r.name === 'lesson' || r.name === 'compare';
   if (ofLesson && app.view && app.view.kind === r.name && app.view.id === r.id) {
-    app.view.followRoute(r.step, r.stepText);
+    app.view.followRoute(r.step, r.stepText, r.extra);
     return;
   }
   if (app.view) {
@@ -340,7 +340,7 @@ async function route() {
       // the lesson itself works, so show it and say why, instead of an error card.
       replaceHash(lessonHash(rec.id));
       const notices = [{ key: 'notice.noCompare', testid: 'notice-no-compare' }];
-      app.view = new LessonView(mainEl, { rec, store: app.store, progress: app.progress, initialStep: null, focus: true, notices });
+      app.view = new LessonView(mainEl, { rec, store: app.store, progress: app.progress, initialStep: null, extra: r.extra, focus: true, notices });
       setReady(true);
       return;
     }
@@ -358,11 +358,11 @@ async function route() {
       }
       const { CompareView } = await compareView();
       if (!isCurrent()) return;
-      app.view = new CompareView(mainEl, { rec, data: got.data, progress: app.progress, initialStep: r.step, stepText: r.stepText, focus: true, call: app.call });
+      app.view = new CompareView(mainEl, { rec, data: got.data, progress: app.progress, initialStep: r.step, stepText: r.stepText, extra: r.extra, focus: true, call: app.call });
       setReady(true);
       return;
     }
-    app.view = new LessonView(mainEl, { rec, store: app.store, progress: app.progress, initialStep: r.step, stepText: r.stepText, focus: true });
+    app.view = new LessonView(mainEl, { rec, store: app.store, progress: app.progress, initialStep: r.step, stepText: r.stepText, extra: r.extra, focus: true });
     setReady(true);
     return;
   }
@@ -463,7 +463,7 @@ async function openSandbox(r, isCurrent) {
       const reason = first.errors.map((x) => `${x.path || '/'}: ${x.reason}`).join('; ');
       notices.push({ key: 'sandbox.badScenario', params: { reason: reason.length > 300 ? `${reason.slice(0, 300)}…` : reason }, testid: 'sb-bad-link', then: true });
     } else {
-      view = new SandboxView(mainEl, { first, step: r.step, stepText: r.stepText, app, challenge, notices: noticeList(notices, r.stepText), focus: true });
+      view = new SandboxView(mainEl, { first, step: r.step, stepText: r.stepText, extra: r.extra, app, challenge, notices: noticeList(notices, r.stepText), focus: true });
     }
   }
   if (!view) {
@@ -473,7 +473,7 @@ async function openSandbox(r, isCurrent) {
     // #/sandbox/step/N: the default scenario at that step (a link whose scenario did not
     // open names a step of another run: its notice says the default is shown instead).
     const fromLink = notices.some((n) => n.then);
-    view = new SandboxView(mainEl, { first, step: fromLink ? null : r.step, stepText: fromLink ? null : r.stepText, app, notices: noticeList(notices, r.stepText), focus: true });
+    view = new SandboxView(mainEl, { first, step: fromLink ? null : r.step, stepText: fromLink ? null : r.stepText, extra: r.extra, app, notices: noticeList(notices, r.stepText), focus: true });
   }
   app.view = view;
   setReady(true);

@@ -2,7 +2,8 @@
 // (a default scenario), #/sandbox/CODE, #/sandbox/CODE/step/N (CODE: the whole scenario,
 // web/src/sandbox/codec.js), and the lesson's
 // side-by-side view #/lesson/ID/compare, #/lesson/ID/compare/step/N (N: a virtual time's
-// position, counted from 0). A route names N as a number (`step`) and as written (`stepText`).
+// position, counted from 0). A route names N as a number (`step`) and as written (`stepText`),
+// and what follows it that no route reads (`extra`), so that a view can say it was ignored.
 // Following the current step uses replaceState, so stepping never fills the
 // browser history.
 
@@ -32,11 +33,14 @@ export function parse(hash) {
 /**
  * A view's address after its id or code, ['step', N]: `step`, N as a whole number >= 0
  * (null without one, or when N is not one: -3, abc, 1.5), and `stepText`, N as written
- * (null without `step/N`), for a notice that names what the address asked for.
+ * (null without `step/N`), for a notice that names what the address asked for; `extra`,
+ * what follows that the page does not read (step/3/more: "more"), as written, or null.
  */
 function stepOf(rest) {
-  const stepText = rest[0] === 'step' && rest[1] !== undefined ? rest[1] : null;
-  return { step: stepText !== null && /^\d+$/.test(stepText) ? Number(stepText) : null, stepText };
+  const named = rest[0] === 'step' && rest[1] !== undefined;
+  const stepText = named ? rest[1] : null;
+  const more = named ? rest.slice(2) : rest;
+  return { step: stepText !== null && /^\d+$/.test(stepText) ? Number(stepText) : null, stepText, extra: more.length ? more.join('/') : null };
 }
 
 /** A piece of an address, for a notice: a long one is cut, and shown as text. */

@@ -8,7 +8,7 @@
 import { h, replaceChildren, measureNextFrame } from '../dom.js';
 import { t, l, nameOf } from '../i18n.js';
 import { compareHash, listHash, replaceHash, sandboxHash, shortText } from '../router.js';
-import { renderNotices } from './notices.js';
+import { renderNotices, linkNotices } from './notices.js';
 import { encodeState } from '../sandbox/codec.js';
 import { statusPill } from './panels.js';
 import { INVARIANTS, invariantLines } from './knowledge.js';
@@ -73,7 +73,7 @@ function knobList(policy) {
 }
 
 export class CompareView {
-  constructor(root, { rec, data, progress, initialStep, stepText = null, focus = false, call = null }) {
+  constructor(root, { rec, data, progress, initialStep, stepText = null, extra = null, focus = false, call = null }) {
     this.kind = 'compare';
     this.call = call; // the engine (main.js app.call), for the scenarios the sandbox opens
     this.root = root;
@@ -89,7 +89,7 @@ export class CompareView {
     this.step = -1;
     this.notices = [];
     this.mount();
-    this.followLink(initialStep, stepText, 0);
+    this.followLink(initialStep, stepText, 0, extra);
     if (focus) focusWhenLaidOut(this.root.querySelector('[data-testid="compare-title"]'));
   }
 
@@ -363,24 +363,26 @@ export class CompareView {
   }
 
   /** The URL changed to another position of this view (typed or pasted). */
-  followRoute(step, stepText = null) {
-    this.followLink(step, stepText, this.step);
+  followRoute(step, stepText = null, extra = null) {
+    this.followLink(step, stepText, this.step, extra);
   }
 
   /**
    * Shows the moment an address asks for (`step`: a whole number or null; `stepText`: what
    * it wrote, null without step/N). Not a number (-3, abc, 1.5): the moment `keep` stays
-   * and a notice says so; past the end: the last moment, and a notice says so.
+   * and a notice says so; past the end: the last moment, and a notice says so. A part of the
+   * address after that (`extra`) is said to be ignored.
    */
-  followLink(step, stepText, keep) {
+  followLink(step, stepText, keep, extra = null) {
     const written = shortText(stepText === null || stepText === undefined ? step : stepText);
     const target = step === null || step === undefined ? keep : Math.min(step, this.last);
-    this.notices = [];
+    let notice = null;
     if ((step === null || step === undefined) && stepText !== null && stepText !== undefined) {
-      this.notices.push({ key: 'notice.momentNotANumber', params: { written, shown: target, i: target + 1, n: this.last + 1 }, testid: 'notice-bad-step' });
+      notice = { key: 'notice.momentNotANumber', params: { written, shown: target, i: target + 1, n: this.last + 1 }, testid: 'notice-bad-step' };
     } else if (step > this.last) {
-      this.notices.push({ key: 'notice.momentPastEnd', params: { target: written, n: this.last + 1, last: this.last }, testid: 'notice-past-end' });
+      notice = { key: 'notice.momentPastEnd', params: { target: written, n: this.last + 1, last: this.last }, testid: 'notice-past-end' };
     }
+    this.notices = linkNotices(notice, extra);
     renderNotices(this.el.notices, this.notices);
     this.go(target, { force: true, fromLink: true });
   }

@@ -21,7 +21,7 @@ import { stepKeyTarget, letterKey } from '../keys.js';
 import { stepButtons, enableStepButtons, controlButton, scrubber, focusWhenLaidOut, STEP_KEYS } from './stepcontrols.js';
 import { lessonTabs } from './tabs.js';
 import { incidentPanel } from './incident.js';
-import { renderNotices } from './notices.js';
+import { renderNotices, linkNotices } from './notices.js';
 
 // Play moves one step every PLAY_MS / speed; the learner picks the speed (remembered).
 const PLAY_MS = 1100;
@@ -38,7 +38,7 @@ function numbered(hidden, questions) {
 }
 
 export class LessonView {
-  constructor(root, { rec, store, progress, initialStep, stepText = null, focus = false, drafts = null, notices = [] }) {
+  constructor(root, { rec, store, progress, initialStep, stepText = null, extra = null, focus = false, drafts = null, notices = [] }) {
     this.kind = 'lesson';
     this.root = root;
     this.rec = rec;
@@ -73,8 +73,7 @@ export class LessonView {
       start = lp && Number.isInteger(lp.step) ? lp.step : 0;
     }
     const allowed = clampStep(start, this.last, this.lesson.questions, answered);
-    const notice = this.linkNotice(initialStep, stepText, allowed);
-    if (notice) this.notices.push(notice);
+    this.notices.push(...linkNotices(this.linkNotice(initialStep, stepText, allowed), extra));
     this.mount();
     this.go(allowed, { force: true, fromLink: true });
     document.title = `${l(this.lesson.title)} · idemlab`;
@@ -674,13 +673,12 @@ export class LessonView {
   }
 
   /** The URL changed to another step of this lesson (typed or pasted). */
-  followRoute(step, stepText = null) {
+  followRoute(step, stepText = null, extra = null) {
     this.stopPlay();
     this.notices = this.notices.filter((x) => !x.link);
     // No step, or not a step (step/-1, step/abc): the step shown stays, and the address names it.
     const allowed = step === null || step === undefined ? this.step : clampStep(step, this.last, this.lesson.questions, (qid) => this.isAnswered(qid));
-    const notice = this.linkNotice(step, stepText, allowed);
-    if (notice) this.notices.push(notice);
+    this.notices.push(...linkNotices(this.linkNotice(step, stepText, allowed), extra));
     this.go(allowed, { force: true, fromLink: true });
   }
 

@@ -4,6 +4,16 @@
 
 import { h, replaceChildren } from '../dom.js';
 import { t } from '../i18n.js';
+import { shortText } from '../router.js';
+
+/**
+ * A view's notices about the address it was opened at: `notice` (about its step, or null)
+ * and one about the part after what the view reads (`extra`, from the router), if any.
+ */
+export function linkNotices(notice, extra) {
+  const ignored = extra ? { key: 'notice.extraIgnored', params: { extra: shortText(extra) }, testid: 'notice-extra-path', link: true } : null;
+  return [notice, ignored].filter(Boolean);
+}
 
 export function renderNotices(el, notices) {
   replaceChildren(

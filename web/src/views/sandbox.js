@@ -19,6 +19,7 @@ import { knowledgeGrid, truthSummary } from './knowledge.js';
 import { renderTimeline, stepLine } from './timeline.js';
 import { stepButtons, enableStepButtons, scrubber, focusWhenLaidOut, STEP_KEYS } from './stepcontrols.js';
 import { stepKeyTarget } from '../keys.js';
+import { linkNotices } from './notices.js';
 
 const GROUPS = ['client', 'service', 'provider', 'timing'];
 const NO_HIDDEN = { sides: new Map(), truth: null };
@@ -91,7 +92,7 @@ export class SandboxView {
    * provider}}; app: {call, engine, vocab, store, progress}; challenge: the lesson's
    * challenge view ({kind, prompt, ...}) and its rec.
    */
-  constructor(root, { first, step, stepText = null, app, challenge = null, notices = [], focus = false }) {
+  constructor(root, { first, step, stepText = null, extra = null, app, challenge = null, notices = [], focus = false }) {
     this.kind = 'sandbox';
     this.root = root;
     this.app = app;
@@ -110,8 +111,7 @@ export class SandboxView {
     this.asked = 0; // edits asked for
     this.done = 0; // edits answered
     this.accept(first, { record: false });
-    const notice = this.linkNotice(step, stepText);
-    if (notice) this.notices.push(notice);
+    this.notices.push(...linkNotices(this.linkNotice(step, stepText), extra));
     this.mount();
     this.go(step === null || step === undefined ? this.last : step, { force: true, fromLink: true });
     document.title = `${t('sandbox.title')} · idemlab`;
@@ -1360,10 +1360,9 @@ export class SandboxView {
   }
 
   /** The address changed (typed, pasted, or back/forward). */
-  followRoute(code, step, stepText = null) {
+  followRoute(code, step, stepText = null, extra = null) {
     if (code === this.code) {
-      const notice = this.linkNotice(step, stepText);
-      this.notices = [...this.notices.filter((x) => !x.link), ...(notice ? [notice] : [])];
+      this.notices = [...this.notices.filter((x) => !x.link), ...linkNotices(this.linkNotice(step, stepText), extra)];
       this.renderNotices();
       if (step !== null && step !== undefined) this.go(step, { fromLink: true });
       return true;
