@@ -72,9 +72,19 @@ bool delivers(const Scenario& sc, const std::string& intent) {
   return false;
 }
 
+// The lesson's own lists (moments, facts) that were there but could not be read, or were
+// missing where one is required: their error is said once, at the list, and not again at
+// each question that names one of their entries (a learner-facing list of errors that
+// starts with the cause). An empty list is read: a reference into it is still refused.
+struct UnreadLists {
+  bool moments = false;
+  bool facts = false;
+};
+
 template <typename T, typename F>
 void check_ref(Reader& r, const std::string& path, const std::string& what, const std::string& id,
-               const std::vector<T>& items, F name_of) {
+               const std::vector<T>& items, F name_of, bool list_unread = false) {
+  if (list_unread) return;
   std::vector<std::string> names;
   for (const T& t : items) {
     if (name_of(t) == id) return;
@@ -87,7 +97,7 @@ void check_ref(Reader& r, const std::string& path, const std::string& what, cons
                                      : "; known: " + join_names(names)));
 }
 
-Question read_question(Reader& r, const json& q, const std::string& path, const Lesson& lesson) {
+Question read_question(Reader& r, const json& q, const std::string& path, const Lesson& lesson, const UnreadLists& unread) {
   Question out;
   if (!q.is_object()) {
     r.problem(path, "expected an object");
@@ -108,12 +118,12 @@ Question read_question(Reader& r, const json& q, const std::string& path, const 
   out.moment = r.string(q, path, "moment", needs_moment);
   auto moment_name = [](const Moment& m) { return m.id; };
   auto fact_name = [](const FactRef& f) { return f.id; };
-  if (!out.moment.empty()) check_ref(r, Reader::at(path, "moment"), "moment", out.moment, lesson.moments, moment_name);
+  if (!out.moment.empty()) check_ref(r, Reader::at(path, "moment"), "moment", out.moment, lesson.moments, moment_name, unread.moments);
   if (out.kind == "knowledge") {
     out.side = read_side(r, q, path, "side");
     out.fact = r.string(q, path, "fact", true);
     if (!out.fact.empty()) {
-      check_ref(r, Reader::at(path, "fact"), "fact", out.fact, lesson.facts, fact_name);
+      check_ref(r, Reader::at(path, "fact"), "fact", out.fact, lesson.facts, fact_name, unread.facts);
       const FactRef* f = lesson.fact(out.fact);
       if (f && find_fact(f->name) && !find_fact(f->name)->boolean) {
         r.problem(Reader::at(path, "fact"), "fact '" + out.fact + "' is a count; a knowledge question needs a true/false fact");
@@ -154,7 +164,7 @@ Question read_question(Reader& r, const json& q, const std::string& path, const 
     };
     out.moments = list("moments");
     for (std::size_t i = 0; i < out.moments.size(); ++i) {
-      check_ref(r, Reader::at(Reader::at(path, "moments"), i), "moment", out.moments[i], lesson.moments, moment_name);
+      check_ref(r, Reader::at(Reader::at(path, "moments"), i), "moment", out.moments[i], lesson.moments, moment_name, unread.moments);
     }
     for (const std::string& s : list("sides")) {
       if (s != "client" && s != "service") r.problem(Reader::at(path, "sides"), "unknown side '" + s + "'; known: client, service");
@@ -163,7 +173,7 @@ Question read_question(Reader& r, const json& q, const std::string& path, const 
     out.facts = list("facts");
     for (std::size_t i = 0; i < out.facts.size(); ++i) {
       std::string fp = Reader::at(Reader::at(path, "facts"), i);
-      check_ref(r, fp, "fact", out.facts[i], lesson.facts, fact_name);
+      check_ref(r, fp, "fact", out.facts[i], lesson.facts, fact_name, unread.facts);
       const FactRef* f = lesson.fact(out.facts[i]);
       if (f && find_fact(f->name) && !find_fact(f->name)->boolean) r.problem(fp, "fact '" + out.facts[i] + "' is a count; table cells need true/false facts");
     }
@@ -415,7 +425,10 @@ Lesson load_lesson(const std::string& file, const std::string& text) {
   if (const json* sc = r.field(j, "", "scenario", true)) read_scenario(r, *sc, "/scenario", lesson.scenario, intents);
   std::string first = first_intent(lesson.scenario);
 
-  if (const json* facts = r.bounded_array(j, "", "facts", false, limits::kMaxFacts)) {
+  UnreadLists unread;
+  const json* facts = r.bounded_array(j, "", "facts", false, limits::kMaxFacts);
+  unread.facts = j.contains("facts") && !facts;
+  if (facts) {
     std::set<std::string> ids;
     for (std::size_t i = 0; i < facts->size(); ++i) {
       std::string p = Reader::at("/facts", i);
@@ -444,7 +457,9 @@ Lesson load_lesson(const std::string& file, const std::string& text) {
   }
 
   std::set<std::string> moment_ids;
-  if (const json* moments = r.bounded_array(j, "", "moments", true, limits::kMaxMoments)) {
+  const json* moments = r.bounded_array(j, "", "moments", true, limits::kMaxMoments);
+  unread.moments = !moments;
+  if (moments) {
     for (std::size_t i = 0; i < moments->size(); ++i) {
       std::string p = Reader::at("/moments", i);
       const json& m = (*moments)[i];
@@ -475,7 +490,7 @@ Lesson load_lesson(const std::string& file, const std::string& text) {
   if (const json* questions = r.bounded_array(j, "", "questions", true, limits::kMaxQuestions)) {
     for (std::size_t i = 0; i < questions->size(); ++i) {
       std::string p = Reader::at("/questions", i);
-      Question q = read_question(r, (*questions)[i], p, lesson);
+      Question q = read_question(r, (*questions)[i], p, lesson, unread);
       if (!q.id.empty() && !question_ids.insert(q.id).second) r.problem(Reader::at(p, "id"), "question id '" + q.id + "' is used twice");
       lesson.questions.push_back(q);
     }

@@ -49,20 +49,46 @@ TEST_CASE("a broken lesson is refused with file, JSON path and reason") {
   CHECK(p["reason"].get<std::string>().find("used twice") != std::string::npos);
 }
 
-TEST_CASE("a lesson without moments: a question's moment is refused without an empty list of known ones") {
+TEST_CASE("a lesson without moments: the missing list is the one error about moments, not one more per question") {
   json j = json::parse(read_lesson_text("01-lost-receipt.json"));
   j.erase("moments");
   json out = json::parse(idemlab::api::call("check", json{{"file", "lessons/broken.json"}, {"text", j.dump()}}.dump()));
   REQUIRE(out["ok"] == false);
-  bool said_missing = false;
+  REQUIRE(out["errors"].size() == 1);
+  CHECK(out["errors"][0]["path"] == "/moments");
+
+  // Moments that are not a list: the same.
+  j["moments"] = "start";
+  out = json::parse(idemlab::api::call("check", json{{"file", "lessons/broken.json"}, {"text", j.dump()}}.dump()));
+  REQUIRE(out["errors"].size() == 1);
+  CHECK(out["errors"][0]["path"] == "/moments");
+}
+
+TEST_CASE("a lesson with an empty list of moments: a question's moment is refused without an empty list of known ones") {
+  json j = json::parse(read_lesson_text("01-lost-receipt.json"));
+  j["moments"] = json::array();
+  json out = json::parse(idemlab::api::call("check", json{{"file", "lessons/broken.json"}, {"text", j.dump()}}.dump()));
+  REQUIRE(out["ok"] == false);
+  int unknown = 0;
   for (const json& e : out["errors"]) {
     const std::string reason = e["reason"].get<std::string>();
-    if (e["path"] == "/moments") said_missing = true;
     const bool lists_nothing = reason.size() >= 7 && reason.compare(reason.size() - 7, 7, "known: ") == 0;
     CHECK_MESSAGE(!lists_nothing, reason);
-    if (reason.rfind("unknown moment", 0) == 0) CHECK(reason.find("there is no moment to refer to") != std::string::npos);
+    if (reason.rfind("unknown moment", 0) == 0) {
+      ++unknown;
+      CHECK(reason.find("there is no moment to refer to") != std::string::npos);
+    }
   }
-  CHECK(said_missing);
+  CHECK(unknown > 0);
+}
+
+TEST_CASE("a lesson whose facts are not a list: the error is at /facts alone, not at each question naming a fact") {
+  json j = json::parse(read_lesson_text("01-lost-receipt.json"));
+  j["facts"] = {{"id", "not a list"}};
+  json out = json::parse(idemlab::api::call("check", json{{"file", "lessons/broken.json"}, {"text", j.dump()}}.dump()));
+  REQUIRE(out["ok"] == false);
+  REQUIRE(out["errors"].size() == 1);
+  CHECK(out["errors"][0]["path"] == "/facts");
 }
 
 TEST_CASE("the service contract's knobs and crash points are checked with their JSON paths") {
