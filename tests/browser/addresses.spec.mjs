@@ -344,3 +344,25 @@ test('side-by-side and sandbox addresses with parts after their step say they we
   await page.evaluate((h) => (location.hash = `${h}/more`), sandbox);
   await expect(page.getByTestId('notice-extra-path')).toContainText(said('more'));
 });
+
+test('a lesson link\'s step notices are alerts, as the page\'s other notices are, and one is said once, not again when the view is drawn again', async ({ page }) => {
+  await useEnglish(page);
+  for (const asked of ['abc', '99999']) {
+    await page.goto('about:blank');
+    await page.goto(`./#/lesson/${LESSON}/step/${asked}`);
+    await waitReady(page, LESSON);
+    const alert = page.getByRole('alert').filter({ hasText: asked });
+    await expect(alert).toHaveCount(1);
+    await expect(alert).toBeVisible();
+  }
+  // Drawn again without a move (the truth panel hidden and shown): the same alert, not a new one.
+  const alert = page.getByRole('alert').filter({ hasText: '99999' });
+  await alert.evaluate((el) => (window.__saidOnce = el));
+  await page.getByTestId('truth-toggle').click();
+  await page.getByTestId('truth-toggle').click();
+  await expect(alert).toBeVisible();
+  expect(await alert.evaluate((el) => el === window.__saidOnce)).toBe(true);
+  // Dismissed, it is gone.
+  await alert.getByRole('button').click();
+  await expect(alert).toHaveCount(0);
+});
