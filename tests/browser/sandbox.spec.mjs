@@ -331,6 +331,40 @@ test('a fraction where the engine counts whole virtual ms is refused by name, no
   await expect(page.getByTestId('sb-edit-error')).toHaveCount(0);
 });
 
+test('a reload keeps the undo history of the scenario in the address; another scenario starts with none', async ({ page }) => {
+  await sandboxFromLesson(page);
+  const start = await shownRun(page);
+  await page.locator(`[data-testid="sb-target"][data-target="${LOST}"]`).click();
+  const one = await shownRun(page);
+  await page.getByTestId('sb-undo').click();
+  await page.getByTestId('sb-redo').click();
+  await page.locator('[data-knob="client.retry_layers"] [data-fkey$="-add"]').click();
+  await answered(page);
+  const two = await shownRun(page);
+  expect(two.plan).toEqual(one.plan);
+  await settledUrl(page);
+
+  await page.reload();
+  await waitSandbox(page);
+  await answered(page);
+  await expect(page.getByTestId('sb-undo')).toBeEnabled();
+  await expect(page.getByTestId('sb-redo')).toBeDisabled();
+  await page.getByTestId('sb-undo').click();
+  await answered(page);
+  await expect(page.locator('[data-knob="client.retry_layers"] [data-fkey$="-key-0"]')).toHaveCount(0);
+  expect((await shownRun(page)).plan).toEqual(one.plan);
+  await page.getByTestId('sb-undo').click();
+  expect((await shownRun(page)).plan).toEqual(start.plan);
+  await expect(page.getByTestId('sb-undo')).toBeDisabled();
+  await expect(page.getByTestId('sb-redo')).toBeEnabled();
+
+  // Another scenario (the default one) opens with nothing to undo.
+  await page.goto('./#/sandbox');
+  await waitSandbox(page);
+  await expect(page.getByTestId('sb-undo')).toBeDisabled();
+  await expect(page.getByTestId('sb-redo')).toBeDisabled();
+});
+
 test('keyboard: Undo pressed until nothing is left to undo hands the focus to Redo, not to the top of the page', async ({ page }) => {
   await sandboxFromLesson(page);
   await page.locator('[data-testid="sb-target"]').first().click();

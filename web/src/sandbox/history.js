@@ -9,6 +9,20 @@ export class History {
     this.future = [];
   }
 
+  /** Both stacks, to keep (toJSON) and take back (History.from). */
+  toJSON() {
+    return { past: this.past, future: this.future };
+  }
+
+  /** A history kept with toJSON; entries that are not state texts are left out. */
+  static from(saved) {
+    const out = new History();
+    const texts = (xs) => (Array.isArray(xs) ? xs.filter((x) => typeof x === 'string').slice(-MAX_UNDO) : []);
+    out.past = texts(saved && saved.past);
+    out.future = texts(saved && saved.future);
+    return out;
+  }
+
   /** An edit happened: `before` is the state it replaced. */
   push(before) {
     this.past.push(JSON.stringify(before));

@@ -98,7 +98,7 @@ export class SandboxView {
     this.app = app;
     this.vocab = app.vocab;
     this.challenge = challenge; // {rec, view}
-    this.history = new History();
+    this.history = loadUndo(encodeState(first.state));
     this.notices = [...notices];
     this.editError = null;
     this.explore = null; // {k, running, progress, result, error}
@@ -116,6 +116,9 @@ export class SandboxView {
     this.go(step === null || step === undefined ? this.last : step, { force: true, fromLink: true });
     document.title = `${t('sandbox.title')} · idemlab`;
     if (focus) focusWhenLaidOut(this.root.querySelector('[data-testid="sandbox-title"]'));
+    // A reload of the tab keeps the undo history, as the address keeps the state.
+    this.onPageHide = () => saveUndo(this.code, this.history);
+    window.addEventListener('pagehide', this.onPageHide);
   }
 
   // --- the engine ---------------------------------------------------------------------
@@ -1373,6 +1376,37 @@ export class SandboxView {
   destroy() {
     this.destroyed = true;
     if (this.explore && this.explore.running && this.app.engine) this.app.engine.cancel();
+    window.removeEventListener('pagehide', this.onPageHide);
+    saveUndo(this.code, this.history); // Back to this sandbox's address finds it again
+  }
+}
+
+// The sandbox's undo history outlives its view and a reload of the tab: kept in the tab's
+// sessionStorage (this tab only, gone with it) when the view goes or the page is left, and
+// taken back by a sandbox opened at the scenario it was kept with (its link code). Kept
+// when it is left, not per edit: up to MAX_UNDO states of a few KB each. Storage that is
+// off or full loses the history, never an edit.
+const UNDO_KEY = 'idemlab.sandbox.undo';
+
+function loadUndo(code) {
+  try {
+    const saved = JSON.parse(window.sessionStorage.getItem(UNDO_KEY) || 'null');
+    if (saved && saved.v === 1 && saved.code === code) return History.from(saved);
+  } catch (_) {
+    /* no storage, or not ours: a new history */
+  }
+  return new History();
+}
+
+function saveUndo(code, history) {
+  try {
+    window.sessionStorage.setItem(UNDO_KEY, JSON.stringify({ v: 1, code, ...history.toJSON() }));
+  } catch (_) {
+    try {
+      window.sessionStorage.removeItem(UNDO_KEY); // not an older history under a code met again
+    } catch (_) {
+      /* no storage */
+    }
   }
 }
 
