@@ -84,6 +84,7 @@ export function replaceHash(hash) {
 // goes away, dropped when the learner navigates elsewhere first).
 const SOON_MS = 120;
 let pendingHash = null;
+let pendingFrom = null; // the address when the pending write was asked for
 let pendingTimer = null;
 const settledWaiters = [];
 
@@ -91,13 +92,18 @@ function flushHash() {
   if (pendingTimer) clearTimeout(pendingTimer);
   pendingTimer = null;
   const hash = pendingHash;
+  const from = pendingFrom;
   pendingHash = null;
-  if (hash !== null) replaceHash(hash);
+  pendingFrom = null;
+  // Another address by now is one the learner entered, whose hashchange has not been
+  // handled yet: writing over it would leave them where they were.
+  if (hash !== null && window.location.hash === from) replaceHash(hash);
   while (settledWaiters.length) settledWaiters.shift()();
 }
 
 /** replaceHash, a little later: the last of several calls wins. */
 export function replaceHashSoon(hash) {
+  if (pendingHash === null) pendingFrom = window.location.hash;
   pendingHash = hash;
   if (!pendingTimer) pendingTimer = setTimeout(flushHash, SOON_MS);
 }
@@ -121,6 +127,7 @@ export function onRoute(fn) {
     if (pendingTimer) clearTimeout(pendingTimer);
     pendingTimer = null;
     pendingHash = null;
+    pendingFrom = null;
     while (settledWaiters.length) settledWaiters.shift()();
     fn(parse(window.location.hash));
   });
