@@ -597,6 +597,57 @@ test('a language switch between the answers to two quick edits leaves a learner 
   await expect(range).toHaveValue(await range.getAttribute('max'));
 });
 
+test('Undo and another edit made fast, while the redraw of a longer run is still to come, are taken in without breaking the page', async ({ page }) => {
+  // The default scenario, no fault; a lost response makes its run longer.
+  await page.goto('./#/sandbox');
+  await waitSandbox(page);
+  await answered(page);
+  // Frames are run by the test (so the redraw after an answer waits for it), and the
+  // engine's answers to runs are held until the test lets each go.
+  await page.evaluate(() => {
+    window.__frames = [];
+    window.requestAnimationFrame = (fn) => window.__frames.push(fn);
+    window.__runFrames = () => {
+      const fns = window.__frames.splice(0);
+      for (const fn of fns) fn(performance.now());
+      return fns.length;
+    };
+    const engine = window.__idemlab.engine();
+    const call = engine.call.bind(engine);
+    window.__answers = [];
+    engine.call = async (method, input, opts) => {
+      const out = await call(method, input, opts);
+      if (method !== 'run') return out;
+      return new Promise((resolve) => window.__answers.push(() => resolve(out)));
+    };
+  });
+  const release = () => page.waitForFunction(() => window.__answers.length > 0).then(() => page.evaluate(() => window.__answers.shift()()));
+  const longer = page.locator(`[data-testid="sb-target"][data-target="${LOST}"]`);
+  await longer.click();
+  // Its answer is the latest: the view is drawn with the longer run at its end, and the
+  // rest of the view waits for a frame. Meanwhile Undo is pressed twice more quickly...
+  await release();
+  await page.getByTestId('sb-undo').click(); // back to no fault (shorter)
+  const scope = page.locator('[data-knob="client.key_scope"]');
+  const other = await scope.evaluate((sel) => [...sel.options].map((o) => o.value).find((v) => v !== sel.value));
+  await scope.selectOption(other); // and another edit at once (the latest)
+  // ...and the answer to the first (the shorter run, superseded) comes before that frame.
+  await release();
+  await page.evaluate(() => new Promise((r) => setTimeout(r, 50)));
+  await page.evaluate(() => window.__runFrames());
+  await page.evaluate(() => new Promise((r) => setTimeout(r, 50)));
+  await page.evaluate(() => window.__runFrames());
+  await release();
+  for (let i = 0; i < 5; i += 1) {
+    await page.evaluate(() => new Promise((r) => setTimeout(r, 20)));
+    await page.evaluate(() => window.__runFrames());
+  }
+  await expect(page.getByTestId('fatal-error')).toHaveCount(0);
+  await expect(page.getByTestId('sandbox-view')).toBeVisible();
+  await expect(page.locator('[data-testid="sb-plan-list"] li')).toHaveCount(0);
+  await expect(scope).toHaveValue(other);
+});
+
 test('a number field emptied and left shows the value still in force again', async ({ page }) => {
   await sandboxFromLesson(page);
   const timeout = page.locator('[data-knob="timing.timeout_ms"]');

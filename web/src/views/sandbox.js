@@ -558,8 +558,10 @@ export class SandboxView {
       // Mounted again meanwhile (a language switch): its own stages draw everything.
       if (this.destroyed || this.mounted !== mounted) return;
       const stage = todo.shift();
-      // Drawn meanwhile by the view's opening stages: nothing to do.
-      if (this.later.delete(stage) && this.step >= 0) {
+      // Drawn meanwhile by the view's opening stages: nothing to do. A run taken in but not
+      // drawn yet (an edit's answer that a later edit supersedes) may be shorter than the
+      // step shown: the latest answer draws it all again.
+      if (this.later.delete(stage) && !this.undrawn && this.step >= 0 && this.step <= this.last) {
         if (stage === 'sides') this.renderSides();
         else this.renderKnowledge();
       }
