@@ -50,9 +50,10 @@ writeFileSync(join(site, 'lessons/runs.json'), JSON.stringify({ runs }));
 // Only names early.js can take as they are (no character to escape in an attribute).
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 const named = index.lessons
-  .filter((e) => runs[e.file] && typeof e.id === 'string' && NAME.test(e.id))
-  .map((e) => `${e.id}=${e.file.replace(/^lessons\//, '').replace(/\.json$/, '')}`)
-  .filter((pair) => NAME.test(pair.split('=')[1]));
+  .filter((e) => runs[e.file])
+  .map((e) => [e.id, e.file.replace(/^lessons\/(.*)\.json$/, '$1')])
+  .filter(([id, name]) => typeof id === 'string' && NAME.test(id) && NAME.test(name))
+  .map(([id, name]) => `${id}=${name}`);
 const htmlPath = join(site, 'index.html');
 const html = readFileSync(htmlPath, 'utf8');
 const earlyTag = '<script src="early.js" async';

@@ -98,7 +98,6 @@ export class SandboxView {
     this.app = app;
     this.vocab = app.vocab;
     this.challenge = challenge; // {rec, view}
-    this.history = loadUndo(encodeState(first.state));
     this.notices = [...notices];
     this.editError = null;
     this.explore = null; // {k, running, progress, result, error}
@@ -111,6 +110,7 @@ export class SandboxView {
     this.asked = 0; // edits asked for
     this.done = 0; // edits answered
     this.accept(first, { record: false });
+    this.history = loadUndo(this.code); // a reload of the tab finds the history it left
     this.notices.push(...linkNotices(this.linkNotice(step, stepText), extra));
     this.mount();
     this.go(step === null || step === undefined ? this.last : step, { force: true, fromLink: true });
@@ -561,7 +561,7 @@ export class SandboxView {
       // Drawn meanwhile by the view's opening stages: nothing to do. A run taken in but not
       // drawn yet (an edit's answer that a later edit supersedes) may be shorter than the
       // step shown: the latest answer draws it all again.
-      if (this.later.delete(stage) && !this.undrawn && this.step >= 0 && this.step <= this.last) {
+      if (this.later.delete(stage) && !this.undrawn && this.step >= 0) {
         if (stage === 'sides') this.renderSides();
         else this.renderKnowledge();
       }
