@@ -417,6 +417,40 @@ test('the page answers input while the largest lesson is explored, and the searc
   await expect(page.getByTestId('sb-explore-run')).toBeEnabled();
 });
 
+test('keyboard: Enter on Explore keeps the focus in the explore card while the search runs and once it ends', async ({ page }) => {
+  await sandboxFromLesson(page);
+  await page.getByTestId('sb-explore-run').focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('sb-explore-summary')).toBeVisible({ timeout: 60_000 });
+  await expect(page.getByTestId('sb-explore-run')).toBeFocused();
+  // From Cancel, a search that ends by itself hands the focus back to Explore.
+  await page.getByTestId('sb-explore-k').selectOption('3');
+  await page.getByTestId('sb-explore-run').focus();
+  await page.keyboard.press('Enter');
+  await page.getByTestId('sb-explore-cancel').focus();
+  await expect(page.getByTestId('sb-explore-summary')).toBeVisible({ timeout: 60_000 });
+  await expect(page.getByTestId('sb-explore-run')).toBeFocused();
+});
+
+test('a change of the fault plan while a search runs waits for it, and the page says so until the change is drawn', async ({ page }) => {
+  await sandboxFromLesson(page, 'retry-layers');
+  const waiting = page.getByTestId('sb-waiting');
+  await expect(waiting).toBeHidden();
+  await page.getByTestId('sb-explore-k').selectOption('3');
+  await page.getByTestId('sb-explore-run').click();
+  await expect(page.getByTestId('sb-explore-progress')).toBeVisible();
+  // A fault placed or taken away changes only the plan: the search goes on, and the edit waits.
+  const before = await planItems(page).count();
+  await page.getByTestId('sb-target').first().click();
+  await expect(waiting).toBeVisible();
+  await expect(waiting).toContainText('search');
+  await expect(page.getByTestId('sb-explore-progress')).toBeVisible();
+  await page.getByTestId('sb-explore-cancel').click();
+  await answered(page);
+  await expect(waiting).toBeHidden();
+  expect(await planItems(page).count()).not.toBe(before);
+});
+
 test('an edit of the scenario while a search runs stops the search and says why, and the edit is drawn; the chosen number of faults stays', async ({ page }) => {
   await sandboxFromLesson(page, 'retry-layers');
   await page.getByTestId('sb-explore-k').selectOption('3');
@@ -646,6 +680,58 @@ test('Undo and another edit made fast, while the redraw of a longer run is still
   await expect(page.getByTestId('sandbox-view')).toBeVisible();
   await expect(page.locator('[data-testid="sb-plan-list"] li')).toHaveCount(0);
   await expect(scope).toHaveValue(other);
+});
+
+test('plan and script edits made before the view is drawn again change the row they were made on', async ({ page }) => {
+  // Edits wait for the engine one after the other (and behind an explore): a second click
+  // lands on rows drawn before the first edit was answered.
+  await page.goto('./#/sandbox');
+  await waitSandbox(page);
+  await page.getByTestId('sb-new-action').selectOption('deliver');
+  await page.getByTestId('sb-add-action').click();
+  const actions = page.locator('[data-testid="sb-script-list"] > li');
+  await expect(actions).toHaveCount(2);
+  await answered(page);
+  const kept = await actions.nth(1).innerText();
+  // Two faults: the lost response, then a crash (it has a restart delay).
+  await page.locator(`[data-testid="sb-target"][data-target="${LOST}"]`).click();
+  await answered(page);
+  await page.locator('[data-testid="sb-target"][data-target^="crash:"]').last().click();
+  await answered(page);
+  await expect(planItems(page)).toHaveCount(2);
+  await expect(planItems(page).nth(0)).toHaveAttribute('data-fault', LOST);
+  const keptKey = await planItems(page).nth(1).getAttribute('data-fault');
+  const restart = page.locator(`[data-testid="sb-plan-list"] li[data-fault="${keptKey}"] input`);
+  // The engine's answers are held, so the view is not drawn again between the clicks.
+  await page.evaluate(() => {
+    const engine = window.__idemlab.engine();
+    const call = engine.call.bind(engine);
+    window.__answers = [];
+    engine.call = async (method, input, opts) => {
+      const out = await call(method, input, opts);
+      if (method !== 'run') return out;
+      return new Promise((resolve) => window.__answers.push(() => resolve(out)));
+    };
+  });
+  await planItems(page).nth(0).getByRole('button', { name: /Remove/ }).click();
+  await restart.fill('300');
+  await page.keyboard.press('Tab');
+  await actions.nth(0).getByRole('button', { name: /Remove/ }).click();
+  await actions.nth(1).locator('input[data-at]').fill('250');
+  await page.keyboard.press('Tab');
+  for (let i = 0; i < 4; i += 1) {
+    await page.waitForFunction(() => window.__answers.length > 0);
+    await page.evaluate(() => window.__answers.shift()());
+  }
+  await answered(page);
+  await expect(page.getByTestId('fatal-error')).toHaveCount(0);
+  // The fault and the action not clicked away are the ones left, with the values typed on their rows.
+  await expect(planItems(page)).toHaveCount(1);
+  await expect(planItems(page).first()).toHaveAttribute('data-fault', keptKey);
+  await expect(restart).toHaveValue('300');
+  await expect(actions).toHaveCount(1);
+  await expect(actions.first().locator('input[data-at]')).toHaveValue('250');
+  expect((await actions.first().innerText()).replace(/\s+/g, ' ')).toBe(kept.replace(/\s+/g, ' '));
 });
 
 test('a number field emptied and left shows the value still in force again', async ({ page }) => {

@@ -31,6 +31,20 @@ export function faultKey(f) {
 }
 
 const clone = (x) => JSON.parse(JSON.stringify(x));
+
+/**
+ * Where a script action drawn at row `index` is in `script` now (-1: gone). An action is
+ * the same whatever its time (a time edit may be waiting ahead of this one); of several
+ * alike, the one at the drawn row, else the nearest.
+ */
+function actionIndex(script, action, index) {
+  const sameAs = (x) => JSON.stringify({ ...x, at: 0 }) === JSON.stringify({ ...action, at: 0 });
+  let best = -1;
+  (script || []).forEach((x, i) => {
+    if (sameAs(x) && (best < 0 || Math.abs(i - index) < Math.abs(best - index))) best = i;
+  });
+  return best;
+}
 /**
  * Where in the scenario an engine problem is, as the sandbox's controls name it: a knob
  * ("timing.latency_ms"), a script action or a fault counted from 1, else the JSON path.
@@ -145,10 +159,10 @@ export class SandboxView {
     this.markBusy();
     const turn = this.queue.then(async () => {
       if (this.destroyed) return false;
-      const next = make();
-      if (!next) return false;
       let result;
       try {
+        const next = make();
+        if (!next) return false;
         result = await evaluateState(this.app.call, next);
       } catch (e) {
         // The engine could not answer (it stopped: its notice offers a restart).
@@ -173,23 +187,31 @@ export class SandboxView {
   markBusy() {
     const view = this.root.querySelector('[data-testid="sandbox-view"]');
     if (!view) return;
-    if (this.done < this.asked || this.later.size) view.setAttribute('aria-busy', 'true');
+    const busy = this.done < this.asked || this.later.size;
+    if (busy) view.setAttribute('aria-busy', 'true');
     else view.removeAttribute('aria-busy');
+    const text = !busy ? '' : t(this.explore && this.explore.running ? 'sandbox.waitingExplore' : 'sandbox.waiting');
+    if (this.el.waiting.textContent !== text) this.el.waiting.textContent = text;
   }
 
-  /** An edit: a new state from the current one. Refused edits leave everything as it was. */
+  /**
+   * An edit: a new state from the current one. Refused edits leave everything as it was.
+   * `change(state)` runs on the state in force when the edit's turn comes, which may be
+   * newer than the one the control was drawn from (edits wait behind each other and behind
+   * an explore): it finds what it changes by identity, never by a drawn row number, and
+   * returns false when that is gone (nothing to do).
+   */
   edit(change) {
+    const changed = (st) => {
+      const next = clone(st);
+      return change(next) === false ? null : next;
+    };
     if (this.explore && this.explore.running) {
-      const next = clone(this.state);
-      change(next);
-      this.stopExploreIfScenarioChanges(next);
+      const next = changed(this.state);
+      if (next) this.stopExploreIfScenarioChanges(next);
     }
     return this.enqueue(
-      () => {
-        const next = clone(this.state);
-        change(next);
-        return next;
-      },
+      () => changed(this.state),
       (result, latest) => {
         if (result.errors) {
           this.editError = result.errors;
@@ -278,9 +300,13 @@ export class SandboxView {
     });
   }
 
-  removeFault(index) {
+  /** Removes a planned fault (as drawn: found by faultKey, whatever its row by then). */
+  removeFault(fault) {
+    const key = faultKey(fault);
     this.edit((st) => {
-      st.s.faults = (st.s.faults || []).filter((_, i) => i !== index);
+      const faults = st.s.faults || [];
+      if (!faults.some((f) => faultKey(f) === key)) return false;
+      st.s.faults = faults.filter((f) => faultKey(f) !== key);
     });
   }
 
@@ -298,21 +324,30 @@ export class SandboxView {
     return max === undefined ? ms : Math.min(ms, max);
   }
 
-  setRestart(index, ms) {
+  /** A crash's restart delay (virtual ms), for the planned fault drawn (by faultKey). */
+  setRestart(fault, ms) {
+    const key = faultKey(fault);
     this.edit((st) => {
-      st.s.faults[index].restart_after_ms = ms;
+      const f = (st.s.faults || []).find((x) => faultKey(x) === key);
+      if (!f) return false;
+      f.restart_after_ms = ms;
     });
   }
 
-  setScriptAt(index, at) {
+  /** A script action's time (virtual ms); `action` and `index` as drawn (actionIndex). */
+  setScriptAt(action, index, at) {
     this.edit((st) => {
-      st.s.script[index].at = at;
+      const i = actionIndex(st.s.script, action, index);
+      if (i < 0) return false;
+      st.s.script[i].at = at;
     });
   }
 
-  removeAction(index) {
+  removeAction(action, index) {
     this.edit((st) => {
-      st.s.script = st.s.script.filter((_, i) => i !== index);
+      const i = actionIndex(st.s.script, action, index);
+      if (i < 0) return false;
+      st.s.script = st.s.script.filter((_, j) => j !== i);
     });
   }
 
@@ -368,11 +403,9 @@ export class SandboxView {
   }
 
   cancelExplore() {
-    const focused = this.el.explore.contains(document.activeElement);
     if (this.app.engine) this.app.engine.cancel();
     this.explore = { cancelled: true };
     this.renderExplore();
-    if (focused) this.el.explore.querySelector('[data-testid="sb-explore-run"]').focus({ preventScroll: true });
   }
 
   /** The scenario changed under a search: it is stopped, and the card says why. */
@@ -435,6 +468,9 @@ export class SandboxView {
     el.redo = h('button', { type: 'button', class: 'btn', 'data-testid': 'sb-redo', onclick: () => this.redo() }, '↷ ', t('sandbox.redo'));
     el.copy = h('button', { type: 'button', class: 'btn', 'data-testid': 'sb-copy', onclick: () => this.copyLink() }, t('sandbox.copyLink'));
     el.copied = h('span', { class: 'muted small', role: 'status', 'data-testid': 'sb-copied' });
+    // Shown (style.css) only while the view is busy for longer than a blink: an edit waiting
+    // behind an explore can wait seconds.
+    el.waiting = h('span', { class: 'sb-waiting muted small', 'data-testid': 'sb-waiting' });
     el.notices = h('div', { class: 'notices', 'data-testid': 'sb-notices' });
     el.challenge = h('div', { class: 'sb-challenge-slot' });
     el.summary = h('section', { class: 'card sb-summary', 'data-testid': 'sb-summary', 'aria-labelledby': 'sb-summary-h' , tabindex: '-1' });
@@ -492,7 +528,7 @@ export class SandboxView {
           ),
           h('div', { class: 'lesson-title-row' }, h('h2', { class: 'view-title', 'data-testid': 'sandbox-title', tabindex: '-1' }, t(this.challenge ? 'sandbox.challengeTitle' : 'sandbox.title'))),
           h('p', { class: 'lead' }, t('sandbox.lead')),
-          h('div', { class: 'btn-row sb-actions', role: 'group', 'aria-label': t('sandbox.actions') }, el.undo, el.redo, el.copy, el.copied),
+          h('div', { class: 'btn-row sb-actions', role: 'group', 'aria-label': t('sandbox.actions') }, el.undo, el.redo, el.copy, el.copied, el.waiting),
         ),
         el.notices,
         el.challenge,
@@ -806,12 +842,12 @@ export class SandboxView {
                       { class: 'sb-inline' },
                       t('sandbox.restartAfter'),
                       ' ',
-                      h('input', { type: 'number', min: '1', max: this.maxMs(), step: '10', value: String(f.restart_after_ms ?? 50), class: 'sb-num', 'data-fkey': `restart-${faultKey(f)}`, 'aria-label': t('sandbox.restartOf', { text: tg ? l(tg.text) : faultKey(f) }), onchange: (ev) => this.setRestart(i, this.clampMs(ev.target.value, 1)) }),
+                      h('input', { type: 'number', min: '1', max: this.maxMs(), step: '10', value: String(f.restart_after_ms ?? 50), class: 'sb-num', 'data-fkey': `restart-${faultKey(f)}`, 'aria-label': t('sandbox.restartOf', { text: tg ? l(tg.text) : faultKey(f) }), onchange: (ev) => this.setRestart(f, this.clampMs(ev.target.value, 1)) }),
                       ' ms',
                     )
                   : null,
                 ' ',
-                h('button', { type: 'button', class: 'btn btn-small', 'data-fkey': `remove-${faultKey(f)}`, 'aria-label': t('sandbox.removeFault', { text: tg ? l(tg.text) : faultKey(f) }), onclick: () => this.removeFault(i) }, t('sandbox.remove')),
+                h('button', { type: 'button', class: 'btn btn-small', 'data-fkey': `remove-${faultKey(f)}`, 'aria-label': t('sandbox.removeFault', { text: tg ? l(tg.text) : faultKey(f) }), onclick: () => this.removeFault(f) }, t('sandbox.remove')),
               );
             }),
           ),
@@ -1154,13 +1190,13 @@ export class SandboxView {
             h(
               'li',
               null,
-              h('label', { class: 'sb-inline' }, 't=', h('input', { type: 'number', class: 'sb-num', min: '0', max: this.maxMs(), value: String(a.at), 'data-at': String(i), 'data-fkey': `at-${i}`, 'aria-label': t('sandbox.actionAt', { n: i + 1 }), onchange: (ev) => this.setScriptAt(i, this.clampMs(ev.target.value, 0)) }), ' ms'),
+              h('label', { class: 'sb-inline' }, 't=', h('input', { type: 'number', class: 'sb-num', min: '0', max: this.maxMs(), value: String(a.at), 'data-at': String(i), 'data-fkey': `at-${i}`, 'aria-label': t('sandbox.actionAt', { n: i + 1 }), onchange: (ev) => this.setScriptAt(a, i, this.clampMs(ev.target.value, 0)) }), ' ms'),
               ' ',
               h('code', null, a.do),
               a.intent ? h('span', null, ' ', h('code', null, a.intent)) : null,
               a.payload ? h('span', { class: 'muted small' }, ` “${a.payload}”`) : null,
               ' ',
-              h('button', { type: 'button', class: 'btn btn-small', 'data-fkey': `remove-action-${i}`, 'aria-label': t('sandbox.removeAction', { n: i + 1 }), onclick: () => this.removeAction(i) }, t('sandbox.remove')),
+              h('button', { type: 'button', class: 'btn btn-small', 'data-fkey': `remove-action-${i}`, 'aria-label': t('sandbox.removeAction', { n: i + 1 }), onclick: () => this.removeAction(a, i) }, t('sandbox.remove')),
             ),
           ),
         ),
@@ -1170,8 +1206,18 @@ export class SandboxView {
     );
   }
 
+  /** The explore card, drawn again with the keyboard focus kept on its control (Enter on
+   *  Explore replaces the button it was on). */
   renderExplore() {
+    this.markBusy(); // its waiting line names the search while one runs
     if (this.later.has('editors')) return; // its stage draws it
+    const had = this.el.explore.contains(document.activeElement);
+    rebuildKeepingFocus(this.el.explore, () => this.drawExplore());
+    // A control that went (Cancel, once the search ends) hands the focus to Explore.
+    if (had && !this.el.explore.contains(document.activeElement)) this.el.explore.querySelector('[data-testid="sb-explore-run"]').focus({ preventScroll: true });
+  }
+
+  drawExplore() {
     const ex = this.explore;
     const kSelect = h(
       'select',
