@@ -86,6 +86,16 @@ test('a wasm file that is no wasm at all, and a wasm that does not answer: named
   await expect(page.locator('[data-testid="lesson-card"]')).toHaveCount(LESSONS_LISTED);
 });
 
+test('the sandbox without an engine: the keyboard starts at the card that says why', async ({ page, guard }) => {
+  guard.allowErrors();
+  await useEnglish(page);
+  await page.route('**/engine/idemlab.wasm', (route) => route.fulfill({ status: 200, contentType: 'application/wasm', body: 'not wasm' }));
+  await page.goto('./#/sandbox');
+  const card = page.getByTestId('engine-error');
+  await expect(card.getByTestId('error-reason')).toContainText('arrived damaged or incomplete', { timeout: 20_000 });
+  await expect(card.getByTestId('engine-error-title')).toBeFocused();
+});
+
 test('without an engine, an import is refused before anything changes (its answers cannot be checked)', async ({ page, guard }) => {
   guard.allowErrors();
   await useEnglish(page);

@@ -39,3 +39,29 @@ test('in Chinese, the notice about unreadable saved progress marks its English r
   await expect(reason).toContainText('原因，英文');
   await expect(reason.locator('[lang="en"]')).toContainText('not JSON');
 });
+
+test('a broken lesson index takes the keyboard to its error; a lesson address says which lesson it could not open', async ({ page }) => {
+  await page.addInitScript(() => localStorage.setItem('idemlab.lang', 'en'));
+  await page.route('**/lessons/index.json', (route) => route.fulfill({ contentType: 'application/json', body: '{"lessons": [' }));
+  await page.goto('./');
+  await expect(page.getByTestId('index-error')).toBeFocused();
+  // A lesson's address: the same error, and above it the lesson that was asked for, focused.
+  await page.goto('./#/lesson/lost-receipt');
+  const message = page.getByTestId('route-message');
+  await expect(message).toContainText('lost-receipt');
+  await expect(message).toContainText('lessons/index.json');
+  await expect(message).toBeFocused();
+  await expect(page.getByTestId('index-error')).toBeVisible();
+  // The address is kept: once the index is readable again, a reload opens the lesson.
+  expect(page.url()).toContain('#/lesson/lost-receipt');
+});
+
+test('an entry of the lesson index the page cannot use is said to be in the index, not in a lesson file', async ({ page }) => {
+  await page.addInitScript(() => localStorage.setItem('idemlab.lang', 'en'));
+  await page.route('**/lessons/index.json', (route) => route.fulfill({ contentType: 'application/json', body: '{"lessons": [{"file": "elsewhere/x.json"}]}' }));
+  await page.goto('./');
+  const card = page.getByTestId('lesson-error');
+  await expect(card.getByTestId('error-path')).toHaveText('/lessons/0');
+  await expect(card.getByTestId('error-intro')).toContainText('The lesson index lessons/index.json');
+  await expect(card.getByTestId('error-reason')).not.toContainText('lesson file');
+});

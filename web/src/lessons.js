@@ -104,7 +104,7 @@ function readIncidentRef(v) {
  * cannot use is an error naming the index and the entry's JSON path.
  */
 function readEntry(raw, i) {
-  const here = (reason) => ({ status: 'error', file: INDEX, errors: [{ file: INDEX, path: `/lessons/${i}`, reason }] });
+  const here = (reason) => ({ status: 'error', file: INDEX, errors: [{ file: INDEX, path: `/lessons/${i}`, reason, kind: 'index' }] });
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return here('expected an object');
   if (typeof raw.file !== 'string' || !LESSON_FILE.test(raw.file)) return here('"file" is not a file in lessons/');
   const file = raw.file;

@@ -318,8 +318,10 @@ async function route() {
     try {
       rec = await app.store.find(r.id);
     } catch (e) {
+      // The index could not be read: the list shows its error card; the message above it
+      // says which lesson was asked for. The address stays, so a reload tries it again.
       if (!isCurrent()) return;
-      await showList(isCurrent, null);
+      await showList(isCurrent, t('err.indexForLesson', { id: shortText(r.id) }));
       return;
     }
     if (!isCurrent()) return;
@@ -373,6 +375,8 @@ async function route() {
     if (!isCurrent()) return;
     if (app.engineError) {
       replaceChildren(mainEl, h('section', null, h('a', { class: 'back-link', href: listHash(), 'data-testid': 'back' }, t('nav.back')), engineCard({ stillWorks: true })));
+      // The card is all the view has: the keyboard starts at its title, as on other views.
+      mainEl.querySelector('[data-testid="engine-error-title"]').focus({ preventScroll: true });
       return;
     }
     await openSandbox(r, isCurrent);

@@ -91,7 +91,7 @@ export function engineErrorCard(err, { onRetry = null, stillWorks = true } = {})
   return h(
     'article',
     { class: 'card card-error engine-error', 'data-testid': 'engine-error', 'data-kind': err.kind || 'damaged', role: 'alert' },
-    h('h2', { class: 'card-title' }, t(stopped ? 'err.engineStoppedTitle' : 'err.engineTitle')),
+    h('h2', { class: 'card-title', tabindex: '-1', 'data-testid': 'engine-error-title' }, t(stopped ? 'err.engineStoppedTitle' : 'err.engineTitle')),
     h(
       'dl',
       { class: 'error-details' },

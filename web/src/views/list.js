@@ -297,7 +297,16 @@ export function renderList(root, { store, progress, notify, dropGroup, message, 
     try {
       entries = await store.loadIndex();
     } catch (e) {
-      if (isCurrent()) replaceChildren(items, h('li', null, indexErrorCard(e)));
+      if (!isCurrent()) return;
+      const errorCard = indexErrorCard(e);
+      replaceChildren(items, h('li', null, errorCard));
+      // Nothing else on the page can be done first: the keyboard starts at the error, unless
+      // it is already somewhere (a route message above, or where the learner moved it).
+      const on = document.activeElement;
+      if (!on || on === document.body) {
+        errorCard.tabIndex = -1;
+        errorCard.focus({ preventScroll: true });
+      }
       return;
     }
     if (!isCurrent()) return;
