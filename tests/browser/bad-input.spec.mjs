@@ -182,7 +182,7 @@ test('unreadable saved progress that cannot be set aside is not claimed kept, an
 
 /** Choose a progress file in the list's import button. */
 async function chooseImport(page, data, name = 'progress.json') {
-  await page.getByTestId('import-input').setInputFiles({ name, mimeType: 'application/json', buffer: Buffer.from(typeof data === 'string' ? data : JSON.stringify(data)) });
+  await page.getByTestId('import-input').setInputFiles({ name, mimeType: 'application/json', buffer: Buffer.isBuffer(data) ? data : Buffer.from(typeof data === 'string' ? data : JSON.stringify(data)) });
 }
 
 const listCard = (page, id = LESSON) => page.locator(`[data-testid="lesson-card"][data-lesson="${id}"]`);
@@ -272,10 +272,24 @@ test('files that cannot be imported: each outcome names its file and takes the p
   await expect(notices).toContainText('Could not import notes.txt: not JSON');
   await expect(notices).toBeFocused();
   await expect(notices).toBeInViewport();
+  // A picture chosen by mistake is called what it is, not quoted as garbled text.
+  const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x48, 0x44, 0x52, 0xff, 0xd8]);
+  await chooseImport(page, png, 'photo.png');
+  await expect(notices).toContainText('Could not import photo.png: not a text file');
+  await expect(notices).not.toContainText('\ufffd');
+  // A lesson key that is no lesson id (one JavaScript gives a meaning to) is refused by name.
+  await chooseImport(page, '{"version": 1, "lessons": {"__proto__": {"completed": true}}}', 'forged.json');
+  await expect(notices).toContainText('"__proto__" in "lessons" is not a lesson id');
   // A good file next: its preview, and the error about the file before is gone.
-  await chooseImport(page, { version: 1, lessons: {} }, 'good.json');
+  await chooseImport(page, { version: 1, lessons: {}, note: 'added by hand' }, 'good.json');
   await expect(page.getByTestId('import-preview')).toBeVisible();
   await expect(notices).toHaveCount(0);
+  // Imported, it keeps what a progress record holds, not the field added by hand.
+  await page.getByTestId('import-confirm').click();
+  await expect(notices).toContainText('Progress imported');
+  const saved = await page.evaluate((k) => JSON.parse(localStorage.getItem(k)), KEY);
+  expect(saved.version).toBe(1);
+  expect(saved).not.toHaveProperty('note');
 });
 
 test('a forged completion: a hand-written file claiming completed (or right answers that are not) does not complete a lesson', async ({ page }) => {

@@ -12,6 +12,9 @@ export const PROGRESS_KEY = 'idemlab.progress.v1';
 export const CORRUPT_PREFIX = 'idemlab.progress.corrupt.';
 const PREFS_KEY = 'idemlab.prefs.v1';
 const SEED = /^[0-9a-f]{1,64}$/;
+const LESSON_ID = /^[a-z0-9-]+$/; // as lessons.js reads a lesson's id
+// What a progress file holds (an export adds exported_at, app and summary, which an import drops).
+const FIELDS = ['version', 'lessons', 'learner'];
 
 /** localStorage when it can be read (writes may still fail: full, or refused; save() says so). */
 function storage() {
@@ -135,6 +138,7 @@ export function validate(data) {
   const why = envelopeProblem(data);
   if (why) return why;
   for (const [id, lp] of Object.entries(data.lessons)) {
+    if (!LESSON_ID.test(id)) return `${JSON.stringify(id.slice(0, 40))} in "lessons" is not a lesson id (a-z, 0-9, -)`;
     const problem = lessonProblem(lp);
     if (problem) return `lesson ${id}: ${problem}`;
   }
@@ -418,6 +422,9 @@ export class Progress {
    * Throws Error(reason) when it is not one. Nothing changes until replaceWith().
    */
   parseImport(text) {
+    // A picture or an archive chosen by mistake: said as such, not as the parser's quote
+    // of its bytes (decoded as text, they are replacement characters and control codes).
+    if (/[\u0000-\u0008\u000e-\u001f\ufffd]/.test(text.slice(0, 512))) throw new Error('not a text file (a progress file is JSON text)');
     let parsed;
     try {
       parsed = JSON.parse(text);
@@ -426,8 +433,8 @@ export class Progress {
     }
     const reason = validate(parsed);
     if (reason) throw new Error(reason);
-    const { exported_at: _e, app: _a, summary: _s, ...rest } = parsed;
-    return migrate(rest);
+    // Only what a progress record holds is kept: a field added by hand goes.
+    return migrate(Object.fromEntries(FIELDS.filter((k) => parsed[k] !== undefined).map((k) => [k, parsed[k]])));
   }
 
   /**
