@@ -5,8 +5,8 @@
 //     script's data-strings-<lang> attributes, scripts/lib/page-bundle.mjs), as a
 //     modulepreload: the page's import of it then finds it loaded;
 //   - for a lesson's address (#/lesson/ID...), the lesson index, the build's runs, the
-//     lesson's file and its run: window.__idemlabEarly maps each URL to a promise of {text}
-//     or {error}, the shape web/src/lessons.js gives a fetch. The build names each
+//     lesson's file and its run: window.__idemlabEarly maps each URL to a promise of {bytes}
+//     or {error}, which web/src/lessons.js takes as its own fetch's answer. The build names each
 //     lesson's file on this script's tag (data-lessons="ID=NAME;...": lessons/NAME.json,
 //     its run lessons/NAME.run.json; scripts/lib/lesson-runs.mjs), so both start beside
 //     the index instead of after it; a lesson not named there is found in the index.
@@ -69,9 +69,10 @@
     early[url] = fetch(url, { cache: 'no-cache' }).then(
       function (res) {
         if (!res.ok) return { error: { kind: 'http', status: res.status } };
-        return res.text().then(
-          function (text) {
-            return { text: text };
+        // Bytes: web/src/lessons.js decodes them as it decodes its own fetches (UTF-8 or an error).
+        return res.arrayBuffer().then(
+          function (bytes) {
+            return { bytes: bytes };
           },
           function (e) {
             return { error: { kind: 'fetch', reason: (e && e.message) || String(e) } };
@@ -86,7 +87,7 @@
   }
   function json(got) {
     try {
-      return got.text ? JSON.parse(got.text) : null;
+      return got.bytes ? JSON.parse(new TextDecoder().decode(got.bytes)) : null;
     } catch (_) {
       return null;
     }

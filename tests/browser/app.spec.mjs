@@ -157,6 +157,20 @@ test('a lesson file that is not JSON is an error card; a listed file gone when o
   await expect(page.locator(`[data-testid="lesson-card"][data-lesson="${LESSON}"]`)).toBeVisible();
 });
 
+test('a lesson file saved in another encoding than UTF-8 is said to be so, with the line of the first wrong byte', async ({ page }) => {
+  await useEnglish(page);
+  const good = JSON.stringify({ ...builtLesson(), id: 'gbk-copy' }, null, 2);
+  await serveLessons(page, { 'gbk-copy.json': good }); // the index says the lesson is fine
+  // Line 3 as a GBK editor would save "你好" (C4 E3 BA C3): not UTF-8.
+  const lines = good.split('\n');
+  const bytes = Buffer.concat([Buffer.from(lines.slice(0, 2).join('\n') + '\n'), Buffer.from([0x20, 0x20, 0x22, 0xc4, 0xe3, 0xba, 0xc3, 0x22, 0x3a, 0x20, 0x31, 0x2c, 0x0a]), Buffer.from(lines.slice(2).join('\n'))]);
+  await page.route('**/lessons/gbk-copy.json', (route) => route.fulfill({ contentType: 'application/json', body: bytes }));
+  await page.goto('./#/lesson/gbk-copy');
+  const reason = page.locator('.lesson-error-view').getByTestId('error-reason');
+  await expect(reason).toContainText('not UTF-8 text: line 3');
+  await expect(reason).not.toContainText('\ufffd');
+});
+
 test('a lesson found broken when opened from the list takes the keyboard to its error, said as an alert under a view title', async ({ page }) => {
   await useEnglish(page);
   const good = JSON.stringify({ ...builtLesson(), id: 'late-break' }, null, 2);

@@ -38,13 +38,43 @@ function early(url) {
   return got && typeof got.then === 'function' ? got : null;
 }
 
+/**
+ * A file's bytes as UTF-8 text: {text}, or {error: {kind: 'encoding', line}} naming the
+ * line (from 1) of the first byte that is not UTF-8 (a lesson saved as GBK or Latin-1),
+ * instead of text with replacement characters that fails later for a reason that hides this.
+ */
+export function decodeUtf8(bytes) {
+  const u8 = new Uint8Array(bytes);
+  const decodes = (n) => {
+    try {
+      // Streaming: a sequence cut by the end of the prefix is no error, a wrong byte is.
+      new TextDecoder('utf-8', { fatal: true }).decode(u8.subarray(0, n), { stream: n < u8.length });
+      return true;
+    } catch (_) {
+      return false;
+    }
+  };
+  if (decodes(u8.length)) return { text: new TextDecoder('utf-8').decode(u8) };
+  // The longest prefix that decodes (every shorter one does too): the wrong byte is next.
+  let lo = 0;
+  let hi = u8.length - 1;
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (decodes(mid)) lo = mid;
+    else hi = mid - 1;
+  }
+  let line = 1;
+  for (let i = 0; i < lo; i += 1) if (u8[i] === 10) line += 1;
+  return { error: { kind: 'encoding', line } };
+}
+
 async function fetchText(url) {
   // The offline copy has every lesson file in the page.
   const local = bundledFile(url);
   if (local === null) return { error: { kind: 'http', status: 404 } };
   if (local !== undefined) return { text: local };
   const started = early(url);
-  if (started) return started;
+  if (started) return started.then((got) => (got.bytes ? decodeUtf8(got.bytes) : got));
   let res;
   try {
     res = await fetch(url, { cache: 'no-cache' });
@@ -53,7 +83,7 @@ async function fetchText(url) {
   }
   if (!res.ok) return { error: { kind: 'http', status: res.status } };
   try {
-    return { text: await res.text() };
+    return decodeUtf8(await res.arrayBuffer());
   } catch (e) {
     return { error: { kind: 'fetch', reason: e.message || String(e) } };
   }
@@ -196,7 +226,8 @@ export class LessonStore {
     const got = await this._fetch(INDEX);
     this.texts.delete(INDEX);
     if (got.error) {
-      throw new IndexError(INDEX, got.error.kind === 'http' ? `HTTP ${got.error.status}` : got.error.reason);
+      const { kind, status, line, reason } = got.error;
+      throw new IndexError(INDEX, kind === 'http' ? `HTTP ${status}` : kind === 'encoding' ? `not UTF-8 text (line ${line})` : reason);
     }
     let data;
     try {
@@ -259,7 +290,7 @@ export class LessonStore {
     this.texts.delete(file);
     if (about) this.texts.delete(about.file);
     if (got.error) {
-      return fail([{ file, path: '', kind: got.error.kind, status: got.error.status, reason: got.error.reason || '' }]);
+      return fail([{ file, path: '', kind: got.error.kind, status: got.error.status, line: got.error.line, reason: got.error.reason || '' }]);
     }
     try {
       JSON.parse(got.text);

@@ -8,6 +8,7 @@ function reasonText(e) {
   if (e.kind === 'http') return t('err.fetch', { reason: t('err.http', { status: e.status }) });
   if (e.kind === 'fetch') return t('err.fetch', { reason: e.reason });
   if (e.kind === 'json') return t('err.notJson', { reason: e.reason });
+  if (e.kind === 'encoding') return t('err.notUtf8', { line: e.line });
   // The index is no lesson file: its reasons (made by the page, in English) get their own intro.
   if (e.kind === 'index') {
     return [h('span', { class: 'error-intro', 'data-testid': 'error-intro' }, t('err.indexReason', { file: e.file || '' })), h('span', { lang: 'en' }, e.reason)];
