@@ -52,6 +52,24 @@ async function shownRun(page) {
   };
 }
 
+/**
+ * Holds the engine's answers to `run` (each edit's) until the test lets each go, so the view
+ * is not drawn again in between: returns release(), which lets the oldest held answer go.
+ */
+async function holdRuns(page) {
+  await page.evaluate(() => {
+    const engine = window.__idemlab.engine();
+    const call = engine.call.bind(engine);
+    window.__answers = [];
+    engine.call = async (method, input, opts) => {
+      const out = await call(method, input, opts);
+      if (method !== 'run') return out;
+      return new Promise((resolve) => window.__answers.push(() => resolve(out)));
+    };
+  });
+  return () => page.waitForFunction(() => window.__answers.length > 0).then(() => page.evaluate(() => window.__answers.shift()()));
+}
+
 test('open lost-receipt in the sandbox, click away the lost response: DELIVERED with one effect; a new key per attempt that resends, with the fault back: a duplicate effect', async ({ page }) => {
   await sandboxFromLesson(page);
   // The lesson's own fault is in the plan and drawn as a placed target on the diagram.
@@ -646,16 +664,8 @@ test('Undo and another edit made fast, while the redraw of a longer run is still
       for (const fn of fns) fn(performance.now());
       return fns.length;
     };
-    const engine = window.__idemlab.engine();
-    const call = engine.call.bind(engine);
-    window.__answers = [];
-    engine.call = async (method, input, opts) => {
-      const out = await call(method, input, opts);
-      if (method !== 'run') return out;
-      return new Promise((resolve) => window.__answers.push(() => resolve(out)));
-    };
   });
-  const release = () => page.waitForFunction(() => window.__answers.length > 0).then(() => page.evaluate(() => window.__answers.shift()()));
+  const release = await holdRuns(page);
   const longer = page.locator(`[data-testid="sb-target"][data-target="${LOST}"]`);
   await longer.click();
   // Its answer is the latest: the view is drawn with the longer run at its end, and the
@@ -703,26 +713,14 @@ test('plan and script edits made before the view is drawn again change the row t
   const keptKey = await planItems(page).nth(1).getAttribute('data-fault');
   const restart = page.locator(`[data-testid="sb-plan-list"] li[data-fault="${keptKey}"] input`);
   // The engine's answers are held, so the view is not drawn again between the clicks.
-  await page.evaluate(() => {
-    const engine = window.__idemlab.engine();
-    const call = engine.call.bind(engine);
-    window.__answers = [];
-    engine.call = async (method, input, opts) => {
-      const out = await call(method, input, opts);
-      if (method !== 'run') return out;
-      return new Promise((resolve) => window.__answers.push(() => resolve(out)));
-    };
-  });
+  const release = await holdRuns(page);
   await planItems(page).nth(0).getByRole('button', { name: /Remove/ }).click();
   await restart.fill('300');
   await page.keyboard.press('Tab');
   await actions.nth(0).getByRole('button', { name: /Remove/ }).click();
   await actions.nth(1).locator('input[data-at]').fill('250');
   await page.keyboard.press('Tab');
-  for (let i = 0; i < 4; i += 1) {
-    await page.waitForFunction(() => window.__answers.length > 0);
-    await page.evaluate(() => window.__answers.shift()());
-  }
+  for (let i = 0; i < 4; i += 1) await release();
   await answered(page);
   await expect(page.getByTestId('fatal-error')).toHaveCount(0);
   // The fault and the action not clicked away are the ones left, with the values typed on their rows.
