@@ -2,7 +2,6 @@
 
 #include "engine/client/client.hpp"
 #include "engine/provider/provider.hpp"
-#include "engine/json/fields.hpp"
 #include "engine/service/service.hpp"
 #include "engine/sim/simulation.hpp"
 
@@ -35,7 +34,7 @@ void Network::lose(int id, const char* reason) {
   ev.side = Side::Network;
   ev.message = id;
   ev.intent = m.intent;
-  put(ev.local, "reason", reason);
+  ev.local.reason = reason;
   sim_.record(std::move(ev));
 }
 

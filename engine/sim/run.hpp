@@ -8,9 +8,8 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "engine/faults/fault.hpp"
+#include "engine/sim/local_view.hpp"
 
 namespace idemlab {
 
@@ -252,7 +251,7 @@ struct Event {
   std::string intent;
   /// What the side itself observed (op_key, fingerprint, status, receipt, reason, ...).
   /// Together with kind, side and time it forms the side's local view (knowledge).
-  nlohmann::json local = nlohmann::json::object();
+  LocalView local;
 };
 
 struct Step {

@@ -4,7 +4,6 @@
 
 #include "engine/client/client.hpp"
 #include "engine/net/network.hpp"
-#include "engine/json/fields.hpp"
 #include "engine/provider/provider.hpp"
 #include "engine/scenario/knobs.hpp"
 #include "engine/service/service.hpp"
@@ -126,8 +125,8 @@ void Simulation::perform(const Action& a) {
     ignored.kind = "ignored";
     ignored.side = Side::Client;
     ignored.intent = a.intent;
-    put(ignored.local, "action", info.name);
-    put(ignored.local, "reason", "undecided");
+    ignored.local.action = info.name;
+    ignored.local.reason = "undecided";
     record(std::move(ignored));
     return;
   }

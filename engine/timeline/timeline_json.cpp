@@ -225,12 +225,15 @@ json event_json(const Step& s, const Run& run) {
   put(out, "intent", e.intent.empty() ? json(nullptr) : json(e.intent));
   put(out, "text", describe(s, run).to_json());
   if (e.side != Side::Client) return out;
-  if (e.local.contains("error")) put(out, "error", e.local["error"]);
-  if (e.local.contains("cancels")) put(out, "cancels", e.local["cancels"]);
+  const LocalView& l = e.local;
+  if (l.error) put(out, "error", *l.error);
+  if (l.cancels) put(out, "cancels", *l.cancels);
   json retry = json::object();
-  for (const char* k : {"send", "budget", "layers", "retried_by", "backoff_ms"}) {
-    if (e.local.contains(k)) retry[k] = e.local[k];
-  }
+  if (l.send) put(retry, "send", *l.send);
+  if (l.budget) put(retry, "budget", *l.budget);
+  if (l.layers) put(retry, "layers", layers_json(*l.layers));
+  if (l.retried_by) put(retry, "retried_by", *l.retried_by);
+  if (l.backoff_ms) put(retry, "backoff_ms", *l.backoff_ms);
   if (!retry.empty()) put(out, "retry", std::move(retry));
   return out;
 }
