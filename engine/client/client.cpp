@@ -59,14 +59,8 @@ std::string Client::key_of(const std::string& intent, const std::string& fingerp
   return make_key(intent, 1);
 }
 
-int Client::record(const char* kind, const std::string& intent, LocalView local, int message) {
-  Event ev;
-  ev.kind = kind;
-  ev.side = Side::Client;
-  ev.intent = intent;
-  ev.message = message;
-  ev.local = std::move(local);
-  return sim_.record(std::move(ev));
+int Client::record(const char* kind, const std::string& intent, LocalView&& local, int message) {
+  return sim_.record(kind, Side::Client, intent, message, std::move(local));
 }
 
 Rows<IntentRow> Client::rows() {
@@ -587,10 +581,10 @@ void Client::mark_failed(const std::string& intent) {
 
 void Client::record_status(const std::string& intent, const std::string& status,
                            const std::optional<std::string>& receipt, const std::string& reason,
-                           const char* error, LocalView extra) {
+                           const char* error, LocalView&& extra) {
   db_.query("UPDATE intents SET status = ?1, receipt = COALESCE(?2, receipt) WHERE intent = ?3",
             {SqlValue::of(status), text_or_null(receipt), SqlValue::of(intent)});
-  LocalView local = std::move(extra);
+  LocalView& local = extra;
   local.status = status;
   if (receipt) local.receipt = *receipt;
   if (!reason.empty()) local.reason = reason;

@@ -185,14 +185,14 @@ class Client {
   void escalate(const std::string& intent, const std::string& reason);
   void record_status(const std::string& intent, const std::string& status,
                      const std::optional<std::string>& receipt, const std::string& reason = "",
-                     const char* error = nullptr, LocalView extra = LocalView());
+                     const char* error = nullptr, LocalView&& extra = LocalView());
   void wait_for(const std::string& intent, MessageKind kind, int n);
   void stop_waiting(const std::string& intent);
   std::string make_key(const std::string& intent, long long k) const;
   /// The intent's operation key for content `fingerprint`: drawn (make_key 1), or under
   /// KeySource::PayloadHash derived from the intent and the content.
   std::string key_of(const std::string& intent, const std::string& fingerprint) const;
-  int record(const char* kind, const std::string& intent, LocalView local, int message = -1);
+  int record(const char* kind, const std::string& intent, LocalView&& local, int message = -1);
 
   Simulation& sim_;
   Database db_;

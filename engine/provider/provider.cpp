@@ -8,14 +8,8 @@
 namespace idemlab {
 
 void MailProvider::on_message(const Message& m) {
-  auto record = [&](const char* kind, LocalView local, int message) {
-    Event ev;
-    ev.kind = kind;
-    ev.side = Side::Provider;
-    ev.intent = m.intent;
-    ev.message = message;
-    ev.local = std::move(local);
-    sim_.record(std::move(ev));
+  auto record = [&](const char* kind, LocalView&& local, int message) {
+    sim_.record(kind, Side::Provider, m.intent, message, std::move(local));
   };
   LocalView received;
   received.message = to_string(m.kind);

@@ -80,14 +80,8 @@ Rows<OutboxRow> Service::outbox() {
   return outbox_;
 }
 
-int Service::record(const char* kind, const std::string& intent, LocalView local, int message) {
-  Event ev;
-  ev.kind = kind;
-  ev.side = Side::Service;
-  ev.intent = intent;
-  ev.message = message;
-  ev.local = std::move(local);
-  return sim_.record(std::move(ev));
+int Service::record(const char* kind, const std::string& intent, LocalView&& local, int message) {
+  return sim_.record(kind, Side::Service, intent, message, std::move(local));
 }
 
 bool Service::in_progress(const Message& m) const {
@@ -335,15 +329,15 @@ void Service::write_new(const Message& m) {
     if (sim_.crash_service_here(ServicePoint::BetweenWrites, m.intent, m.n)) return;  // rolled back
     write_effect();
     db_.query("COMMIT");
-    record("commit", m.intent, effect_local, m.id);
+    record("commit", m.intent, std::move(effect_local), m.id);
   } else {
     bool key_first = contract.ordering == Ordering::KeyFirst;
     local.ordering = effect_local.ordering = key_first ? "key_first" : "effect_first";
     key_first ? write_key() : write_effect();
-    record(key_first ? "register" : "commit", m.intent, key_first ? local : effect_local, m.id);
+    record(key_first ? "register" : "commit", m.intent, LocalView(key_first ? local : effect_local), m.id);
     if (sim_.crash_service_here(ServicePoint::BetweenWrites, m.intent, m.n)) return;
     key_first ? write_effect() : write_key();
-    record(key_first ? "commit" : "register", m.intent, key_first ? effect_local : local, m.id);
+    record(key_first ? "commit" : "register", m.intent, std::move(key_first ? effect_local : local), m.id);
   }
   if (sim_.crash_service_here(ServicePoint::AfterCommit, m.intent, m.n)) return;
   if (contract.notify == Notify::Direct && !notify_directly(m.intent, m.op_key, email_key, receipt)) return;

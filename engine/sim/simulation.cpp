@@ -1,5 +1,6 @@
 #include "engine/sim/simulation.hpp"
 
+#include <cstring>
 #include <stdexcept>
 
 #include "engine/client/client.hpp"
@@ -121,13 +122,10 @@ void Simulation::perform(const Action& a) {
   const ActionInfo& info = action_info(a.kind);
   if (info.needs_intent && a.kind != ActionKind::Deliver && !a.intent.empty() && client_->alive() &&
       !client_->has_row(a.intent)) {
-    Event ignored;
-    ignored.kind = "ignored";
-    ignored.side = Side::Client;
-    ignored.intent = a.intent;
-    ignored.local.action = info.name;
-    ignored.local.reason = "undecided";
-    record(std::move(ignored));
+    LocalView ignored;
+    ignored.action = info.name;
+    ignored.reason = "undecided";
+    record("ignored", Side::Client, a.intent, -1, std::move(ignored));
     return;
   }
   switch (a.kind) {
@@ -173,19 +171,23 @@ Snapshot Simulation::snapshot() {
   return s;
 }
 
-int Simulation::record(Event event) {
+int Simulation::record(const char* kind, Side side, const std::string& intent, int message, LocalView&& local) {
   int index = static_cast<int>(run_.steps.size());
-  if (event.message >= 0) {
-    Message& m = run_.messages[event.message];
+  if (message >= 0) {
+    Message& m = run_.messages[message];
     if (m.sent_step < 0) m.sent_step = index;
-    else if (event.kind == "receive" || event.kind == "drop") m.end_step = index;
+    else if (std::strcmp(kind, "receive") == 0 || std::strcmp(kind, "drop") == 0) m.end_step = index;
   }
-  Step step;
+  Snapshot snap = snapshot();
+  Step& step = run_.steps.emplace_back();
   step.i = index;
   step.t = now_;
-  step.event = std::move(event);
-  step.snap = snapshot();
-  run_.steps.push_back(std::move(step));
+  step.event.kind = kind;
+  step.event.side = side;
+  step.event.message = message;
+  step.event.intent = intent;
+  step.event.local = std::move(local);
+  step.snap = std::move(snap);
   for (const Action& a : forks_) {
     if (a.after_step == index) schedule(now_, [a](Simulation& s) { s.perform(a); }, true);
   }
@@ -275,9 +277,7 @@ void Simulation::begin() {
   if (begun_) return;
   begun_ = true;
   run_.steps.reserve(64);
-  Event start;
-  start.kind = "start";
-  record(start);
+  record("start", Side::None, "", -1, LocalView());
   run_.stop = StopReason::Settled;
 }
 

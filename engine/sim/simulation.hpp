@@ -73,8 +73,12 @@ class Simulation {
   /// `fn` is given the simulation it runs in (a fork's copy, for work scheduled before
   /// the fork), so it captures values only, never a part.
   void schedule(std::int64_t at, std::function<void(Simulation&)> fn, bool first = false);
-  /// Appends one timeline step for `event`, with a snapshot taken now. Returns its index.
-  int record(Event event);
+  /// Appends one timeline step for the event `kind` (one of event_kinds()) of `side`
+  /// about `intent` ("" for none) and `message` (-1 for none), with what the side observed
+  /// (`local`, moved into the step) and a snapshot taken now. Returns its index. The event
+  /// is built in its step: a LocalView is large (its members are the union of every
+  /// event's), and moving it once per step instead of four times was ~8% of a run.
+  int record(const char* kind, Side side, const std::string& intent, int message, LocalView&& local);
   /// The drop fault planned for this message, recorded as an injection point passed.
   bool planned_drop(const Message& m);
   /// Records the crash point as passed; if the plan crashes the client here, crashes it,
