@@ -1,5 +1,6 @@
 #include "engine/sim/simulation.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <stdexcept>
 
@@ -143,32 +144,33 @@ void Simulation::perform(const Action& a) {
   }
 }
 
+void Simulation::refresh_fates() {
+  for (std::vector<int>& ids : fates_now_) ids.clear();
+  for (const Message& m : run_.messages) fates_now_[static_cast<int>(m.fate)].push_back(m.id);
+  Rows<int>* held[3] = {&in_flight_, &delivered_, &dropped_};  // in Message::Fate's order
+  for (int f = 0; f < 3; ++f) {
+    const std::vector<int>& now = fates_now_[f];
+    if (!std::equal(now.begin(), now.end(), held[f]->begin(), held[f]->end())) *held[f] = Rows<int>(now);
+  }
+}
+
 Snapshot Simulation::snapshot() {
-  Snapshot s;
-  s.client_alive = client_->alive();
-  s.service_alive = service_->alive();
-  s.intents = client_->rows();
-  s.earlier = client_->earlier();
-  s.waiting = client_->waiting();
-  s.keys = service_->keys();
-  s.deliveries = service_->rows();
-  s.in_progress = service_->in_progress();
-  if (run_.outbox) {
-    s.outbox = service_->outbox();
-    s.relay_waiting = service_->relay_waiting();
-  }
-  s.emails = provider_->emails();
-  std::size_t fates[3] = {0, 0, 0};  // each list allocated once
-  for (const Message& m : run_.messages) ++fates[static_cast<int>(m.fate)];
-  s.in_flight.reserve(fates[static_cast<int>(Message::Fate::InFlight)]);
-  s.delivered.reserve(fates[static_cast<int>(Message::Fate::Delivered)]);
-  s.dropped.reserve(fates[static_cast<int>(Message::Fate::Dropped)]);
-  for (const Message& m : run_.messages) {
-    if (m.fate == Message::Fate::InFlight) s.in_flight.push_back(m.id);
-    if (m.fate == Message::Fate::Delivered) s.delivered.push_back(m.id);
-    if (m.fate == Message::Fate::Dropped) s.dropped.push_back(m.id);
-  }
-  return s;
+  refresh_fates();
+  // Built whole, in the order the parts are read: no member default-built and replaced.
+  return Snapshot{client_->alive(),
+                  service_->alive(),
+                  client_->rows(),
+                  client_->earlier(),
+                  client_->waiting(),
+                  service_->keys(),
+                  service_->rows(),
+                  service_->in_progress(),
+                  run_.outbox ? service_->outbox() : Rows<OutboxRow>(),
+                  run_.outbox ? service_->relay_waiting() : std::vector<RelayWait>(),
+                  provider_->emails(),
+                  in_flight_,
+                  delivered_,
+                  dropped_};
 }
 
 int Simulation::record(const char* kind, Side side, const std::string& intent, int message, LocalView&& local) {

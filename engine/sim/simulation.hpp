@@ -108,6 +108,8 @@ class Simulation {
   /// Performs the next scheduled work; false when the run has ended (run_.stop says why).
   bool next();
   Snapshot snapshot();
+  /// Brings in_flight_, delivered_ and dropped_ up to the messages' fates now.
+  void refresh_fates();
   /// Records `point` as an injection point passed (`message`: the message a drop point is
   /// about, -1 for none); the planned fault there, or nullptr.
   const Fault* pass(Fault point, int message = -1);
@@ -128,6 +130,11 @@ class Simulation {
   int work_first_step_ = 0;  // the first step the last work performed recorded (if any)
   int works_ = 0;            // events of the queue performed so far
   Run run_;
+  // The message ids by fate as of the last snapshot (a cache: a step shares them with the
+  // step before unless a fate changed; a fork starts without them), and the lists being
+  // compared with them.
+  Rows<int> in_flight_, delivered_, dropped_;
+  std::vector<int> fates_now_[3];
   std::unique_ptr<Client> client_;
   std::unique_ptr<Service> service_;
   std::unique_ptr<Network> network_;

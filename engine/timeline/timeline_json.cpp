@@ -320,9 +320,14 @@ json step_json(const Run& run, int index, const RunVerdict& verdict) {
   put(service, "deliveries", std::move(deliveries));
   put(service, "volatile", std::move(service_volatile));
   json network = json::object();
-  put(network, "in_flight", s.snap.in_flight);
-  put(network, "delivered", s.snap.delivered);
-  put(network, "dropped", s.snap.dropped);
+  auto ids = [](const Rows<int>& list) {
+    json out = json::array();
+    for (int id : list) out.push_back(id);
+    return out;
+  };
+  put(network, "in_flight", ids(s.snap.in_flight));
+  put(network, "delivered", ids(s.snap.delivered));
+  put(network, "dropped", ids(s.snap.dropped));
   json out = json::object();
   put(out, "i", s.i);
   put(out, "t", s.t);
