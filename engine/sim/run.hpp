@@ -249,6 +249,10 @@ struct Snapshot {
 };
 
 struct Event {
+  Event() = default;
+  /// `local` is moved in (constructed from it: cheaper than assigned, LocalView being large).
+  Event(const char* kind, Side side, int message, const std::string& intent, LocalView&& local)
+      : kind(kind), side(side), message(message), intent(intent), local(std::move(local)) {}
   std::string kind;  ///< one of event_kinds()
   Side side = Side::None;
   int message = -1;  ///< the message sent, received or lost by this event
@@ -259,8 +263,13 @@ struct Event {
 };
 
 struct Step {
+  Step() = default;
+  /// The step's event built in place (Simulation::record), from its parts.
+  Step(int i, std::int64_t t, const char* kind, Side side, int message, const std::string& intent, LocalView&& local,
+       Snapshot&& snap)
+      : i(i), t(t), event(kind, side, message, intent, std::move(local)), snap(std::move(snap)) {}
   int i = 0;
-  std::int64_t t = 0;
+  std::int64_t t = 0;  ///< virtual ms
   Event event;
   Snapshot snap;
 };

@@ -180,16 +180,7 @@ int Simulation::record(const char* kind, Side side, const std::string& intent, i
     if (m.sent_step < 0) m.sent_step = index;
     else if (std::strcmp(kind, "receive") == 0 || std::strcmp(kind, "drop") == 0) m.end_step = index;
   }
-  Snapshot snap = snapshot();
-  Step& step = run_.steps.emplace_back();
-  step.i = index;
-  step.t = now_;
-  step.event.kind = kind;
-  step.event.side = side;
-  step.event.message = message;
-  step.event.intent = intent;
-  step.event.local = std::move(local);
-  step.snap = std::move(snap);
+  run_.steps.emplace_back(index, now_, kind, side, message, intent, std::move(local), snapshot());
   for (const Action& a : forks_) {
     if (a.after_step == index) schedule(now_, [a](Simulation& s) { s.perform(a); }, true);
   }
