@@ -4,7 +4,6 @@
 
 #include "engine/client/retry_budget.hpp"
 #include "engine/fingerprint/sha256.hpp"
-#include "engine/json/fields.hpp"
 #include "engine/net/network.hpp"
 #include "engine/service/service.hpp"
 #include "engine/sim/rng.hpp"
@@ -60,14 +59,8 @@ std::string Client::key_of(const std::string& intent, const std::string& fingerp
   return make_key(intent, 1);
 }
 
-int Client::record(const std::string& kind, const std::string& intent, nlohmann::json local, int message) {
-  Event ev;
-  ev.kind = kind;
-  ev.side = Side::Client;
-  ev.intent = intent;
-  ev.message = message;
-  ev.local = std::move(local);
-  return sim_.record(std::move(ev));
+int Client::record(const char* kind, const std::string& intent, LocalView&& local, int message) {
+  return sim_.record(kind, Side::Client, intent, message, std::move(local));
 }
 
 Rows<IntentRow> Client::rows() {
@@ -120,12 +113,12 @@ void Client::decide(const std::string& intent, const std::string& payload, const
   if (!alive_ || row(intent)) return;
   std::string fp = sha256_hex(payload);
   std::string key = key_of(intent, fp);
-  nlohmann::json view = nlohmann::json::object();
-  put(view, "op_key", key);
-  put(view, "fingerprint", fp);
-  if (!cancels.empty()) put(view, "cancels", cancels);
+  LocalView view;
+  view.op_key = key;
+  view.fingerprint = fp;
+  if (!cancels.empty()) view.cancels = cancels;
   KeySource source = sim_.scenario().client.key_source;
-  if (source != KeySource::Stored) put(view, "key_source", source == KeySource::PayloadHash ? "payload_hash" : "request_hash");
+  if (source != KeySource::Stored) view.key_source = source == KeySource::PayloadHash ? "payload_hash" : "request_hash";
   record("decide", intent, std::move(view));
   bool send_first = sim_.scenario().client.persist == PersistWhen::AfterSend;
   if (send_first) {
@@ -140,9 +133,9 @@ void Client::decide(const std::string& intent, const std::string& payload, const
       " VALUES (?1, ?2, ?3, ?4, 'PENDING', NULL, ?5, 0, ?6)",
       {SqlValue::of(intent), SqlValue::of(key), SqlValue::of(fp), SqlValue::of(payload),
        SqlValue::of(send_first ? 1LL : 0LL), SqlValue::of(static_cast<long long>(sim_.now()))});
-  nlohmann::json persisted = nlohmann::json::object();
-  put(persisted, "op_key", key);
-  put(persisted, "status", status::kPending);
+  LocalView persisted;
+  persisted.op_key = key;
+  persisted.status = status::kPending;
   record("persist", intent, std::move(persisted));
   if (send_first) return;
   if (sim_.crash_here(ClientPoint::AfterPersist, intent, 1)) return;
@@ -191,15 +184,15 @@ bool Client::launch_request(const std::string& intent, const std::string& key, c
     // The connection is refused before a byte leaves: the client knows at once that this
     // request reached no one (a definite error), and decides what next once the step that
     // tried to send is over.
-    nlohmann::json local = send_view(intent, waited);
-    put(local, "op_key", key);
-    if (!stored.empty() && stored != key) put(local, "stored_key", stored);
-    put(local, "fingerprint", fingerprint);
-    put(local, "attempt", attempt);
-    if (reapplying_) put(local, "reapply", true);
+    LocalView local = send_view(intent, waited);
+    local.op_key = key;
+    if (!stored.empty() && stored != key) local.stored_key = stored;
+    local.fingerprint = fingerprint;
+    local.attempt = attempt;
+    if (reapplying_) local.reapply = true;
     // Whether an earlier request of the intent went out: then this refusal says nothing of it.
     ++never_left_[intent];
-    if (any_left(intent, attempt)) put(local, "earlier_sent", true);
+    if (any_left(intent, attempt)) local.earlier_sent = true;
     record("connect_error", intent, std::move(local));
     int epoch = epoch_;
     sim_.schedule(sim_.now(), [intent, epoch](Simulation& s) {
@@ -220,14 +213,14 @@ bool Client::launch_request(const std::string& intent, const std::string& key, c
   m.key_sent = sim_.scenario().client.sends_key;
   sim_.own_key(key, intent);
   int id = sim_.network().send(m);
-  nlohmann::json local = send_view(intent, waited);
-  put(local, "op_key", key);
-  if (!m.key_sent) put(local, "key_sent", false);  // the key stays in the client's row
+  LocalView local = send_view(intent, waited);
+  local.op_key = key;
+  if (!m.key_sent) local.key_sent = false;  // the key stays in the client's row
   // A layer's own key on the wire, not the one the client stored (RetryLayer::key_per_call).
-  if (!stored.empty() && stored != key) put(local, "stored_key", stored);
-  put(local, "fingerprint", fingerprint);
-  put(local, "attempt", attempt);
-  if (reapplying_) put(local, "reapply", true);
+  if (!stored.empty() && stored != key) local.stored_key = stored;
+  local.fingerprint = fingerprint;
+  local.attempt = attempt;
+  if (reapplying_) local.reapply = true;
   record("send", intent, std::move(local), id);
   wait_for(intent, MessageKind::Response, attempt);
   return true;
@@ -262,35 +255,32 @@ void Client::on_connect_error(const std::string& intent) {
     escalate(intent, stop);
     return;
   }
-  nlohmann::json extra = nlohmann::json::object();
-  put(extra, "error_kind", retry_on_name(kRetryConnect));
+  LocalView extra;
+  extra.error_kind = retry_on_name(kRetryConnect);
   record_status(intent, status::kNeedsHuman, std::nullopt, kNotRetried, error_kind::kIndefinite, std::move(extra));
 }
 
 // The send's place in the retry budget, for its local view; called when the send is
 // counted in the intent's row (or, sending before persisting, is the first).
-nlohmann::json Client::send_view(const std::string& intent, std::int64_t waited) {
+LocalView Client::send_view(const std::string& intent, std::int64_t waited) {
   const ClientPolicy& policy = sim_.scenario().client;
-  nlohmann::json view = nlohmann::json::object();
-  if (waited > 0) put(view, "backoff_ms", waited);
+  LocalView view;
+  if (waited > 0) view.backoff_ms = waited;
   if (policy.retry_layers.empty()) return view;
   long long send = std::max(1LL, sends(intent));
   if (send > send_budget(policy)) return view;
-  nlohmann::json layers = nlohmann::json::array();
+  std::vector<LayerAt> layers;
+  layers.reserve(policy.retry_layers.size());
   const std::vector<LayerState>& at = layers_of(intent);
   for (std::size_t i = 0; i < policy.retry_layers.size(); ++i) {
-    nlohmann::json layer = nlohmann::json::object();
-    put(layer, "layer", policy.retry_layers[i].layer);
-    put(layer, "iteration", at[i].iteration);
-    put(layer, "attempts", policy.retry_layers[i].attempts);
-    layers.push_back(std::move(layer));
+    layers.push_back({policy.retry_layers[i].layer, at[i].iteration, policy.retry_layers[i].attempts});
   }
-  put(view, "layers", std::move(layers));
-  put(view, "send", send);
-  put(view, "budget", send_budget(policy));
+  view.layers = std::move(layers);
+  view.send = send;
+  view.budget = send_budget(policy);
   // Only a layer's own retry is one (a lookup the client decided on, or a scripted resend,
   // spends the same budget but no layer retried anything).
-  if (!retrying_layer_.empty()) put(view, "retried_by", retrying_layer_);
+  if (!retrying_layer_.empty()) view.retried_by = retrying_layer_;
   return view;
 }
 
@@ -306,9 +296,9 @@ void Client::send_lookup(const std::string& intent, std::int64_t waited, bool re
   m.n = sim_.network().next_lookup(intent);
   m.op_key = r->op_key;
   int id = sim_.network().send(m);
-  nlohmann::json local = send_view(intent, waited);
-  put(local, "op_key", r->op_key);
-  if (read_back) put(local, "read_back", true);
+  LocalView local = send_view(intent, waited);
+  local.op_key = r->op_key;
+  if (read_back) local.read_back = true;
   record("lookup", intent, std::move(local), id);
   wait_for(intent, MessageKind::LookupReply, m.n);
 }
@@ -351,11 +341,11 @@ std::string Client::no_send_reason(const std::string& intent, std::int64_t at) {
 }
 
 void Client::escalate(const std::string& intent, const std::string& reason) {
-  nlohmann::json extra = nlohmann::json::object();
+  LocalView extra;
   if (reason == kDeadlinePassed) {
-    put(extra, "deadline_at", *deadline_at(intent));
+    extra.deadline_at = *deadline_at(intent);
   } else if (reason == kBudgetSpent) {
-    put(extra, "budget", send_budget(sim_.scenario().client));
+    extra.budget = send_budget(sim_.scenario().client);
   }
   record_status(intent, status::kNeedsHuman, std::nullopt, reason, error_kind::kIndefinite, std::move(extra));
 }
@@ -367,9 +357,9 @@ void Client::on_timeout(const std::string& intent, MessageKind kind, int n, int 
   });
   if (it == waiting_.end()) return;
   waiting_.erase(it);
-  nlohmann::json local = nlohmann::json::object();
-  put(local, "for", to_string(kind));
-  put(local, "n", n);
+  LocalView local;
+  local.awaited = to_string(kind);
+  local.n = n;
   record("timeout", intent, std::move(local));
   on_indefinite(intent, kind, kRetryTimeout);
 }
@@ -415,8 +405,8 @@ void Client::retry(const std::string& intent, MessageKind call, unsigned error, 
     } else {
       // No layer retries it, and with layers the client has no retry of its own
       // (retry_after_ms is refused beside them): the outcome is left to a person.
-      nlohmann::json extra = nlohmann::json::object();
-      put(extra, "error_kind", retry_on_name(error));
+      LocalView extra;
+      extra.error_kind = retry_on_name(error);
       record_status(intent, status::kNeedsHuman, std::nullopt, kNotRetried, error_kind::kIndefinite, std::move(extra));
     }
     return;
@@ -451,10 +441,10 @@ void Client::on_layer_timeout(const std::string& intent, int layer, int calls, i
   std::optional<IntentRow> r = row(intent);
   if (!r || is_final(r->status) || r->status == status::kFailed) return;  // the call ended
   const RetryLayer& l = sim_.scenario().client.retry_layers.at(static_cast<std::size_t>(layer));
-  nlohmann::json local = nlohmann::json::object();
-  put(local, "for", "layer");
-  put(local, "layer", l.layer);
-  put(local, "timeout_ms", *l.timeout_ms);
+  LocalView local;
+  local.awaited = "layer";
+  local.layer = l.layer;
+  local.timeout_ms = *l.timeout_ms;
   record("timeout", intent, std::move(local));
   // It stops waiting for the call it gave up on: a reply that still comes is late.
   stop_waiting(intent);
@@ -591,14 +581,14 @@ void Client::mark_failed(const std::string& intent) {
 
 void Client::record_status(const std::string& intent, const std::string& status,
                            const std::optional<std::string>& receipt, const std::string& reason,
-                           const char* error, nlohmann::json extra) {
+                           const char* error, LocalView&& extra) {
   db_.query("UPDATE intents SET status = ?1, receipt = COALESCE(?2, receipt) WHERE intent = ?3",
             {SqlValue::of(status), text_or_null(receipt), SqlValue::of(intent)});
-  nlohmann::json local = std::move(extra);
-  put(local, "status", status);
-  if (receipt) put(local, "receipt", *receipt);
-  if (!reason.empty()) put(local, "reason", reason);
-  if (error) put(local, "error", error);
+  LocalView& local = extra;
+  local.status = status;
+  if (receipt) local.receipt = *receipt;
+  if (!reason.empty()) local.reason = reason;
+  if (error) local.error = error;
   record("record", intent, std::move(local));
 }
 
@@ -608,20 +598,20 @@ void Client::on_message(const Message& m) {
   const bool waited = std::any_of(waiting_.begin(), waiting_.end(), answers);
   // Its timeout fired first: the client closed the connection and never reads it.
   const bool discard = !waited && sim_.scenario().client.late_reply == LateReply::Discard;
-  nlohmann::json local = nlohmann::json::object();
-  put(local, "message", to_string(m.kind));
-  put(local, "op_key", m.op_key);
-  put(local, "outcome", m.outcome);
-  if (m.http) put(local, "http", m.http);
-  if (m.replayed) put(local, "replayed", true);
-  if (m.retry_after_ms > 0) put(local, "retry_after_ms", m.retry_after_ms);
-  if (!m.receipt.empty()) put(local, "receipt", m.receipt);
-  if (!m.reason.empty()) put(local, "reason", m.reason);
-  if (discard) put(local, "discarded", true);
+  LocalView local;
+  local.message = to_string(m.kind);
+  local.op_key = m.op_key;
+  local.outcome = m.outcome;
+  if (m.http) local.http = m.http;
+  if (m.replayed) local.replayed = true;
+  if (m.retry_after_ms > 0) local.retry_after_ms = m.retry_after_ms;
+  if (!m.receipt.empty()) local.receipt = m.receipt;
+  if (!m.reason.empty()) local.reason = m.reason;
+  if (discard) local.discarded = true;
   if (m.outcome == "refused" && !discard) {
     // Whether an earlier send may have taken effect: then this 429 settles nothing.
     std::optional<IntentRow> before = row(m.intent);
-    if (before && !refusal_settles(*before, m)) put(local, "earlier", true);
+    if (before && !refusal_settles(*before, m)) local.earlier = true;
   }
   // What it waited for has come: the receive step's memory no longer waits for it.
   if (!discard) waiting_.erase(std::remove_if(waiting_.begin(), waiting_.end(), answers), waiting_.end());
@@ -713,8 +703,8 @@ bool Client::retry_after_refusal(const Message& m) {
   std::int64_t wait = m.retry_after_ms > 0 ? m.retry_after_ms : backoff_before(sim_.scenario().client, sends(m.intent) + 1);
   std::int64_t due = sim_.now() + wait;
   if (!no_send_reason(m.intent, due).empty()) return false;  // past the budget or the deadline: FAILED
-  nlohmann::json extra = nlohmann::json::object();
-  put(extra, "retry_at", due);
+  LocalView extra;
+  extra.retry_at = due;
   record_status(m.intent, status::kPending, std::nullopt, m.reason, error_kind::kDefinite, std::move(extra));
   int epoch = epoch_;
   std::string intent = m.intent;
@@ -764,13 +754,13 @@ void Client::crash() {
   waiting_.clear();
   layers_.clear();
   never_left_.clear();
-  record("crash", "", nlohmann::json::object());
+  record("crash", "", LocalView());
 }
 
 void Client::restart() {
   if (alive_) return;
   alive_ = true;  // the database was never lost: only memory was
-  record("restart", "", nlohmann::json::object());
+  record("restart", "", LocalView());
   // Every PENDING intent is stale after a restart: whatever was in flight for it was
   // forgotten with the process's memory.
   bool pending_too = sim_.scenario().client.recovery_scan == RecoveryScan::UnknownAndStalePending;
@@ -780,9 +770,9 @@ void Client::restart() {
                                    {SqlValue::of(pending_too ? 1LL : 0LL)})) {
     unknown.push_back(r[0].text);
   }
-  nlohmann::json local = nlohmann::json::object();
-  put(local, "found", unknown);
-  put(local, "scan", pending_too ? "unknown_and_pending" : "unknown");
+  LocalView local;
+  local.found = unknown;
+  local.scan = pending_too ? "unknown_and_pending" : "unknown";
   record("recover", "", std::move(local));
   for (const std::string& intent : unknown) reconcile(intent);
 }

@@ -139,7 +139,7 @@ class Client {
   /// A lookup by the intent's key; `read_back`: to confirm a success it recorded
   /// (ClientPolicy::read_back), not to reconcile.
   void send_lookup(const std::string& intent, std::int64_t waited = 0, bool read_back = false);
-  nlohmann::json send_view(const std::string& intent, std::int64_t waited);
+  LocalView send_view(const std::string& intent, std::int64_t waited);
   void on_timeout(const std::string& intent, MessageKind kind, int n, int epoch);
   /// An indefinite error of kind `error` (a RetryOn bit) on the call whose reply of kind
   /// `awaited` the client waited for.
@@ -185,14 +185,14 @@ class Client {
   void escalate(const std::string& intent, const std::string& reason);
   void record_status(const std::string& intent, const std::string& status,
                      const std::optional<std::string>& receipt, const std::string& reason = "",
-                     const char* error = nullptr, nlohmann::json extra = nlohmann::json::object());
+                     const char* error = nullptr, LocalView&& extra = LocalView());
   void wait_for(const std::string& intent, MessageKind kind, int n);
   void stop_waiting(const std::string& intent);
   std::string make_key(const std::string& intent, long long k) const;
   /// The intent's operation key for content `fingerprint`: drawn (make_key 1), or under
   /// KeySource::PayloadHash derived from the intent and the content.
   std::string key_of(const std::string& intent, const std::string& fingerprint) const;
-  int record(const std::string& kind, const std::string& intent, nlohmann::json local, int message = -1);
+  int record(const char* kind, const std::string& intent, LocalView&& local, int message = -1);
 
   Simulation& sim_;
   Database db_;

@@ -26,7 +26,7 @@ std::string current_key(const Run& run, int step, const std::string& intent) {
   for (int i = 0; i <= step; ++i) {
     const Event& e = run.steps[i].event;
     if (e.side == Side::Client && e.intent == intent && (e.kind == "decide" || e.kind == "send")) {
-      key = e.local.value("op_key", key);
+      if (e.local.op_key) key = *e.local.op_key;
     }
   }
   return key;

@@ -47,8 +47,8 @@ L10n event_name(const Event& e) {
   };
   auto it = names.find(e.kind);
   L10n out = it == names.end() ? L10n{e.kind, e.kind} : it->second;
-  if (e.kind == "record" && e.local.contains("status") && e.local["status"].is_string()) {
-    std::string st = e.local["status"].get<std::string>();
+  if (e.kind == "record" && e.local.status) {
+    const std::string& st = *e.local.status;
     out.zh += " " + st;
     out.en += " " + st;
   }

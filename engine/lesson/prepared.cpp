@@ -15,6 +15,18 @@ int PreparedLesson::question_step(const Question& q) const {
   return static_cast<int>(run().steps.size()) - 1;
 }
 
+namespace {
+
+// Whether a moment's "status" matches the status an event noted (a client's intent status,
+// or the HTTP status of a service's stored result); an event that noted none matches none.
+bool same_status(const nlohmann::json& want, const LocalView& local) {
+  if (local.status) return want == nlohmann::json(*local.status);
+  if (local.stored_status) return want == nlohmann::json(*local.stored_status);
+  return false;
+}
+
+}  // namespace
+
 int find_moment_step(const Run& run, const nlohmann::json& match) {
   int nth = match.value("nth", 1);
   for (const Step& s : run.steps) {
@@ -25,7 +37,7 @@ int find_moment_step(const Run& run, const nlohmann::json& match) {
     if (match.contains("intent") && match["intent"] != e.intent) continue;
     if (match.contains("message") && (!m || match["message"] != to_string(m->kind))) continue;
     if (match.contains("attempt") && (!m || match["attempt"] != m->n)) continue;
-    if (match.contains("status") && (!e.local.contains("status") || match["status"] != e.local["status"])) continue;
+    if (match.contains("status") && !same_status(match["status"], e.local)) continue;
     if (--nth == 0) return s.i;
   }
   return -1;

@@ -2,7 +2,6 @@
 
 #include "engine/client/client.hpp"
 #include "engine/provider/provider.hpp"
-#include "engine/json/fields.hpp"
 #include "engine/service/service.hpp"
 #include "engine/sim/simulation.hpp"
 
@@ -30,13 +29,9 @@ void Network::lose(int id, const char* reason) {
   Message& m = sim_.out().messages[id];
   m.fate = Message::Fate::Dropped;
   m.end_at = sim_.now();
-  Event ev;
-  ev.kind = "drop";
-  ev.side = Side::Network;
-  ev.message = id;
-  ev.intent = m.intent;
-  put(ev.local, "reason", reason);
-  sim_.record(std::move(ev));
+  LocalView local;
+  local.reason = reason;
+  sim_.record("drop", Side::Network, m.intent, id, std::move(local));
 }
 
 void Network::arrive(int id) {

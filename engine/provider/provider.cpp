@@ -8,16 +8,14 @@
 namespace idemlab {
 
 void MailProvider::on_message(const Message& m) {
-  auto record = [&](const std::string& kind, nlohmann::json local, int message) {
-    Event ev;
-    ev.kind = kind;
-    ev.side = Side::Provider;
-    ev.intent = m.intent;
-    ev.message = message;
-    ev.local = std::move(local);
-    sim_.record(std::move(ev));
+  auto record = [&](const char* kind, LocalView&& local, int message) {
+    sim_.record(kind, Side::Provider, m.intent, message, std::move(local));
   };
-  record("receive", {{"message", to_string(m.kind)}, {"email_key", m.email_key}, {"op_key", m.op_key}}, m.id);
+  LocalView received;
+  received.message = to_string(m.kind);
+  received.email_key = m.email_key;
+  received.op_key = m.op_key;
+  record("receive", std::move(received), m.id);
   bool known = std::any_of(inbox_.begin(), inbox_.end(), [&](const EmailRow& e) { return e.email_key == m.email_key; });
   bool deliver = !(known && sim_.scenario().provider.dedup_by_key);
   if (deliver) {
@@ -36,8 +34,9 @@ void MailProvider::on_message(const Message& m) {
   ack.receipt = m.receipt;
   ack.outcome = "ok";
   int id = sim_.network().send(ack);
-  nlohmann::json local = {{"email_key", m.email_key}};
-  if (deliver && known) local["repeat"] = true;  // no dedup: the same key delivered again
+  LocalView local;
+  local.email_key = m.email_key;
+  if (deliver && known) local.repeat = true;  // no dedup: the same key delivered again
   record(deliver ? "accept_email" : "dedup_email", std::move(local), id);
 }
 

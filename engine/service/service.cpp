@@ -2,7 +2,6 @@
 
 #include <algorithm>
 
-#include "engine/json/fields.hpp"
 #include "engine/scenario/limits.hpp"
 #include "engine/net/network.hpp"
 #include "engine/sim/rng.hpp"
@@ -81,14 +80,8 @@ Rows<OutboxRow> Service::outbox() {
   return outbox_;
 }
 
-int Service::record(const std::string& kind, const std::string& intent, nlohmann::json local, int message) {
-  Event ev;
-  ev.kind = kind;
-  ev.side = Side::Service;
-  ev.intent = intent;
-  ev.message = message;
-  ev.local = std::move(local);
-  return sim_.record(std::move(ev));
+int Service::record(const char* kind, const std::string& intent, LocalView&& local, int message) {
+  return sim_.record(kind, Side::Service, intent, message, std::move(local));
 }
 
 bool Service::in_progress(const Message& m) const {
@@ -111,13 +104,13 @@ std::vector<SqlRow> Service::dedup_record(const Message& m) {
 
 void Service::on_keyless(const Message& m) {
   if (sim_.scenario().service.missing_key == MissingKey::Reject) {
-    nlohmann::json local = nlohmann::json::object();
-    put(local, "message", to_string(m.kind));
-    put(local, "key_sent", false);
-    put(local, "fingerprint", m.fingerprint);
+    LocalView local;
+    local.message = to_string(m.kind);
+    local.key_sent = false;
+    local.fingerprint = m.fingerprint;
     record("receive", m.intent, std::move(local), m.id);
-    nlohmann::json refused = nlohmann::json::object();
-    put(refused, "reason", kMissingKey);
+    LocalView refused;
+    refused.reason = kMissingKey;
     record("reject", m.intent, std::move(refused), m.id);
     reply(m, MessageKind::Response, "rejected", "", kMissingKey);
     return;
@@ -154,17 +147,17 @@ void Service::on_message(const Message& m) {
   bool process_later = request && !committed && !busy && processing > 0;
   // Shown in progress from the step that receives it.
   if (process_later) in_progress_.push_back({m.op_key, m.fingerprint, sim_.now() + processing});
-  nlohmann::json local = nlohmann::json::object();
-  put(local, "message", to_string(m.kind));
-  put(local, "op_key", m.op_key);
-  if (m.named_by_service) put(local, "key_sent", false);
-  if (m.kind == MessageKind::Request) put(local, "fingerprint", m.fingerprint);
+  LocalView local;
+  local.message = to_string(m.kind);
+  local.op_key = m.op_key;
+  if (m.named_by_service) local.key_sent = false;
+  if (m.kind == MessageKind::Request) local.fingerprint = m.fingerprint;
   // Check, then insert: this is the only look for a dedup record the request gets.
   if (process_later && sim_.scenario().service.concurrent_same_key == ConcurrentSameKey::CheckThenInsert) {
-    put(local, "checked", "no_record");
+    local.checked = "no_record";
   }
   // No dedup at all: the request is never compared with anything (the timeline says so).
-  if (m.kind == MessageKind::Request && sim_.scenario().service.dedup == Dedup::None) put(local, "checked", "never");
+  if (m.kind == MessageKind::Request && sim_.scenario().service.dedup == Dedup::None) local.checked = "never";
   record("receive", m.intent, std::move(local), m.id);
   if (request && sim_.error_here(ErrorPoint::Refused, m.intent, m.n)) {
     if (process_later) in_progress_.pop_back();  // refused: it is not processed after all
@@ -173,8 +166,8 @@ void Service::on_message(const Message& m) {
   }
   if (busy) {
     // The draft's 409: the first request with this key may still take effect.
-    nlohmann::json key = nlohmann::json::object();
-    put(key, "op_key", m.op_key);
+    LocalView key;
+    key.op_key = m.op_key;
     record("in_progress", m.intent, std::move(key), m.id);
     reply(m, m.kind == MessageKind::Request ? MessageKind::Response : MessageKind::LookupReply,
           "in_progress", "", "");
@@ -207,15 +200,15 @@ void Service::start_processing(const Message& m, int redelivered) {
 void Service::redeliver(const Message& m, int epoch, int n) {
   if (epoch != epoch_ || !alive_) return;  // a crash forgot the work and its lease
   in_progress_.push_back({m.op_key, m.fingerprint, sim_.now() + sim_.scenario().service.processing_ms});
-  nlohmann::json local = nlohmann::json::object();
-  put(local, "op_key", m.op_key);
-  put(local, "lease_ms", *sim_.scenario().service.lease_ms);
-  put(local, "redelivery", n);
+  LocalView local;
+  local.op_key = m.op_key;
+  local.lease_ms = *sim_.scenario().service.lease_ms;
+  local.redelivery = n;
   // How many copies of this request's work now run at once (this one among them).
-  put(local, "running", static_cast<int>(std::count_if(in_progress_.begin(), in_progress_.end(),
-                                                       [&](const InProgress& p) { return p.op_key == m.op_key; })));
+  local.running = std::count_if(in_progress_.begin(), in_progress_.end(),
+                                [&](const InProgress& p) { return p.op_key == m.op_key; });
   // The model's queue stops here (limits::kMaxLeaseRedeliveries); the timeline says so.
-  if (n == limits::kMaxLeaseRedeliveries) put(local, "last", true);
+  if (n == limits::kMaxLeaseRedeliveries) local.last = true;
   record("redeliver", m.intent, std::move(local), m.id);
   start_processing(m, n);
 }
@@ -250,33 +243,33 @@ void Service::submit(const Message& m, bool look) {
     // A saved 429 (stores_refusal: the key is bound to a call that did nothing) or 500
     // (after_error = replay_error: whether or not the effect was committed), replayed.
     bool refusal = stored == kRefusedStatus;
-    nlohmann::json local = nlohmann::json::object();
-    put(local, "op_key", m.op_key);
-    put(local, "status", stored);
+    LocalView local;
+    local.op_key = m.op_key;
+    local.stored_status = stored;
     record("replay", m.intent, std::move(local), m.id);
     reply(m, MessageKind::Response, refusal ? "refused" : "error", "", refusal ? kRefusedReason : kInternalError,
           "", true);
   } else if (stored == 201 && contract.on_repeat == OnRepeat::AlreadyExists) {
     // A create by natural key: the unique key refuses the insert, and no result is kept
     // to replay, so the answer says neither whose content exists nor its receipt.
-    nlohmann::json local = nlohmann::json::object();
-    put(local, "op_key", m.op_key);
-    put(local, "reason", kAlreadyExists);
+    LocalView local;
+    local.op_key = m.op_key;
+    local.reason = kAlreadyExists;
     record("reject", m.intent, std::move(local), m.id);
     reply(m, MessageKind::Response, "rejected", "", kAlreadyExists);
   } else if (same) {
-    nlohmann::json local = nlohmann::json::object();
-    put(local, "op_key", m.op_key);
-    put(local, "receipt", receipt);
-    if (found[0][2].text != m.op_key) put(local, "matched_key", found[0][2].text);
+    LocalView local;
+    local.op_key = m.op_key;
+    local.receipt = receipt;
+    if (found[0][2].text != m.op_key) local.matched_key = found[0][2].text;
     // Not compared: the answer speaks for the stored content, the client takes it for its own.
-    if (found[0][0].text != m.fingerprint) put(local, "unchecked", true);
+    if (found[0][0].text != m.fingerprint) local.unchecked = true;
     record("replay", m.intent, std::move(local), m.id);
     reply(m, MessageKind::Response, "ok", receipt, "", m.fingerprint, true);
   } else {
-    nlohmann::json local = nlohmann::json::object();
-    put(local, "op_key", m.op_key);
-    put(local, "reason", kSameKeyDifferentPayload);
+    LocalView local;
+    local.op_key = m.op_key;
+    local.reason = kSameKeyDifferentPayload;
     record("reject", m.intent, std::move(local), m.id);
     reply(m, MessageKind::Response, "rejected", "", kSameKeyDifferentPayload);
   }
@@ -323,26 +316,28 @@ void Service::write_new(const Message& m) {
     }
     if (own_transaction) db_.query("COMMIT");
   };
-  nlohmann::json local = {{"op_key", m.op_key}, {"receipt", receipt}};
-  nlohmann::json effect_local = local;
-  if (outbox) effect_local["email_key"] = email_key;
-  if (sim_.scenario().service.dedup == Dedup::None) effect_local["dedup"] = "none";
-  if (m.named_by_service) effect_local["named_by_service"] = true;
+  LocalView local;
+  local.op_key = m.op_key;
+  local.receipt = receipt;
+  LocalView effect_local = local;
+  if (outbox) effect_local.email_key = email_key;
+  if (sim_.scenario().service.dedup == Dedup::None) effect_local.dedup = "none";
+  if (m.named_by_service) effect_local.named_by_service = true;
   sim_.own_key(m.op_key, m.intent);
   if (contract.ordering == Ordering::Atomic) {
     write_key();
     if (sim_.crash_service_here(ServicePoint::BetweenWrites, m.intent, m.n)) return;  // rolled back
     write_effect();
     db_.query("COMMIT");
-    record("commit", m.intent, effect_local, m.id);
+    record("commit", m.intent, std::move(effect_local), m.id);
   } else {
     bool key_first = contract.ordering == Ordering::KeyFirst;
-    local["ordering"] = effect_local["ordering"] = key_first ? "key_first" : "effect_first";
+    local.ordering = effect_local.ordering = key_first ? "key_first" : "effect_first";
     key_first ? write_key() : write_effect();
-    record(key_first ? "register" : "commit", m.intent, key_first ? local : effect_local, m.id);
+    record(key_first ? "register" : "commit", m.intent, LocalView(key_first ? local : effect_local), m.id);
     if (sim_.crash_service_here(ServicePoint::BetweenWrites, m.intent, m.n)) return;
     key_first ? write_effect() : write_key();
-    record(key_first ? "commit" : "register", m.intent, key_first ? effect_local : local, m.id);
+    record(key_first ? "commit" : "register", m.intent, std::move(key_first ? effect_local : local), m.id);
   }
   if (sim_.crash_service_here(ServicePoint::AfterCommit, m.intent, m.n)) return;
   if (contract.notify == Notify::Direct && !notify_directly(m.intent, m.op_key, email_key, receipt)) return;
@@ -384,7 +379,10 @@ int Service::send_email(const std::string& intent, const std::string& op_key, co
 bool Service::notify_directly(const std::string& intent, const std::string& op_key, const std::string& email_key,
                               const std::string& receipt) {
   int id = send_email(intent, op_key, email_key, receipt);
-  record("notify", intent, {{"op_key", op_key}, {"email_key", email_key}}, id);
+  LocalView local;
+  local.op_key = op_key;
+  local.email_key = email_key;
+  record("notify", intent, std::move(local), id);
   return !sim_.crash_service_here(ServicePoint::AfterEmailSend, intent, sim_.out().messages[id].n);
 }
 
@@ -404,7 +402,11 @@ void Service::relay() {
     int n = sim_.out().messages[id].n;
     std::int64_t deadline = sim_.now() + sim_.scenario().timing.timeout_ms;
     relay_waiting_.push_back({email_key, intent, n, deadline});
-    record("relay", intent, {{"op_key", r[2].text}, {"email_key", email_key}, {"attempt", r[4].integer + 1}}, id);
+    LocalView local;
+    local.op_key = r[2].text;
+    local.email_key = email_key;
+    local.attempt = r[4].integer + 1;
+    record("relay", intent, std::move(local), id);
     int epoch = epoch_;
     sim_.schedule(deadline, [email_key, n, epoch](Simulation& s) { s.service().relay_timeout(email_key, n, epoch); });
     if (sim_.crash_service_here(ServicePoint::AfterEmailSend, intent, n)) return;
@@ -419,12 +421,20 @@ void Service::relay_timeout(const std::string& email_key, int n, int epoch) {
   std::string intent = it->intent;
   relay_waiting_.erase(it);
   // An indefinite outcome: the email may be in the inbox, only its ack missing.
-  record("timeout", intent, {{"for", "email_ack"}, {"n", n}, {"email_key", email_key}});
+  LocalView local;
+  local.awaited = "email_ack";
+  local.n = n;
+  local.email_key = email_key;
+  record("timeout", intent, std::move(local));
   relay();
 }
 
 void Service::on_email_ack(const Message& m) {
-  record("receive", m.intent, {{"message", to_string(m.kind)}, {"op_key", m.op_key}, {"email_key", m.email_key}}, m.id);
+  LocalView local;
+  local.message = to_string(m.kind);
+  local.op_key = m.op_key;
+  local.email_key = m.email_key;
+  record("receive", m.intent, std::move(local), m.id);
   if (sim_.scenario().service.notify != Notify::Outbox) return;  // a direct call waits for nothing
   relay_waiting_.erase(std::remove_if(relay_waiting_.begin(), relay_waiting_.end(),
                                       [&](const RelayWait& w) { return w.email_key == m.email_key; }),
@@ -432,7 +442,11 @@ void Service::on_email_ack(const Message& m) {
   long long before = db_.changes();
   db_.query("UPDATE outbox SET status = 'sent' WHERE email_key = ?1 AND status = 'pending'",
             {SqlValue::of(m.email_key)});
-  if (db_.changes() != before) record("mark_sent", m.intent, {{"op_key", m.op_key}, {"email_key", m.email_key}});
+  if (db_.changes() == before) return;
+  LocalView sent;
+  sent.op_key = m.op_key;
+  sent.email_key = m.email_key;
+  record("mark_sent", m.intent, std::move(sent));
 }
 
 void Service::lookup(const Message& m) {
@@ -440,28 +454,28 @@ void Service::lookup(const Message& m) {
   auto found = db_.query("SELECT receipt, created_at, fingerprint, status FROM idempotency_keys WHERE op_key = ?1",
                          {SqlValue::of(m.op_key)});
   bool seen = !found.empty() && lookup_sees(found[0][1].integer, sim_.now(), lag);
-  nlohmann::json local = nlohmann::json::object();
-  put(local, "op_key", m.op_key);
-  if (seen && !found[0][0].text.empty()) put(local, "receipt", found[0][0].text);
+  LocalView local;
+  local.op_key = m.op_key;
+  if (seen && !found[0][0].text.empty()) local.receipt = found[0][0].text;
   if (!seen) {
     // Why the answer is not_found, as the service's own tables tell it (the reply says
     // only not_found: the client cannot tell these apart).
     if (!found.empty()) {
-      put(local, "why", kLaggingReplica);
-      put(local, "lag_ms", lag);
-      put(local, "age_ms", static_cast<long long>(sim_.now()) - found[0][1].integer);
+      local.why = kLaggingReplica;
+      local.lag_ms = lag;
+      local.age_ms = static_cast<long long>(sim_.now()) - found[0][1].integer;
     } else {
       auto expired = db_.query("SELECT expired_at FROM expired_keys WHERE op_key = ?1", {SqlValue::of(m.op_key)});
-      put(local, "why", expired.empty() ? kNoRecord : kExpired);
-      if (!expired.empty()) put(local, "expired_at", expired[0][0].integer);
+      local.why = expired.empty() ? kNoRecord : kExpired;
+      if (!expired.empty()) local.expired_at = expired[0][0].integer;
     }
   }
   bool refusal = seen && found[0][3].integer == kRefusedStatus;
-  if (refusal) put(local, "status", kRefusedStatus);
+  if (refusal) local.stored_status = kRefusedStatus;
   if (seen && found[0][3].integer == kErrorStatus && found[0][0].text.empty()) {
     // A saved 500 of a request that committed nothing: there is nothing to find.
     seen = false;
-    put(local, "why", kStoredError);
+    local.why = kStoredError;
   }
   record(seen ? "found" : "not_found", m.intent, std::move(local), m.id);
   if (refusal) {
@@ -494,7 +508,9 @@ void Service::expire_due() {
     db_.query("INSERT OR REPLACE INTO expired_keys(op_key, expired_at) VALUES (?1, ?2)",
               {SqlValue::of(r[0].text), SqlValue::of(static_cast<long long>(sim_.now()))});
     db_.query("COMMIT");
-    record("expire", intent_of(r[0].text), {{"op_key", r[0].text}});
+    LocalView local;
+    local.op_key = r[0].text;
+    record("expire", intent_of(r[0].text), std::move(local));
   }
 }
 
@@ -507,15 +523,15 @@ void Service::crash() {
   ++epoch_;
   in_progress_.clear();
   relay_waiting_.clear();
-  nlohmann::json local = nlohmann::json::object();
-  if (rolled_back) put(local, "rolled_back", true);
+  LocalView local;
+  if (rolled_back) local.rolled_back = true;
   record("crash", "", std::move(local));
 }
 
 void Service::restart() {
   if (alive_) return;
   alive_ = true;
-  record("restart", "", nlohmann::json::object());
+  record("restart", "", LocalView());
   expire_due();
   if (sim_.scenario().service.notify == Notify::Outbox) relay();
 }
@@ -533,10 +549,10 @@ int Service::http_status(MessageKind kind, const std::string& outcome, const std
 }
 
 void Service::refuse(const Message& m) {
-  nlohmann::json local = nlohmann::json::object();
-  put(local, "op_key", m.op_key);
+  LocalView local;
+  local.op_key = m.op_key;
   // A record from an earlier attempt under this key: this refusal leaves it as it is.
-  if (!db_.query("SELECT 1 FROM idempotency_keys WHERE op_key = ?1", {SqlValue::of(m.op_key)}).empty()) put(local, "held", true);
+  if (!db_.query("SELECT 1 FROM idempotency_keys WHERE op_key = ?1", {SqlValue::of(m.op_key)}).empty()) local.held = true;
   if (sim_.scenario().service.stores_refusal) {
     // EC2's client token: the key is now bound to this call and its content, though it
     // did nothing. A key that already has a record keeps it.
@@ -548,7 +564,7 @@ void Service::refuse(const Message& m) {
     if (db_.changes() != before) {
       sim_.own_key(m.op_key, m.intent);
       expire_later();
-      put(local, "stored", true);
+      local.stored = true;
     }
   }
   record("refuse", m.intent, std::move(local), m.id);
@@ -556,9 +572,9 @@ void Service::refuse(const Message& m) {
 }
 
 void Service::fail(const Message& m, bool committed) {
-  nlohmann::json local = nlohmann::json::object();
-  put(local, "op_key", m.op_key);
-  put(local, "committed", committed);
+  LocalView local;
+  local.op_key = m.op_key;
+  local.committed = committed;
   if (sim_.scenario().service.after_error == AfterError::ReplayError) {
     // Stripe API v1: the 500 is the key's saved result. After the commit it replaces the
     // effect's 201 (the receipt stays in the row, where a lookup still finds it); before,
@@ -574,7 +590,7 @@ void Service::fail(const Message& m, bool committed) {
       sim_.own_key(m.op_key, m.intent);
       expire_later();
     }
-    put(local, "stored", true);
+    local.stored = true;
   }
   record("error", m.intent, std::move(local), m.id);
   reply(m, MessageKind::Response, "error", "", kInternalError);
@@ -598,13 +614,13 @@ void Service::reply(const Message& to, MessageKind kind, const std::string& outc
   r.replayed = replayed;
   if (r.http == kRefusedStatus) r.retry_after_ms = sim_.scenario().service.refusal_retry_after_ms;
   int id = sim_.network().send(r);
-  nlohmann::json local = nlohmann::json::object();
-  put(local, "message", to_string(kind));
-  put(local, "op_key", to.op_key);
-  put(local, "outcome", outcome);
-  put(local, "http", r.http);
-  if (replayed) put(local, "replayed", true);
-  if (r.retry_after_ms > 0) put(local, "retry_after_ms", r.retry_after_ms);
+  LocalView local;
+  local.message = to_string(kind);
+  local.op_key = to.op_key;
+  local.outcome = outcome;
+  local.http = r.http;
+  if (replayed) local.replayed = true;
+  if (r.retry_after_ms > 0) local.retry_after_ms = r.retry_after_ms;
   record("reply", to.intent, std::move(local), id);
 }
 

@@ -195,7 +195,7 @@ class Service {
   void relay_timeout(const std::string& email_key, int n, int epoch);
   void on_email_ack(const Message& m);
   std::string intent_of(const std::string& op_key) const;
-  int record(const std::string& kind, const std::string& intent, nlohmann::json local, int message = -1);
+  int record(const char* kind, const std::string& intent, LocalView&& local, int message = -1);
   /// `fingerprint`: for an ok response or a found lookup reply, the fingerprint of the
   /// content the receipt is for (as a Stripe or IETF-draft service returns the original
   /// request with a replay), so the client can tell whose receipt it holds.

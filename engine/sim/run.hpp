@@ -8,9 +8,8 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "engine/faults/fault.hpp"
+#include "engine/sim/local_view.hpp"
 
 namespace idemlab {
 
@@ -182,26 +181,30 @@ struct EmailRow {
   }
 };
 
-/// The rows of one table as of one step. Steps share the same rows until a write
-/// changes them, so a snapshot per step copies no row.
+/// The rows of one table as of one step (or another list a snapshot holds, such as
+/// message ids). Steps share the same rows until a write changes them, so a snapshot per
+/// step copies no row; no rows are held as no vector at all, so an empty table costs a
+/// step nothing (not even a reference count).
 template <typename Row>
 class Rows {
  public:
-  Rows() : rows_(none()) {}
-  explicit Rows(std::vector<Row> rows) : rows_(std::make_shared<const std::vector<Row>>(std::move(rows))) {}
-  typename std::vector<Row>::const_iterator begin() const { return rows_->begin(); }
-  typename std::vector<Row>::const_iterator end() const { return rows_->end(); }
-  std::size_t size() const { return rows_->size(); }
-  bool empty() const { return rows_->empty(); }
+  Rows() = default;
+  explicit Rows(std::vector<Row> rows) {
+    if (!rows.empty()) rows_ = std::make_shared<const std::vector<Row>>(std::move(rows));
+  }
+  typename std::vector<Row>::const_iterator begin() const { return get().begin(); }
+  typename std::vector<Row>::const_iterator end() const { return get().end(); }
+  std::size_t size() const { return rows_ ? rows_->size() : 0; }
+  bool empty() const { return !rows_; }
   const Row& operator[](std::size_t i) const { return (*rows_)[i]; }
-  bool operator==(const Rows& o) const { return rows_ == o.rows_ || *rows_ == *o.rows_; }
+  bool operator==(const Rows& o) const { return rows_ == o.rows_ || get() == o.get(); }
 
  private:
-  static const std::shared_ptr<const std::vector<Row>>& none() {
-    static const auto none = std::make_shared<const std::vector<Row>>();
-    return none;
+  const std::vector<Row>& get() const {
+    static const std::vector<Row> none;
+    return rows_ ? *rows_ : none;
   }
-  std::shared_ptr<const std::vector<Row>> rows_;
+  std::shared_ptr<const std::vector<Row>> rows_;  // null: no rows
 };
 
 /// A reply the client is waiting for (volatile: lost when the client crashes).
@@ -242,22 +245,31 @@ struct Snapshot {
   Rows<OutboxRow> outbox;              ///< durable: the emails the service owes (notify = outbox)
   std::vector<RelayWait> relay_waiting;///< volatile: the relay's sends awaiting an ack
   Rows<EmailRow> emails;               ///< the mail provider's inbox (notify != none)
-  std::vector<int> in_flight, delivered, dropped;  ///< message ids
+  Rows<int> in_flight, delivered, dropped;  ///< message ids (Message::id), in send order
 };
 
 struct Event {
+  Event() = default;
+  /// `local` is moved in (constructed from it: cheaper than assigned, LocalView being large).
+  Event(const char* kind, Side side, int message, const std::string& intent, LocalView&& local)
+      : kind(kind), side(side), message(message), intent(intent), local(std::move(local)) {}
   std::string kind;  ///< one of event_kinds()
   Side side = Side::None;
   int message = -1;  ///< the message sent, received or lost by this event
   std::string intent;
   /// What the side itself observed (op_key, fingerprint, status, receipt, reason, ...).
   /// Together with kind, side and time it forms the side's local view (knowledge).
-  nlohmann::json local = nlohmann::json::object();
+  LocalView local;
 };
 
 struct Step {
+  Step() = default;
+  /// The step's event built in place (Simulation::record), from its parts.
+  Step(int i, std::int64_t t, const char* kind, Side side, int message, const std::string& intent, LocalView&& local,
+       Snapshot&& snap)
+      : i(i), t(t), event(kind, side, message, intent, std::move(local)), snap(std::move(snap)) {}
   int i = 0;
-  std::int64_t t = 0;
+  std::int64_t t = 0;  ///< virtual ms
   Event event;
   Snapshot snap;
 };

@@ -1,10 +1,11 @@
 #include "engine/sim/simulation.hpp"
 
+#include <algorithm>
+#include <cstring>
 #include <stdexcept>
 
 #include "engine/client/client.hpp"
 #include "engine/net/network.hpp"
-#include "engine/json/fields.hpp"
 #include "engine/provider/provider.hpp"
 #include "engine/scenario/knobs.hpp"
 #include "engine/service/service.hpp"
@@ -122,13 +123,10 @@ void Simulation::perform(const Action& a) {
   const ActionInfo& info = action_info(a.kind);
   if (info.needs_intent && a.kind != ActionKind::Deliver && !a.intent.empty() && client_->alive() &&
       !client_->has_row(a.intent)) {
-    Event ignored;
-    ignored.kind = "ignored";
-    ignored.side = Side::Client;
-    ignored.intent = a.intent;
-    put(ignored.local, "action", info.name);
-    put(ignored.local, "reason", "undecided");
-    record(std::move(ignored));
+    LocalView ignored;
+    ignored.action = info.name;
+    ignored.reason = "undecided";
+    record("ignored", Side::Client, a.intent, -1, std::move(ignored));
     return;
   }
   switch (a.kind) {
@@ -146,47 +144,43 @@ void Simulation::perform(const Action& a) {
   }
 }
 
-Snapshot Simulation::snapshot() {
-  Snapshot s;
-  s.client_alive = client_->alive();
-  s.service_alive = service_->alive();
-  s.intents = client_->rows();
-  s.earlier = client_->earlier();
-  s.waiting = client_->waiting();
-  s.keys = service_->keys();
-  s.deliveries = service_->rows();
-  s.in_progress = service_->in_progress();
-  if (run_.outbox) {
-    s.outbox = service_->outbox();
-    s.relay_waiting = service_->relay_waiting();
+void Simulation::refresh_fates() {
+  for (std::vector<int>& ids : fates_now_) ids.clear();
+  for (const Message& m : run_.messages) fates_now_[static_cast<int>(m.fate)].push_back(m.id);
+  Rows<int>* held[3] = {&in_flight_, &delivered_, &dropped_};  // in Message::Fate's order
+  for (int f = 0; f < 3; ++f) {
+    const std::vector<int>& now = fates_now_[f];
+    if (!std::equal(now.begin(), now.end(), held[f]->begin(), held[f]->end())) *held[f] = Rows<int>(now);
   }
-  s.emails = provider_->emails();
-  std::size_t fates[3] = {0, 0, 0};  // each list allocated once
-  for (const Message& m : run_.messages) ++fates[static_cast<int>(m.fate)];
-  s.in_flight.reserve(fates[static_cast<int>(Message::Fate::InFlight)]);
-  s.delivered.reserve(fates[static_cast<int>(Message::Fate::Delivered)]);
-  s.dropped.reserve(fates[static_cast<int>(Message::Fate::Dropped)]);
-  for (const Message& m : run_.messages) {
-    if (m.fate == Message::Fate::InFlight) s.in_flight.push_back(m.id);
-    if (m.fate == Message::Fate::Delivered) s.delivered.push_back(m.id);
-    if (m.fate == Message::Fate::Dropped) s.dropped.push_back(m.id);
-  }
-  return s;
 }
 
-int Simulation::record(Event event) {
+Snapshot Simulation::snapshot() {
+  refresh_fates();
+  // Built whole, in the order the parts are read: no member default-built and replaced.
+  return Snapshot{client_->alive(),
+                  service_->alive(),
+                  client_->rows(),
+                  client_->earlier(),
+                  client_->waiting(),
+                  service_->keys(),
+                  service_->rows(),
+                  service_->in_progress(),
+                  run_.outbox ? service_->outbox() : Rows<OutboxRow>(),
+                  run_.outbox ? service_->relay_waiting() : std::vector<RelayWait>(),
+                  provider_->emails(),
+                  in_flight_,
+                  delivered_,
+                  dropped_};
+}
+
+int Simulation::record(const char* kind, Side side, const std::string& intent, int message, LocalView&& local) {
   int index = static_cast<int>(run_.steps.size());
-  if (event.message >= 0) {
-    Message& m = run_.messages[event.message];
+  if (message >= 0) {
+    Message& m = run_.messages[message];
     if (m.sent_step < 0) m.sent_step = index;
-    else if (event.kind == "receive" || event.kind == "drop") m.end_step = index;
+    else if (std::strcmp(kind, "receive") == 0 || std::strcmp(kind, "drop") == 0) m.end_step = index;
   }
-  Step step;
-  step.i = index;
-  step.t = now_;
-  step.event = std::move(event);
-  step.snap = snapshot();
-  run_.steps.push_back(std::move(step));
+  run_.steps.emplace_back(index, now_, kind, side, message, intent, std::move(local), snapshot());
   for (const Action& a : forks_) {
     if (a.after_step == index) schedule(now_, [a](Simulation& s) { s.perform(a); }, true);
   }
@@ -276,9 +270,7 @@ void Simulation::begin() {
   if (begun_) return;
   begun_ = true;
   run_.steps.reserve(64);
-  Event start;
-  start.kind = "start";
-  record(start);
+  record("start", Side::None, "", -1, LocalView());
   run_.stop = StopReason::Settled;
 }
 

@@ -7,10 +7,7 @@
 namespace idemlab {
 namespace {
 
-std::string str(const nlohmann::json& j, const char* key) {
-  auto it = j.find(key);
-  return it != j.end() && it->is_string() ? it->get<std::string>() : "";
-}
+std::string str(const std::optional<std::string>& v) { return v.value_or(""); }
 
 L10n message_name(const Message& m) {
   std::string n = std::to_string(m.n);
@@ -27,24 +24,23 @@ L10n message_name(const Message& m) {
 
 // What a send under the retry budget adds: the backoff it waited, and under retry layers
 // which iteration of each layer it is and which layer retried ("" / "" when neither).
-L10n send_note(const nlohmann::json& local) {
+L10n send_note(const LocalView& local) {
   L10n out;
-  if (local.contains("backoff_ms")) {
-    std::string ms = std::to_string(local["backoff_ms"].get<long long>());
+  if (local.backoff_ms) {
+    std::string ms = std::to_string(*local.backoff_ms);
     out = {"，此前退避等待 " + ms + " ms", " after a backoff of " + ms + " ms"};
   }
-  if (!local.contains("layers")) return out;
-  std::string send = std::to_string(local["send"].get<long long>());
-  std::string budget = std::to_string(local["budget"].get<long long>());
+  if (!local.layers) return out;
+  std::string send = std::to_string(local.send.value());
+  std::string budget = std::to_string(local.budget.value());
   L10n layers;
-  for (const auto& l : local["layers"]) {
-    std::string one = l["layer"].get<std::string>() + " " + std::to_string(l["iteration"].get<int>()) + "/" +
-                      std::to_string(l["attempts"].get<int>());
+  for (const LayerAt& l : *local.layers) {
+    std::string one = l.layer + " " + std::to_string(l.iteration) + "/" + std::to_string(l.attempts);
     layers = layers.en.empty() ? L10n{one, one} : L10n::join(layers, {one, one}, "，", ", ");
   }
   out.zh += "——预算 " + budget + " 次中的第 " + send + " 次（" + layers.zh + "）";
   out.en += " — send " + send + " of a budget of " + budget + " (" + layers.en + ")";
-  std::string by = str(local, "retried_by");
+  std::string by = str(local.retried_by);
   if (!by.empty()) {
     out.zh += "，由 " + by + " 层重试";
     out.en += ", a retry by the " + by + " layer";
@@ -54,17 +50,17 @@ L10n send_note(const nlohmann::json& local) {
 
 // What a `record` step says about the error behind it (local.error) and, for
 // NEEDS_HUMAN, which limit was reached.
-L10n record_note(const nlohmann::json& local) {
-  std::string st = str(local, "status");
-  std::string error = str(local, "error");
-  std::string reason = str(local, "reason");
+L10n record_note(const LocalView& local) {
+  std::string st = str(local.status);
+  std::string error = str(local.error);
+  std::string reason = str(local.reason);
   if (st == status::kNeedsHuman && reason == Client::kBudgetSpent) {
-    std::string n = std::to_string(local.value("budget", 0LL));
+    std::string n = std::to_string(local.budget.value_or(0));
     return {"——重试预算（" + n + " 次发送）已用完，结果仍然未知：需要人工对账",
             " — the retry budget (" + n + (n == "1" ? " send" : " sends") + ") is spent and the outcome is still unknown: a person must reconcile it"};
   }
   if (st == status::kNeedsHuman && reason == Client::kDeadlinePassed) {
-    std::string at = std::to_string(local.value("deadline_at", 0LL));
+    std::string at = std::to_string(local.deadline_at.value_or(0));
     return {"——截止时间（" + at + " ms）前已来不及再发送，结果仍然未知：需要人工对账",
             " — the deadline (" + at + " ms) leaves no time for another send and the outcome is still unknown: a person must reconcile it"};
   }
@@ -84,7 +80,7 @@ L10n record_note(const nlohmann::json& local) {
     return {"——确定失败：什么也没做；不带标识，同样的请求还会被拒绝", " — a definite error: nothing was done, and without a key the same request would be refused again"};
   }
   if (st == status::kNeedsHuman && reason == Client::kNotRetried) {
-    std::string kind = str(local, "error_kind");
+    std::string kind = str(local.error_kind);
     L10n what = kind == "timeout"   ? L10n{"超时", "a timeout"}
                 : kind == "connect" ? L10n{"连接失败", "a refused connection"}
                                     : L10n{kind, "a " + kind};
@@ -96,7 +92,7 @@ L10n record_note(const nlohmann::json& local) {
             " — its own read-back found nothing, and it believes the read over the receipt in hand: it creates the intent again under a new key (the read may only lag)"};
   }
   if (st == status::kPending && reason == Service::kRefusedReason) {
-    std::string at = std::to_string(local.value("retry_at", 0LL));
+    std::string at = std::to_string(local.retry_at.value_or(0));
     return {"——429 说这次什么也没做；它照 Retry-After 等到 " + at + " ms 再发一次",
             " — the 429 says nothing was done; as its Retry-After asks, it will send again at " + at + " ms"};
   }
@@ -154,38 +150,38 @@ L10n looked_up_key(const Run& run, const std::string& intent, const std::string&
 L10n describe(const Step& s, const Run& run) {
   const Event& e = s.event;
   const std::string& k = e.kind;
-  std::string key = str(e.local, "op_key");
-  std::string receipt = str(e.local, "receipt");
+  std::string key = str(e.local.op_key);
+  std::string receipt = str(e.local.receipt);
   std::string intent = e.intent;
   const Message* m = e.message >= 0 ? &run.messages[e.message] : nullptr;
   L10n msg = m ? message_name(*m) : L10n{"消息", "a message"};
 
   if (k == "start") return {"开始：客户端与服务端各有一个空数据库", "start: client and service each have an empty database"};
-  if (k == "decide" && e.local.contains("cancels")) {
+  if (k == "decide" && e.local.cancels.has_value()) {
     std::string original = intent.substr(0, intent.size() - std::string("-cancel").size());
-    std::string cancels = str(e.local, "cancels");
+    std::string cancels = str(e.local.cancels);
     return {"客户端决定撤销“" + original + "”：新建意图“" + intent + "”，有自己的操作标识 " + key + "，内容指向原操作标识 " +
                 cancels + "。撤销是一次新的操作，抹不掉已经发生的业务效果",
             "the client decides to cancel \"" + original + "\": a new intent \"" + intent + "\" with its own operation key " +
                 key + ", whose payload names the original key " + cancels +
                 "; a cancel is a new operation and cannot erase an effect that already happened"};
   }
-  if (k == "decide" && str(e.local, "key_source") == "request_hash") return {"客户端决定交付“" + intent + "”，用整个请求（含提交时间）算出操作标识 " + key + "：下一次提交时间变了，标识也会变", "the client decides to deliver \"" + intent + "\" and hashes the whole request, submit time included, into operation key " + key + ": the next submit has another time, so another key"};
-  if (k == "decide" && str(e.local, "key_source") == "payload_hash") return {"客户端决定交付“" + intent + "”，由意图和内容算出操作标识 " + key + "：内容变了，标识也会变", "the client decides to deliver \"" + intent + "\" and derives operation key " + key + " from the intent and its content: other content would get another key"};
+  if (k == "decide" && str(e.local.key_source) == "request_hash") return {"客户端决定交付“" + intent + "”，用整个请求（含提交时间）算出操作标识 " + key + "：下一次提交时间变了，标识也会变", "the client decides to deliver \"" + intent + "\" and hashes the whole request, submit time included, into operation key " + key + ": the next submit has another time, so another key"};
+  if (k == "decide" && str(e.local.key_source) == "payload_hash") return {"客户端决定交付“" + intent + "”，由意图和内容算出操作标识 " + key + "：内容变了，标识也会变", "the client decides to deliver \"" + intent + "\" and derives operation key " + key + " from the intent and its content: other content would get another key"};
   if (k == "decide") return {"客户端决定交付“" + intent + "”，生成操作标识 " + key, "the client decides to deliver \"" + intent + "\" and generates operation key " + key};
   if (k == "persist") return {"客户端把意图“" + intent + "”存为 PENDING（操作标识 " + key + "）", "the client stores intent \"" + intent + "\" as PENDING (key " + key + ")"};
-  if (k == "send" && !str(e.local, "stored_key").empty()) {
-    std::string stored = str(e.local, "stored_key");
+  if (k == "send" && !str(e.local.stored_key).empty()) {
+    std::string stored = str(e.local.stored_key);
     return L10n::join({"客户端发出" + msg.zh + "，带的却是重试层自己生成的操作标识 " + key + "，不是它存下的 " + stored,
                        "the client sends " + msg.en + " under key " + key + ", which a retry layer made itself, not the key it stored, " + stored},
                       send_note(e.local), "", "");
   }
-  if (k == "send" && !e.local.value("key_sent", true)) {
+  if (k == "send" && !e.local.key_sent.value_or(true)) {
     return L10n::join({"客户端发出" + msg.zh + "，却没带操作标识（" + key + " 只记在它自己的表里）",
                        "the client sends " + msg.en + " without its operation key (" + key + " is only in its own table)"},
                       send_note(e.local), "", "");
   }
-  if (k == "send" && e.local.value("reapply", false)) {
+  if (k == "send" && e.local.reapply.value_or(false)) {
     return L10n::join({"期望状态控制器再应用一次“" + intent + "”，不管客户端记成了什么：客户端发出" + msg.zh + "（操作标识 " + key + "）",
                        "a desired-state controller applies \"" + intent + "\" again, whatever the client recorded: the client sends " + msg.en + " (key " + key + ")"},
                       send_note(e.local), "", "");
@@ -195,20 +191,20 @@ L10n describe(const Step& s, const Run& run) {
                       send_note(e.local), "", "");
   }
   if (k == "ignored") {
-    std::string action = str(e.local, "action");
+    std::string action = str(e.local.action);
     return {"脚本里的 " + action + " 什么也没做：此刻客户端还没有决定“" + intent + "”（它还没有这条记录）",
             "the script's " + action + " does nothing: the client has not decided \"" + intent + "\" yet (it has no row for it)"};
   }
   if (k == "connect_error") {
-    std::string n = std::to_string(e.local.value("attempt", 0));
-    L10n who = e.local.value("reapply", false)
+    std::string n = std::to_string(e.local.attempt.value_or(0));
+    L10n who = e.local.reapply.value_or(false)
                    ? L10n{"期望状态控制器再应用一次“" + intent + "”，可", "a desired-state controller applies \"" + intent + "\" again, but "}
                    : L10n{"", ""};
     L10n head = L10n::join(L10n::join(who, {"客户端连不上服务端（连接被拒绝）：第 " + n + " 次尝试的请求（操作标识 " + key + "）根本没有发出去",
                                              "the client cannot connect (connection refused): the request of attempt " + n + " (key " + key + ") never leaves"},
                                       "", ""),
                            send_note(e.local), "", "");
-    if (e.local.value("earlier_sent", false)) {
+    if (e.local.earlier_sent.value_or(false)) {
       return L10n::join(head, {"。这一次是确定的错误，可更早的尝试已经发出去了，也许已经生效：只有用同一个操作标识再发才安全",
                                ". A definite error about this request only: an earlier attempt did go out and may have taken effect, so only a send under the same key is safe"},
                         "", "");
@@ -217,7 +213,7 @@ L10n describe(const Step& s, const Run& run) {
                              ". A definite error: none of its requests has gone out, so the service cannot have done anything, and sending again, even under another key, is safe"},
                       "", "");
   }
-  if (k == "lookup" && e.local.value("read_back", false)) {
+  if (k == "lookup" && e.local.read_back.value_or(false)) {
     return {"客户端读回确认：已经记了 DELIVERED，再用操作标识 " + key + " 查一次，看服务端那边是不是也有",
             "the client reads it back to confirm: it has recorded DELIVERED, and looks up key " + key + " to see the service holds it too"};
   }
@@ -226,28 +222,28 @@ L10n describe(const Step& s, const Run& run) {
     return L10n::join({"客户端对账：用" + which.zh + "查询服务端", "the client reconciles: it looks up " + which.en},
                       send_note(e.local), "", "");
   }
-  std::string email = str(e.local, "email_key");
+  std::string email = str(e.local.email_key);
   if (k == "timeout" && e.side == Side::Service) return {"转发器等邮件服务商的确认超时：邮件 " + email + " 送到没有，结果未知；这一行仍是 pending", "the relay times out waiting for the provider's ack: whether email " + email + " arrived is unknown; its row stays pending"};
-  if (k == "timeout" && str(e.local, "for") == "layer") {
-    std::string layer = str(e.local, "layer");
-    std::string ms = std::to_string(e.local.value("timeout_ms", 0LL));
+  if (k == "timeout" && str(e.local.awaited) == "layer") {
+    std::string layer = str(e.local.layer);
+    std::string ms = std::to_string(e.local.timeout_ms.value_or(0));
     return {"“" + layer + "”这一层的时限（" + ms + " ms）到了：它放弃这次调用——服务端可能还在做——结果未知",
             "the " + layer + " layer's timeout (" + ms + " ms) passes: it gives up on the call, which the service may still be running, and the outcome is unknown"};
   }
   if (k == "timeout") {
     // The reply it waited for: local.for names its kind, local.n its attempt or lookup.
     Message awaited;
-    bool known = e.local.contains("n") && parse(str(e.local, "for"), awaited.kind);
+    bool known = e.local.n.has_value() && parse(str(e.local.awaited), awaited.kind);
     if (!known) return {"客户端等答复超时", "the client times out waiting for a reply"};
-    awaited.n = e.local["n"].get<int>();
+    awaited.n = static_cast<int>(*e.local.n);
     L10n what = message_name(awaited);
     return {"客户端等" + what.zh + "超时", "the client times out waiting for " + what.en};
   }
   if (k == "record") {
-    std::string st = str(e.local, "status");
+    std::string st = str(e.local.status);
     std::string extra_zh = receipt.empty() ? "" : "，回执 " + receipt;
     std::string extra_en = receipt.empty() ? "" : ", receipt " + receipt;
-    std::string reason = str(e.local, "reason");
+    std::string reason = str(e.local.reason);
     bool limit = reason == Client::kBudgetSpent || reason == Client::kDeadlinePassed || reason == Client::kNotRetried;
     bool explained = reason == Service::kAlreadyExists || reason == Service::kInternalError || reason == Service::kRefusedReason ||
                      reason == Service::kMissingKey || reason == Client::kConnectRefused ||
@@ -263,7 +259,7 @@ L10n describe(const Step& s, const Run& run) {
             "the client records \"" + intent + "\": " + st + extra_en + note.en};
   }
   if (k == "crash" && e.side == Side::Service) {
-    if (e.local.value("rolled_back", false)) {
+    if (e.local.rolled_back.value_or(false)) {
       return {"服务端崩溃：未提交的事务被回滚，什么也没写下；内存中的处理状态丢失，数据库保留",
               "the service crashes: its open transaction is rolled back, so nothing of it is written; its memory (requests in progress) is lost, its database is kept"};
     }
@@ -274,32 +270,34 @@ L10n describe(const Step& s, const Run& run) {
   if (k == "restart") return {"客户端重启，重新打开数据库", "the client restarts and reopens its database"};
   if (k == "recover") {
     std::string found;
-    for (const auto& f : e.local.value("found", nlohmann::json::array())) found += (found.empty() ? "" : ", ") + f.get<std::string>();
-    bool pending = str(e.local, "scan") == "unknown_and_pending";
+    if (e.local.found) {
+      for (const std::string& f : *e.local.found) found += (found.empty() ? "" : ", ") + f;
+    }
+    bool pending = str(e.local.scan) == "unknown_and_pending";
     L10n what = pending ? L10n{"UNKNOWN 或遗留 PENDING 的意图", "UNKNOWN or stale PENDING intent"}
                         : L10n{"UNKNOWN 的意图", "UNKNOWN intent"};
     if (found.empty()) return {"恢复扫描：没有" + what.zh, "recovery scan: no " + what.en};
     return {"恢复扫描：发现" + what.zh + " " + found, "recovery scan: " + what.en + "s found: " + found};
   }
-  if (k == "receive" && e.side == Side::Client && e.local.value("discarded", false)) {
+  if (k == "receive" && e.side == Side::Client && e.local.discarded.value_or(false)) {
     return {"客户端等" + msg.zh + "已经超时、关掉了连接：这个迟到的答复被丢掉，没有读",
             "the client stopped waiting for " + msg.en + " at its timeout and closed the connection: this late answer is dropped unread"};
   }
   if (k == "receive" && e.side == Side::Client) {
-    std::string outcome = str(e.local, "outcome");
-    if (outcome == "ok" && e.local.value("replayed", false)) return {"客户端收到" + msg.zh + "：成功（200，标着“这是重放”），回执 " + receipt, "the client receives " + msg.en + ": done (200, marked as a replay), receipt " + receipt};
+    std::string outcome = str(e.local.outcome);
+    if (outcome == "ok" && e.local.replayed.value_or(false)) return {"客户端收到" + msg.zh + "：成功（200，标着“这是重放”），回执 " + receipt, "the client receives " + msg.en + ": done (200, marked as a replay), receipt " + receipt};
     if (outcome == "ok") return {"客户端收到" + msg.zh + "：成功，回执 " + receipt, "the client receives " + msg.en + ": done, receipt " + receipt};
-    if (outcome == "error" && e.local.value("replayed", false)) return {"客户端收到" + msg.zh + "：500 服务器错误，标着“这是重放”——服务端只是把第一次请求存下的错误再答一遍，这次重试什么也没做成、什么也没问到", "the client receives " + msg.en + ": 500 Internal Server Error, marked as a replay — the service only repeats the error it saved for the first request, so this retry neither did nor learned anything"};
+    if (outcome == "error" && e.local.replayed.value_or(false)) return {"客户端收到" + msg.zh + "：500 服务器错误，标着“这是重放”——服务端只是把第一次请求存下的错误再答一遍，这次重试什么也没做成、什么也没问到", "the client receives " + msg.en + ": 500 Internal Server Error, marked as a replay — the service only repeats the error it saved for the first request, so this retry neither did nor learned anything"};
     if (outcome == "error") return {"客户端收到" + msg.zh + "：500 服务器错误——服务端出错前可能已经提交，结果未知", "the client receives " + msg.en + ": 500 Internal Server Error — the service may have committed before it failed, so the outcome is unknown"};
     if (outcome == "refused" && m && m->kind == MessageKind::LookupReply) return {"客户端收到" + msg.zh + "：这个操作标识存着的是一次拒绝（429），什么也没做过", "the client receives " + msg.en + ": what the key holds is a refusal (429); nothing was ever done under it"};
-    if (outcome == "refused" && e.local.value("earlier", false)) return {"客户端收到" + msg.zh + "：429 被拒绝——这一次请求什么也没做，可更早一次尝试也许已经生效，结果仍然未知", "the client receives " + msg.en + ": 429, refused — this request did nothing, but an earlier attempt may have taken effect, so the outcome is still unknown"};
-    if (outcome == "refused" && e.local.value("retry_after_ms", 0LL) > 0) {
-      std::string after = std::to_string(e.local.value("retry_after_ms", 0LL));
+    if (outcome == "refused" && e.local.earlier.value_or(false)) return {"客户端收到" + msg.zh + "：429 被拒绝——这一次请求什么也没做，可更早一次尝试也许已经生效，结果仍然未知", "the client receives " + msg.en + ": 429, refused — this request did nothing, but an earlier attempt may have taken effect, so the outcome is still unknown"};
+    if (outcome == "refused" && e.local.retry_after_ms.value_or(0) > 0) {
+      std::string after = std::to_string(e.local.retry_after_ms.value_or(0));
       return {"客户端收到" + msg.zh + "：429 被拒绝（限流或容量不足），Retry-After " + after + " ms——这一次请求什么也没做", "the client receives " + msg.en + ": 429, refused (throttled, or out of capacity), Retry-After " + after + " ms — this request did nothing"};
     }
     if (outcome == "refused") return {"客户端收到" + msg.zh + "：429 被拒绝（限流或容量不足）——这一次请求什么也没做", "the client receives " + msg.en + ": 429, refused (throttled, or out of capacity) — this request did nothing"};
-    if (outcome == "rejected" && str(e.local, "reason") == Service::kMissingKey) return {"客户端收到" + msg.zh + "：400 请求有误——没带操作标识，服务端什么也没做", "the client receives " + msg.en + ": 400 Bad Request — it carried no key, and the service did nothing"};
-    if (outcome == "rejected" && str(e.local, "reason") == Service::kAlreadyExists) return {"客户端收到" + msg.zh + "：409 已存在——操作标识 " + key + " 下已经有东西了，但答复没说是谁的、哪份内容", "the client receives " + msg.en + ": 409 already exists — something exists under key " + key + ", but the answer does not say whose, or which content"};
+    if (outcome == "rejected" && str(e.local.reason) == Service::kMissingKey) return {"客户端收到" + msg.zh + "：400 请求有误——没带操作标识，服务端什么也没做", "the client receives " + msg.en + ": 400 Bad Request — it carried no key, and the service did nothing"};
+    if (outcome == "rejected" && str(e.local.reason) == Service::kAlreadyExists) return {"客户端收到" + msg.zh + "：409 已存在——操作标识 " + key + " 下已经有东西了，但答复没说是谁的、哪份内容", "the client receives " + msg.en + ": 409 already exists — something exists under key " + key + ", but the answer does not say whose, or which content"};
     if (outcome == "found") return {"客户端收到" + msg.zh + "：找到，回执 " + receipt, "the client receives " + msg.en + ": found, receipt " + receipt};
     // Only "this lookup saw no record now": a lagging replica or a forgotten record
     // answers the same (the service's not_found step says which).
@@ -309,56 +307,56 @@ L10n describe(const Step& s, const Run& run) {
                   " — this lookup saw no record, which does not say the request never took effect"};
     }
     if (outcome == "in_progress") return {"客户端收到" + msg.zh + "：仍在处理中（409），结果未知", "the client receives " + msg.en + ": still in progress (409), the outcome is unknown"};
-    std::string reason = str(e.local, "reason");
+    std::string reason = str(e.local.reason);
     if (reason == Service::kSameKeyDifferentPayload) return {"客户端收到" + msg.zh + "：422——这个操作标识已经用于别的内容", "the client receives " + msg.en + ": 422 — the key is already used for other content"};
     return {"客户端收到" + msg.zh + "：被拒绝（" + reason + "）", "the client receives " + msg.en + ": rejected (" + reason + ")"};
   }
   if (k == "receive" && e.side == Side::Provider) return {"邮件服务商收到" + msg.zh + "（邮件标识 " + email + "）", "the mail provider receives " + msg.en + " (email key " + email + ")"};
   if (k == "receive" && m && m->kind == MessageKind::EmailAck) return {"服务端收到" + msg.zh + "（邮件标识 " + email + "）", "the service receives " + msg.en + " (email key " + email + ")"};
-  if (k == "receive" && e.side == Side::Service && !e.local.value("key_sent", true)) {
+  if (k == "receive" && e.side == Side::Service && !e.local.key_sent.value_or(true)) {
     if (key.empty()) return {"服务端收到" + msg.zh + "：没带操作标识", "the service receives " + msg.en + ": it carries no key"};
     return {"服务端收到" + msg.zh + "：没带操作标识，它就当成一次新操作，自己起名 " + key + "——没有什么能和它比对",
             "the service receives " + msg.en + ": it carries no key, so the service takes it for a new operation and names it " + key + " itself — nothing can match it"};
   }
-  if (k == "receive" && str(e.local, "checked") == "no_record") {
+  if (k == "receive" && str(e.local.checked) == "no_record") {
     return {"服务端收到" + msg.zh + "（操作标识 " + key + "）：此刻查不到去重记录，开始处理；处理完写入时不会再查一次",
             "the service receives " + msg.en + " (key " + key + "): it finds no dedup record now and starts processing; the insert at the end will not look again"};
   }
-  if (k == "receive" && str(e.local, "checked") == "never") {
+  if (k == "receive" && str(e.local.checked) == "never") {
     return {"服务端收到" + msg.zh + "（操作标识 " + key + "）：它从不查重复，这个标识不会拿去和任何记录比对",
             "the service receives " + msg.en + " (key " + key + "): it never looks for a repeat, so the key is compared with nothing"};
   }
   if (k == "receive") return {"服务端收到" + msg.zh + "（操作标识 " + key + "）", "the service receives " + msg.en + " (key " + key + ")"};
   if (k == "notify") return {"服务端提交之后亲自调用邮件服务商，发出通知邮件 " + email + "；没有任何持久的记录说它欠着这封邮件", "after its commit the service calls the mail provider itself and sends notification email " + email + "; nothing durable records that the email is owed"};
   if (k == "relay") {
-    std::string attempt = e.local.contains("attempt") ? e.local["attempt"].dump() : "?";
+    std::string attempt = e.local.attempt.has_value() ? std::to_string(*e.local.attempt) : "?";
     return {"转发器取出 outbox 里 pending 的一行，记下第 " + attempt + " 次尝试，把通知邮件 " + email + " 发给邮件服务商", "the relay takes the pending outbox row, counts try " + attempt + " in it, and sends notification email " + email + " to the mail provider"};
   }
   if (k == "mark_sent") return {"转发器收到确认，把邮件 " + email + " 那一行 outbox 标为 sent", "the relay has the ack and marks the outbox row of email " + email + " sent"};
-  if (k == "accept_email" && e.local.value("repeat", false)) return {"邮件服务商不按邮件标识去重：把 " + email + " 又投递了一次，收件人收到第二封同样的邮件，并回复确认", "the mail provider does not deduplicate by key: it delivers " + email + " again, the recipient gets a second copy, and it acks"};
+  if (k == "accept_email" && e.local.repeat.value_or(false)) return {"邮件服务商不按邮件标识去重：把 " + email + " 又投递了一次，收件人收到第二封同样的邮件，并回复确认", "the mail provider does not deduplicate by key: it delivers " + email + " again, the recipient gets a second copy, and it acks"};
   if (k == "accept_email") return {"邮件服务商把邮件 " + email + " 投进收件箱，并回复确认", "the mail provider puts email " + email + " in the inbox and acks it"};
   if (k == "dedup_email") return {"邮件服务商已有邮件标识 " + email + "：不再投递，只再回复一次确认", "the mail provider already holds email key " + email + ": it delivers nothing new and acks again"};
-  std::string ordering = str(e.local, "ordering");
+  std::string ordering = str(e.local.ordering);
   // Under notify = outbox the effect's transaction also writes the email it owes.
   L10n owed = email.empty() ? L10n{"", ""}
                             : L10n{"；同一事务还写下一行 outbox：欠一封通知邮件（邮件标识 " + email + "）",
                                    "; the same transaction writes an outbox row: one notification email owed (email key " + email + ")"};
   if (k == "commit" && ordering == "key_first") return L10n::join({"服务端写入业务效果和回执 " + receipt + "（操作标识 " + key + "），去重记录已先行提交", "the service commits the effect and receipt " + receipt + " for key " + key + "; its dedup record was committed before"}, owed, "", "");
   if (k == "commit" && ordering == "effect_first") return L10n::join({"服务端先写入业务效果和回执 " + receipt + "（操作标识 " + key + "），去重记录还没写", "the service commits the effect and receipt " + receipt + " for key " + key + "; its dedup record is not written yet"}, owed, "", "");
-  if (k == "commit" && e.local.value("named_by_service", false)) return L10n::join({"服务端在一个事务里写入业务效果和回执 " + receipt + "，记在它自己起的名字 " + key + " 下：下一个不带标识的请求，没有什么能和它对上", "the service commits the effect and receipt " + receipt + " under the name it gave it, " + key + ": nothing a later keyless request carries can match it"}, owed, "", "");
-  if (k == "commit" && str(e.local, "dedup") == "none") return L10n::join({"服务端没有查过重复，就在一个事务里写入业务效果和回执 " + receipt + "（操作标识 " + key + "）：每个到达的请求都会多一条业务效果", "the service commits the effect and receipt " + receipt + " for key " + key + " in one transaction, without having looked for a repeat: every request that reaches it makes one more effect"}, owed, "", "");
+  if (k == "commit" && e.local.named_by_service.value_or(false)) return L10n::join({"服务端在一个事务里写入业务效果和回执 " + receipt + "，记在它自己起的名字 " + key + " 下：下一个不带标识的请求，没有什么能和它对上", "the service commits the effect and receipt " + receipt + " under the name it gave it, " + key + ": nothing a later keyless request carries can match it"}, owed, "", "");
+  if (k == "commit" && str(e.local.dedup) == "none") return L10n::join({"服务端没有查过重复，就在一个事务里写入业务效果和回执 " + receipt + "（操作标识 " + key + "）：每个到达的请求都会多一条业务效果", "the service commits the effect and receipt " + receipt + " for key " + key + " in one transaction, without having looked for a repeat: every request that reaches it makes one more effect"}, owed, "", "");
   if (k == "commit") return L10n::join({"服务端在一个事务里写入去重记录、业务效果和回执 " + receipt + "（操作标识 " + key + "）", "the service commits the dedup record, the effect and receipt " + receipt + " for key " + key + " in one transaction"}, owed, "", "");
   if (k == "register" && ordering == "key_first") return {"服务端先提交操作标识 " + key + " 的去重记录（回执 " + receipt + "），业务效果还没写", "the service commits the dedup record of key " + key + " (receipt " + receipt + "); the effect is not written yet"};
   if (k == "register") return {"服务端补写操作标识 " + key + " 的去重记录（回执 " + receipt + "）", "the service commits the dedup record of key " + key + " (receipt " + receipt + ") after the effect"};
   if (k == "redeliver") {
-    std::string lease = e.local.contains("lease_ms") ? e.local["lease_ms"].dump() : "?";
-    const long long running = e.local.value("running", 2LL);
+    std::string lease = e.local.lease_ms.has_value() ? std::to_string(*e.local.lease_ms) : "?";
+    const long long running = e.local.running.value_or(2);
     const std::string copies = std::to_string(running);
     L10n out{"队列给操作标识 " + key + " 的请求的租约（" + lease + " 毫秒）到期，而它还在处理中：队列把同一个请求再交给另一个工作者，" +
                  (running == 2 ? std::string("两") : copies) + "份工作同时在跑",
              "the queue's lease (" + lease + " ms) on the request with key " + key + " runs out while it is still being processed: the queue hands the same request to another worker, and " +
                  (running == 2 ? std::string("two") : copies) + " copies of the work run at once"};
-    if (e.local.value("last", false)) {
+    if (e.local.last.value_or(false)) {
       std::string times = std::to_string(limits::kMaxLeaseRedeliveries);
       out.zh += "。这是第 " + times + " 次再交付：idemlab 的队列最多再交付 " + times + " 次，之后不再交出（真实的队列可能一直交下去）";
       out.en += ". This is redelivery " + times + ", the last: idemlab's queue hands a request out again at most " + times +
@@ -368,36 +366,36 @@ L10n describe(const Step& s, const Run& run) {
   }
   if (k == "in_progress") return {"服务端仍在处理操作标识 " + key + "：答复“处理中”（409）", "the service is still processing key " + key + ": it answers in progress (409)"};
   if (k == "expire") return {"去重保留期已过：服务端删除操作标识 " + key + " 的去重记录（业务效果仍在）", "the retention window has passed: the service forgets the dedup record of key " + key + " (the effect stays)"};
-  std::string matched = str(e.local, "matched_key");
-  if (k == "replay" && e.local.value("unchecked", false)) return {"服务端已有操作标识 " + key + "，却不比对内容：这次请求的内容和第一次不同，它照样重放第一次的回执 " + receipt + "，什么也不写——客户端会以为新内容做成了", "the service already has key " + key + " and does not compare content: this request's content differs from the first, yet it replays the first's receipt " + receipt + " and writes nothing — the client will take it for its new content done"};
+  std::string matched = str(e.local.matched_key);
+  if (k == "replay" && e.local.unchecked.value_or(false)) return {"服务端已有操作标识 " + key + "，却不比对内容：这次请求的内容和第一次不同，它照样重放第一次的回执 " + receipt + "，什么也不写——客户端会以为新内容做成了", "the service already has key " + key + " and does not compare content: this request's content differs from the first, yet it replays the first's receipt " + receipt + " and writes nothing — the client will take it for its new content done"};
   if (k == "replay" && !matched.empty()) return {"服务端按内容哈希找到操作标识 " + matched + " 的记录，把这次请求当成重复：重放回执 " + receipt + "，不写业务效果", "the service finds the record of key " + matched + " by the payload fingerprint and treats this request as a repeat: it replays receipt " + receipt + " and writes no effect"};
   if (k == "replay") return {"服务端已有操作标识 " + key + "，内容相同：重放原回执 " + receipt, "the service already has key " + key + " with the same payload: it replays receipt " + receipt};
-  if (k == "reject" && str(e.local, "reason") == Service::kMissingKey) return {"服务端拒绝，答复 400：这个操作要求带操作标识，请求却没带；什么也不做", "the service refuses with 400: this operation requires an operation key and the request has none; it does nothing"};
-  if (k == "reject" && str(e.local, "reason") == Service::kAlreadyExists) return {"服务端按自然键创建：操作标识 " + key + " 已存在，答复“409 已存在”。它凭唯一键拒绝，不查存下的结果：答复里没有回执、没有内容（尽管它都有），什么也不写", "the service creates by natural key: key " + key + " already exists, so it answers 409 already exists. Its unique key refuses the insert without reading any stored result, so the answer carries no receipt and no content (though it holds both), and nothing is written"};
-  if (k == "replay" && e.local.value("status", 0LL) == Service::kRefusedStatus) return {"服务端在操作标识 " + key + " 下存着一次拒绝，内容相同：再答一次 429", "the service holds a refusal under key " + key + ", same payload: it answers 429 again"};
-  if (k == "replay" && e.local.value("status", 0LL) == Service::kErrorStatus) return {"服务端在操作标识 " + key + " 下存着第一次请求的 500，内容相同：原样再答 500，不看业务效果在不在，也不再做", "the service holds the 500 of the first request under key " + key + ", same payload: it answers that 500 again, whether or not the effect exists, and does no work"};
-  if (k == "error" && e.local.value("stored", false) && e.local.value("committed", false)) return {"服务端已经提交了操作标识 " + key + " 的业务效果，随后出错：答复 500，并把这个 500 存成这个标识的结果（业务效果留着）", "the service has committed the effect for key " + key + ", then fails: it answers 500 and saves that 500 as the key's result (the effect stays)"};
-  if (k == "error" && e.local.value("stored", false)) return {"服务端处理操作标识 " + key + " 时出错，什么也没写成：答复 500，并把这个 500 存成这个标识的结果", "the service fails handling key " + key + " before writing any effect: it answers 500 and saves that 500 as the key's result"};
-  if (k == "error" && e.local.value("committed", false)) return {"服务端已经提交了操作标识 " + key + " 的业务效果，随后出错：答复 500，业务效果留着", "the service has committed the effect for key " + key + ", then fails: it answers 500, and the effect stays"};
+  if (k == "reject" && str(e.local.reason) == Service::kMissingKey) return {"服务端拒绝，答复 400：这个操作要求带操作标识，请求却没带；什么也不做", "the service refuses with 400: this operation requires an operation key and the request has none; it does nothing"};
+  if (k == "reject" && str(e.local.reason) == Service::kAlreadyExists) return {"服务端按自然键创建：操作标识 " + key + " 已存在，答复“409 已存在”。它凭唯一键拒绝，不查存下的结果：答复里没有回执、没有内容（尽管它都有），什么也不写", "the service creates by natural key: key " + key + " already exists, so it answers 409 already exists. Its unique key refuses the insert without reading any stored result, so the answer carries no receipt and no content (though it holds both), and nothing is written"};
+  if (k == "replay" && e.local.stored_status.value_or(0) == Service::kRefusedStatus) return {"服务端在操作标识 " + key + " 下存着一次拒绝，内容相同：再答一次 429", "the service holds a refusal under key " + key + ", same payload: it answers 429 again"};
+  if (k == "replay" && e.local.stored_status.value_or(0) == Service::kErrorStatus) return {"服务端在操作标识 " + key + " 下存着第一次请求的 500，内容相同：原样再答 500，不看业务效果在不在，也不再做", "the service holds the 500 of the first request under key " + key + ", same payload: it answers that 500 again, whether or not the effect exists, and does no work"};
+  if (k == "error" && e.local.stored.value_or(false) && e.local.committed.value_or(false)) return {"服务端已经提交了操作标识 " + key + " 的业务效果，随后出错：答复 500，并把这个 500 存成这个标识的结果（业务效果留着）", "the service has committed the effect for key " + key + ", then fails: it answers 500 and saves that 500 as the key's result (the effect stays)"};
+  if (k == "error" && e.local.stored.value_or(false)) return {"服务端处理操作标识 " + key + " 时出错，什么也没写成：答复 500，并把这个 500 存成这个标识的结果", "the service fails handling key " + key + " before writing any effect: it answers 500 and saves that 500 as the key's result"};
+  if (k == "error" && e.local.committed.value_or(false)) return {"服务端已经提交了操作标识 " + key + " 的业务效果，随后出错：答复 500，业务效果留着", "the service has committed the effect for key " + key + ", then fails: it answers 500, and the effect stays"};
   if (k == "error") return {"服务端处理操作标识 " + key + " 时出错，什么也没写：答复 500", "the service fails handling key " + key + " before writing anything: it answers 500"};
-  if (k == "refuse" && e.local.value("stored", false)) return {"服务端拒绝请求（429：限流或容量不足），什么也没做，但把这次拒绝连同内容存在操作标识 " + key + " 下——这个标识从此绑定了这份内容", "the service refuses the request (429: throttled, or out of capacity) and does nothing, but stores the refusal and its content under key " + key + " — the key is now bound to this content"};
-  if (k == "refuse" && e.local.value("held", false)) return {"服务端拒绝请求（429：限流或容量不足），这一次什么也没做；操作标识 " + key + " 下已经有更早一次尝试留下的记录，这次拒绝碰不到它", "the service refuses the request (429: throttled, or out of capacity) and does nothing this time; key " + key + " already holds the record of an earlier attempt, which this refusal leaves as it is"};
+  if (k == "refuse" && e.local.stored.value_or(false)) return {"服务端拒绝请求（429：限流或容量不足），什么也没做，但把这次拒绝连同内容存在操作标识 " + key + " 下——这个标识从此绑定了这份内容", "the service refuses the request (429: throttled, or out of capacity) and does nothing, but stores the refusal and its content under key " + key + " — the key is now bound to this content"};
+  if (k == "refuse" && e.local.held.value_or(false)) return {"服务端拒绝请求（429：限流或容量不足），这一次什么也没做；操作标识 " + key + " 下已经有更早一次尝试留下的记录，这次拒绝碰不到它", "the service refuses the request (429: throttled, or out of capacity) and does nothing this time; key " + key + " already holds the record of an earlier attempt, which this refusal leaves as it is"};
   if (k == "refuse") return {"服务端拒绝请求（429：限流或容量不足），什么也没做，操作标识 " + key + " 仍是空的", "the service refuses the request (429: throttled, or out of capacity), does nothing, and key " + key + " stays free"};
-  if (k == "found" && e.local.value("status", 0LL) == Service::kRefusedStatus) return {"服务端查到操作标识 " + key + "：存着的是一次拒绝（429），没有业务效果", "the service finds key " + key + ": what it holds is a refusal (429), no effect"};
+  if (k == "found" && e.local.stored_status.value_or(0) == Service::kRefusedStatus) return {"服务端查到操作标识 " + key + "：存着的是一次拒绝（429），没有业务效果", "the service finds key " + key + ": what it holds is a refusal (429), no effect"};
   if (k == "reject") return {"服务端拒绝，答复 422：操作标识 " + key + " 已用于不同内容，什么也不写", "the service rejects key " + key + " with 422: same key, different payload; it writes nothing"};
   if (k == "found") return {"服务端查到操作标识 " + key + "：回执 " + receipt, "the service finds key " + key + ": receipt " + receipt};
   if (k == "not_found") {
     // local.why, from the service's own tables (engine/service/service.hpp).
-    std::string why = str(e.local, "why");
+    std::string why = str(e.local.why);
     if (why == "lagging_replica") {
-      std::string lag = std::to_string(e.local.value("lag_ms", 0LL));
-      std::string age = std::to_string(e.local.value("age_ms", 0LL));
+      std::string lag = std::to_string(e.local.lag_ms.value_or(0));
+      std::string age = std::to_string(e.local.age_ms.value_or(0));
       return {"查不到：查询读的是落后 " + lag + " ms 的副本，而操作标识 " + key + " 的记录才写下 " + age + " ms，副本上还没有",
               "not found: the lookup reads a replica " + lag + " ms behind, and the record of " + key +
                   ", written " + age + " ms ago, is younger than that"};
     }
     if (why == "expired") {
-      std::string at = std::to_string(e.local.value("expired_at", 0LL));
+      std::string at = std::to_string(e.local.expired_at.value_or(0));
       return {"查不到：操作标识 " + key + " 的记录在去重保留期过后（" + at + " ms 时）被删除了",
               "not found: the record of " + key + " was forgotten when its retention window passed (at " + at + " ms)"};
     }
@@ -409,7 +407,7 @@ L10n describe(const Step& s, const Run& run) {
   }
   if (k == "reply") return {"服务端发出" + msg.zh, "the service sends " + msg.en};
   if (k == "drop") {
-    if (str(e.local, "reason") == "receiver_down") return {msg.zh + "丢失：接收方已崩溃", msg.en + " is lost: the receiver is down"};
+    if (str(e.local.reason) == "receiver_down") return {msg.zh + "丢失：接收方已崩溃", msg.en + " is lost: the receiver is down"};
     return {"网络丢失了" + msg.zh, "the network loses " + msg.en};
   }
   return {k, k};

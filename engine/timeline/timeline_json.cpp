@@ -225,12 +225,15 @@ json event_json(const Step& s, const Run& run) {
   put(out, "intent", e.intent.empty() ? json(nullptr) : json(e.intent));
   put(out, "text", describe(s, run).to_json());
   if (e.side != Side::Client) return out;
-  if (e.local.contains("error")) put(out, "error", e.local["error"]);
-  if (e.local.contains("cancels")) put(out, "cancels", e.local["cancels"]);
+  const LocalView& l = e.local;
+  if (l.error) put(out, "error", *l.error);
+  if (l.cancels) put(out, "cancels", *l.cancels);
   json retry = json::object();
-  for (const char* k : {"send", "budget", "layers", "retried_by", "backoff_ms"}) {
-    if (e.local.contains(k)) retry[k] = e.local[k];
-  }
+  if (l.send) put(retry, "send", *l.send);
+  if (l.budget) put(retry, "budget", *l.budget);
+  if (l.layers) put(retry, "layers", layers_json(*l.layers));
+  if (l.retried_by) put(retry, "retried_by", *l.retried_by);
+  if (l.backoff_ms) put(retry, "backoff_ms", *l.backoff_ms);
   if (!retry.empty()) put(out, "retry", std::move(retry));
   return out;
 }
@@ -317,9 +320,14 @@ json step_json(const Run& run, int index, const RunVerdict& verdict) {
   put(service, "deliveries", std::move(deliveries));
   put(service, "volatile", std::move(service_volatile));
   json network = json::object();
-  put(network, "in_flight", s.snap.in_flight);
-  put(network, "delivered", s.snap.delivered);
-  put(network, "dropped", s.snap.dropped);
+  auto ids = [](const Rows<int>& list) {
+    json out = json::array();
+    for (int id : list) out.push_back(id);
+    return out;
+  };
+  put(network, "in_flight", ids(s.snap.in_flight));
+  put(network, "delivered", ids(s.snap.delivered));
+  put(network, "dropped", ids(s.snap.dropped));
   json out = json::object();
   put(out, "i", s.i);
   put(out, "t", s.t);

@@ -62,7 +62,7 @@ std::vector<const Step*> sends(const Run& run, const std::string& intent = "r") 
 
 const Step* first_record(const Run& run, const std::string& status) {
   auto found = steps_where(run, [&](const Step& s) {
-    return s.event.kind == "record" && s.event.local.value("status", "") == status;
+    return s.event.kind == "record" && s.event.local.to_json().value("status", "") == status;
   });
   return found.empty() ? nullptr : found.front();
 }
@@ -88,17 +88,17 @@ TEST_CASE("retry layers multiply: 3 x 2 x 2 layers send 12 requests to a slow se
   auto sent = sends(run);
   CHECK(sent.size() == 12);
   // Every send names its iteration of each layer and the layer that retried it.
-  CHECK(sent[0]->event.local["layers"] ==
+  CHECK(sent[0]->event.local.to_json()["layers"] ==
         json::parse(R"([{"layer":"sdk","iteration":1,"attempts":3},{"layer":"app","iteration":1,"attempts":2},)"
                     R"({"layer":"scheduler","iteration":1,"attempts":2}])"));
-  CHECK_FALSE(sent[0]->event.local.contains("retried_by"));
-  CHECK(sent[1]->event.local["retried_by"] == "sdk");
-  CHECK(sent[3]->event.local["retried_by"] == "app");
-  CHECK(sent[6]->event.local["retried_by"] == "scheduler");
-  CHECK(sent[11]->event.local["send"] == 12);
-  CHECK(sent[11]->event.local["budget"] == 12);
+  CHECK_FALSE(sent[0]->event.local.to_json().contains("retried_by"));
+  CHECK(sent[1]->event.local.to_json()["retried_by"] == "sdk");
+  CHECK(sent[3]->event.local.to_json()["retried_by"] == "app");
+  CHECK(sent[6]->event.local.to_json()["retried_by"] == "scheduler");
+  CHECK(sent[11]->event.local.to_json()["send"] == 12);
+  CHECK(sent[11]->event.local.to_json()["budget"] == 12);
   // A layered timeout resends under the same operation key: the service replays.
-  for (const Step* s : sent) CHECK(s->event.local["op_key"] == sent[0]->event.local["op_key"]);
+  for (const Step* s : sent) CHECK(s->event.local.to_json()["op_key"] == sent[0]->event.local.to_json()["op_key"]);
   CHECK(final_effects(run, "r") == 1);
 
   // Under a key per attempt each of the 12 is an effect of its own.
@@ -114,8 +114,8 @@ TEST_CASE("NEEDS_HUMAN is reached while the effect exists: a slow service, and l
   Run run = Simulation(slow, slow.faults).run();
   const Step* human = first_record(run, status::kNeedsHuman);
   REQUIRE(human != nullptr);
-  CHECK(human->event.local["reason"] == "budget_spent");
-  CHECK(human->event.local["error"] == error_kind::kIndefinite);
+  CHECK(human->event.local.to_json()["reason"] == "budget_spent");
+  CHECK(human->event.local.to_json()["error"] == error_kind::kIndefinite);
   CHECK(effects_for(run, human->i, "r") == 1);  // the client gave up on an effect that happened
   CHECK(first_record(run, status::kFailed) == nullptr);
 
@@ -142,8 +142,8 @@ TEST_CASE("a deadline stops sends: none leaves after it, and the intent needs a 
   for (const Step* s : sent) CHECK(s->t <= 350);
   const Step* human = first_record(run, status::kNeedsHuman);
   REQUIRE(human != nullptr);
-  CHECK(human->event.local["reason"] == "deadline_passed");
-  CHECK(human->event.local["deadline_at"] == 350);
+  CHECK(human->event.local.to_json()["reason"] == "deadline_passed");
+  CHECK(human->event.local.to_json()["deadline_at"] == 350);
 }
 
 TEST_CASE("backoff doubles the wait before each retry") {
@@ -155,7 +155,7 @@ TEST_CASE("backoff doubles the wait before each retry") {
   std::vector<std::int64_t> waits;  // the gap between sends beyond the timeout
   for (std::size_t i = 1; i < sent.size(); ++i) waits.push_back(sent[i]->t - sent[i - 1]->t - s.timing.timeout_ms);
   CHECK(waits == std::vector<std::int64_t>{50, 100, 200});
-  CHECK(sent[3]->event.local["backoff_ms"] == 200);
+  CHECK(sent[3]->event.local.to_json()["backoff_ms"] == 200);
 }
 
 TEST_CASE("a cancel is a new intent and a new effect: the original's effect stays, once") {
@@ -179,7 +179,7 @@ TEST_CASE("a cancel is a new intent and a new effect: the original's effect stay
   // The cancel travels as its own request, with its own key, to a delivery of its own.
   auto cancel_sends = sends(run, "r-cancel");
   REQUIRE(cancel_sends.size() == 1);
-  CHECK(cancel_sends[0]->event.local["op_key"] == cancel->op_key);
+  CHECK(cancel_sends[0]->event.local.to_json()["op_key"] == cancel->op_key);
 
   // In every run of the fault space the original has the effects it has without the
   // cancel: a cancel takes nothing away and adds nothing to the original.
@@ -205,11 +205,11 @@ TEST_CASE("errors are marked definite or indefinite; only a definite one ends an
   Run run = Simulation(wrong, wrong.faults).run();
   const Step* failed = first_record(run, status::kFailed);
   REQUIRE(failed != nullptr);
-  CHECK(failed->event.local["error"] == error_kind::kIndefinite);
+  CHECK(failed->event.local.to_json()["error"] == error_kind::kIndefinite);
   const Step* conflict = first_record(run, status::kConflict);
   REQUIRE(conflict != nullptr);
-  CHECK(conflict->event.local["error"] == error_kind::kDefinite);
-  CHECK(first_record(run, status::kDelivered)->event.local.contains("error") == false);
+  CHECK(conflict->event.local.to_json()["error"] == error_kind::kDefinite);
+  CHECK(first_record(run, status::kDelivered)->event.local.to_json().contains("error") == false);
 
   // Over every run of a fault space, under both on_timeout policies: a definite error is
   // only ever a rejection, and the right policy ends no intent as FAILED.
@@ -222,8 +222,8 @@ TEST_CASE("errors are marked definite or indefinite; only a definite one ends an
     for (const World& w : build_worlds(s)) {
       for (const Step& st : w.run.steps) {
         if (st.event.kind != "record") continue;
-        std::string status = st.event.local["status"];
-        std::string error = st.event.local.value("error", "");
+        std::string status = st.event.local.to_json()["status"];
+        std::string error = st.event.local.to_json().value("error", "");
         if (status == status::kConflict) CHECK(error == error_kind::kDefinite);
         if (error == error_kind::kDefinite) CHECK(status == status::kConflict);
         if (status == status::kUnknown || status == status::kNeedsHuman || status == status::kFailed) {
@@ -310,10 +310,10 @@ TEST_CASE("a read-back after success: a lagging read makes recreate a second eff
   // The read-back is a lookup the timeline names as such, and the second create carries a new key.
   auto lookups = steps_where(recreated, [](const Step& st) { return st.event.kind == "lookup"; });
   REQUIRE(!lookups.empty());
-  CHECK(lookups[0]->event.local.value("read_back", false));
+  CHECK(lookups[0]->event.local.to_json().value("read_back", false));
   auto sent = sends(recreated);
   REQUIRE(sent.size() >= 2);
-  CHECK(sent[0]->event.local.value("op_key", "") != sent[1]->event.local.value("op_key", ""));
+  CHECK(sent[0]->event.local.to_json().value("op_key", "") != sent[1]->event.local.to_json().value("op_key", ""));
 
   s.client.read_back = ReadBack::Keep;
   Run kept = Simulation(s, s.faults).run();
@@ -342,10 +342,10 @@ TEST_CASE("a layer retries only the errors it names; the others pass to the laye
   REQUIRE(sent.size() == 3);
   // The 500 is the SDK's to retry; the lost response after it times out, which only the
   // application retries: its second iteration, with the SDK back at 1.
-  CHECK(sent[1]->event.local.value("retried_by", "") == "sdk");
-  CHECK(sent[2]->event.local.value("retried_by", "") == "app");
-  CHECK(sent[2]->event.local["layers"][0]["iteration"] == 1);
-  CHECK(sent[2]->event.local["layers"][1]["iteration"] == 2);
+  CHECK(sent[1]->event.local.to_json().value("retried_by", "") == "sdk");
+  CHECK(sent[2]->event.local.to_json().value("retried_by", "") == "app");
+  CHECK(sent[2]->event.local.to_json()["layers"][0]["iteration"] == 1);
+  CHECK(sent[2]->event.local.to_json()["layers"][1]["iteration"] == 2);
   CHECK(ending_of(run).intents[0].status == "DELIVERED");
 
   // No layer retries a timeout: it reaches the client, which records UNKNOWN, and with no
@@ -358,7 +358,7 @@ TEST_CASE("a layer retries only the errors it names; the others pass to the laye
   CHECK(check_invariants(untouched).safe());
   const Step* human = first_record(untouched, "NEEDS_HUMAN");
   REQUIRE(human != nullptr);
-  CHECK(human->event.local.value("reason", "") == Client::kNotRetried);
+  CHECK(human->event.local.to_json().value("reason", "") == Client::kNotRetried);
   CHECK(describe(*human, untouched).en.find("no retry layer retries a timeout") != std::string::npos);
 }
 
@@ -374,7 +374,7 @@ TEST_CASE("a layer's own timeout gives up on a call the service still runs and s
   s.client.retry_layers = {temporal};
   Run run = Simulation(s, s.faults).run();
   auto layer_timeouts = steps_where(run, [](const Step& st) {
-    return st.event.kind == "timeout" && st.event.local.value("for", "") == "layer";
+    return st.event.kind == "timeout" && st.event.local.to_json().value("for", "") == "layer";
   });
   REQUIRE(!layer_timeouts.empty());
   CHECK(layer_timeouts[0]->t == 100);
@@ -412,7 +412,7 @@ TEST_CASE("a refused connection never leaves: the client knows at once, and even
   Run run = Simulation(s, FaultPlan{{refused_connection(1)}}).run();
   auto refused = steps_where(run, [](const Step& st) { return st.event.kind == "connect_error"; });
   REQUIRE(refused.size() == 1);
-  CHECK(refused[0]->event.local.value("attempt", 0) == 1);
+  CHECK(refused[0]->event.local.to_json().value("attempt", 0) == 1);
   CHECK(describe(*refused[0], run).en.find("never leaves") != std::string::npos);
   CHECK(describe(*refused[0], run).en.find("even under another key, is safe") != std::string::npos);
   // No message for attempt 1: the only request on the wire is attempt 2's, sent at once
@@ -422,7 +422,7 @@ TEST_CASE("a refused connection never leaves: the client knows at once, and even
   CHECK(requests == 1);
   auto sent = sends(run);
   REQUIRE(sent.size() == 1);
-  CHECK(sent[0]->event.local.value("attempt", 0) == 2);
+  CHECK(sent[0]->event.local.to_json().value("attempt", 0) == 2);
   CHECK(sent[0]->t == refused[0]->t);
   CHECK(final_status(run, "r") == "DELIVERED");
   CHECK(final_effects(run, "r") == 1);
@@ -456,14 +456,14 @@ TEST_CASE("a refused connection no layer retries ends FAILED when nothing ever l
   CHECK(check_invariants(run).safe());
   const Step* failed = first_record(run, "FAILED");
   REQUIRE(failed != nullptr);
-  CHECK(failed->event.local.value("reason", "") == Client::kConnectRefused);
-  CHECK(failed->event.local.value("error", "") == "definite");
+  CHECK(failed->event.local.to_json().value("reason", "") == Client::kConnectRefused);
+  CHECK(failed->event.local.to_json().value("error", "") == "definite");
 
   // A layer that retries connection errors sends it again.
   s.client.retry_layers = {{"sdk", 3, false, kRetryServerError | kRetryConnect}};
   Run retried = Simulation(s, FaultPlan{{refused_connection(1)}}).run();
   CHECK(sends(retried).size() == 1);
-  CHECK(sends(retried)[0]->event.local.value("retried_by", "") == "sdk");
+  CHECK(sends(retried)[0]->event.local.to_json().value("retried_by", "") == "sdk");
   CHECK(final_status(retried, "r") == "DELIVERED");
 
   // Attempt 1 committed and its response was lost; attempt 2's connection is refused with

@@ -81,7 +81,7 @@ TEST_CASE("not_found says why: a lagging replica, a forgotten record, or no reco
     std::string received;
     for (const Step& st : run.steps) {
       if (st.event.side == Side::Client && st.event.kind == "receive" &&
-          st.event.local.value("outcome", "") == "not_found") {
+          st.event.local.to_json().value("outcome", "") == "not_found") {
         received = describe(st, run).en;
         break;
       }

@@ -38,7 +38,7 @@ TEST_CASE("lost response, same key kept, UNKNOWN, restart and reconcile: one del
   std::string created, stored;
   bool crashed = false, restarted = false;
   for (const idemlab::Step& step : run.steps) {
-    if (step.event.kind == "commit") created = step.event.local["receipt"];
+    if (step.event.kind == "commit") created = step.event.local.to_json()["receipt"];
     if (step.event.kind == "crash") crashed = true;
     if (step.event.kind == "restart") restarted = crashed;
   }

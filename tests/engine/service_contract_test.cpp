@@ -123,7 +123,7 @@ TEST_CASE("atomic: exactly one effect and no false DELIVERED in every run of the
                               [](const Step& s) { return s.event.kind == "crash"; });
     REQUIRE(crash != w->run.steps.end());
     CHECK(crash->event.side == Side::Service);
-    CHECK(crash->event.local.value("rolled_back", false));
+    CHECK(crash->event.local.to_json().value("rolled_back", false));
     CHECK(!crash->snap.service_alive);
     CHECK(crash->snap.keys.empty());
     CHECK(crash->snap.deliveries.empty());
@@ -147,7 +147,7 @@ TEST_CASE("a message reaching a crashed service is lost; the restarted service k
   Run run = run_with(s, {crash_service(ServicePoint::AfterCommit, 150)});
   bool lost_to_down = false;
   for (const Step& step : run.steps) {
-    if (step.event.kind == "drop" && step.event.local.value("reason", "") == "receiver_down") {
+    if (step.event.kind == "drop" && step.event.local.to_json().value("reason", "") == "receiver_down") {
       lost_to_down = true;
       CHECK(!step.snap.service_alive);
     }
@@ -265,7 +265,7 @@ TEST_CASE("a concurrent request with a key still in progress is answered in_prog
   // The client reads the answer as indefinite: UNKNOWN until the first request's receipt.
   auto received = std::find_if(answer, run.steps.end(), [](const Step& st) {
     return st.event.side == Side::Client && st.event.kind == "receive" &&
-           st.event.local.value("outcome", "") == "in_progress";
+           st.event.local.to_json().value("outcome", "") == "in_progress";
   });
   REQUIRE(received != run.steps.end());
   for (auto st = received; st != run.steps.end(); ++st) {
@@ -369,7 +369,7 @@ TEST_CASE("without the in-progress guard the work runs twice at once; check_then
     // The timeline says why: each request was checked once, on arrival, and found nothing.
     int checked = 0;
     for (const Step& st : run.steps) {
-      if (st.event.kind == "receive" && st.event.side == Side::Service && st.event.local.value("checked", "") == "no_record") {
+      if (st.event.kind == "receive" && st.event.side == Side::Service && st.event.local.to_json().value("checked", "") == "no_record") {
         ++checked;
         CHECK(describe(st, run).en.find("will not look again") != std::string::npos);
       }
