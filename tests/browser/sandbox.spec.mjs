@@ -462,6 +462,9 @@ test('a change of the fault plan while a search runs waits for it, and the page 
   await page.getByTestId('sb-target').first().click();
   await expect(waiting).toBeVisible();
   await expect(waiting).toContainText('search');
+  // In view wherever the learner has scrolled to (Undo/Redo, beside it, is at the top).
+  await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+  await expect(waiting).toBeInViewport();
   await expect(page.getByTestId('sb-explore-progress')).toBeVisible();
   await page.getByTestId('sb-explore-cancel').click();
   await answered(page);
@@ -730,6 +733,25 @@ test('plan and script edits made before the view is drawn again change the row t
   await expect(actions).toHaveCount(1);
   await expect(actions.first().locator('input[data-at]')).toHaveValue('250');
   expect((await actions.first().innerText()).replace(/\s+/g, ' ')).toBe(kept.replace(/\s+/g, ' '));
+});
+
+test('Remove pressed twice on one row before the view is drawn again removes it once, and the plan shown and the address say so', async ({ page }) => {
+  await sandboxFromLesson(page);
+  await expect(planItems(page)).toHaveCount(1);
+  const before = await settledUrl(page);
+  const release = await holdRuns(page);
+  const remove = planItems(page).first().getByRole('button', { name: /Remove/ });
+  await remove.click();
+  await remove.click(); // the same row, still drawn: by its turn, its fault is gone
+  await release();
+  await answered(page);
+  await expect(page.getByTestId('sb-plan-empty')).toBeVisible();
+  const after = await settledUrl(page);
+  expect(after).not.toBe(before);
+  // The address holds the plan shown: no fault.
+  const code = new URL(after).hash.split('/')[2];
+  const faults = await page.evaluate(async (c) => (await window.__idemlab.sandboxState(c)).state.s.faults || [], code);
+  expect(faults).toEqual([]);
 });
 
 test('a number field emptied and left shows the value still in force again', async ({ page }) => {

@@ -159,22 +159,31 @@ export class SandboxView {
     this.markBusy();
     const turn = this.queue.then(async () => {
       if (this.destroyed) return false;
+      const latest = () => n === this.asked;
       let result;
       try {
         const next = make();
-        if (!next) return false;
+        if (!next) {
+          // Nothing to do (its row is gone), but as the latest it still draws what the
+          // edits before it took in: a second Remove of one row must not leave the first undrawn.
+          if (latest() && this.undrawn) {
+            this.undrawn = false;
+            this.remount();
+          }
+          return false;
+        }
         result = await evaluateState(this.app.call, next);
       } catch (e) {
         // The engine could not answer (it stopped: its notice offers a restart).
         result = { errors: [{ path: '', reason: e.reason || e.message || String(e) }] };
       }
       if (this.destroyed) return false;
-      const latest = n === this.asked;
-      const changed = then(result, latest);
-      if (changed && !latest) this.undrawn = true;
+      const isLatest = latest();
+      const changed = then(result, isLatest);
+      if (changed && !isLatest) this.undrawn = true;
       // The latest answer draws what the others took in, whether it changed anything or not.
-      if (latest && this.undrawn && !changed) this.remount();
-      if (latest) this.undrawn = false;
+      if (isLatest && this.undrawn && !changed) this.remount();
+      if (isLatest) this.undrawn = false;
       return changed;
     });
     this.queue = turn.catch(() => false);
