@@ -277,6 +277,10 @@ test('files that cannot be imported: each outcome names its file and takes the p
   await chooseImport(page, png, 'photo.png');
   await expect(notices).toContainText('Could not import photo.png: not a text file');
   await expect(notices).not.toContainText('\ufffd');
+  // A file saved as GBK is named as not UTF-8, at its line.
+  const gbk = Buffer.concat([Buffer.from('{"version": 1,\n "lessons": {"'), Buffer.from([0xc4, 0xe3]), Buffer.from('": {}}}')]);
+  await chooseImport(page, gbk, 'gbk.json');
+  await expect(notices).toContainText('Could not import gbk.json: not UTF-8 text (line 2)');
   // A lesson key that is no lesson id (one JavaScript gives a meaning to) is refused by name.
   await chooseImport(page, '{"version": 1, "lessons": {"__proto__": {"completed": true}}}', 'forged.json');
   await expect(notices).toContainText('"__proto__" in "lessons" is not a lesson id');

@@ -13,6 +13,7 @@
 
 import { outputErrors, EngineError } from './engine.js';
 import { bundledFile } from './bundled.js';
+import { decodeUtf8 } from './utf8.js';
 
 const INDEX = 'lessons/index.json';
 const RUNS = 'lessons/runs.json';
@@ -36,36 +37,6 @@ function early(url) {
   const got = started[url];
   delete started[url];
   return got && typeof got.then === 'function' ? got : null;
-}
-
-/**
- * A file's bytes as UTF-8 text: {text}, or {error: {kind: 'encoding', line}} naming the
- * line (from 1) of the first byte that is not UTF-8 (a lesson saved as GBK or Latin-1),
- * instead of text with replacement characters that fails later for a reason that hides this.
- */
-export function decodeUtf8(bytes) {
-  const u8 = new Uint8Array(bytes);
-  const decodes = (n) => {
-    try {
-      // Streaming: a sequence cut by the end of the prefix is no error, a wrong byte is.
-      new TextDecoder('utf-8', { fatal: true }).decode(u8.subarray(0, n), { stream: n < u8.length });
-      return true;
-    } catch (_) {
-      return false;
-    }
-  };
-  if (decodes(u8.length)) return { text: new TextDecoder('utf-8').decode(u8) };
-  // The longest prefix that decodes (every shorter one does too): the wrong byte is next.
-  let lo = 0;
-  let hi = u8.length - 1;
-  while (lo < hi) {
-    const mid = Math.ceil((lo + hi) / 2);
-    if (decodes(mid)) lo = mid;
-    else hi = mid - 1;
-  }
-  let line = 1;
-  for (let i = 0; i < lo; i += 1) if (u8[i] === 10) line += 1;
-  return { error: { kind: 'encoding', line } };
 }
 
 async function fetchText(url) {

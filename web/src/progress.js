@@ -7,6 +7,7 @@
 // an answer is right.
 
 import { newLearnerSeed } from './shuffle.js';
+import { decodeUtf8, looksBinary } from './utf8.js';
 
 export const PROGRESS_KEY = 'idemlab.progress.v1';
 export const CORRUPT_PREFIX = 'idemlab.progress.corrupt.';
@@ -418,13 +419,15 @@ export class Progress {
   }
 
   /**
-   * An exported file, read: the progress record it holds (without the export's extras).
+   * An exported file, read from its bytes (ArrayBuffer): the progress record it holds (without the export's extras).
    * Throws Error(reason) when it is not one. Nothing changes until replaceWith().
    */
-  parseImport(text) {
-    // A picture or an archive chosen by mistake: said as such, not as the parser's quote
-    // of its bytes (decoded as text, they are replacement characters and control codes).
-    if (/[\u0000-\u0008\u000e-\u001f\ufffd]/.test(text.slice(0, 512))) throw new Error('not a text file (a progress file is JSON text)');
+  parseImport(bytes) {
+    // A picture or an archive chosen by mistake is said to be one, and a file saved in
+    // another encoding (GBK) as such, not quoted by the JSON parser as garbled text.
+    if (looksBinary(bytes)) throw new Error('not a text file (a progress file is JSON text)');
+    const { text, error } = decodeUtf8(bytes);
+    if (error) throw new Error(`not UTF-8 text (line ${error.line}): save the file as UTF-8`);
     let parsed;
     try {
       parsed = JSON.parse(text);

@@ -192,7 +192,7 @@ function progressTools({ progress, notify, dropGroup, store, recheck }) {
       dropGroup('import');
       let data;
       try {
-        data = progress.parseImport(await file.text());
+        data = progress.parseImport(await file.arrayBuffer());
       } catch (e) {
         notify({ key: 'notice.importFailed', params: { file: file.name, reason: e.message }, group: 'import' });
         return;
