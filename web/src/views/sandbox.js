@@ -159,31 +159,22 @@ export class SandboxView {
     this.markBusy();
     const turn = this.queue.then(async () => {
       if (this.destroyed) return false;
-      const latest = () => n === this.asked;
-      let result;
+      let result = null; // null: nothing to do (what the edit changes is gone)
       try {
         const next = make();
-        if (!next) {
-          // Nothing to do (its row is gone), but as the latest it still draws what the
-          // edits before it took in: a second Remove of one row must not leave the first undrawn.
-          if (latest() && this.undrawn) {
-            this.undrawn = false;
-            this.remount();
-          }
-          return false;
-        }
-        result = await evaluateState(this.app.call, next);
+        if (next) result = await evaluateState(this.app.call, next);
       } catch (e) {
         // The engine could not answer (it stopped: its notice offers a restart).
         result = { errors: [{ path: '', reason: e.reason || e.message || String(e) }] };
       }
       if (this.destroyed) return false;
-      const isLatest = latest();
-      const changed = then(result, isLatest);
-      if (changed && !isLatest) this.undrawn = true;
-      // The latest answer draws what the others took in, whether it changed anything or not.
-      if (isLatest && this.undrawn && !changed) this.remount();
-      if (isLatest) this.undrawn = false;
+      const latest = n === this.asked;
+      const changed = result ? then(result, latest) : false;
+      if (changed && !latest) this.undrawn = true;
+      // The latest edit draws what the others took in, whether it changed anything or not
+      // (a second Remove of one row finds nothing to do, but the first must be drawn).
+      if (latest && this.undrawn && !changed) this.remount();
+      if (latest) this.undrawn = false;
       return changed;
     });
     this.queue = turn.catch(() => false);
@@ -211,16 +202,16 @@ export class SandboxView {
    * returns false when that is gone (nothing to do).
    */
   edit(change) {
-    const changed = (st) => {
+    const nextOf = (st) => {
       const next = clone(st);
       return change(next) === false ? null : next;
     };
     if (this.explore && this.explore.running) {
-      const next = changed(this.state);
+      const next = nextOf(this.state);
       if (next) this.stopExploreIfScenarioChanges(next);
     }
     return this.enqueue(
-      () => changed(this.state),
+      () => nextOf(this.state),
       (result, latest) => {
         if (result.errors) {
           this.editError = result.errors;
