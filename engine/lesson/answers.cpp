@@ -158,13 +158,29 @@ json all_answers(const PreparedLesson& p) {
   return out;
 }
 
-Verdict check_answer(const PreparedLesson& p, const std::string& question_id, const json& answer) {
+std::string answer_problem(const PreparedLesson& p, const std::string& question_id, const json& answer) {
   const Question* q = p.lesson.question(question_id);
-  if (!q) throw std::invalid_argument("unknown question '" + question_id + "' in lesson '" + p.lesson.id + "'");
+  if (!q) return "unknown question '" + question_id + "' in lesson '" + p.lesson.id + "'";
+  if (q->kind == "table") return answer.is_object() ? "" : "a table answer is an object keyed \"moment/side/fact\"";
+  if (!answer.is_string()) return "the answer to '" + question_id + "' is a string";
+  if (q->kind == "knowledge") {
+    static const std::set<std::string> allowed = {"knows_true", "knows_false", "cannot_know"};
+    if (!allowed.count(answer.get<std::string>())) return "a knowledge answer is knows_true, knows_false or cannot_know";
+  }
+  return "";
+}
+
+Verdict check_answer(const PreparedLesson& p, const std::string& question_id, const json& answer) {
+  std::string problem = answer_problem(p, question_id, answer);
+  if (!problem.empty()) throw std::invalid_argument(problem);
+  return checked_answer(p, *p.lesson.question(question_id), answer);
+}
+
+Verdict checked_answer(const PreparedLesson& p, const Question& question, const json& answer) {
+  const Question* q = &question;
   Verdict v;
   v.expected = expected_answer(p, *q);
   if (q->kind == "table") {
-    if (!answer.is_object()) throw std::invalid_argument("a table answer is an object keyed \"moment/side/fact\"");
     v.correct = true;
     v.cells = json::object();
     for (const auto& [key, expected] : v.expected.answer.items()) {
@@ -176,13 +192,6 @@ Verdict check_answer(const PreparedLesson& p, const std::string& question_id, co
       put(cell, "explanation", v.expected.cells[key]["explanation"]);
     }
     return v;
-  }
-  if (!answer.is_string()) throw std::invalid_argument("the answer to '" + question_id + "' is a string");
-  if (q->kind == "knowledge") {
-    static const std::set<std::string> allowed = {"knows_true", "knows_false", "cannot_know"};
-    if (!allowed.count(answer.get<std::string>())) {
-      throw std::invalid_argument("a knowledge answer is knows_true, knows_false or cannot_know");
-    }
   }
   v.correct = answer == v.expected.answer;
   if (q->kind == "choose") {

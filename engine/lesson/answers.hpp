@@ -38,6 +38,14 @@ struct Verdict {
 Verdict check_answer(const PreparedLesson& lesson, const std::string& question_id,
                      const nlohmann::json& answer);
 
+/// What check_answer would refuse `answer` for ("": nothing): an unknown question id, or an
+/// answer of the wrong shape. Throws nothing.
+std::string answer_problem(const PreparedLesson& lesson, const std::string& question_id,
+                           const nlohmann::json& answer);
+
+/// check_answer for an answer answer_problem has nothing against.
+Verdict checked_answer(const PreparedLesson& lesson, const Question& q, const nlohmann::json& answer);
+
 /// Every question's computed answer, in the lesson's order (the entries of the golden file
 /// tests/golden/answers.json): {"id": lesson id, "questions": [{"id", "kind", "step",
 /// "expected", "explanation": L10n, "cells"? (tables), "options"? (choose)}]}. Throws

@@ -183,13 +183,14 @@ bool apply(const Scenario& start, const std::vector<const Move*>& moves, Scenari
   return true;
 }
 
-ChallengeSolution solve_break(const Lesson& lesson, const Challenge& c) {
+bool solve_break(const Lesson& lesson, const Challenge& c, ChallengeSolution& out, LessonProblem& why) {
   const std::string name = to_string(*c.goal);
   Run start = Simulation(c.start, c.start.faults).run();
   if (violation_of(check_invariants(start).violations, *c.goal)) {
-    throw LessonError({{lesson.file, "/challenge",
-                        "the starting point already breaks " + name +
-                            " with no fault: nothing is left for the learner to break (change \"policy\" or \"goal\")"}});
+    why = {lesson.file, "/challenge",
+           "the starting point already breaks " + name +
+               " with no fault: nothing is left for the learner to break (change \"policy\" or \"goal\")"};
+    return false;
   }
   ExploreLimits limits;
   limits.max_faults = c.max_faults;
@@ -197,26 +198,27 @@ ChallengeSolution solve_break(const Lesson& lesson, const Challenge& c) {
   ExploreResult r = explore(c.start, limits);
   for (const Counterexample& x : r.counterexamples) {
     if (x.violation.invariant != *c.goal) continue;
-    ChallengeSolution out;
     out.scenario = c.start;
     out.scenario.faults = x.plan;
-    return out;
+    return true;
   }
   std::string reason = "no plan of at most " + plural(c.max_faults, "fault", "faults") + " breaks " + name +
                        " from the starting point: the explorer searched " +
                        plural(r.schedules, "schedule", "schedules") + " of up to " + std::to_string(c.max_faults);
   if (!r.complete) reason += " (" + r.cut_text.en + ")";
-  throw LessonError({{lesson.file, c.max_faults < limits::kMaxChallengeFaults ? "/challenge/max_faults" : "/challenge/goal",
-                      reason + "; allow more faults or change \"policy\" or \"goal\""}});
+  why = {lesson.file, c.max_faults < limits::kMaxChallengeFaults ? "/challenge/max_faults" : "/challenge/goal",
+         reason + "; allow more faults or change \"policy\" or \"goal\""};
+  return false;
 }
 
-ChallengeSolution solve_fix(const Lesson& lesson, const Challenge& c) {
+bool solve_fix(const Lesson& lesson, const Challenge& c, ChallengeSolution& out, LessonProblem& why) {
   ExploreResult at_start = explore_until_violation(c.start, c.faults);
   if (at_start.violating == 0) {
-    throw LessonError({{lesson.file, "/challenge",
-                        "the starting point already passes: no violation in " + searched(at_start).en +
-                            (at_start.complete ? "" : " (" + at_start.cut_text.en + ")") +
-                            "; a fix challenge starts from a policy that fails (set \"policy\")"}});
+    why = {lesson.file, "/challenge",
+           "the starting point already passes: no violation in " + searched(at_start).en +
+               (at_start.complete ? "" : " (" + at_start.cut_text.en + ")") +
+               "; a fix challenge starts from a policy that fails (set \"policy\")"};
+    return false;
   }
   // Every single change, likeliest first: a knob moved to its right setting, then each
   // knob's first other candidate, then its second, and so on; then pairs and triples of
@@ -244,7 +246,6 @@ ChallengeSolution solve_fix(const Lesson& lesson, const Challenge& c) {
                         [](const Move& m) { return m.knob->setting_of(m.value) == Setting::Right; });
   int tried = 0;
   bool capped = false;
-  ChallengeSolution out;
   // Tries the moves of `chosen` plus every further move after `from`, up to `size` moves.
   std::vector<const Move*> chosen;
   auto search = [&](auto& self, std::size_t from, std::size_t size) -> bool {
@@ -275,14 +276,15 @@ ChallengeSolution solve_fix(const Lesson& lesson, const Challenge& c) {
   for (int size = 1; size <= c.max_changes && !capped; ++size) {
     if (search(search, 0, static_cast<std::size_t>(size))) {
       out.scenario.faults = c.start.faults;
-      return out;
+      return true;
     }
   }
   std::string reason = "no change of at most " + plural(c.max_changes, "knob", "knobs") + " (of " +
                        join_names(c.knobs) + ") leaves the explorer without a violation in every schedule of up to " +
                        plural(c.faults, "fault", "faults") + ": " + plural(tried, "candidate", "candidates") + " searched";
   if (capped) reason += ", and the search stops at " + std::to_string(limits::kMaxFixCandidates) + " (limits::kMaxFixCandidates), so a rarer one may exist";
-  throw LessonError({{lesson.file, "/challenge", reason + "; allow more changes or other knobs, or change \"policy\""}});
+  why = {lesson.file, "/challenge", reason + "; allow more changes or other knobs, or change \"policy\""};
+  return false;
 }
 
 json verdict_json(const std::vector<Violation>& vs) {
@@ -443,9 +445,9 @@ json ChallengeSolution::to_json() const {
   return out;
 }
 
-ChallengeSolution solve_challenge(const Lesson& lesson) {
+bool find_challenge_solution(const Lesson& lesson, ChallengeSolution& out, LessonProblem& why) {
   const Challenge& c = *lesson.challenge;
-  return c.kind == "break" ? solve_break(lesson, c) : solve_fix(lesson, c);
+  return c.kind == "break" ? solve_break(lesson, c, out, why) : solve_fix(lesson, c, out, why);
 }
 
 json challenge_view(const Challenge& c) {
@@ -468,12 +470,13 @@ json challenge_view(const Challenge& c) {
   return out;
 }
 
-json judge_attempt(const Lesson& lesson, const json& attempt) {
-  Reader r(lesson.file);
-  Scenario a;
+bool read_attempt(Reader& r, const json& attempt, Scenario& a) {
   std::set<std::string> intents;
   read_scenario(r, attempt, "/attempt", a, intents);
-  if (!r.problems().empty()) throw LessonError(r.problems());
+  return r.problems().empty();
+}
+
+json judge_read_attempt(const Lesson& lesson, const Scenario& a) {
   const Challenge& c = *lesson.challenge;
   return c.kind == "break" ? judge_break(lesson, c, a) : judge_fix(c, a);
 }

@@ -41,4 +41,13 @@ nlohmann::json challenge_view(const Challenge& c);
 /// Throws LessonError, at paths under /attempt, when `attempt` is not a valid scenario.
 nlohmann::json judge_attempt(const Lesson& lesson, const nlohmann::json& attempt);
 
+// The work of solve_challenge and judge_attempt, which throws nothing (compiled without
+// unwinding in the WASM build: CMakeLists.txt); the two throw from engine/lesson/errors.cpp.
+/// solve_challenge's search: true with the solution in `out`, or false with the reason in `why`.
+bool find_challenge_solution(const Lesson& lesson, ChallengeSolution& out, LessonProblem& why);
+/// Reads a learner's attempt (a scenario object) into `a`, its problems into `r`: false when any.
+bool read_attempt(Reader& r, const nlohmann::json& attempt, Scenario& a);
+/// judge_attempt on an attempt read without problems.
+nlohmann::json judge_read_attempt(const Lesson& lesson, const Scenario& a);
+
 }  // namespace idemlab

@@ -216,13 +216,11 @@ L10n hint_for(const PreparedLesson& p, const Question& q, const Verdict& v) {
   return q.hint ? *q.hint : computed_hint(p, q, v);
 }
 
-json answer_feedback(const PreparedLesson& p, const std::string& question_id, const Try& t) {
-  const Question* q = p.lesson.question(question_id);
-  if (!q) throw std::invalid_argument("unknown question '" + question_id + "' in lesson '" + p.lesson.id + "'");
-  if (!t.answer && !t.reveal) throw std::invalid_argument("the input has no \"answer\" (and no \"reveal\": true)");
+json feedback_for(const PreparedLesson& p, const Question& question, const Try& t) {
+  const Question* q = &question;
   Verdict v;
   if (t.answer) {
-    v = check_answer(p, question_id, *t.answer);
+    v = checked_answer(p, question, *t.answer);
   } else {
     v.expected = expected_answer(p, *q);
   }

@@ -34,6 +34,12 @@ inline bool revealed(bool correct, const Try& t) { return correct || t.number >=
 /// when there is no answer and no reveal.
 nlohmann::json answer_feedback(const PreparedLesson& lesson, const std::string& question_id, const Try& t);
 
+/// answer_feedback's work, for a question of the lesson and a try whose answer
+/// answer_problem (engine/lesson/answers.hpp) has nothing against, or that asks to reveal.
+/// It throws nothing: it is compiled without unwinding in the WASM build (CMakeLists.txt),
+/// and answer_feedback throws from engine/lesson/errors.cpp.
+nlohmann::json feedback_for(const PreparedLesson& lesson, const Question& q, const Try& t);
+
 /// The hint a wrong try at `q` is given: the question's own `hint`, or computed (below).
 /// `verdict`: the try's (tables name how many cells are wrong).
 L10n hint_for(const PreparedLesson& lesson, const Question& q, const Verdict& verdict);

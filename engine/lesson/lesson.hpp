@@ -172,4 +172,10 @@ struct Lesson {
 /// used twice. (Problems that need the simulation are found by prepare_lesson.)
 Lesson load_lesson(const std::string& file, const std::string& text);
 
+/// load_lesson's work, which throws nothing: reads `text` into `lesson` (its file named by
+/// `r`) and records each problem in `r`; false when there is any. load_lesson
+/// (engine/lesson/errors.cpp) throws them; this code is compiled without unwinding in the
+/// WASM build (CMakeLists.txt), so it must not throw on input.
+bool read_lesson(Reader& r, const std::string& text, Lesson& lesson);
+
 }  // namespace idemlab

@@ -403,16 +403,14 @@ const Question* Lesson::question(const std::string& id) const {
   return nullptr;
 }
 
-Lesson load_lesson(const std::string& file, const std::string& text) {
-  Reader r(file);
+bool read_lesson(Reader& r, const std::string& text, Lesson& lesson) {
   std::optional<json> parsed = r.parse(text, limits::kMaxLessonBytes);
-  if (!parsed) throw LessonError(r.problems());
+  if (!parsed) return false;
   const json& j = *parsed;
-  Lesson lesson;
-  lesson.file = file;
+  lesson.file = r.file();
   if (!r.object(j, "", {"$schema", "id", "level", "title", "summary", "scenario", "facts", "moments", "questions", "self_check",
                         "compare", "challenge", "incident"})) {
-    throw LessonError(r.problems());
+    return false;
   }
   lesson.id = r.string(j, "", "id", true);
   if (!lesson.id.empty() && lesson.id.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789-") != std::string::npos) {
@@ -501,8 +499,7 @@ Lesson load_lesson(const std::string& file, const std::string& text) {
   if (const json* c = r.field(j, "", "compare", false)) read_compare(r, *c, r.field(j, "", "scenario", false), lesson);
   if (const json* c = r.field(j, "", "challenge", false)) read_challenge(r, *c, r.field(j, "", "scenario", false), lesson);
   if (const json* c = r.field(j, "", "incident", false)) read_incident(r, *c, j.contains("compare"), lesson);
-  if (!r.problems().empty()) throw LessonError(r.problems());
-  return lesson;
+  return r.problems().empty();
 }
 
 }  // namespace idemlab

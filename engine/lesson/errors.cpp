@@ -1,0 +1,49 @@
+// Where the lesson part throws for an input it refuses (LessonError, std::invalid_argument):
+// the reading, the challenge search and the answer feedback (engine/lesson/parse.cpp,
+// challenge.cpp, feedback.cpp) throw nothing and return their problems, and these thin
+// functions throw them. In the WASM build those three files are compiled without unwinding
+// (CMakeLists.txt, IDEMLAB_NO_UNWIND_FILES): an exception thrown inside them would not
+// destroy their locals, so every lesson, attempt or answer a learner gets refused would
+// keep its memory. Here every local is destroyed.
+#include <stdexcept>
+
+#include "engine/lesson/answers.hpp"
+#include "engine/lesson/challenge.hpp"
+#include "engine/lesson/feedback.hpp"
+#include "engine/lesson/lesson.hpp"
+
+namespace idemlab {
+
+Lesson load_lesson(const std::string& file, const std::string& text) {
+  Reader r(file);
+  Lesson lesson;
+  if (!read_lesson(r, text, lesson)) throw LessonError(r.problems());
+  return lesson;
+}
+
+ChallengeSolution solve_challenge(const Lesson& lesson) {
+  ChallengeSolution out;
+  LessonProblem why;
+  if (!find_challenge_solution(lesson, out, why)) throw LessonError({std::move(why)});
+  return out;
+}
+
+nlohmann::json answer_feedback(const PreparedLesson& p, const std::string& question_id, const Try& t) {
+  const Question* q = p.lesson.question(question_id);
+  if (!q) throw std::invalid_argument("unknown question '" + question_id + "' in lesson '" + p.lesson.id + "'");
+  if (!t.answer && !t.reveal) throw std::invalid_argument("the input has no \"answer\" (and no \"reveal\": true)");
+  if (t.answer) {
+    std::string why = answer_problem(p, question_id, *t.answer);
+    if (!why.empty()) throw std::invalid_argument(why);
+  }
+  return feedback_for(p, *q, t);
+}
+
+nlohmann::json judge_attempt(const Lesson& lesson, const nlohmann::json& attempt) {
+  Reader r(lesson.file);
+  Scenario a;
+  if (!read_attempt(r, attempt, a)) throw LessonError(r.problems());
+  return judge_read_attempt(lesson, a);
+}
+
+}  // namespace idemlab
