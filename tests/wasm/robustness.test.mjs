@@ -63,3 +63,40 @@ test('a full-width comma: line and column in characters, and the character', () 
   assert.deepEqual([out.errors[0].line, out.errors[0].column, out.errors[0].path], [2, 26, "/title"]);
   assert.match(out.errors[0].reason, /^line 2, column 26: not valid JSON: unexpected character '，' \(U\+FF0C\)/);
 });
+
+// In the WASM build most of the engine is compiled without unwinding (CMakeLists.txt,
+// IDEMLAB_NO_UNWIND_PARTS): an input error thrown across it would keep that code's memory.
+// A learner is refused all the time (a sandbox edit, a wrong answer's shape, an attempt
+// at a challenge), so each kind of refusal, repeated, must leave the memory as it was.
+test('refused lessons, scenarios, answers, attempts and challenges, repeated: the memory stays', () => {
+  const lesson = JSON.parse(lessonText);
+  const file = 'lessons/01-lost-receipt.json';
+  const withLesson = (extra, text = lessonText) => JSON.stringify({ file, text, ...extra });
+  const badKind = structuredClone(lesson);
+  badKind.questions[0].kind = 'nonsense';
+  const unsolvable = structuredClone(lesson);
+  unsolvable.challenge.policy = {};  // the default policy: no single fault breaks it
+  const refused = [
+    ['check', withLesson({}, JSON.stringify(badKind)), /unknown value 'nonsense'/],
+    ['run', JSON.stringify({ scenario: { policy: 'x' } }), /unknown field 'policy'/],
+    ['run', JSON.stringify({ scenario: { client: { key_scope: 'sometimes' } } }), /key_scope/],
+    ['answer', withLesson({ question: 'nope', answer: 'x' }), /unknown question 'nope'/],
+    ['answer', withLesson({ question: 'moment-table', answer: 'x' }), /a table answer is an object/],
+    ['answer', withLesson({ question: 'client-knows-effect-after-loss', answer: 'maybe' }), /knows_true, knows_false or cannot_know/],
+    ['answer', withLesson({ question: 'status-after-timeout', answer: 3 }), /is a string/],
+    ['challenge', withLesson({ attempt: { faults: [{ kind: 'nonsense' }] } }), /\/attempt/],
+    ['explore', withLesson({ policy: 'nope' }), /unknown policy 'nope'/],
+  ];
+  const slow = ['check', withLesson({}, JSON.stringify(unsolvable)), /breaks duplicate_effect/];
+  const reasonOf = (out) => JSON.stringify(out.error || out.errors);
+  const refuse = ([method, input, why]) => {
+    const out = JSON.parse(engine.call(method, input));
+    assert.ok(out.error || out.ok === false, `${method} was not refused: ${JSON.stringify(out).slice(0, 200)}`);
+    assert.match(reasonOf(out), why);
+  };
+  for (let i = 0; i < 3; i++) [...refused, slow].forEach(refuse);  // the memory they need, once
+  const memory = engine.memoryBytes();
+  for (let i = 0; i < 300; i++) refused.forEach(refuse);
+  for (let i = 0; i < 20; i++) refuse(slow);
+  assert.equal(engine.memoryBytes(), memory);
+});
