@@ -1,4 +1,5 @@
 #include "engine/api/api.hpp"
+#include "engine/api/dispatch.hpp"
 
 #include <deque>
 #include <memory>
@@ -29,11 +30,8 @@
 #include "engine/timeline/timeline_json.hpp"
 
 namespace idemlab::api {
-namespace {
 
 using nlohmann::json;
-
-ProgressHook progress_hook = nullptr;
 
 json error(const std::string& file, const std::string& path, const std::string& reason) {
   json e = json::object(), out = json::object();
@@ -43,6 +41,10 @@ json error(const std::string& file, const std::string& path, const std::string& 
   put(out, "error", std::move(e));
   return out;
 }
+
+namespace {
+
+ProgressHook progress_hook = nullptr;
 
 // The API's input itself is not JSON the engine reads (Reader::parse said why): an error
 // with the line and column in the input's text.
@@ -56,22 +58,31 @@ json input_error(Reader& r) {
   return out;
 }
 
-json problems_json(const LessonError& e) {
+json problems_json(const std::vector<LessonProblem>& problems) {
   json errors = json::array();
-  for (const LessonProblem& p : e.problems()) errors.push_back(p.to_json());
+  for (const LessonProblem& p : problems) errors.push_back(p.to_json());
   json out = json::object();
   put(out, "ok", false);
   put(out, "errors", std::move(errors));
   return out;
 }
 
-std::shared_ptr<const PreparedLesson> prepared(const std::string& file, const std::string& text) {
+// The lesson prepared (cached), or nullptr with its problems.
+std::shared_ptr<const PreparedLesson> prepared(const std::string& file, const std::string& text,
+                                               std::vector<LessonProblem>& problems) {
   static std::deque<std::pair<std::string, std::shared_ptr<const PreparedLesson>>> cache;
   std::string key = file + '\n' + text;
   for (const auto& [k, p] : cache) {
     if (k == key) return p;
   }
-  auto p = prepare_lesson(load_lesson(file, text));
+  Reader r(file);
+  Lesson lesson;
+  if (!read_lesson(r, text, lesson)) {
+    problems = r.problems();
+    return nullptr;
+  }
+  std::shared_ptr<const PreparedLesson> p = prepare_or_problems(std::move(lesson), problems);
+  if (!p) return nullptr;
   cache.emplace_front(key, p);
   if (cache.size() > 8) cache.pop_back();
   return p;
@@ -133,30 +144,38 @@ std::string sandbox_lesson(const json& scenario) {
 // The scenario an `explore` or `scenario` call is about: the lesson's (or a bare one),
 // optionally run as one of the lesson's compare policies ("policy": "<id>") or with knobs
 // overridden ("policy": {"client": {...}, "service": {...}, ...}).
-Scenario scenario_of(const Lesson& lesson, const json& in, const std::string& file, const std::string& text) {
+// False with the problems when the policy is unknown or does not read.
+bool scenario_of(const Lesson& lesson, const json& in, const std::string& file, const std::string& text, Scenario& out,
+                 std::vector<LessonProblem>& problems) {
   auto policy = in.find("policy");
-  if (policy == in.end() || policy->is_null()) return lesson.scenario;
+  if (policy == in.end() || policy->is_null()) {
+    out = lesson.scenario;
+    return true;
+  }
   if (policy->is_string()) {
     std::vector<std::string> ids;
     if (lesson.compare) {
       for (const ComparePolicy& c : lesson.compare->policies) {
-        if (c.id == policy->get<std::string>()) return c.scenario;
+        if (c.id == policy->get<std::string>()) {
+          out = c.scenario;
+          return true;
+        }
         ids.push_back(c.id);
       }
     }
-    throw LessonError({{file, "/policy", ids.empty() ? "unknown policy '" + policy->get<std::string>() + "': this has no side-by-side (compare) block, so it names no policy"
-                                                     : "unknown policy '" + policy->get<std::string>() + "'; the lesson's policies: " + join_names(ids)}});
+    problems = {{file, "/policy", ids.empty() ? "unknown policy '" + policy->get<std::string>() + "': this has no side-by-side (compare) block, so it names no policy"
+                                              : "unknown policy '" + policy->get<std::string>() + "'; the lesson's policies: " + join_names(ids)}};
+    return false;
   }
   Reader r(file);
   std::optional<json> file_json = r.parse(text, limits::kMaxLessonBytes);  // read before, by load_lesson
   std::vector<std::string> overridden;
   json merged = override_knobs(file_json && file_json->is_object() ? file_json->value("scenario", json::object()) : json::object(),
                                *policy, "/policy", overridden);
-  Scenario out;
   std::set<std::string> intents;
   read_scenario(r, merged, "/policy", out, intents);
-  if (!r.problems().empty()) throw LessonError(r.problems());
-  return out;
+  problems = r.problems();
+  return problems.empty();
 }
 
 // A sandbox edits a scenario knob by knob: a planned fault may stop firing when a knob
@@ -221,14 +240,10 @@ json simulate(const std::string& input) {
   if (sql && sql->get<bool>()) {
     // The statements one run executes (recorded from a run), executed `runs` times on
     // their own: what the run costs in SQL alone, for scripts/bench to put beside it.
+    // (A throw on the way stops the recording in api::call: engine/api/call.cpp.)
     std::vector<SqlCall> log;
     Database::record_sql(&log);
-    try {
-      steps = Simulation(s, s.faults).run().steps.size();
-    } catch (...) {
-      Database::record_sql(nullptr);
-      throw;
-    }
+    steps = Simulation(s, s.faults).run().steps.size();
     Database::record_sql(nullptr);
     long long statements = 0;
     for (const SqlCall& c : log) statements += c.kind != SqlCall::Kind::Open;
@@ -243,6 +258,8 @@ json simulate(const std::string& input) {
   put(out, "steps_per_run", steps / runs);
   return out;
 }
+
+}  // namespace
 
 json dispatch(const std::string& method, const std::string& input) {
   if (method == "seed_lab") return seed_lab();
@@ -273,11 +290,11 @@ json dispatch(const std::string& method, const std::string& input) {
     // Only the scenario is needed: the lesson is read and checked, not prepared (its
     // questions are not answered).
     Scenario sc;
-    try {
-      sc = scenario_of(load_lesson(file, text), in, file, text);
-    } catch (const LessonError& e) {
-      return problems_json(e);
-    }
+    Reader lesson_reader(file);
+    Lesson lesson;
+    if (!read_lesson(lesson_reader, text, lesson)) return problems_json(lesson_reader.problems());
+    std::vector<LessonProblem> problems;
+    if (!scenario_of(lesson, in, file, text, sc, problems)) return problems_json(problems);
     if (method == "scenario") {
       json out = json::object();
       put(out, "scenario", write_scenario(sc));
@@ -288,7 +305,7 @@ json dispatch(const std::string& method, const std::string& input) {
     limits.max_faults = static_cast<int>(r.integer(in, "", "faults", false, 2, 1, ExploreLimits::kMaxFaults));
     limits.max_schedules = static_cast<int>(r.integer(in, "", "limit", false, limits.max_schedules, 1, ExploreLimits::kMaxSchedules));
     limits.max_ms = r.integer(in, "", "max_ms", false, 0, 0, 3600000);
-    if (!r.problems().empty()) return problems_json(LessonError(r.problems()));
+    if (!r.problems().empty()) return problems_json(r.problems());
     limits.on_progress = [](const ExploreProgress& p) {
       if (progress_hook) progress_hook(p.depth, p.max_faults, p.done, p.total, p.schedules);
     };
@@ -296,43 +313,39 @@ json dispatch(const std::string& method, const std::string& input) {
   }
   if (method == "challenge") {
     // The learner's attempt at the lesson's challenge: the lesson is read, not prepared.
-    try {
-      Lesson lesson = load_lesson(file, text);
-      if (!lesson.challenge) return error(file, "/challenge", "the lesson has no \"challenge\" block");
-      if (!in.contains("attempt")) return error(file, "/attempt", "the input has no \"attempt\" (the learner's scenario)");
-      return judge_attempt(lesson, in["attempt"]);
-    } catch (const LessonError& e) {
-      return problems_json(e);
-    }
+    Reader r(file);
+    Lesson lesson;
+    if (!read_lesson(r, text, lesson)) return problems_json(r.problems());
+    if (!lesson.challenge) return error(file, "/challenge", "the lesson has no \"challenge\" block");
+    if (!in.contains("attempt")) return error(file, "/attempt", "the input has no \"attempt\" (the learner's scenario)");
+    Scenario attempt;
+    if (!read_attempt(r, in["attempt"], attempt)) return problems_json(r.problems());
+    return judge_read_attempt(lesson, attempt);
   }
-  std::shared_ptr<const PreparedLesson> p;
-  try {
-    p = prepared(file, text);
-  } catch (const LessonError& e) {
+  std::vector<LessonProblem> problems;
+  std::shared_ptr<const PreparedLesson> p = prepared(file, text, problems);
+  if (!p) {
     // Only when a bare scenario is refused is it looked at for faults that never fire
     // (drop_unfired simulates it once more): the common edit pays nothing for it.
-    if (method != "run" || !in.contains("scenario") || (unfired = drop_unfired(in["scenario"])).is_null()) return problems_json(e);
-    try {
-      p = prepared(file, sandbox_lesson(in["scenario"]));
-    } catch (const LessonError& again) {
-      return problems_json(again);
-    }
+    if (method != "run" || !in.contains("scenario") || (unfired = drop_unfired(in["scenario"])).is_null()) return problems_json(problems);
+    problems.clear();
+    p = prepared(file, sandbox_lesson(in["scenario"]), problems);
+    if (!p) return problems_json(problems);
   }
   // A challenge must be solvable and not solved at its start: `check` and `answers` search
   // for a solution with the explorer (`run` does not: it only shows the challenge).
   std::optional<ChallengeSolution> solution;
   if ((method == "check" || method == "answers") && p->lesson.challenge) {
-    try {
-      solution = solve_challenge(p->lesson);
-    } catch (const LessonError& e) {
-      return problems_json(e);
-    }
+    ChallengeSolution found;
+    LessonProblem why;
+    if (!find_challenge_solution(p->lesson, found, why)) return problems_json({why});
+    solution = std::move(found);
   }
   // An incident must reproduce its report: `check` and `answers` run the reported
   // behaviour once (engine/lesson/incident.hpp); `run` shows the block with that replay.
   if (method == "check" || method == "answers") {
     std::vector<LessonProblem> unreproduced = incident_problems(p->lesson);
-    if (!unreproduced.empty()) return problems_json(LessonError(std::move(unreproduced)));
+    if (!unreproduced.empty()) return problems_json(unreproduced);
   }
   if (method == "check") {
     json out = json::object(), warnings = json::array();
@@ -351,13 +364,11 @@ json dispatch(const std::string& method, const std::string& input) {
     return out;
   }
   if (method == "answers") {
-    try {
-      json out = all_answers(*p);
-      if (solution) put(out, "challenge", solution->to_json());
-      return out;
-    } catch (const std::invalid_argument& e) {
-      return error(file, "", e.what());
-    }
+    // Every answer was computed once when the lesson was prepared, which refuses a lesson
+    // whose answer cannot be: all_answers computes them again and does not throw here.
+    json out = all_answers(*p);
+    if (solution) put(out, "challenge", solution->to_json());
+    return out;
   }
   if (method == "compare") {
     if (!p->lesson.compare) return error(file, "/compare", "the lesson has no \"compare\" block (side by side)");
@@ -368,30 +379,13 @@ json dispatch(const std::string& method, const std::string& input) {
   Try t;
   t.number = static_cast<int>(r.integer(in, "", "try", false, 1, 1, limits::kMaxTryNumber));
   t.reveal = r.boolean(in, "", "reveal", false);
-  if (!r.problems().empty()) return problems_json(LessonError(r.problems()));
+  if (!r.problems().empty()) return problems_json(r.problems());
   if (in.contains("answer") && !in["answer"].is_null()) t.answer = in["answer"];
-  if (!t.answer && !t.reveal) return error(file, "", "the input has no \"answer\" (and no \"reveal\": true)");
-  try {
-    return answer_feedback(*p, question, t);
-  } catch (const std::invalid_argument& e) {
-    return error(file, "", e.what());
-  }
+  std::string why = feedback_problem(*p, question, t);
+  if (!why.empty()) return error(file, "", why);
+  return feedback_for(*p, *p->lesson.question(question), t);
 }
-
-}  // namespace
 
 void set_progress_hook(ProgressHook hook) { progress_hook = hook; }
-
-std::string call(const std::string& method, const std::string& input) {
-  try {
-    return write_json(dispatch(method, input));
-  } catch (const std::bad_alloc&) {
-    return error("", "", "out of memory: the input asks for more than the engine can hold").dump();
-  } catch (const std::exception& e) {
-    return error("", "", "internal error: " + printable_utf8(e.what())).dump();
-  } catch (...) {
-    return error("", "", "internal error").dump();
-  }
-}
 
 }  // namespace idemlab::api

@@ -11,6 +11,7 @@
 #include "engine/lesson/challenge.hpp"
 #include "engine/lesson/feedback.hpp"
 #include "engine/lesson/lesson.hpp"
+#include "engine/lesson/prepared.hpp"
 
 namespace idemlab {
 
@@ -29,14 +30,18 @@ ChallengeSolution solve_challenge(const Lesson& lesson) {
 }
 
 nlohmann::json answer_feedback(const PreparedLesson& p, const std::string& question_id, const Try& t) {
-  const Question* q = p.lesson.question(question_id);
-  if (!q) throw std::invalid_argument("unknown question '" + question_id + "' in lesson '" + p.lesson.id + "'");
-  if (!t.answer && !t.reveal) throw std::invalid_argument("the input has no \"answer\" (and no \"reveal\": true)");
-  if (t.answer) {
-    std::string why = answer_problem(p, question_id, *t.answer);
-    if (!why.empty()) throw std::invalid_argument(why);
+  std::string why = feedback_problem(p, question_id, t);
+  if (!why.empty()) throw std::invalid_argument(why);
+  return feedback_for(p, *p.lesson.question(question_id), t);
+}
+
+std::shared_ptr<const PreparedLesson> prepare_or_problems(Lesson lesson, std::vector<LessonProblem>& problems) {
+  try {
+    return prepare_lesson(std::move(lesson));
+  } catch (const LessonError& e) {
+    problems = e.problems();
+    return nullptr;
   }
-  return feedback_for(p, *q, t);
 }
 
 nlohmann::json judge_attempt(const Lesson& lesson, const nlohmann::json& attempt) {

@@ -216,6 +216,12 @@ L10n hint_for(const PreparedLesson& p, const Question& q, const Verdict& v) {
   return q.hint ? *q.hint : computed_hint(p, q, v);
 }
 
+std::string feedback_problem(const PreparedLesson& p, const std::string& question_id, const Try& t) {
+  if (!p.lesson.question(question_id)) return "unknown question '" + question_id + "' in lesson '" + p.lesson.id + "'";
+  if (!t.answer && !t.reveal) return "the input has no \"answer\" (and no \"reveal\": true)";
+  return t.answer ? answer_problem(p, question_id, *t.answer) : "";
+}
+
 json feedback_for(const PreparedLesson& p, const Question& question, const Try& t) {
   const Question* q = &question;
   Verdict v;

@@ -38,6 +38,10 @@ nlohmann::json answer_feedback(const PreparedLesson& lesson, const std::string& 
 /// answer_problem (engine/lesson/answers.hpp) has nothing against, or that asks to reveal.
 /// It throws nothing: it is compiled without unwinding in the WASM build (CMakeLists.txt),
 /// and answer_feedback throws from engine/lesson/errors.cpp.
+/// What answer_feedback would refuse try `t` at `question_id` for ("": nothing): an
+/// unknown question, no answer and no reveal, or an answer answer_problem refuses.
+std::string feedback_problem(const PreparedLesson& lesson, const std::string& question_id, const Try& t);
+
 nlohmann::json feedback_for(const PreparedLesson& lesson, const Question& q, const Try& t);
 
 /// The hint a wrong try at `q` is given: the question's own `hint`, or computed (below).
