@@ -81,7 +81,7 @@ std::shared_ptr<const PreparedLesson> prepared(const std::string& file, const st
     problems = r.problems();
     return nullptr;
   }
-  std::shared_ptr<const PreparedLesson> p = prepare_or_problems(std::move(lesson), problems);
+  std::shared_ptr<const PreparedLesson> p = prepare_checked(std::move(lesson), problems);
   if (!p) return nullptr;
   cache.emplace_front(key, p);
   if (cache.size() > 8) cache.pop_back();

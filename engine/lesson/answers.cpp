@@ -49,10 +49,10 @@ json predict_value(const Question& q, const ForkedRun& f, const std::string& int
 Expected predict(const PreparedLesson& p, const Question& q) {
   std::string intent = q.fork && !q.fork->intent.empty() ? q.fork->intent : first_intent(p.lesson.scenario);
   std::vector<std::pair<int, json>> values;  // world -> value
-  for (const ForkedRun& f : fork_runs(p, p.question_step(q), q.fork)) {
-    values.emplace_back(f.world, predict_value(q, f, intent));
-  }
   Expected e;
+  std::vector<ForkedRun> runs = fork_runs(p, p.question_step(q), q.fork, e.problem);
+  if (!e.problem.empty()) return e;
+  for (const ForkedRun& f : runs) values.emplace_back(f.world, predict_value(q, f, intent));
   e.answer = values.front().second;  // world 0 comes first: the lesson's own run
   std::string v = e.answer.get<std::string>();
   e.explanation = {"从这一步继续运行，结果是 " + v + "。", "Running on from this step gives " + v + "."};
@@ -78,10 +78,10 @@ Expected predict(const PreparedLesson& p, const Question& q) {
 // The one safe option is the answer; the explanation is its judgement, and every option's
 // judgement goes with it (check_answer puts the chosen unsafe one first).
 Expected choose(const PreparedLesson& p, const Question& q) {
-  std::vector<OptionJudgement> judged = judge_options(p, q);
-  std::string problem = safe_count_problem(judged);
-  if (!problem.empty()) throw std::invalid_argument(problem);
   Expected e;
+  std::vector<OptionJudgement> judged = judge_options(p, q, e.problem);
+  if (e.problem.empty()) e.problem = safe_count_problem(judged);
+  if (!e.problem.empty()) return e;
   e.options = json::array();
   for (const OptionJudgement& j : judged) {
     if (j.safe) {
@@ -138,10 +138,16 @@ Expected expected_answer(const PreparedLesson& p, const Question& q) {
   return e;
 }
 
+Expected computed_answer(const PreparedLesson& p, const Question& q) {
+  Expected e = expected_answer(p, q);
+  if (!e.problem.empty()) throw std::logic_error("question '" + q.id + "' of a prepared lesson: " + e.problem);
+  return e;
+}
+
 json all_answers(const PreparedLesson& p) {
   json questions = json::array();
   for (const Question& q : p.lesson.questions) {
-    Expected e = expected_answer(p, q);
+    Expected e = computed_answer(p, q);
     json a = json::object();
     put(a, "id", q.id);
     put(a, "kind", q.kind);
@@ -170,16 +176,10 @@ std::string answer_problem(const PreparedLesson& p, const std::string& question_
   return "";
 }
 
-Verdict check_answer(const PreparedLesson& p, const std::string& question_id, const json& answer) {
-  std::string problem = answer_problem(p, question_id, answer);
-  if (!problem.empty()) throw std::invalid_argument(problem);
-  return checked_answer(p, *p.lesson.question(question_id), answer);
-}
-
 Verdict checked_answer(const PreparedLesson& p, const Question& question, const json& answer) {
   const Question* q = &question;
   Verdict v;
-  v.expected = expected_answer(p, *q);
+  v.expected = computed_answer(p, *q);
   if (q->kind == "table") {
     v.correct = true;
     v.cells = json::object();

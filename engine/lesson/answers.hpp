@@ -19,12 +19,18 @@ struct Expected {
   L10n explanation;           ///< why, from the engine's own computation
   nlohmann::json cells;       ///< tables: per cell {"expected": ...}
   nlohmann::json options;     ///< choose: per option its judgement (OptionJudgement::to_json)
+  /// Why the answer cannot be computed ("" when it is): a fork that never settles, or a
+  /// choose question without exactly one safe option (the message names the safe ones).
+  /// prepare_lesson refuses such a lesson, so a prepared lesson's answers have none.
+  std::string problem;
 };
 
-/// The engine's answer to `q`. Throws std::invalid_argument if the question cannot be
-/// computed (a fork that never settles; a choose question without exactly one safe
-/// option, the message naming the safe ones).
+/// The engine's answer to `q`, or its `problem`. Throws nothing on input.
 Expected expected_answer(const PreparedLesson& lesson, const Question& q);
+
+/// expected_answer for a question of a prepared lesson; a problem there is an engine bug
+/// (std::logic_error).
+Expected computed_answer(const PreparedLesson& lesson, const Question& q);
 
 struct Verdict {
   bool correct = false;
@@ -48,8 +54,8 @@ Verdict checked_answer(const PreparedLesson& lesson, const Question& q, const nl
 
 /// Every question's computed answer, in the lesson's order (the entries of the golden file
 /// tests/golden/answers.json): {"id": lesson id, "questions": [{"id", "kind", "step",
-/// "expected", "explanation": L10n, "cells"? (tables), "options"? (choose)}]}. Throws
-/// std::invalid_argument as expected_answer does.
+/// "expected", "explanation": L10n, "cells"? (tables), "options"? (choose)}]}, for a prepared
+/// lesson (computed_answer).
 nlohmann::json all_answers(const PreparedLesson& lesson);
 
 /// "客户端" / "client"

@@ -42,12 +42,13 @@ L10n safe_explanation(const Option& o, const std::vector<OptionRun>& runs) {
 
 }  // namespace
 
-std::vector<OptionJudgement> judge_options(const PreparedLesson& p, const Question& q) {
+std::vector<OptionJudgement> judge_options(const PreparedLesson& p, const Question& q, std::string& unsettled) {
   int step = p.question_step(q);
   std::vector<OptionJudgement> out;
   std::vector<std::optional<Action>> actions;
   for (const Option& o : q.options) actions.push_back(o.action);
-  std::vector<std::vector<ForkedRun>> forks = fork_runs(p, step, actions);
+  std::vector<std::vector<ForkedRun>> forks = fork_runs(p, step, actions, unsettled);
+  if (!unsettled.empty()) return out;
   for (std::size_t k = 0; k < q.options.size(); ++k) {
     const Option& o = q.options[k];
     OptionJudgement j;

@@ -42,9 +42,9 @@ struct OptionJudgement {
   nlohmann::json to_json(const PreparedLesson& p, const Question& q) const;
 };
 
-/// Judges every option of choose question `q`, in the lesson's order. Throws
-/// std::invalid_argument when a run does not settle.
-std::vector<OptionJudgement> judge_options(const PreparedLesson& p, const Question& q);
+/// Judges every option of choose question `q`, in the lesson's order. When a run does not
+/// settle, `unsettled` says so and nothing is judged (fork_runs).
+std::vector<OptionJudgement> judge_options(const PreparedLesson& p, const Question& q, std::string& unsettled);
 
 /// "" when exactly one option is safe; otherwise why the question cannot be asked (no
 /// safe option: each one's witness run; several: their ids), for check to report.

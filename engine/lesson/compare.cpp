@@ -92,7 +92,7 @@ std::optional<L10n> slowness_text(const Scenario& s) {
 
 json compare_json(const PreparedLesson& p) {
   const Lesson& l = p.lesson;
-  if (!l.compare) throw std::invalid_argument("the lesson has no \"compare\" block");
+  if (!l.compare) throw std::logic_error("compare_json: the lesson has no \"compare\" block");
   json policies = json::array();
   for (const ComparePolicy& policy : l.compare->policies) policies.push_back(policy_json(policy));
   json out = json::object();

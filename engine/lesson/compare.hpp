@@ -13,7 +13,7 @@ namespace idemlab {
 /// policy its id, label, overrides and every step as `run` gives it (without knowledge):
 /// virtual time in ms, the event, both sides' rows, and the observer's truth, whose
 /// `by_intent` counts the effects of the lesson's first intent under every operation key it
-/// used. Throws std::invalid_argument when the lesson has no `compare` block.
+/// used. The lesson must have a `compare` block (the API checks first; std::logic_error).
 nlohmann::json compare_json(const PreparedLesson& lesson);
 
 }  // namespace idemlab

@@ -29,19 +29,23 @@ ChallengeSolution solve_challenge(const Lesson& lesson) {
   return out;
 }
 
+Verdict check_answer(const PreparedLesson& p, const std::string& question_id, const nlohmann::json& answer) {
+  std::string problem = answer_problem(p, question_id, answer);
+  if (!problem.empty()) throw std::invalid_argument(problem);
+  return checked_answer(p, *p.lesson.question(question_id), answer);
+}
+
 nlohmann::json answer_feedback(const PreparedLesson& p, const std::string& question_id, const Try& t) {
   std::string why = feedback_problem(p, question_id, t);
   if (!why.empty()) throw std::invalid_argument(why);
   return feedback_for(p, *p.lesson.question(question_id), t);
 }
 
-std::shared_ptr<const PreparedLesson> prepare_or_problems(Lesson lesson, std::vector<LessonProblem>& problems) {
-  try {
-    return prepare_lesson(std::move(lesson));
-  } catch (const LessonError& e) {
-    problems = e.problems();
-    return nullptr;
-  }
+std::shared_ptr<const PreparedLesson> prepare_lesson(Lesson lesson) {
+  std::vector<LessonProblem> problems;
+  std::shared_ptr<const PreparedLesson> p = prepare_checked(std::move(lesson), problems);
+  if (!p) throw LessonError(std::move(problems));
+  return p;
 }
 
 nlohmann::json judge_attempt(const Lesson& lesson, const nlohmann::json& attempt) {

@@ -228,7 +228,7 @@ json feedback_for(const PreparedLesson& p, const Question& question, const Try& 
   if (t.answer) {
     v = checked_answer(p, question, *t.answer);
   } else {
-    v.expected = expected_answer(p, *q);
+    v.expected = computed_answer(p, *q);
   }
   const bool shown = revealed(v.correct, t);
   json out = json::object();

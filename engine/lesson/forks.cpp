@@ -18,12 +18,13 @@ const IntentRow* final_row(const Run& run, const std::string& intent) {
 
 }  // namespace
 
-std::vector<ForkedRun> fork_runs(const PreparedLesson& p, int step, const std::optional<Action>& action) {
-  return std::move(fork_runs(p, step, std::vector<std::optional<Action>>{action}).front());
+std::vector<ForkedRun> fork_runs(const PreparedLesson& p, int step, const std::optional<Action>& action,
+                                 std::string& unsettled) {
+  return std::move(fork_runs(p, step, std::vector<std::optional<Action>>{action}, unsettled).front());
 }
 
 std::vector<std::vector<ForkedRun>> fork_runs(const PreparedLesson& p, int step,
-                                              const std::vector<std::optional<Action>>& actions) {
+                                              const std::vector<std::optional<Action>>& actions, std::string& unsettled) {
   std::vector<std::vector<ForkedRun>> out(actions.size());
   bool any = std::any_of(actions.begin(), actions.end(), [](const std::optional<Action>& a) { return a.has_value(); });
   std::set<int> done;
@@ -54,7 +55,8 @@ std::vector<std::vector<ForkedRun>> fork_runs(const PreparedLesson& p, int step,
         f.forked = Simulation::fork(*paused, {a}, k == last)->run();
       }
       if (static_cast<int>((action ? f.forked : world.run).steps.size()) >= Simulation::kMaxSteps) {
-        throw std::invalid_argument("the run does not settle within " + std::to_string(Simulation::kMaxSteps) + " steps");
+        unsettled = "the run does not settle within " + std::to_string(Simulation::kMaxSteps) + " steps";
+        return out;
       }
     }
   }

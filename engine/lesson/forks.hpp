@@ -22,15 +22,16 @@ struct ForkedRun {
 /// For each world the client cannot tell apart from the lesson's own run at `step`
 /// (Knowledge::possible; world 0, the lesson's own run, first), the run on from the
 /// matching step: with `action` performed right after it, or as it goes on by itself when
-/// `action` is empty. Throws std::invalid_argument when a run does not settle within
-/// Simulation::kMaxSteps steps.
-std::vector<ForkedRun> fork_runs(const PreparedLesson& p, int step, const std::optional<Action>& action);
+/// `action` is empty. When a run does not settle within Simulation::kMaxSteps steps,
+/// `unsettled` says so and the runs are not all there (the lesson is refused).
+std::vector<ForkedRun> fork_runs(const PreparedLesson& p, int step, const std::optional<Action>& action,
+                                 std::string& unsettled);
 
 /// fork_runs for each of `actions` (the result's [k] for actions[k]): every world is
 /// simulated once up to its matching step, and each action's run forks from there
 /// (Simulation::fork) instead of simulating that prefix again.
 std::vector<std::vector<ForkedRun>> fork_runs(const PreparedLesson& p, int step,
-                                              const std::vector<std::optional<Action>>& actions);
+                                              const std::vector<std::optional<Action>>& actions, std::string& unsettled);
 
 /// The first status the client records for the intent after step `from` of `run`
 /// ("NONE" if it records none): what a timeout, a reply or a lookup makes it write next.

@@ -24,7 +24,7 @@ nlohmann::json Incident::to_json() const {
 
 ReportedRun reported_run(const Lesson& lesson) {
   if (!lesson.incident || !lesson.compare || lesson.compare->policies.empty()) {
-    throw std::invalid_argument("the lesson is no incident with a compare block");
+    throw std::logic_error("reported_run: the lesson is no incident with a compare block");
   }
   const ComparePolicy& policy = lesson.compare->policies.front();
   ReportedRun out;

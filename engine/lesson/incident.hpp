@@ -22,7 +22,7 @@ struct ReportedRun {
 };
 
 /// Runs `lesson`'s reported behaviour (it must be an incident: it has `incident` and
-/// `compare`). Throws std::invalid_argument otherwise.
+/// `compare`; the API checks first). Throws std::logic_error otherwise (a bug).
 ReportedRun reported_run(const Lesson& lesson);
 
 /// The incident as `run` shows it (engine/api/API.md): the block as written, and

@@ -22,7 +22,8 @@ namespace idemlab {
 /// A problem in a lesson file: the file, a JSON Pointer into it, and why.
 using LessonProblem = InputProblem;
 
-/// Thrown by load_lesson / prepare_lesson with every problem found (at least one).
+/// Thrown by load_lesson / prepare_lesson (only from engine/lesson/errors.cpp) with every
+/// problem found (at least one).
 class LessonError : public std::runtime_error {
  public:
   explicit LessonError(std::vector<LessonProblem> problems)

@@ -109,21 +109,21 @@ long long check_work(const PreparedLesson& p) {
 
 }  // namespace
 
-std::shared_ptr<const PreparedLesson> prepare_lesson(Lesson lesson) {
+std::shared_ptr<const PreparedLesson> prepare_checked(Lesson lesson, std::vector<LessonProblem>& problems) {
   // The fault space, before it is built: its runs, each about as long as the run with no fault.
   FaultSpaceSize space = fault_space_size(lesson.scenario);
   long long work = static_cast<long long>(space.plans) * (space.fault_free_steps + limits::kRunWork);
   if (space.plans > limits::kMaxWorlds || work > limits::kMaxCheckWork) {
-    throw LessonError({{lesson.file, "/scenario/fault_space",
+    problems.push_back({lesson.file, "/scenario/fault_space",
                         "the fault space holds " + std::to_string(space.plans) + " runs of about " +
                             std::to_string(space.fault_free_steps) + " steps; at most " + std::to_string(limits::kMaxWorlds) +
                             " runs and " + std::to_string(limits::kMaxCheckWork) + " steps in all" + kWithinBudget +
-                            ": consider fewer crash points, not losing every message, or a shorter script"}});
+                            ": consider fewer crash points, not losing every message, or a shorter script"});
+    return nullptr;
   }
   auto out = std::make_shared<PreparedLesson>();
   out->worlds = build_worlds(lesson.scenario, {}, &space);
   out->knowledge = std::make_unique<Knowledge>(out->worlds);
-  std::vector<LessonProblem> problems;
   // Shown as part of "this run itself", a fault that never fires would describe to the
   // learner a run that is not the one they watch.
   unfired_faults(lesson.file, lesson.scenario.faults.faults, out->run(), "/scenario/faults", problems);
@@ -137,46 +137,53 @@ std::shared_ptr<const PreparedLesson> prepare_lesson(Lesson lesson) {
     }
   }
   out->lesson = std::move(lesson);
-  if (!problems.empty()) throw LessonError(problems);
+  if (!problems.empty()) return nullptr;
   const Lesson& l = out->lesson;
   work = check_work(*out);
   if (work > limits::kMaxCheckWork) {
-    throw LessonError({{l.file, "/questions",
+    problems.push_back({l.file, "/questions",
                         "checking the lesson would simulate about " + std::to_string(work) + " steps; at most " +
                             std::to_string(limits::kMaxCheckWork) + kWithinBudget +
                             ": a choose option (or a predict question's \"if\") is one run in every run of the fault space "
                             "the client cannot tell apart at its moment, so consider fewer options, fewer such questions or a "
-                            "smaller fault space"}});
+                            "smaller fault space"});
+    return nullptr;
   }
   for (std::size_t i = 0; i < l.questions.size(); ++i) {
     const Question& q = l.questions[i];
     std::string path = "/questions/" + std::to_string(i);
-    try {
-      if (q.kind == "choose") {
-        std::vector<OptionJudgement> judged = judge_options(*out, q);
-        std::string problem = safe_count_problem(judged);
-        if (!problem.empty()) problems.push_back({l.file, path + "/options", problem});
-        for (const OptionJudgement& j : judged) {
-          if (j.safe) out->right_option[q.id] = j.id;
-        }
+    const std::string cannot = "the engine cannot compute an answer: ";
+    if (q.kind == "choose") {
+      std::string unsettled;
+      std::vector<OptionJudgement> judged = judge_options(*out, q, unsettled);
+      if (!unsettled.empty()) {
+        problems.push_back({l.file, path, cannot + unsettled});
         continue;
       }
-      Expected e = expected_answer(*out, q);
-      if (q.kind == "predict" || q.kind == "concept") out->right_option[q.id] = e.answer.get<std::string>();
-      if (q.kind == "predict") {
-        bool listed = false;
-        for (const Option& o : q.options) listed = listed || o.id == e.answer.get<std::string>();
-        if (!listed) {
-          problems.push_back({l.file, path + "/options",
-                              "the engine computes '" + e.answer.get<std::string>() +
-                                  "', which is not among the options"});
-        }
+      std::string problem = safe_count_problem(judged);
+      if (!problem.empty()) problems.push_back({l.file, path + "/options", problem});
+      for (const OptionJudgement& j : judged) {
+        if (j.safe) out->right_option[q.id] = j.id;
       }
-    } catch (const std::exception& e) {
-      problems.push_back({l.file, path, std::string("the engine cannot compute an answer: ") + e.what()});
+      continue;
+    }
+    Expected e = expected_answer(*out, q);
+    if (!e.problem.empty()) {
+      problems.push_back({l.file, path, cannot + e.problem});
+      continue;
+    }
+    if (q.kind == "predict" || q.kind == "concept") out->right_option[q.id] = e.answer.get<std::string>();
+    if (q.kind == "predict") {
+      bool listed = false;
+      for (const Option& o : q.options) listed = listed || o.id == e.answer.get<std::string>();
+      if (!listed) {
+        problems.push_back({l.file, path + "/options",
+                            "the engine computes '" + e.answer.get<std::string>() +
+                                "', which is not among the options"});
+      }
     }
   }
-  if (!problems.empty()) throw LessonError(problems);
+  if (!problems.empty()) return nullptr;
   return out;
 }
 

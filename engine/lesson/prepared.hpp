@@ -29,10 +29,10 @@ struct PreparedLesson {
 /// Runs and checks `lesson`. Throws LessonError (file, JSON Pointer, reason).
 std::shared_ptr<const PreparedLesson> prepare_lesson(Lesson lesson);
 
-/// prepare_lesson, its LessonError caught (engine/lesson/errors.cpp): the prepared lesson,
-/// or nullptr with the problems in `problems`. For callers compiled without unwinding in
-/// the WASM build (the api part: CMakeLists.txt), which must not catch.
-std::shared_ptr<const PreparedLesson> prepare_or_problems(Lesson lesson, std::vector<LessonProblem>& problems);
+/// prepare_lesson's work, which throws nothing on input: the prepared lesson, or nullptr
+/// with every problem found in `problems`. prepare_lesson (engine/lesson/errors.cpp) throws
+/// them; this code is compiled without unwinding in the WASM build (CMakeLists.txt).
+std::shared_ptr<const PreparedLesson> prepare_checked(Lesson lesson, std::vector<LessonProblem>& problems);
 
 /// The faults of `faults` that never fire in `run` (Run::fired), or are listed twice, each a
 /// problem at `path_of_faults`/<i> naming a few points of that kind the run does pass. A

@@ -50,7 +50,9 @@ json check_with_options(const std::vector<std::pair<std::string, std::string>>& 
 TEST_CASE("lost-receipt after the timeout: a new key duplicates, FAILED lies, reconciling is safe") {
   auto p = prepared_lesson("01-lost-receipt.json");
   const Question& q = choose_question(*p);
-  std::vector<OptionJudgement> all = judge_options(*p, q);
+  std::string unsettled;
+  std::vector<OptionJudgement> all = judge_options(*p, q, unsettled);
+  REQUIRE(unsettled.empty());
 
   // The client cannot tell "the request was lost" from "the response was lost" here.
   const OptionJudgement& reconcile = judged(all, "reconcile", q);

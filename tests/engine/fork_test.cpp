@@ -43,7 +43,9 @@ TEST_CASE("every choose option's run, forked from the world paused at the questi
         actions.push_back(q.fork);
       }
       int step = p->question_step(q);
-      auto forks = idemlab::fork_runs(*p, step, actions);
+      std::string unsettled;
+      auto forks = idemlab::fork_runs(*p, step, actions, unsettled);
+      REQUIRE(unsettled.empty());
       REQUIRE(forks.size() == actions.size());
       for (std::size_t k = 0; k < actions.size(); ++k) {
         for (const idemlab::ForkedRun& f : forks[k]) {
