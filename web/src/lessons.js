@@ -204,7 +204,10 @@ export class LessonStore {
     try {
       data = JSON.parse(got.text);
     } catch (e) {
-      throw new IndexError(INDEX, `not JSON (${e.message})`);
+      // The engine's reader names the line and column; the browser's own words differ
+      // from one browser to the next and are its last resort.
+      const errors = await this._engineJsonErrors(INDEX, got.text);
+      throw new IndexError(INDEX, errors ? errors[0].reason : `not JSON (${e.message})`);
     }
     if (!data || !Array.isArray(data.lessons)) {
       throw new IndexError(INDEX, 'expected {"lessons": [{"file": "lessons/….json", ...}, ...]}');
@@ -229,13 +232,20 @@ export class LessonStore {
    * message (its wording differs from browser to browser) only when the engine cannot answer.
    */
   async _notJson(file, text, parseError) {
+    return (await this._engineJsonErrors(file, text)) || [{ file, path: '', kind: 'json', reason: parseError.message }];
+  }
+
+  /**
+   * What the engine's reader says of `text`, which JSON.parse refused: its problems
+   * ({file, path, reason}, the first naming the line and column), or null when the engine
+   * cannot answer (not loaded, stopped).
+   */
+  async _engineJsonErrors(file, text) {
     try {
-      const errors = outputErrors(await this.call('check', { file, text }), file);
-      if (errors) return errors;
+      return outputErrors(await this.call('check', { file, text }), file);
     } catch {
-      // the engine is not loaded or stopped: the browser's message below
+      return null;
     }
-    return [{ file, path: '', kind: 'json', reason: parseError.message }];
   }
 
   /** Fetch and run the lesson of an index entry; always resolves to a record {file, status, ...}. */
