@@ -2,6 +2,7 @@
 
 #include <cctype>
 #include <cstdio>
+#include <cstring>
 #include <vector>
 
 namespace idemlab {
@@ -182,8 +183,26 @@ bool run(const std::string& text, BoundedBuilder& b) {
 }
 
 // The reason and byte offset of a syntax error nlohmann reported.
+// Where the token that ends at `end` (one past its last byte) starts. nlohmann's token
+// string (`token`) starts afresh only at a string or a number; after a bracket, a comma, a
+// colon or a literal it holds everything read since (with whitespace and control
+// characters written out as <U+000A>), so its length places a trailing comma's '}' at the
+// value before it. Such a token is found in the text instead: one structural character,
+// or the letters of a literal.
+std::size_t token_start_at(const std::string& text, std::size_t end, const std::string& token) {
+  if (end == 0 || end > text.size()) return end >= token.size() ? end - token.size() : 0;
+  const char last = text[end - 1];
+  if (std::strchr("{}[],:", last) != nullptr) return end - 1;
+  if (std::isalpha(static_cast<unsigned char>(last))) {
+    std::size_t start = end - 1;
+    while (start > 0 && std::isalpha(static_cast<unsigned char>(text[start - 1]))) --start;
+    return start;
+  }
+  return end >= token.size() ? end - token.size() : 0;  // a string or a number: its own token
+}
+
 void syntax_problem(const std::string& text, const BoundedBuilder& b, std::size_t& offset, std::string& reason) {
-  const std::size_t token_start = b.error_position >= b.error_token.size() ? b.error_position - b.error_token.size() : 0;
+  const std::size_t token_start = token_start_at(text, b.error_position, b.error_token);
   if (b.error_id == 406) {  // out_of_range.406: number overflow
     offset = token_start;
     reason = "number out of range: " + truncated(b.error_token, 40) + " (numbers are at most about 1.8e308)";

@@ -120,6 +120,32 @@ TEST_CASE("a full-width comma outside a string: file, line, column (in character
   CHECK(out2["errors"][0]["path"] == "/title");
 }
 
+TEST_CASE("a stray comma, a missing one, a literal out of place: the line and column of the character where the text breaks") {
+  struct Case {
+    std::string text;
+    int line, column;
+    std::string unexpected;
+  };
+  for (const Case& c : std::vector<Case>{
+           // A trailing comma, the commonest slip: the '}' after it, on the line below.
+           {"{\"id\": \"x\",\n  \"level\": \"intro\",\n}", 3, 1, "unexpected '}'"},
+           // A comma where a key belongs, after a bracket.
+           {"{\"scenario\": {,}}", 1, 15, "unexpected ','"},
+           {"{\"moments\": [1,,2]}", 1, 16, "unexpected ','"},
+           // A comma missing between two members: the second member's key.
+           {"{\"id\": \"x\"\n  \"level\": \"intro\"}", 2, 3, "unexpected string literal"},
+           // Two values in a row: the second.
+           {"{\"ok\": true false}", 1, 13, "unexpected false literal"},
+       }) {
+    json out = check_text(c.text);
+    REQUIRE_MESSAGE(out["ok"] == false, c.text);
+    const json& p = out["errors"][0];
+    CHECK_MESSAGE(p["line"] == c.line, c.text);
+    CHECK_MESSAGE(p["column"] == c.column, c.text);
+    CHECK_MESSAGE(has(p["reason"], c.unexpected), c.text);
+  }
+}
+
 TEST_CASE("1e400 and other numbers out of range are ordinary problems at their path") {
   json lesson = lesson_json("01-lost-receipt.json");
   lesson["scenario"]["seed"] = "@@";
