@@ -269,7 +269,7 @@ test('files that cannot be imported: each outcome names its file and takes the p
   // of the page, far from the Import button).
   await chooseImport(page, 'not json', 'notes.txt');
   await expect(notices).toHaveCount(1);
-  await expect(notices).toContainText('Could not import notes.txt: not JSON');
+  await expect(notices).toContainText('Could not import notes.txt: line 1, column 1: not valid JSON');
   await expect(notices).toBeFocused();
   await expect(notices).toBeInViewport();
   // A picture chosen by mistake is called what it is, not quoted as garbled text.

@@ -19,12 +19,14 @@ for (const [lang, intro, notLesson] of [
   });
 }
 
-test('in Chinese, a progress file that cannot be imported says its reason is in English', async ({ page }) => {
+test('in Chinese, a progress file that cannot be imported says its reason is in English and where the text breaks', async ({ page }) => {
   await page.addInitScript(() => localStorage.setItem('idemlab.lang', 'zh-CN'));
   await page.goto('./');
   await page.locator('[data-testid="lesson-list"][data-ready="true"]').waitFor();
-  await page.getByTestId('import-input').setInputFiles({ name: 'progress.json', mimeType: 'application/json', buffer: Buffer.from('not json at all') });
-  await expect(page.getByTestId('notice')).toContainText('无法导入 progress.json（原因，英文）：not JSON');
+  // A comma left before the closing brace: the reason says where, as for a lesson file.
+  const text = '{"version": 1,\n  "lessons": {},\n}';
+  await page.getByTestId('import-input').setInputFiles({ name: 'progress.json', mimeType: 'application/json', buffer: Buffer.from(text) });
+  await expect(page.getByTestId('notice')).toContainText('无法导入 progress.json（原因，英文）：line 3, column 1: not valid JSON');
 });
 
 test('in Chinese, the notice about unreadable saved progress marks its English reason as English', async ({ page }) => {

@@ -206,7 +206,7 @@ export class LessonStore {
     } catch (e) {
       // The engine's reader names the line and column; the browser's own words differ
       // from one browser to the next and are its last resort.
-      const errors = await this._engineJsonErrors(INDEX, got.text);
+      const errors = await this.jsonErrors(INDEX, got.text);
       throw new IndexError(INDEX, errors ? errors[0].reason : `not JSON (${e.message})`);
     }
     if (!data || !Array.isArray(data.lessons)) {
@@ -232,15 +232,16 @@ export class LessonStore {
    * message (its wording differs from browser to browser) only when the engine cannot answer.
    */
   async _notJson(file, text, parseError) {
-    return (await this._engineJsonErrors(file, text)) || [{ file, path: '', kind: 'json', reason: parseError.message }];
+    return (await this.jsonErrors(file, text)) || [{ file, path: '', kind: 'json', reason: parseError.message }];
   }
 
   /**
    * What the engine's reader says of `text`, which JSON.parse refused: its problems
    * ({file, path, reason}, the first naming the line and column), or null when the engine
-   * cannot answer (not loaded, stopped).
+   * cannot answer (not loaded, stopped). Any JSON file the page reads may ask (the index, a
+   * lesson, an imported progress file).
    */
-  async _engineJsonErrors(file, text) {
+  async jsonErrors(file, text) {
     try {
       return outputErrors(await this.call('check', { file, text }), file);
     } catch {

@@ -420,7 +420,8 @@ export class Progress {
 
   /**
    * An exported file, read from its bytes (ArrayBuffer): the progress record it holds (without the export's extras).
-   * Throws Error(reason) when it is not one. Nothing changes until replaceWith().
+   * Throws Error(reason) when it is not one; when it is no JSON, the error's `notJson` is the
+   * file's text. Nothing changes until replaceWith().
    */
   parseImport(bytes) {
     // A picture or an archive chosen by mistake is said to be one, and a file saved in
@@ -432,7 +433,9 @@ export class Progress {
     try {
       parsed = JSON.parse(text);
     } catch (e) {
-      throw new Error(`not JSON (${e.message})`);
+      // The text goes with the error, so the caller can have the engine's reader say where
+      // it breaks (LessonStore.jsonErrors) instead of the browser.
+      throw Object.assign(new Error(`not JSON (${e.message})`), { notJson: text });
     }
     const reason = validate(parsed);
     if (reason) throw new Error(reason);

@@ -194,7 +194,9 @@ function progressTools({ progress, notify, dropGroup, store, recheck }) {
       try {
         data = progress.parseImport(await file.arrayBuffer());
       } catch (e) {
-        notify({ key: 'notice.importFailed', params: { file: file.name, reason: e.message }, group: 'import' });
+        // Where a text that is no JSON breaks, in the engine's words (as for a lesson file).
+        const errors = typeof e.notJson === 'string' ? await store.jsonErrors(file.name, e.notJson) : null;
+        notify({ key: 'notice.importFailed', params: { file: file.name, reason: errors ? errors[0].reason : e.message }, group: 'import' });
         return;
       }
       replaceChildren(slot, h('p', { class: 'loading', 'aria-busy': 'true', 'data-testid': 'import-checking' }, t('import.checking')));
