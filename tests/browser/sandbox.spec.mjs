@@ -3,6 +3,7 @@
 // the run by its address. What a run ends with is read from the page and compared with
 // what the engine says (window.__idemlab), never with numbers written here.
 
+import { deflateRawSync } from 'node:zlib';
 import { test, expect, useEnglish, openLesson, sandboxReady } from './helpers.mjs';
 
 const LOST = 'drop:response:weekly-report:1';
@@ -271,6 +272,17 @@ test('each button of the target list is described by the point it is for, so but
   for (const descriptions of byName.values()) expect(new Set(descriptions).size).toBe(descriptions.length);
 });
 
+/** A sandbox code as the page writes one, for a state given as JSON text (it may be one JSON.stringify cannot make). */
+function codeOfText(text) {
+  return `1${deflateRawSync(Buffer.from(text, 'utf8'), { level: 9 }).toString('base64url')}`;
+}
+
+/** A state whose client holds `depth` nested objects: a crafted link (the page never writes one). */
+function deepState(depth) {
+  const script = '[{"at": 0, "do": "deliver", "intent": "weekly-report", "payload": "p"}]';
+  return `{"v": 1, "s": {"client": {"zz": ${'{"a": '.repeat(depth)}1${'}'.repeat(depth)}}, "script": ${script}}}`;
+}
+
 test('broken sandbox addresses say why and show the default scenario, never a blank page', async ({ page }) => {
   const long = `1${'A'.repeat(40000)}`;
   for (const [hash, words] of [
@@ -279,6 +291,11 @@ test('broken sandbox addresses say why and show the default scenario, never a bl
     ['#/sandbox/1', /does not decode/],
     ['#/sandbox/9abc', /not in a format this page writes/],
     [`#/sandbox/${long}`, /too long/],
+    // Nested thousands deep, such links hung the page on "Loading" or ended in the error page.
+    [`#/sandbox/${codeOfText(deepState(3000))}`, /nests its data more than 64 levels deep/],
+    [`#/sandbox/${codeOfText(deepState(20000))}`, /nests its data more than 64 levels deep/],
+    // Deeper than a scenario may be, but within the link's bound: the engine names where.
+    [`#/sandbox/${codeOfText(deepState(40))}`, /nest more than 32 levels deep/],
   ]) {
     await page.goto(`./${hash}`);
     await waitSandbox(page);

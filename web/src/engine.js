@@ -184,9 +184,13 @@ export class Engine {
   call(method, input, { onProgress = null, cancellable = false } = {}) {
     if (this.dead) return Promise.reject(new EngineError(WASM_FILE, this.dead, method, null, 'stopped'));
     return new Promise((resolve, reject) => {
+      // The input goes as JSON text, made here: a string always crosses to the worker,
+      // whose smaller stack could fail to take a deeply nested object, leaving the call
+      // unanswered. (The page's inputs are bounded in depth: sandbox/codec.js.)
+      const text = JSON.stringify(input);
       const id = this.next++;
-      this.pending.set(id, { method, input, resolve, reject, onProgress, cancellable });
-      this.worker.postMessage({ id, method, input });
+      this.pending.set(id, { method, input: text, resolve, reject, onProgress, cancellable });
+      this.worker.postMessage({ id, method, input: text });
     });
   }
 

@@ -19,6 +19,30 @@ export const CODE_VERSION = '1';
 export const MAX_CODE_CHARS = 32000;
 // - the inflated JSON is bounded too, so a small crafted code cannot expand to megabytes.
 export const MAX_STATE_BYTES = 256 * 1024;
+// - and so is its nesting: the page writes states some 8 levels deep, and the engine reads a
+//   scenario at most limits::kMaxJsonDepth (32) deep, saying where a deeper one is refused.
+//   Past a few thousand levels the browser itself cannot hand the state on (structured
+//   clone and JSON.stringify run out of stack, in the worker first): a crafted link hung the
+//   page. A state deeper than this is refused here; one between 33 and this still reaches the
+//   engine, which names the path.
+export const MAX_STATE_DEPTH = 64;
+
+/** How deep `text`'s arrays and objects nest (brackets inside strings do not count). */
+function nesting(text) {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // a backslash: the next character is escaped
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x7b || c === 0x5b) deepest = Math.max(deepest, ++depth);
+    else if (c === 0x7d || c === 0x5d) depth--;
+  }
+  return deepest;
+}
 
 function toBase64Url(bytes) {
   let bin = '';
@@ -59,6 +83,7 @@ export function decodeState(code) {
   } catch (_) {
     return { error: { key: 'sandbox.badData' } };
   }
+  if (nesting(text) > MAX_STATE_DEPTH) return { error: { key: 'sandbox.badDeep', params: { max: MAX_STATE_DEPTH } } };
   let state;
   try {
     state = JSON.parse(text);
