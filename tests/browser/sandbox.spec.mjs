@@ -436,6 +436,19 @@ test('pin as A, edit B: both run under the same fault plan with their counters',
   await expect(page.getByTestId('sb-compare')).toHaveCount(0);
 });
 
+test('a link pinning a policy A the engine refuses names the setting in A\'s column, as B\'s refusals do', async ({ page }) => {
+  await page.goto('./#/sandbox');
+  await waitSandbox(page);
+  const code = await page.evaluate(() =>
+    window.__idemlab.sandboxCode({ v: 1, s: { script: [{ at: 0, do: 'deliver', intent: 'weekly-report', payload: 'p' }] }, a: { client: { key_scope: 'galaxy' } } }),
+  );
+  await page.goto(`./#/sandbox/${code}`);
+  await waitSandbox(page);
+  await expect(page.getByTestId('sb-col-A')).toContainText("client.key_scope: unknown value 'galaxy'");
+  // B, the scenario itself, runs.
+  await expect(page.getByTestId('sb-col-B').locator('li[data-intent="weekly-report"]')).toHaveAttribute('data-effects', '1');
+});
+
 test('the page answers input while the largest lesson is explored, and the search can be cancelled', async ({ page }) => {
   await sandboxFromLesson(page, 'retry-layers');
   await page.getByTestId('sb-explore-k').selectOption('3');

@@ -781,7 +781,7 @@ export class SandboxView {
     }
     const column = (name, run, policy) => {
       if (!run || run.errors) {
-        return h('div', { class: 'sb-col', 'data-testid': `sb-col-${name}` }, h('h4', null, name), h('p', { class: 'notice notice-warn' }, t('sandbox.pinRefused'), ' ', h('span', { lang: 'en' }, (run && run.errors ? run.errors : []).map((e) => e.reason).join('; '))));
+        return h('div', { class: 'sb-col', 'data-testid': `sb-col-${name}` }, h('h4', null, name), h('p', { class: 'notice notice-warn' }, t('sandbox.pinRefused'), ' ', h('span', { lang: 'en' }, (run && run.errors ? run.errors : []).map((e) => (placeOf(e.path) ? `${placeOf(e.path)}: ` : '') + e.reason).join('; '))));
       }
       const changed = [];
       for (const g of ['client', 'service', 'provider']) {
