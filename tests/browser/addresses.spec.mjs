@@ -100,16 +100,24 @@ test('an address entered while the sandbox is about to write its own is the one 
   expect(new URL(page.url()).hash).toMatch(new RegExp(`^#/lesson/${LESSON}`));
 });
 
-test('times typed into the sandbox stay within the engine\'s limit: the run is not refused', async ({ page }) => {
+test('times typed into the sandbox past the engine\'s limit are refused by name, never clamped; the boxes offer no more than the limit', async ({ page }) => {
   await useEnglish(page);
   await page.goto('./#/sandbox');
   await page.locator('body[data-ready="true"]').waitFor();
   const limit = (await page.evaluate(() => window.__idemlab.call('vocabulary', {}))).limits.max_virtual_ms;
   expect(limit).toBeGreaterThan(0);
-  // A script action's time, far past the limit: kept at the limit, and the engine runs it.
+  // A script action's time, far past the limit: the engine says why it is not taken, and
+  // the box shows the time still in force (it was set to the limit without a word).
   const at = page.locator('[data-testid="sb-script-list"] input[data-at="0"]');
   await expect(at).toHaveAttribute('max', String(limit));
+  const inForce = await at.inputValue();
   await at.fill(String(limit * 10));
+  await at.press('Enter');
+  await sandboxReady(page);
+  await expect(page.getByTestId('sb-edit-error')).toContainText(`expected an integer from 0 to ${limit}`);
+  await expect(at).toHaveValue(inForce);
+  // At the limit itself, the engine runs it.
+  await at.fill(String(limit));
   await at.press('Enter');
   await sandboxReady(page);
   await expect(page.getByTestId('sb-edit-error')).toHaveCount(0);

@@ -366,6 +366,46 @@ test('a fraction where the engine counts whole virtual ms is refused by name, no
   await expect(page.getByTestId('sb-edit-error')).toHaveCount(0);
 });
 
+test('a script time or a restart delay out of range is refused by name, not clamped to one the learner did not type; an emptied box shows the value in force', async ({ page }) => {
+  await sandboxFromLesson(page);
+  const before = await shownRun(page);
+  const at = page.locator('[data-fkey="at-0"]');
+  const inForce = await at.inputValue();
+  for (const typed of ['-1', '99999999999']) {
+    await at.fill(typed);
+    await at.press('Enter');
+    await expect(page.getByTestId('sb-edit-error')).toContainText('at: expected an integer');
+    expect(await shownRun(page)).toEqual(before);
+  }
+  await expect(at).toHaveValue(inForce);
+  // Emptied: nothing is asked of the engine, and the box shows the time in force again.
+  await at.fill('');
+  await at.press('Enter');
+  await expect(at).toHaveValue(inForce);
+  expect(await shownRun(page)).toEqual(before);
+  // A crash's restart delay of 0 ms.
+  const crash = page.locator('[data-testid="sb-target"]', { hasText: 'Crash here' }).first();
+  await crash.click();
+  await answered(page);
+  const planned = await shownRun(page);
+  const restart = page.locator('[data-fkey^="restart-"]').first();
+  const delay = await restart.inputValue();
+  await restart.fill('0');
+  await restart.press('Enter');
+  await expect(page.getByTestId('sb-edit-error')).toContainText('restart_after_ms');
+  expect(await shownRun(page)).toEqual(planned);
+  await expect(restart).toHaveValue(delay);
+  // A retry layer's attempts emptied: its attempts stay as they are (they were set to 1).
+  await page.locator('[data-knob="client.retry_layers"] [data-fkey$="-add"]').click();
+  const layered = await shownRun(page);
+  const attempts = page.locator('[data-knob="client.retry_layers"] [data-fkey*="-layer-0"]');
+  const layerInForce = await attempts.inputValue();
+  await attempts.fill('');
+  await attempts.press('Enter');
+  await expect(attempts).toHaveValue(layerInForce);
+  expect(await shownRun(page)).toEqual(layered);
+});
+
 test('a reload keeps the undo history of the scenario in the address; another scenario starts with none', async ({ page }) => {
   await sandboxFromLesson(page);
   const start = await shownRun(page);

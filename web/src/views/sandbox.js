@@ -57,9 +57,22 @@ function placeOf(path) {
   if (m) return `${m[1]}.${m[2]}${m[3] === undefined ? '' : `[${m[3]}]`}${m[4] ? `.${m[4]}` : ''}`;
   m = /^script\/(\d+)(?:\/([a-z_]+))?/.exec(p);
   if (m) return t('sandbox.whereAction', { n: Number(m[1]) + 1, field: m[2] || '' }).trim();
-  m = /^faults\/(\d+)/.exec(p);
-  if (m) return t('sandbox.whereFault', { n: Number(m[1]) + 1 });
+  m = /^faults\/(\d+)(?:\/([a-z_]+))?/.exec(p);
+  if (m) return t('sandbox.whereFault', { n: Number(m[1]) + 1, field: m[2] || '' }).trim();
   return p;
+}
+
+/**
+ * A number box's value as typed, for the engine to judge (a fraction, 0 or a value past its
+ * limit is refused by name, beside the box: never rounded or clamped here), or null when the
+ * box is empty or holds what the browser cannot read as a number (1e309): then `shown`, the
+ * value in force, is put back.
+ */
+function typedNumber(input, shown) {
+  const raw = input.value.trim();
+  if (raw !== '' && !input.validity.badInput) return Number(raw);
+  input.value = shown === undefined || shown === null ? '' : String(shown);
+  return null;
 }
 
 /** A state without its fault plan (what an explore result depends on). */
@@ -316,13 +329,6 @@ export class SandboxView {
     return (this.vocab.limits || {}).max_virtual_ms;
   }
 
-  /** A typed time in ms, kept within [min, the engine's limit]. A fraction is passed on as
-   *  typed: the engine refuses it by name (a whole number of virtual ms), never rounded here. */
-  clampMs(value, min) {
-    const ms = Math.max(min, Number(value) || min);
-    const max = this.maxMs();
-    return max === undefined ? ms : Math.min(ms, max);
-  }
 
   /** A crash's restart delay (virtual ms), for the planned fault drawn (by faultKey). */
   setRestart(fault, ms) {
@@ -842,7 +848,7 @@ export class SandboxView {
                       { class: 'sb-inline' },
                       t('sandbox.restartAfter'),
                       ' ',
-                      h('input', { type: 'number', min: '1', max: this.maxMs(), step: '10', value: String(f.restart_after_ms ?? 50), class: 'sb-num', 'data-fkey': `restart-${faultKey(f)}`, 'aria-label': t('sandbox.restartOf', { text: tg ? l(tg.text) : faultKey(f) }), onchange: (ev) => this.setRestart(f, this.clampMs(ev.target.value, 1)) }),
+                      h('input', { type: 'number', min: '1', max: this.maxMs(), step: '10', value: String(f.restart_after_ms ?? 50), class: 'sb-num', 'data-fkey': `restart-${faultKey(f)}`, 'aria-label': t('sandbox.restartOf', { text: tg ? l(tg.text) : faultKey(f) }), onchange: (ev) => { const ms = typedNumber(ev.target, f.restart_after_ms ?? 50); if (ms !== null) this.setRestart(f, ms); } }),
                       ' ms',
                     )
                   : null,
@@ -979,7 +985,8 @@ export class SandboxView {
         'data-knob': `${k.group}.${k.name}`,
         onchange: (ev) => {
           const raw = ev.target.value.trim();
-          if (raw === '' && k.optional) this.setKnob(k.group, k.name, undefined);
+          // Emptied, an optional knob is unset; what the browser cannot read (1e309) is not emptied.
+          if (raw === '' && k.optional && !ev.target.validity.badInput) this.setKnob(k.group, k.name, undefined);
           // As typed: a fraction (2.5) or a value out of range is refused by the engine, by name.
           else if (raw !== '') this.setKnob(k.group, k.name, Number(raw));
           else this.refreshKnobs(); // emptied (or not a number): show the value still in force
@@ -1031,7 +1038,10 @@ export class SandboxView {
                   disabled: fixed || null,
                   'aria-label': t('sandbox.layerAttempts', { layer: ly.layer }),
                   'data-fkey': `${id}-layer-${i}`,
-                  onchange: (ev) => setLayer(i, 'attempts', ev.target.value === '' ? 1 : Number(ev.target.value)),
+                  onchange: (ev) => {
+                    const n = typedNumber(ev.target, ly.attempts);
+                    if (n !== null) setLayer(i, 'attempts', n);
+                  },
                 }),
                 h(
                   'label',
@@ -1065,8 +1075,13 @@ export class SandboxView {
                     'aria-label': t('sandbox.layerTimeoutOf', { layer: ly.layer }),
                     'data-fkey': `${id}-timeout-${i}`,
                     onchange: (ev) => {
-                      // Empty: no timeout of its own. Otherwise as typed (the engine refuses a fraction or 0).
-                      setLayer(i, 'timeout_ms', ev.target.value === '' ? undefined : Number(ev.target.value));
+                      // Emptied: no timeout of its own. Otherwise as typed (the engine refuses a fraction or 0);
+                      // what the browser cannot read (1e309) puts the value in force back.
+                      if (ev.target.value === '' && !ev.target.validity.badInput) setLayer(i, 'timeout_ms', undefined);
+                      else {
+                        const ms = typedNumber(ev.target, ly.timeout_ms);
+                        if (ms !== null) setLayer(i, 'timeout_ms', ms);
+                      }
                     },
                   }),
                   ' ms',
@@ -1156,7 +1171,8 @@ export class SandboxView {
     const typed = h('input', { type: 'text', class: 'sb-text', value: intents.length ? `${intents[0]}-2` : 'weekly-report', 'aria-label': t('sandbox.newIntent'), maxlength: '64', 'data-fkey': 'new-intent' });
     const chosen = h('select', { 'aria-label': t('sandbox.newIntent'), 'data-fkey': 'new-intent-pick' }, intents.map((i) => h('option', { value: i }, i)));
     const intentSlot = h('span', { class: 'sb-inline' });
-    const at = h('input', { type: 'number', class: 'sb-num', min: '0', max: this.maxMs(), value: String(script.length ? Math.min(script[script.length - 1].at + 100, this.maxMs() ?? Infinity) : 0), 'aria-label': t('sandbox.newAt'), 'data-fkey': 'new-at' });
+    const atFirst = script.length ? Math.min(script[script.length - 1].at + 100, this.maxMs() ?? Infinity) : 0;
+    const at = h('input', { type: 'number', class: 'sb-num', min: '0', max: this.maxMs(), value: String(atFirst), 'aria-label': t('sandbox.newAt'), 'data-fkey': 'new-at' });
     const spec = () => actions.find((a) => a.name === pick.value);
     const showPick = () => {
       const a = spec();
@@ -1169,7 +1185,7 @@ export class SandboxView {
     const add = () => {
       const a = spec();
       if (!a) return;
-      const action = { at: this.clampMs(at.value, 0), do: a.name };
+      const action = { at: typedNumber(at, atFirst) ?? atFirst, do: a.name };
       const input = intentSlot.firstChild;
       if (a.intent !== 'none' && input && input.value.trim()) action.intent = input.value.trim();
       if (a.payload) action.payload = `${action.intent || 'payload'} (${t('sandbox.payloadAt', { at: action.at })})`;
@@ -1190,7 +1206,7 @@ export class SandboxView {
             h(
               'li',
               null,
-              h('label', { class: 'sb-inline' }, 't=', h('input', { type: 'number', class: 'sb-num', min: '0', max: this.maxMs(), value: String(a.at), 'data-at': String(i), 'data-fkey': `at-${i}`, 'aria-label': t('sandbox.actionAt', { n: i + 1 }), onchange: (ev) => this.setScriptAt(a, i, this.clampMs(ev.target.value, 0)) }), ' ms'),
+              h('label', { class: 'sb-inline' }, 't=', h('input', { type: 'number', class: 'sb-num', min: '0', max: this.maxMs(), value: String(a.at), 'data-at': String(i), 'data-fkey': `at-${i}`, 'aria-label': t('sandbox.actionAt', { n: i + 1 }), onchange: (ev) => { const ms = typedNumber(ev.target, a.at); if (ms !== null) this.setScriptAt(a, i, ms); } }), ' ms'),
               ' ',
               h('code', null, a.do),
               a.intent ? h('span', null, ' ', h('code', null, a.intent)) : null,
