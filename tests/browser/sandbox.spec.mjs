@@ -476,6 +476,32 @@ test('pin as A, edit B: both run under the same fault plan with their counters',
   await expect(page.getByTestId('sb-compare')).toHaveCount(0);
 });
 
+test('a link whose fields were changed by hand says so instead of opening as something else', async ({ page }) => {
+  await useEnglish(page);
+  await page.goto('./#/sandbox');
+  await waitSandbox(page);
+  const s = { script: [{ at: 0, do: 'deliver', intent: 'weekly-report', payload: 'p' }] };
+  const code = (state) => page.evaluate((st) => window.__idemlab.sandboxCode(st), state);
+  // A later format, a pinned policy that is no policy: refused, the default scenario shown.
+  for (const [state, words] of [
+    [{ v: 999, s }, /not in a format this page writes/],
+    [{ v: 1, s, a: 5 }, /does not decode to a scenario/],
+    [{ v: 1, s, from: 7 }, /does not decode to a scenario/],
+  ]) {
+    await page.goto(`./#/sandbox/${await code(state)}`);
+    await waitSandbox(page);
+    await expect(page.getByTestId('sb-bad-link')).toContainText(words);
+    await expect(page.getByTestId('sb-default-shown')).toBeVisible();
+    await expect(page.getByTestId('sb-compare')).toHaveCount(0);
+  }
+  // A lesson it came from that does not exist: the scenario opens, the back link goes to the list.
+  await page.goto(`./#/sandbox/${await code({ v: 1, s, from: 'nope' })}`);
+  await waitSandbox(page);
+  await expect(page.getByTestId('sb-bad-link')).toContainText('"nope" the link came from cannot be found');
+  await expect(page.getByTestId('sb-default-shown')).toHaveCount(0);
+  await expect(page.getByTestId('back')).toHaveAttribute('href', /^#\/?$/);
+});
+
 test('a link pinning a policy A the engine refuses names the setting in A\'s column, as B\'s refusals do', async ({ page }) => {
   await page.goto('./#/sandbox');
   await waitSandbox(page);

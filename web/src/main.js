@@ -453,6 +453,13 @@ async function openSandbox(r, isCurrent) {
     // how the run ends, which some of them ask to predict).
     const rec = await lessonOf(state.from);
     if (!isCurrent()) return;
+    if (!rec) {
+      // No lesson of that id: the scenario opens, its back link goes to the list.
+      notices.push({ key: 'sandbox.badFrom', params: { id: shortText(state.from) }, testid: 'sb-bad-link' });
+      delete state.from;
+      delete state.via;
+      delete state.at;
+    }
     const qs = rec ? rec.run.lesson.questions || [] : [];
     const open = qs.filter((q) => !app.progress.isSettled(rec.id, q.id)).length;
     if (open > 0) notices.push({ key: open === 1 ? 'sandbox.spoiler.one' : 'sandbox.spoiler', params: { n: open }, testid: 'sb-spoiler' });

@@ -90,8 +90,17 @@ export function decodeState(code) {
   } catch (_) {
     return { error: { key: 'sandbox.badData' } };
   }
-  if (!state || typeof state !== 'object' || Array.isArray(state) || !state.s || typeof state.s !== 'object' || Array.isArray(state.s)) {
-    return { error: { key: 'sandbox.badShape' } };
+  const isObject = (v) => !!v && typeof v === 'object' && !Array.isArray(v);
+  if (!isObject(state) || !isObject(state.s)) return { error: { key: 'sandbox.badShape' } };
+  // The state's own version: the page writes 1 (a link from a later page is not guessed at).
+  if (state.v !== 1) return { error: { key: 'sandbox.badVersion' } };
+  // What goes with the scenario, when present, has the shape the page writes: a pinned
+  // policy is an object of settings, a lesson is named by its id (a string), a moment is a
+  // number. Anything else was changed by hand and is not silently run as something else.
+  if (state.a !== undefined && !isObject(state.a)) return { error: { key: 'sandbox.badShape' } };
+  for (const k of ['from', 'ch', 'via']) {
+    if (state[k] !== undefined && typeof state[k] !== 'string') return { error: { key: 'sandbox.badShape' } };
   }
+  if (state.at !== undefined && typeof state.at !== 'number') return { error: { key: 'sandbox.badShape' } };
   return { state };
 }
