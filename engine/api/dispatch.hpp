@@ -1,7 +1,7 @@
 #pragma once
 // Inside the api part: api::call (engine/api/call.cpp) is the one function that catches;
 // dispatch (engine/api/api.cpp) answers a call and is compiled without unwinding in the
-// WASM build (CMakeLists.txt, IDEMLAB_NO_UNWIND_PARTS). Public API: engine/api/api.hpp.
+// WASM build (CMakeLists.txt, IDEMLAB_UNWIND_FILES). Public API: engine/api/api.hpp.
 #include <string>
 
 #include <nlohmann/json.hpp>

@@ -1,9 +1,11 @@
-// Where the lesson part throws for an input it refuses (LessonError, std::invalid_argument):
-// the reading, the challenge search and the answer feedback (engine/lesson/parse.cpp,
-// challenge.cpp, feedback.cpp) throw nothing and return their problems, and these thin
-// functions throw them. In the WASM build those three files are compiled without unwinding
-// (CMakeLists.txt, IDEMLAB_NO_UNWIND_FILES): an exception thrown inside them would not
-// destroy their locals, so every lesson, attempt or answer a learner gets refused would
+// Where the lesson part throws for an input it refuses (LessonError, std::invalid_argument),
+// for the tests and the command line: the reading, the preparation, the challenge search,
+// the answer check and its feedback (read_lesson, prepare_checked, find_challenge_solution,
+// answer_problem, feedback_problem, ...) throw nothing and return their problems, which the
+// API (engine/api/api.cpp) takes as they are, and these thin functions throw them. In the
+// WASM build every engine file but this one and engine/api/call.cpp is compiled without
+// unwinding (CMakeLists.txt, IDEMLAB_UNWIND_FILES): an exception thrown across them would
+// not destroy their locals, so every lesson, attempt or answer a learner gets refused would
 // keep its memory. Here every local is destroyed.
 #include <stdexcept>
 
