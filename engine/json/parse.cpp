@@ -182,7 +182,6 @@ bool run(const std::string& text, BoundedBuilder& b) {
   return json::sax_parse(text.data(), text.data() + text.size(), &b, json::input_format_t::json, true);
 }
 
-// The reason and byte offset of a syntax error nlohmann reported.
 // Where the token that ends at `end` (one past its last byte) starts. nlohmann's token
 // string (`token`) starts afresh only at a string or a number; after a bracket, a comma, a
 // colon or a literal it holds everything read since (with whitespace and control
@@ -201,6 +200,7 @@ std::size_t token_start_at(const std::string& text, std::size_t end, const std::
   return end >= token.size() ? end - token.size() : 0;  // a string or a number: its own token
 }
 
+// The reason and byte offset of a syntax error nlohmann reported.
 void syntax_problem(const std::string& text, const BoundedBuilder& b, std::size_t& offset, std::string& reason) {
   const std::size_t token_start = token_start_at(text, b.error_position, b.error_token);
   if (b.error_id == 406) {  // out_of_range.406: number overflow

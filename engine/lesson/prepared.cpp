@@ -149,10 +149,10 @@ std::shared_ptr<const PreparedLesson> prepare_checked(Lesson lesson, std::vector
                             "smaller fault space"});
     return nullptr;
   }
+  const std::string cannot = "the engine cannot compute an answer: ";
   for (std::size_t i = 0; i < l.questions.size(); ++i) {
     const Question& q = l.questions[i];
     std::string path = "/questions/" + std::to_string(i);
-    const std::string cannot = "the engine cannot compute an answer: ";
     if (q.kind == "choose") {
       std::string unsettled;
       std::vector<OptionJudgement> judged = judge_options(*out, q, unsettled);

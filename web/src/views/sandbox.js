@@ -62,15 +62,21 @@ function placeOf(path) {
   return p;
 }
 
+/** An engine problem with its place first, when it has one: "client.key_scope: unknown value ...". */
+const placed = (e) => (placeOf(e.path) ? `${placeOf(e.path)}: ` : '') + e.reason;
+
 /**
  * A number box's value as typed, for the engine to judge (a fraction, 0 or a value past its
- * limit is refused by name, beside the box: never rounded or clamped here), or null when the
- * box is empty or holds what the browser cannot read as a number (1e309): then `shown`, the
+ * limit is refused by name, beside the box: never rounded or clamped here); undefined when an
+ * `optional` box was emptied (the value is unset); null when there is nothing to ask: the
+ * box is empty, or holds what the browser cannot read as a number (1e309), and `shown`, the
  * value in force, is put back.
  */
-function typedNumber(input, shown) {
+function typedNumber(input, shown, optional = false) {
   const raw = input.value.trim();
-  if (raw !== '' && !input.validity.badInput) return Number(raw);
+  const unreadable = input.validity.badInput;
+  if (raw === '' && optional && !unreadable) return undefined;
+  if (raw !== '' && !unreadable) return Number(raw);
   input.value = shown === undefined || shown === null ? '' : String(shown);
   return null;
 }
@@ -328,7 +334,6 @@ export class SandboxView {
   maxMs() {
     return (this.vocab.limits || {}).max_virtual_ms;
   }
-
 
   /** A crash's restart delay (virtual ms), for the planned fault drawn (by faultKey). */
   setRestart(fault, ms) {
@@ -787,7 +792,7 @@ export class SandboxView {
     }
     const column = (name, run, policy) => {
       if (!run || run.errors) {
-        return h('div', { class: 'sb-col', 'data-testid': `sb-col-${name}` }, h('h4', null, name), h('p', { class: 'notice notice-warn' }, t('sandbox.pinRefused'), ' ', h('span', { lang: 'en' }, (run && run.errors ? run.errors : []).map((e) => (placeOf(e.path) ? `${placeOf(e.path)}: ` : '') + e.reason).join('; '))));
+        return h('div', { class: 'sb-col', 'data-testid': `sb-col-${name}` }, h('h4', null, name), h('p', { class: 'notice notice-warn' }, t('sandbox.pinRefused'), ' ', h('span', { lang: 'en' }, (run && run.errors ? run.errors : []).map(placed).join('; '))));
       }
       const changed = [];
       for (const g of ['client', 'service', 'provider']) {
@@ -984,12 +989,11 @@ export class SandboxView {
         'aria-describedby': `${id}-m`,
         'data-knob': `${k.group}.${k.name}`,
         onchange: (ev) => {
-          const raw = ev.target.value.trim();
-          // Emptied, an optional knob is unset; what the browser cannot read (1e309) is not emptied.
-          if (raw === '' && k.optional && !ev.target.validity.badInput) this.setKnob(k.group, k.name, undefined);
-          // As typed: a fraction (2.5) or a value out of range is refused by the engine, by name.
-          else if (raw !== '') this.setKnob(k.group, k.name, Number(raw));
-          else this.refreshKnobs(); // emptied (or not a number): show the value still in force
+          // As typed (a fraction or a value out of range is refused by the engine, by name);
+          // emptied, an optional knob is unset; otherwise the value still in force is shown.
+          const v = typedNumber(ev.target, null, k.optional);
+          if (v === null) this.refreshKnobs();
+          else this.setKnob(k.group, k.name, v);
         },
       });
       const unsetBtn = k.optional ? h('button', { type: 'button', class: 'btn btn-small', 'data-fkey': `${id}-unset`, onclick: () => this.setKnob(k.group, k.name, undefined) }, t('sandbox.unsetIt')) : null;
@@ -1075,13 +1079,9 @@ export class SandboxView {
                     'aria-label': t('sandbox.layerTimeoutOf', { layer: ly.layer }),
                     'data-fkey': `${id}-timeout-${i}`,
                     onchange: (ev) => {
-                      // Emptied: no timeout of its own. Otherwise as typed (the engine refuses a fraction or 0);
-                      // what the browser cannot read (1e309) puts the value in force back.
-                      if (ev.target.value === '' && !ev.target.validity.badInput) setLayer(i, 'timeout_ms', undefined);
-                      else {
-                        const ms = typedNumber(ev.target, ly.timeout_ms);
-                        if (ms !== null) setLayer(i, 'timeout_ms', ms);
-                      }
+                      // Emptied: no timeout of its own. Otherwise as typed (the engine refuses a fraction or 0).
+                      const ms = typedNumber(ev.target, ly.timeout_ms, true);
+                      if (ms !== null) setLayer(i, 'timeout_ms', ms);
                     },
                   }),
                   ' ms',
@@ -1133,7 +1133,7 @@ export class SandboxView {
       show(current());
       const mine = (this.editError || []).filter((e) => placeOf(e.path).startsWith(`${k.group}.${k.name}`));
       refused.hidden = !mine.length;
-      replaceChildren(refused, mine.length ? [t('sandbox.knobRefused'), ' ', h('span', { lang: 'en' }, mine.map((e) => `${placeOf(e.path)}: ${e.reason}`).join('; '))] : null);
+      replaceChildren(refused, mine.length ? [t('sandbox.knobRefused'), ' ', h('span', { lang: 'en' }, mine.map(placed).join('; '))] : null);
       // The engine's judgement of the value in force (run's "settings"); none in a fix-it.
       const setting = fix ? null : (this.run.settings || {})[`${k.group}.${k.name}`] || null;
       badge.hidden = !setting;

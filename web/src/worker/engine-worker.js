@@ -6,7 +6,7 @@
 //                                    WebAssembly.Module (a restart: nothing is compiled
 //                                    again); `wasmBase64`: the engine's bytes (the offline
 //                                    copy); neither: fetch idemlab.wasm beside this file.
-//   {id, method, input}              one call (input: JSON text, or an object made into it)
+//   {id, method, input}              one call (input: JSON text, made by the page: engine.js)
 //   {trapNext: true}                 the test handle: the next call traps, as a poisoned
 //                                    instance does (tests/browser/bad-input.spec.mjs)
 // Messages out:
@@ -147,7 +147,7 @@ function call(m, id, method, input) {
       trapNext = false;
       throw new WebAssembly.RuntimeError('memory access out of bounds (made to trap by the test handle)');
     }
-    self.postMessage({ id, output: callModule(m, method, typeof input === 'string' ? input : JSON.stringify(input)) });
+    self.postMessage({ id, output: callModule(m, method, input) });
   } catch (e) {
     // A trap (or Emscripten's abort) leaves the instance unusable: say so for every later call.
     const stopped = e instanceof WebAssembly.RuntimeError || /abort/i.test(describe(e));
