@@ -65,21 +65,20 @@ Hides hides_of(const PreparedLesson& p, const Question& q) {
   const int step = p.question_step(q);
   const int from = previous_card_step(p, step) + 1;  // the first step on the way to the card
   if (q.kind == "knowledge") {
-    h.cells.push_back({q.side, {from, step}});
+    h.cells.push_back({q.side, {0, step}});
     h.truth.push_back({step, step});
   } else if (q.kind == "table") {
     std::vector<int> moment_steps;
     for (const std::string& m : q.moments) {
       int s = p.moment_step.at(m);
-      if ((s < from || s > step) && std::find(moment_steps.begin(), moment_steps.end(), s) == moment_steps.end()) {
+      if (s > step && std::find(moment_steps.begin(), moment_steps.end(), s) == moment_steps.end()) {
         moment_steps.push_back(s);
       }
     }
     std::sort(moment_steps.begin(), moment_steps.end());
     for (Side side : q.sides) {
-      // In step order: the moments before the way to the card, the way, the moments after it.
-      for (int s : moment_steps) if (s < from) h.cells.push_back({side, {s, s}});
-      h.cells.push_back({side, {from, step}});
+      // In step order: every step up to the card, then the moments after it.
+      h.cells.push_back({side, {0, step}});
       for (int s : moment_steps) if (s > step) h.cells.push_back({side, {s, s}});
     }
     h.truth.push_back({step, step});

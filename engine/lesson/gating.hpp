@@ -4,18 +4,22 @@
 // applies it): `run` returns it with every question (engine/api/API.md, QuestionView
 // "hides"); a front end hides the union over the questions not yet answered.
 //
-// The rule, for a question whose card stands at step S, with P the step of the previous
-// question card (the latest card step before S, any question, or -1), so that steps P+1..S
-// lead up to it:
-// - knowledge about side X: X's column of the knowledge grid at steps P+1..S (its other
-//   cells tell the answer as well as the asked one does), and the truth at S;
-// - table: each of its sides' columns at P+1..S and at each of its moments' steps, and the
+// The rule, for a question whose card stands at step S. While it is open the learner can
+// reach every step 0..S and no later one (the timeline stops at the first open card), so
+// what would give its answer away is hidden over all of 0..S:
+// - knowledge about side X: X's column of the knowledge grid at 0..S (the asked cell, the
+//   same cell at a step where it has not changed yet, and the side's other cells, which
+//   tell the answer as well as the asked one does), and the truth at S;
+// - table: each of its sides' columns at 0..S and at each of its moments' steps, and the
 //   truth at S;
-// - predict and choose: the truth from P+1 to the end (the answer is about what happens
-//   next);
+// - predict and choose: the truth from P+1 to the end, with P the step of the previous
+//   question card (the answer is about what happens next; the truth before P+1 is the past
+//   the earlier cards already stood on);
 // - concept: no cell and no truth (no state is involved);
 // - every kind, concept included: the narration of the moments at S, the step where the
 //   card appears (it often says what happens, or what would be wrong, in so many words).
+// Texts that could give an answer away (titles, labels, narration of earlier moments,
+// self-check lines, other questions' answers) are audited by engine/lesson/secrecy.hpp.
 #include <optional>
 #include <vector>
 

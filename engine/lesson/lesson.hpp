@@ -148,6 +148,15 @@ struct Incident {
   nlohmann::json to_json() const;
 };
 
+/// A secrecy warning the author has read and kept (lessons/README.md, "Secrecy"): the text
+/// at `path` contains words `check` takes for question `question`'s answer, and `why` says
+/// why they do not give it away (for the next author; never shown to a learner).
+struct ReviewedWarning {
+  std::string path;
+  std::string question;
+  std::string why;
+};
+
 struct Lesson {
   std::string file;
   std::string id;
@@ -161,6 +170,7 @@ struct Lesson {
   std::optional<Comparison> compare;  ///< the side-by-side view, if the lesson has one
   std::optional<Challenge> challenge;  ///< the closing exercise, if the lesson has one
   std::optional<Incident> incident;    ///< the public report it replays, if it is an incident
+  std::vector<ReviewedWarning> reviewed;  ///< secrecy warnings the author has reviewed
 
   const FactRef* fact(const std::string& id) const;
   const Moment* moment(const std::string& id) const;

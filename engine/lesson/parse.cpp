@@ -409,7 +409,7 @@ bool read_lesson(Reader& r, const std::string& text, Lesson& lesson) {
   const json& j = *parsed;
   lesson.file = r.file();
   if (!r.object(j, "", {"$schema", "id", "level", "title", "summary", "scenario", "facts", "moments", "questions", "self_check",
-                        "compare", "challenge", "incident"})) {
+                        "compare", "challenge", "incident", "reviewed"})) {
     return false;
   }
   lesson.id = r.string(j, "", "id", true);
@@ -499,6 +499,22 @@ bool read_lesson(Reader& r, const std::string& text, Lesson& lesson) {
   if (const json* c = r.field(j, "", "compare", false)) read_compare(r, *c, r.field(j, "", "scenario", false), lesson);
   if (const json* c = r.field(j, "", "challenge", false)) read_challenge(r, *c, r.field(j, "", "scenario", false), lesson);
   if (const json* c = r.field(j, "", "incident", false)) read_incident(r, *c, j.contains("compare"), lesson);
+  if (const json* list = r.bounded_array(j, "", "reviewed", false, limits::kMaxQuestions)) {
+    for (std::size_t i = 0; i < list->size(); ++i) {
+      std::string p = Reader::at("/reviewed", i);
+      const json& e = (*list)[i];
+      if (!r.object(e, p, {"path", "question", "why"})) continue;
+      ReviewedWarning w;
+      w.path = r.string(e, p, "path", true);
+      w.question = r.string(e, p, "question", true);
+      w.why = r.string(e, p, "why", true);
+      if (!w.question.empty() && !question_ids.count(w.question)) {
+        r.problem(Reader::at(p, "question"), "unknown question '" + w.question + "'");
+      }
+      if (w.why.empty()) r.problem(Reader::at(p, "why"), "say why these words do not give the answer away");
+      lesson.reviewed.push_back(std::move(w));
+    }
+  }
   return r.problems().empty();
 }
 

@@ -5,6 +5,7 @@
 
 #include "engine/lesson/answers.hpp"
 #include "engine/lesson/choose.hpp"
+#include "engine/lesson/secrecy.hpp"
 #include "engine/scenario/limits.hpp"
 
 namespace idemlab {
@@ -183,6 +184,9 @@ std::shared_ptr<const PreparedLesson> prepare_checked(Lesson lesson, std::vector
       }
     }
   }
+  if (!problems.empty()) return nullptr;
+  // A question the page would answer for the learner is no question (engine/lesson/secrecy.hpp).
+  problems = secrecy_problems(*out);
   if (!problems.empty()) return nullptr;
   return out;
 }

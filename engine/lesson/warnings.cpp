@@ -4,6 +4,8 @@
 #include <map>
 #include <utility>
 
+#include "engine/lesson/secrecy.hpp"
+
 namespace idemlab {
 namespace {
 
@@ -72,6 +74,7 @@ std::vector<LessonProblem> lesson_warnings(const PreparedLesson& p) {
                        " on one step make the learner answer a pile before the run moves on: spread them over "
                        "the moments that lead up to it"});
   }
+  for (LessonProblem& w : secrecy_warnings(p)) out.push_back(std::move(w));
   return out;
 }
 

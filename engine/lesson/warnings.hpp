@@ -7,7 +7,9 @@
 //    longest label; the margin spares short labels such as "No row at all" beside
 //    "DELIVERED");
 //  - a crowded step: more than kMaxQuestionsPerStep question cards stand at one step (the
-//    learner answers a pile of questions before the run moves on).
+//    learner answers a pile of questions before the run moves on);
+//  - a text on screen while a question is open that may give its answer away
+//    (engine/lesson/secrecy.hpp), unless the lesson's `reviewed` block lists it.
 #include <vector>
 
 #include "engine/lesson/prepared.hpp"

@@ -12,7 +12,7 @@ import { REPO } from '../wasm/engine-node.mjs';
 const LESSONS_LISTED = JSON.parse(readFileSync(resolve(REPO, 'dist/lessons/index.json'), 'utf8')).lessons.length;
 
 const KEY = 'idemlab.progress.v1';
-const Q7 = 'client-knows-effect-after-loss';
+const Q7 = 'client-knows-request-arrived';
 const WASM = readFileSync(resolve(REPO, 'dist/engine/idemlab.wasm'));
 
 /** Serve the first half of the engine's bytes (a download cut short). */

@@ -5,7 +5,7 @@
 import { test, expect, LESSON, useEnglish, openLesson, waitReady, currentStep, lastStep, questionCard, answerRightly, answerWrongly, engineExpected, walk, openQuestions, openEmbedded, addLessonCopy, lessonFile } from './helpers.mjs';
 
 const KEY = 'idemlab.progress.v1';
-const Q7 = 'client-knows-effect-after-loss';
+const Q7 = 'client-knows-request-arrived';
 
 /** Seed saved progress once (not again on reload). */
 async function seedProgress(page, data) {
@@ -137,7 +137,7 @@ test('keyboard focus stays on a sensible element: language switch, a right answe
   expect(await active()).toBe('solved-note');
 
   // Arrows on a card's options move between its options; the lesson stays at the card.
-  const other = questionCard(page, 'service-knows-response');
+  const other = questionCard(page, 'service-knows-client-receipt');
   const atCard = await currentStep(page);
   await other.locator('button[data-answer="knows_true"]').focus();
   await page.keyboard.press('ArrowLeft');

@@ -251,7 +251,8 @@ TEST_CASE("lessons name the new client fields; the engine refuses their mistakes
     c["deadline_ms"] = 5000;
     c["backoff_ms"] = 20;
     j["scenario"]["script"].push_back({{"at", 300}, {"do", "cancel"}, {"intent", "weekly-report"}});
-    j["facts"] = json::parse(R"([{"fact":"effect_exists"},{"fact":"response_arrived"},{"fact":"intent_durable"},
+    j["facts"] = json::parse(R"([{"fact":"effect_exists"},{"fact":"response_arrived"},{"fact":"request_arrived"},
+      {"fact":"client_has_receipt"},{"fact":"intent_durable"},
       {"id":"cancelled","fact":"effect_exists","intent":"weekly-report-cancel"}])");
   }));
   CHECK(send_budget(l.scenario.client) == 6);

@@ -64,7 +64,7 @@ void check_l10n(const json& text) {
 }  // namespace
 
 TEST_CASE("a wrong first answer gets a hint, not the answer; a second wrong one gets the answer") {
-  const std::string qid = "client-knows-effect-after-loss";
+  const std::string qid = "client-knows-request-arrived";
   std::string wrong = a_wrong_option(qid);
   json first = call_answer({{"question", qid}, {"answer", wrong}, {"try", 1}});
   CHECK(first["correct"] == false);
@@ -84,7 +84,7 @@ TEST_CASE("a wrong first answer gets a hint, not the answer; a second wrong one 
 }
 
 TEST_CASE("without a try number an answer is a first try") {
-  const std::string qid = "client-knows-effect-after-loss";
+  const std::string qid = "client-knows-request-arrived";
   json out = call_answer({{"question", qid}, {"answer", a_wrong_option(qid)}});
   CHECK(out["try"] == 1);
   CHECK(out["revealed"] == false);
@@ -92,7 +92,7 @@ TEST_CASE("without a try number an answer is a first try") {
 }
 
 TEST_CASE("a right answer is revealed at once, with its explanation") {
-  const std::string qid = "client-knows-effect-after-loss";
+  const std::string qid = "client-knows-request-arrived";
   json out = call_answer({{"question", qid}, {"answer", expected_of(qid)}});
   CHECK(out["correct"] == true);
   CHECK(out["revealed"] == true);
@@ -113,7 +113,7 @@ TEST_CASE("asking for the answer reveals it without an answer, and is not counte
 }
 
 TEST_CASE("the computed knowledge hint points at the side's own events, not at the answer") {
-  const std::string qid = "client-knows-effect-after-loss";
+  const std::string qid = "client-knows-request-arrived";
   json q = question_view(qid);
   json out = call_answer({{"question", qid}, {"answer", a_wrong_option(qid)}});
   std::string en = out["hint"]["en"].get<std::string>();

@@ -57,8 +57,11 @@ test('every service knob, service crash runs and the service facts: WASM and nat
   lesson.scenario.fault_space.service_crash_points = ['before_commit', 'between_writes', 'after_commit'];
   // The lesson's choose question is written for its own contract; under these knobs it has
   // no single safe option, which check rightly refuses. This test is about the run.
-  lesson.questions = lesson.questions.filter((q) => q.kind !== 'choose');
-  lesson.facts = ['effect_exists', 'response_arrived', 'key_registered', 'lookup_authoritative', 'retention_passed'].map((fact) => ({ fact }));
+  // So is what the client knows after reconciling: under these knobs it stays as unsure as
+  // the moment table's cells, and check would refuse the repeat.
+  lesson.questions = lesson.questions.filter((q) => q.kind !== 'choose' && q.id !== 'client-knows-after-reconcile');
+  lesson.facts = ['effect_exists', 'response_arrived', 'request_arrived', 'client_has_receipt', 'key_registered',
+    'lookup_authoritative', 'retention_passed'].map((fact) => ({ fact }));
   const file = 'build/test-tmp/service-contract.json';
   const text = JSON.stringify(lesson, null, 2);
   mkdirSync(resolve(REPO, 'build/test-tmp'), { recursive: true });

@@ -82,7 +82,7 @@ test('refused lessons, scenarios, answers, attempts and challenges, repeated: th
     ['run', JSON.stringify({ scenario: { client: { key_scope: 'sometimes' } } }), /key_scope/],
     ['answer', withLesson({ question: 'nope', answer: 'x' }), /unknown question 'nope'/],
     ['answer', withLesson({ question: 'moment-table', answer: 'x' }), /a table answer is an object/],
-    ['answer', withLesson({ question: 'client-knows-effect-after-loss', answer: 'maybe' }), /knows_true, knows_false or cannot_know/],
+    ['answer', withLesson({ question: 'client-knows-request-arrived', answer: 'maybe' }), /knows_true, knows_false or cannot_know/],
     ['answer', withLesson({ question: 'status-after-timeout', answer: 3 }), /is a string/],
     ['challenge', withLesson({ attempt: { faults: [{ kind: 'nonsense' }] } }), /\/attempt/],
     ['explore', withLesson({ policy: 'nope' }), /unknown policy 'nope'/],

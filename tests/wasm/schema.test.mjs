@@ -149,9 +149,11 @@ const accepted = {
       { id: 'arrived', fact: 'request_arrived', intent: 'note', attempt: 1 },
     ];
     l.questions[0].fact = 'arrived';
+    // The table asks other cells than the knowledge question at the same moment: a cell
+    // both asked would be given away by whichever is answered first (check refuses that).
     l.questions.push(
       { id: 'grid', kind: 'table', prompt: l.title, moments: ['timed_out'], sides: ['client', 'service'],
-        facts: ['effect_exists', 'arrived'] },
+        facts: ['effect_exists', 'honest'] },
       { id: 'why', kind: 'concept', prompt: l.title, answer: 'a',
         options: [{ id: 'a', label: l.title }, { id: 'b', label: l.summary }], explanation: l.summary });
     l.self_check = [l.summary];
@@ -202,10 +204,13 @@ const accepted = {
     l.scenario.script.push({ at: 400, do: 'cancel', intent: 'weekly-report' },
       { at: 500, do: 'reconcile', intent: 'weekly-report-cancel' });
     l.scenario.faults.push({ drop: 'request', intent: 'weekly-report-cancel' });
-    l.facts = [{ fact: 'effect_exists' }, { fact: 'response_arrived' }, { fact: 'intent_durable' },
+    l.facts = [{ fact: 'effect_exists' }, { fact: 'response_arrived' }, { fact: 'request_arrived' },
+      { fact: 'client_has_receipt' }, { fact: 'intent_durable' },
       { id: 'cancel_effect', fact: 'effect_exists', intent: 'weekly-report-cancel' }];
-    // The next-step question is about the lesson's own policy, not this one.
-    l.questions = l.questions.filter((q) => q.kind !== 'choose');
+    // The next-step question is about the lesson's own policy, not this one; so is the
+    // question of what the client knows after reconciling (here the cancel's lookup leaves
+    // it as unsure as the moment table's cells, and check would refuse the repeat).
+    l.questions = l.questions.filter((q) => q.kind !== 'choose' && q.id !== 'client-knows-after-reconcile');
     return l;
   },
   'a compare block that replaces a service knob in one policy and a client knob in the other': () => {
