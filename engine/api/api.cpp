@@ -381,6 +381,18 @@ json dispatch(const std::string& method, const std::string& input) {
   t.reveal = r.boolean(in, "", "reveal", false);
   if (!r.problems().empty()) return problems_json(r.problems());
   if (in.contains("answer") && !in["answer"].is_null()) t.answer = in["answer"];
+  if (const json* settled = r.bounded_array(in, "", "settled", false, limits::kMaxQuestions)) {
+    t.settled.emplace();
+    for (std::size_t i = 0; i < settled->size(); ++i) {
+      const json& id = (*settled)[i];
+      if (!id.is_string()) {
+        r.problem(Reader::at("/settled", i), "a settled question is named by its id, a string");
+        continue;
+      }
+      t.settled->insert(id.get<std::string>());
+    }
+    if (!r.problems().empty()) return problems_json(r.problems());
+  }
   std::string why = feedback_problem(*p, question, t);
   if (!why.empty()) return error(file, "", why);
   return feedback_for(*p, *p->lesson.question(question), t);

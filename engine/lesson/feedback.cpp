@@ -4,6 +4,7 @@
 #include <set>
 
 #include "engine/json/fields.hpp"
+#include "engine/lesson/secrecy.hpp"
 #include "engine/scenario/knobs.hpp"
 
 namespace idemlab {
@@ -222,7 +223,9 @@ std::string feedback_problem(const PreparedLesson& p, const std::string& questio
   return t.answer ? answer_problem(p, question_id, *t.answer) : "";
 }
 
-json feedback_for(const PreparedLesson& p, const Question& question, const Try& t) {
+namespace {
+
+json feedback_unwithheld(const PreparedLesson& p, const Question& question, const Try& t) {
   const Question* q = &question;
   Verdict v;
   if (t.answer) {
@@ -276,6 +279,89 @@ json feedback_for(const PreparedLesson& p, const Question& question, const Try& 
     put(out, "options", std::move(chosen));
   }
   return out;
+}
+
+}  // namespace
+
+json feedback_for(const PreparedLesson& p, const Question& q, const Try& t) {
+  json out = feedback_unwithheld(p, q, t);
+  withhold_open_answers(p, q, t, out);
+  return out;
+}
+
+namespace {
+
+// The questions that may be open while feedback on `q` is on screen (Try::settled).
+std::vector<std::pair<int, const Question*>> open_beside(const PreparedLesson& p, const Question& q, const Try& t) {
+  std::vector<std::pair<int, const Question*>> out;
+  const int step = p.question_step(q);
+  for (std::size_t k = 0; k < p.lesson.questions.size(); ++k) {
+    const Question& y = p.lesson.questions[k];
+    if (&y == &q || !p.right_option.count(y.id)) continue;
+    bool open = t.settled ? !t.settled->count(y.id) : p.question_step(y) >= step;
+    if (open) out.emplace_back(static_cast<int>(k) + 1, &y);
+  }
+  return out;
+}
+
+bool same_action(const std::optional<Action>& a, const std::optional<Action>& b) {
+  if (!a || !b) return !a && !b;
+  return a->kind == b->kind && a->intent == b->intent && a->payload == b->payload;
+}
+
+L10n withheld(int number) {
+  std::string n = std::to_string(number);
+  return {"这里先不说：它会透露第 " + n + " 题的答案。先回答第 " + n + " 题，再回来看。",
+          "Not said here yet: it would give away the answer to question " + n + ". Answer question " + n +
+              " first, then come back to this."};
+}
+
+// Whether the L10n JSON `text` gives away `y`'s answer in either language.
+bool tells(const PreparedLesson& p, const Question& y, const json& text) {
+  if (!text.is_object()) return false;
+  return !gives_away(p, y, text.value("en", ""), "en").empty() || !gives_away(p, y, text.value("zh-CN", ""), "zh-CN").empty();
+}
+
+// A choose option's runs as the page lists them ("2 effects, UNKNOWN"), to look for an answer in.
+json runs_text(const json& option) {
+  std::string zh, en;
+  for (const json& r : option.value("runs", json::array())) {
+    std::string n = std::to_string(r.value("effects", 0));
+    std::string st = r.value("status", "");
+    zh += n + " 条业务效果，" + st + "；";
+    en += n + (n == "1" ? " effect, " : " effects, ") + st + "; ";
+  }
+  return L10n{zh, en}.to_json();
+}
+
+}  // namespace
+
+void withhold_open_answers(const PreparedLesson& p, const Question& q, const Try& t, json& out) {
+  for (const auto& [number, y] : open_beside(p, q, t)) {
+    for (const char* key : {"explanation", "hint"}) {
+      if (out.contains(key) && tells(p, *y, out[key])) out[key] = withheld(number).to_json();
+    }
+    if (out.contains("cells") && out["cells"].is_object()) {
+      for (auto& [key, cell] : out["cells"].items()) {
+        (void)key;
+        if (cell.contains("explanation") && tells(p, *y, cell["explanation"])) cell["explanation"] = withheld(number).to_json();
+      }
+    }
+    if (!out.contains("options") || q.kind != "choose") continue;
+    const bool same_moment = y->kind == "predict" && p.question_step(*y) == p.question_step(q);
+    for (json& o : out["options"]) {
+      const Option* option = nullptr;
+      for (const Option& c : q.options) {
+        if (c.id == o.value("id", "")) option = &c;
+      }
+      bool same_run = same_moment && option && same_action(option->action, y->fork);
+      if (!same_run && !tells(p, *y, o.value("explanation", json())) && !tells(p, *y, runs_text(o))) continue;
+      o["explanation"] = withheld(number).to_json();
+      o["runs"] = json::array();
+      o["witness"] = nullptr;
+      o["withheld"] = y->id;
+    }
+  }
 }
 
 }  // namespace idemlab

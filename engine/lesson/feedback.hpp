@@ -6,6 +6,7 @@
 // the learner asks for them. The engine decides what is shown; the shape is `answer`'s in
 // engine/api/API.md.
 #include <optional>
+#include <set>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -20,7 +21,18 @@ struct Try {
   std::optional<nlohmann::json> answer;
   int number = 1;
   bool reveal = false;
+  /// The lesson's questions the learner has settled (answered right, or their answer shown),
+  /// as the page knows them; absent: every other question at this one's step or later is
+  /// taken to be open (the most that can be).
+  std::optional<std::set<std::string>> settled;
 };
+
+/// Feedback never names what a question still open asks (engine/lesson/secrecy.hpp): in
+/// `feedback` (feedback_for's output for a try at `q`), every text that gives away the
+/// answer of a question open beside it (`gives_away`), and every choose option whose run is
+/// the very run an open predict question at the same step asks about, is withheld: its
+/// text says which question to answer first, and the option's runs are left out.
+void withhold_open_answers(const PreparedLesson& lesson, const Question& q, const Try& t, nlohmann::json& feedback);
 
 /// Whether a try is shown the answer: right, a second try or later, or asked for.
 inline bool revealed(bool correct, const Try& t) { return correct || t.number >= 2 || t.reveal; }

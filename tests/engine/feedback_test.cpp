@@ -183,10 +183,20 @@ TEST_CASE("a wrong first table marks which cells are wrong and how many, not wha
   }
 }
 
+// Every question of the lesson but `qid`: the learner has settled the rest.
+json all_settled_but(const std::string& qid) {
+  json ids = json::array();
+  const json lesson = json::parse(without_hints(kLesson));
+  for (const json& q : lesson["questions"]) {
+    if (q["id"] != qid) ids.push_back(q["id"]);
+  }
+  return ids;
+}
+
 TEST_CASE("a wrong first choice shows only that option's judgement, with the run where it goes wrong") {
   const std::string qid = "next-step-after-timeout";
   std::string wrong = a_wrong_option(qid);
-  json out = call_answer({{"question", qid}, {"answer", wrong}});
+  json out = call_answer({{"question", qid}, {"answer", wrong}, {"settled", all_settled_but(qid)}});
   CHECK(out["revealed"] == false);
   CHECK_FALSE(out.contains("expected"));
   REQUIRE(out["options"].size() == 1);

@@ -161,3 +161,44 @@ TEST_CASE("gives_away reads a count beside what it counts, a status as a word, a
   CHECK(gives_away(*p, keys, "生成一个新的操作标识", "zh-CN").empty());  // "一个": an article
   CHECK(gives_away(*p, keys, "只用了 1 个操作标识", "zh-CN") == "1 个操作标识");
 }
+
+TEST_CASE("a choice's feedback withholds the run an open predict question at its step asks about") {
+  const std::string choose = "next-step-after-timeout", predict = "predict-new-key";
+  json in = {{"file", "lessons/01-lost-receipt.json"}, {"text", read_lesson_text("01-lost-receipt.json")},
+             {"question", choose}, {"answer", "new-key"}};
+  // The learner has not answered "how many effects if it resends under a new key?" yet.
+  json out = json::parse(api::call("answer", in.dump()));
+  REQUIRE(out["options"].size() == 1);
+  const json& o = out["options"][0];
+  CHECK(o["withheld"] == predict);
+  CHECK(o["runs"].empty());
+  CHECK(o["explanation"]["en"].get<std::string>().find("question 4") != std::string::npos);
+  CHECK(o["explanation"]["zh-CN"].get<std::string>().find("第 4 题") != std::string::npos);
+  CHECK(out.dump().find("2 effects") == std::string::npos);
+  CHECK(out.dump().find("\"effects\":2") == std::string::npos);
+
+  // Once it is settled, the option's runs are shown, the duplicate among them.
+  in["settled"] = json::array({predict});
+  out = json::parse(api::call("answer", in.dump()));
+  const json& shown = out["options"][0];
+  CHECK_FALSE(shown.contains("withheld"));
+  bool two = false;
+  for (const json& r : shown["runs"]) two = two || r["effects"] == 2;
+  CHECK(two);
+
+  // A right answer's revealed judgements withhold it too while the question is open.
+  in.erase("settled");
+  in["answer"] = "reconcile";
+  out = json::parse(api::call("answer", in.dump()));
+  REQUIRE(out["revealed"] == true);
+  for (const json& opt : out["options"]) {
+    if (opt["id"] == "new-key") CHECK(opt["withheld"] == predict);
+  }
+  CHECK(out.dump().find("\"effects\":2") == std::string::npos);
+
+  // "settled" names questions by id.
+  in["settled"] = json::array({1});
+  out = json::parse(api::call("answer", in.dump()));
+  REQUIRE(out["ok"] == false);
+  CHECK(out["errors"][0]["path"] == "/settled/0");
+}

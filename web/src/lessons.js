@@ -342,14 +342,16 @@ export class LessonStore {
 
   /**
    * Ask the engine whether an answer is right: `tryNumber` counts this question's tries
-   * from 1; `reveal` asks for the answer (then `answer` may be null). The engine decides
-   * what is shown: a hint, or the expected answer and why. Resolves to the verdict, or
-   * rejects with an EngineError.
+   * from 1; `reveal` asks for the answer (then `answer` may be null); `settled` lists the
+   * lesson's questions already settled (the engine withholds what an open one asks; without
+   * it, every later question counts as open). The engine decides what is shown: a hint, or
+   * the expected answer and why. Resolves to the verdict, or rejects with an EngineError.
    */
-  async answer(rec, questionId, answer, { tryNumber = 1, reveal = false } = {}) {
+  async answer(rec, questionId, answer, { tryNumber = 1, reveal = false, settled = null } = {}) {
     const input = { file: rec.file, text: rec.text, question: questionId, try: tryNumber };
     if (answer !== null && answer !== undefined) input.answer = answer;
     if (reveal) input.reveal = true;
+    if (Array.isArray(settled)) input.settled = settled;
     const out = await this.call('answer', input);
     const errors = outputErrors(out, rec.file);
     if (errors) {

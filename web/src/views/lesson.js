@@ -574,7 +574,7 @@ export class LessonView {
     const before = this.progress.answerOf(this.id, q.id);
     const n = (before ? before.tries.length : 0) + 1;
     // After the answer was shown, a try is asked as revealed too: no hint for what is known.
-    const verdict = await this.store.answer(this.rec, q.id, answer, { tryNumber: n, reveal: this.progress.isRevealed(this.id, q.id) });
+    const verdict = await this.store.answer(this.rec, q.id, answer, { tryNumber: n, reveal: this.progress.isRevealed(this.id, q.id), settled: this.settledIds() });
     this.progress.recordTry(this.id, q.id, answer, verdict);
     postAnswerChecked(this.id, q.id, answer, !!verdict.correct, n, !!verdict.revealed);
     // The notice about a gated deep link has done its job once the question is answered.
@@ -584,11 +584,16 @@ export class LessonView {
     return verdict;
   }
 
+  /** The ids of the lesson's questions settled so far (the engine keeps the others' answers back). */
+  settledIds() {
+    return (this.lesson.questions || []).filter((x) => this.isAnswered(x.id)).map((x) => x.id);
+  }
+
   /** "Show the answer": the engine's answer and why, recorded as shown (not right). */
   async reveal(q) {
     const before = this.progress.answerOf(this.id, q.id);
     const n = (before ? before.tries.length : 0) + 1;
-    const verdict = await this.store.answer(this.rec, q.id, null, { tryNumber: n, reveal: true });
+    const verdict = await this.store.answer(this.rec, q.id, null, { tryNumber: n, reveal: true, settled: this.settledIds() });
     this.progress.recordReveal(this.id, q.id, verdict);
     postRevealed(this.id, q.id, n);
     this.notices = this.notices.filter((x) => x.key !== 'notice.deepLinkGated');
