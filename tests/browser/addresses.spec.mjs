@@ -4,7 +4,10 @@
 // step that is no step number or too large, and ?lang= as a course page may write it (any
 // case, a tag such as en-US).
 
-import { test, expect, LESSON, useEnglish, openLesson, waitReady, completeLesson, openQuestions, sandboxReady } from './helpers.mjs';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { test, expect, LESSON, useEnglish, openLesson, waitReady, completeLesson, openQuestions, sandboxReady, settleLessons } from './helpers.mjs';
+import { REPO } from '../wasm/engine-node.mjs';
 
 const sandboxStep = async (page) => Number(await page.getByTestId('scrubber').inputValue());
 const sandboxLast = async (page) => Number(await page.getByTestId('scrubber').getAttribute('max'));
@@ -337,6 +340,7 @@ for (const [lang, ignored] of [
 
 test('side-by-side and sandbox addresses with parts after their step say they were ignored', async ({ page }) => {
   await useEnglish(page);
+  await settleLessons(page, JSON.parse(readFileSync(resolve(REPO, 'dist/lessons/index.json'), 'utf8')).lessons.filter((e) => e.compare).map((e) => e.id));
   const said = (extra) => `ends with “${extra}”, which this page has no use for`;
   // The side-by-side view of the first lesson the list links one for.
   await page.goto('./');

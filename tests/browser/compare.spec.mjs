@@ -5,7 +5,7 @@
 // Each test asks the engine for every compare lesson, and a loaded machine is slow at it.
 test.describe.configure({ timeout: 120_000 });
 
-import { test, expect, LESSON, useEnglish, builtLessons, sandboxReady } from './helpers.mjs';
+import { test, expect, LESSON, useEnglish, builtLessons, sandboxReady, settleLessons } from './helpers.mjs';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { REPO } from '../wasm/engine-node.mjs';
@@ -16,6 +16,12 @@ function compareLessons() {
   const texts = new Map(builtLessons().map((x) => [x.file, x.text]));
   return index.lessons.filter((e) => e.ok && e.compare).map((e) => ({ id: e.id, file: e.file, text: texts.get(e.file) }));
 }
+
+// Side by side shows how both runs end, so it opens once a lesson's questions are settled:
+// every test here starts with them settled (secrecy.spec.mjs checks the view before that).
+test.beforeEach(async ({ page }) => {
+  await settleLessons(page, [LESSON, ...compareLessons().map((x) => x.id)]);
+});
 
 async function engine(page, method, lesson) {
   return page.evaluate(async ([m, input]) => await window.__idemlab.call(m, input), [method, { file: lesson.file, text: lesson.text }]);

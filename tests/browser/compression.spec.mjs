@@ -4,7 +4,7 @@
 
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { test, expect, LESSON, useEnglish, openLesson, stepThenExplore } from './helpers.mjs';
+import { test, expect, LESSON, useEnglish, openLesson, stepThenExplore, settleLessons } from './helpers.mjs';
 import { REPO } from '../wasm/engine-node.mjs';
 
 test('the engine arrives as brotli with its own type, and the lesson and the worker run it', async ({ page }) => {
@@ -19,6 +19,7 @@ test('the engine arrives as brotli with its own type, and the lesson and the wor
     const sizes = await res.request().sizes();
     engine.push({ url: res.url(), headers, sizes, from: res.fromServiceWorker() });
   });
+  await settleLessons(page, [LESSON]);
   await openLesson(page, LESSON);
   await stepThenExplore(page);
 

@@ -7,7 +7,7 @@
 
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { test, expect, useEnglish, waitReady, serveLessons, builtLesson, builtLessons, engineIndex, openEmbedded } from './helpers.mjs';
+import { test, expect, useEnglish, waitReady, serveLessons, builtLesson, builtLessons, engineIndex, openEmbedded, settleLessons } from './helpers.mjs';
 import { REPO } from '../wasm/engine-node.mjs';
 
 const ID = 'incident-test-double-charge';
@@ -111,6 +111,8 @@ test('without an incident in the index there is no incidents section', async ({ 
 test('an incident shows its report above its run: a link to it in a new tab, what was expected, seen and fixed, in the page\'s language; side by side is one click away', async ({ page }) => {
   await useEnglish(page);
   const entry = await serveIncident(page);
+  // Side by side shows how both runs end: it opens once the incident's questions are settled.
+  await settleLessons(page, [incidentLesson()]);
   await page.goto('./');
   await listReady(page);
   await page.locator(`[data-testid="lesson-card"][data-lesson="${ID}"] [data-testid="lesson-open"]`).click();

@@ -2,7 +2,7 @@
 // opened), a broken lesson is an error card from the index, and the side-by-side view
 // shows a lesson's fault plan under two policies with the engine's effect counters.
 
-import { test, expect, LESSON, useEnglish, waitReady, serveLessons, builtLesson, builtLessons, engineIndex, lessonFile } from './helpers.mjs';
+import { test, expect, LESSON, useEnglish, waitReady, serveLessons, builtLesson, builtLessons, engineIndex, lessonFile, settleLessons } from './helpers.mjs';
 
 const COMPARE = 'retry-duplicates';
 
@@ -125,6 +125,7 @@ function shownAt(data, time) {
 
 test('side by side: two timelines stepped together by virtual time, each with the engine\'s effect counter and client status', async ({ page }) => {
   await useEnglish(page);
+  await settleLessons(page, [COMPARE]);
   await page.goto('./');
   await page.locator(`[data-testid="lesson-card"][data-lesson="${COMPARE}"] [data-testid="lesson-compare"]`).click();
   await page.locator('body[data-ready="true"]').waitFor();
@@ -176,6 +177,7 @@ test('side by side: two timelines stepped together by virtual time, each with th
 
 test('side by side: the lesson links to it, and on a narrow screen the two timelines stack', async ({ page }) => {
   await useEnglish(page);
+  await settleLessons(page, [COMPARE]);
   await page.setViewportSize({ width: 400, height: 900 });
   await page.goto(`./#/lesson/${COMPARE}/step/0`);
   await waitReady(page, COMPARE);

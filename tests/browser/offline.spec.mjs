@@ -3,7 +3,7 @@
 
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { test, expect, LESSON, useEnglish, waitReady, stepThenExplore } from './helpers.mjs';
+import { test, expect, LESSON, useEnglish, waitReady, stepThenExplore, settleLessons } from './helpers.mjs';
 import { REPO } from '../wasm/engine-node.mjs';
 
 const OFFLINE = pathToFileURL(resolve(REPO, 'dist/idemlab-offline.html')).href;
@@ -33,7 +33,11 @@ test('the offline copy from file:// with no network: the lesson list, a lesson, 
   await expect(page.getByTestId('offline-note')).toContainText('offline copy');
   await expect(page.getByTestId('offline-link')).toHaveCount(0);
 
+  // The sandbox opens from a lesson once its questions are settled; a new address only
+  // changes the hash, so the page is loaded again to read the settled progress.
+  await settleLessons(page, [LESSON]);
   await page.goto(`${OFFLINE}#/lesson/${LESSON}`);
+  await page.reload();
   await waitReady(page, LESSON);
   await stepThenExplore(page);
   expect(refused).toEqual([]);

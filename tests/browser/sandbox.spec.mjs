@@ -4,7 +4,7 @@
 // what the engine says (window.__idemlab), never with numbers written here.
 
 import { deflateRawSync } from 'node:zlib';
-import { test, expect, useEnglish, openLesson, sandboxReady } from './helpers.mjs';
+import { test, expect, useEnglish, openLesson, sandboxReady, settleLessons } from './helpers.mjs';
 
 const LOST = 'drop:response:weekly-report:1';
 
@@ -19,6 +19,7 @@ async function waitSandbox(page) {
 
 /** The sandbox of lesson `id`'s scenario, at its last step (every target drawn). */
 async function sandboxFromLesson(page, id = 'lost-receipt') {
+  await settleLessons(page, [id]);
   await openLesson(page, id);
   await page.getByTestId('open-in-sandbox').click();
   await waitSandbox(page);
@@ -620,7 +621,8 @@ test('Undo while a search runs stops the search, and no result of the scenario b
   await expect(page.getByTestId('sb-explore-summary')).toHaveCount(0);
 });
 
-test('from a side-by-side view, each policy opens in the sandbox with its own knobs; open questions are flagged', async ({ page }) => {
+test('from a side-by-side view, each policy opens in the sandbox with its own knobs', async ({ page }) => {
+  await settleLessons(page, ['retry-duplicates']);
   await page.goto('./#/lesson/retry-duplicates/compare');
   await page.locator('body[data-ready="true"]').waitFor();
   for (const [name, index] of [['A', 0], ['B', 1]]) {
@@ -646,12 +648,24 @@ test('from a side-by-side view, each policy opens in the sandbox with its own kn
     expect(Number(await sbRange.inputValue())).toBeLessThan(Number(await sbRange.getAttribute('max')));
     const sbTime = Number(/t=(\d+)ms/.exec(await page.getByTestId('step-label').innerText())[1]);
     expect(sbTime).toBeLessThanOrEqual(Number(time));
-    // Nothing answered yet in this browser: the sandbox says it shows how the run ends.
-    await expect(page.getByTestId('sb-spoiler')).toBeVisible();
+    // Every question of the lesson is settled (side by side opens only then): nothing to warn of.
+    await expect(page.getByTestId('sb-spoiler')).toHaveCount(0);
     // Back returns to the side-by-side view.
     await expect(page.getByTestId('back')).toHaveAttribute('href', `#/lesson/retry-duplicates/compare/step/${middle}`);
     await expect(page.getByTestId('back')).toContainText('side-by-side');
   }
+});
+
+test('a sandbox link from a lesson whose questions are open says that it shows how the run ends', async ({ page }) => {
+  await openLesson(page, 'retry-duplicates');
+  const code = await page.evaluate(async (id) => {
+    const l = window.__idemlab.lesson(id);
+    const out = await window.__idemlab.call('scenario', { file: l.file, text: l.text });
+    return window.__idemlab.sandboxCode({ v: 1, s: out.scenario, from: id });
+  }, 'retry-duplicates');
+  await page.goto(`./#/sandbox/${code}`);
+  await waitSandbox(page);
+  await expect(page.getByTestId('sb-spoiler')).toBeVisible();
 });
 
 test('keyboard: leaving a changed number field with Tab moves on to the next control, not to the top of the page', async ({ page }) => {

@@ -6,7 +6,7 @@ import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync }
 import { tmpdir } from 'node:os';
 import { join, resolve, sep } from 'node:path';
 import { createHash } from 'node:crypto';
-import { test, expect, LESSON, useEnglish, waitReady, stepThenExplore } from './helpers.mjs';
+import { test, expect, LESSON, useEnglish, waitReady, stepThenExplore, settleLessons } from './helpers.mjs';
 import { REPO } from '../wasm/engine-node.mjs';
 
 test.use({ serviceWorkers: 'allow' });
@@ -19,6 +19,7 @@ test('after one visit the site works offline: reload, open a lesson, step, explo
   await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
 
   await context.setOffline(true);
+  await settleLessons(page, [LESSON]);
   await page.reload();
   await page.locator(`[data-testid="lesson-card"][data-lesson="${LESSON}"]`).waitFor();
   await page.locator(`[data-testid="lesson-card"][data-lesson="${LESSON}"] a`).first().click();

@@ -3,7 +3,7 @@
 // sandbox and the lesson list arrive when the learner goes there. And when a part cannot be
 // fetched, the page says so.
 
-import { test, expect, LESSON, waitReady, sandboxReady } from './helpers.mjs';
+import { test, expect, LESSON, waitReady, sandboxReady, settleLessons } from './helpers.mjs';
 
 /** The part a chunk file is ("sandbox", "list", "en", "zh-CN", "chunk" for shared code), or null. */
 function partOf(url) {
@@ -21,6 +21,8 @@ function watchParts(page) {
 }
 
 test('a lesson is ready with only its own parts; the other language follows it, the sandbox and the list come when asked for', async ({ page }) => {
+  // The sandbox opens from a lesson once its questions are settled.
+  await settleLessons(page, [LESSON]);
   const parts = watchParts(page);
   // When <body> is marked ready, in page time.
   await page.addInitScript(() => {

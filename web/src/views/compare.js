@@ -7,7 +7,7 @@
 
 import { h, replaceChildren, measureNextFrame } from '../dom.js';
 import { t, l, nameOf } from '../i18n.js';
-import { compareHash, listHash, replaceHash, sandboxHash, shortText } from '../router.js';
+import { compareHash, lessonHash, listHash, replaceHash, sandboxHash, shortText } from '../router.js';
 import { renderNotices, linkNotices } from './notices.js';
 import { encodeState } from '../sandbox/codec.js';
 import { statusPill } from './panels.js';
@@ -88,15 +88,48 @@ export class CompareView {
     this.last = this.times.length - 1;
     this.step = -1;
     this.notices = [];
-    this.mount();
-    this.followLink(initialStep, stepText, 0, extra);
+    // Both runs are shown to their end: while a question of the lesson is open (not
+    // answered right, nor its answer shown) the view would answer it, so it stays shut.
+    this.locked = this.openQuestions() > 0;
+    if (this.locked) {
+      this.mountLocked();
+    } else {
+      this.mount();
+      this.followLink(initialStep, stepText, 0, extra);
+    }
     if (focus) focusWhenLaidOut(this.root.querySelector('[data-testid="compare-title"]'));
   }
 
-  /** Questions of the lesson not answered yet: this view shows how both runs end. */
+  /** Questions of the lesson not yet settled: this view shows how both runs end. */
   openQuestions() {
     const qs = (this.rec.run && this.rec.run.lesson.questions) || [];
-    return qs.filter((q) => !this.progress.isAnswered(this.id, q.id)).length;
+    return qs.filter((q) => !this.progress.isSettled(this.id, q.id)).length;
+  }
+
+  /** The view while questions are open: what it would show, why it waits, the way back. */
+  mountLocked() {
+    const open = this.openQuestions();
+    document.title = `${t('compare.title')} · ${l(this.data.lesson.title)} · idemlab`;
+    replaceChildren(
+      this.root,
+      h(
+        'section',
+        { class: 'compare-view', 'data-testid': 'compare-view', 'data-lesson': this.id, 'data-locked': 'true' },
+        h(
+          'header',
+          { class: 'lesson-head' },
+          h('a', { class: 'back-link', href: listHash(), 'data-testid': 'back' }, t('nav.back')),
+          h('h2', { class: 'view-title', 'data-testid': 'compare-title', tabindex: '-1' }, l(this.data.lesson.title)),
+          lessonTabs(this.id, 'compare'),
+        ),
+        h(
+          'section',
+          { class: 'card compare-locked', 'data-testid': 'compare-locked' },
+          h('p', null, open === 1 ? t('compare.locked.one') : t('compare.locked.other', { n: open })),
+          h('a', { class: 'btn btn-primary', href: lessonHash(this.id), 'data-testid': 'compare-back-to-lesson' }, t('compare.backToLesson')),
+        ),
+      ),
+    );
   }
 
   mount() {
@@ -108,7 +141,6 @@ export class CompareView {
     this.el.live = h('p', { class: 'visually-hidden', 'aria-live': 'polite', 'data-testid': 'compare-announce' });
     this.el.notices = h('div', { class: 'notices' });
     this.cols = this.policies.map((p, i) => this.column(p, i));
-    const open = this.openQuestions();
     const intent = data.intent;
 
     document.title = `${t('compare.title')} · ${l(data.lesson.title)} · idemlab`;
@@ -148,7 +180,6 @@ export class CompareView {
             ),
             data.narration ? h('p', { class: 'compare-narration', 'data-testid': 'compare-narration' }, l(data.narration)) : null,
           ),
-          open > 0 ? h('p', { class: 'notice notice-warn', 'data-testid': 'compare-spoiler' }, open === 1 ? t('compare.spoiler.one') : t('compare.spoiler.other', { n: open })) : null,
           this.el.notices,
         ),
         h(
@@ -344,6 +375,7 @@ export class CompareView {
 
   /** Keyboard: ← → step, Home / End jump. Returns true when the key was used. */
   onKey(ev) {
+    if (this.locked) return false;
     const n = stepKeyTarget(ev.key, this.step, this.last);
     if (n === null) return false;
     this.go(n);
@@ -355,6 +387,10 @@ export class CompareView {
    * output holds both languages), into the new shell's element (`root`, set by main.js).
    */
   relabel() {
+    if (this.locked) {
+      this.mountLocked();
+      return;
+    }
     const step = this.step;
     this.mount();
     renderNotices(this.el.notices, this.notices);
@@ -364,6 +400,7 @@ export class CompareView {
 
   /** The URL changed to another position of this view (typed or pasted). */
   followRoute(step, stepText = null, extra = null) {
+    if (this.locked) return;
     this.followLink(step, stepText, this.step, extra);
   }
 

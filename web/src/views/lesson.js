@@ -141,6 +141,9 @@ export class LessonView {
     this.el.stepLabel = h('p', { class: 'step-label', 'data-testid': 'step-label', 'aria-hidden': 'true' });
     this.el.gateMsg = h('p', { class: 'gate-msg', role: 'status', 'data-testid': 'gate-msg' });
     this.el.notices = h('div', { class: 'notices' });
+    // The sandbox runs this scenario to its end: it opens once no question is left to give away.
+    this.el.sandboxNote = h('span', { class: 'muted small', id: 'sb-open-note', 'data-testid': 'open-in-sandbox-locked' }, t('sandbox.openLocked'));
+    this.el.sandboxBtn = h('button', { type: 'button', class: 'btn', 'data-testid': 'open-in-sandbox', title: t('sandbox.openHint'), onclick: () => this.openInSandbox() }, t('sandbox.open'));
     this.el.narration = h('section', { class: 'card narration', 'data-testid': 'narration', 'aria-label': t('lesson.narration') });
     this.el.questions = h('div', { class: 'questions', 'data-testid': 'questions' });
     this.el.diagram = h('section', { class: 'card diagram-card', 'aria-labelledby': 'diagram-h' }, h('h3', { id: 'diagram-h', class: 'section-title' }, t('diagram.title')));
@@ -195,11 +198,7 @@ export class LessonView {
           h('p', { class: 'lead' }, l(lesson.summary)),
           // An incident: the public report it replays, before its run.
           incidentPanel(lesson.incident),
-          h(
-            'p',
-            { class: 'sb-open-row' },
-            h('button', { type: 'button', class: 'btn', 'data-testid': 'open-in-sandbox', title: t('sandbox.openHint'), onclick: () => this.openInSandbox() }, t('sandbox.open')),
-          ),
+          h('p', { class: 'sb-open-row' }, this.el.sandboxBtn, ' ', this.el.sandboxNote),
         ),
         this.el.notices,
         h(
@@ -384,6 +383,11 @@ export class LessonView {
     renderTimeline(this.el.timeline, this.run, i, (n) => this.tryGo(n));
 
     this.renderChallenge(i);
+    const allSettled = (this.lesson.questions || []).every((q) => this.isAnswered(q.id));
+    this.el.sandboxBtn.disabled = !allSettled;
+    if (allSettled) this.el.sandboxBtn.removeAttribute('aria-describedby');
+    else this.el.sandboxBtn.setAttribute('aria-describedby', 'sb-open-note');
+    this.el.sandboxNote.hidden = allSettled;
 
     const lp = this.progress.peek(this.id);
     const done = !!(lp && lp.completed);
@@ -509,6 +513,7 @@ export class LessonView {
 
   /** The lesson's scenario, at this step, in the sandbox (the engine normalises it). */
   async openInSandbox() {
+    if (!(this.lesson.questions || []).every((q) => this.isAnswered(q.id))) return;
     const step = this.step;
     let out;
     try {
