@@ -48,7 +48,8 @@ namespace {
 
 bool believes_done(const IntentRow* r) { return r && (r->status == status::kDelivered || r->receipt.has_value()); }
 
-// Whether `inv` fails for an intent with tally `t` (end-invariants: as if the run ended here).
+// Whether `inv` fails for an intent with tally `t` at one step (end-invariants: as if the
+// run ended there).
 bool fails(Invariant inv, const Tally& t, bool mail) {
   switch (inv) {
     case Invariant::DuplicateEffect: return t.effects > 1;
@@ -94,12 +95,14 @@ L10n reason_body(Invariant inv, const std::string& intent, const Tally& t) {
                   " other content"};
     }
     case Invariant::FalseFailure: {
+      // Judged at every step: the row is what the user is told, and the user acts on it at
+      // once, so a later step that puts the row right does not take it back.
       const std::string& st = t.row->status;
-      return {"客户端关于意图 " + intent + " 的记录最终是 " + st + "，可它发出的这份内容已有 " +
-                  num(t.own_content) + " 条业务效果——客户端以为没做成的事，其实已经做了",
-              "the client's row for " + intent + " ends " + st + " while " +
+      return {"客户端关于意图 " + intent + " 的记录写着 " + st + "，可它发出的这份内容已有 " +
+                  num(t.own_content) + " 条业务效果——用户被告知没做成，事情其实已经做了",
+              "the client's row for " + intent + " says " + st + " while " +
                   plural(t.own_content, "effect", "effects") + " of the very content it sent " +
-                  (t.own_content == 1 ? "exists" : "exist") + ": the work it believes undone was done"};
+                  (t.own_content == 1 ? "exists" : "exist") + ": the user was told it failed while the work was done"};
     }
     case Invariant::ForgottenIntent:
       if (!t.row) {
@@ -161,10 +164,10 @@ const std::vector<InvariantInfo>& invariant_table() {
        {"虚假成功", "false success"},
        {"客户端记着 DELIVERED 或持有回执时，服务端确有这个意图、这份内容的业务效果",
         "a client row that says DELIVERED or holds a receipt has an effect of that intent and that content behind it"}},
-      {Invariant::FalseFailure, "false_failure", InvariantScope::AtEnd,
+      {Invariant::FalseFailure, "false_failure", InvariantScope::Always,
        {"虚假失败", "false failure"},
-       {"客户端最终记下 FAILED 或 CONFLICT 时，它发出的内容没有业务效果",
-        "a client row that ends FAILED or CONFLICT has no effect of the content it sent"}},
+       {"客户端的记录写着 FAILED 或 CONFLICT 的任何一刻，它发出的这份内容都没有业务效果：不能在事情已经做了的时候告诉用户没做成",
+        "whenever a client row says FAILED or CONFLICT, no effect of the content it sent exists: the user is never told it failed while the work was done"}},
       {Invariant::ForgottenIntent, "forgotten_intent", InvariantScope::AtEnd,
        {"被遗忘的意图", "forgotten intent"},
        {"每条业务效果最终都有客户端的记录，且这条记录已不再是 PENDING",

@@ -13,6 +13,19 @@
 //      false_success          the client's row says DELIVERED or holds a receipt while no
 //                             effect of that intent exists, or none of the row's own
 //                             content (its payload fingerprint);
+//      false_failure          the client's row says FAILED or CONFLICT while an effect of
+//                             the very content it sent exists: the user was told it failed
+//                             while the work was done. Broken at that step even when a later
+//                             step puts the row right (a resend replayed as DELIVERED): the
+//                             user acted on the row when it was written. A row resent from
+//                             FAILED is PENDING again before its request leaves, so a design
+//                             that records FAILED on a timeout is caught where the response
+//                             was lost (the effect exists when FAILED is written), not where
+//                             the request was (the client cannot tell those runs apart, and
+//                             the explorer tries both). A definite refusal (a 429 before
+//                             anything was done; a 422 for changed content, the old
+//                             content's effect in place) leaves no effect of the row's own
+//                             content: not one;
 //      duplicate_notification more than one email in the provider's inbox for one intent
 //                             (only where the service notifies);
 //      concurrent_execution   the service processing two requests of one intent at once
@@ -22,9 +35,6 @@
 //  - End-invariants must hold when the run has settled (Run::stop == Settled: nothing is
 //    left to come); a violation's step is the first step of the streak in which it held
 //    until the end:
-//      false_failure          the row ends FAILED or CONFLICT while an effect of the very
-//                             content it sent exists (a refusal of changed content, with
-//                             the old content's effect in place, is not one);
 //      forgotten_intent       an effect exists whose intent the client has no row for, or
 //                             whose row is still PENDING;
 //      lost_notification      an effect exists and the inbox holds no email for its

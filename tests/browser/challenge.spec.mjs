@@ -98,7 +98,7 @@ test('break it (lost-receipt): a fault that does not produce the goal is refused
   await expect(page.getByTestId('challenge-solved')).toBeVisible();
 });
 
-test('fix it (retry-duplicates): the start is not solved, two changes are not allowed, the engine\'s one change is solved', async ({ page }) => {
+test('fix it (retry-duplicates): the right key alone still tells the user "failed" and is refused with a counterexample; the engine\'s changes are solved, one more is not allowed', async ({ page }) => {
   const c = await openChallenge(page, 'retry-duplicates');
   expect(c.view.kind).toBe('fix');
   let result = await check(page);
@@ -106,19 +106,29 @@ test('fix it (retry-duplicates): the start is not solved, two changes are not al
   // The knobs the challenge does not list are fixed.
   const fixed = await page.locator('.sb-knob[data-fixed="true"]').count();
   expect(fixed).toBeGreaterThan(0);
-  const [change] = c.solution.changes;
-  const [group, name] = change.knob.split('.');
-  await page.locator(`[data-knob="${group}.${name}"]`).selectOption(String(change.to));
-  // A second change beyond the limit of one: not allowed, whatever it does.
-  const second = c.view.knobs.find((k) => k !== change.knob);
+  const select = (knob, value) => page.locator(`[data-knob="${knob}"]`).selectOption(String(value));
+  // The engine's solution writes UNKNOWN on a timeout; every other change of it alone keeps
+  // FAILED on the timeout, and the explorer finds the run where the user was told "failed"
+  // while the report was sent.
+  const changes = c.solution.changes;
+  const onTimeout = changes.find((ch) => ch.knob === 'client.on_timeout');
+  expect(onTimeout && onTimeout.from).toBe('mark_failed_and_resend');
+  for (const ch of changes) if (ch !== onTimeout) await select(ch.knob, ch.to);
+  result = await check(page);
+  await expect(result).toHaveAttribute('data-solved', 'false');
+  const falseFailure = await page.evaluate(async () => (await window.__idemlab.call('vocabulary', {})).invariants.find((i) => i.name === 'false_failure').title.en);
+  await expect(result).toContainText(falseFailure);
+  await expect(result).not.toContainText("breaks the challenge's rules");
+  await select(onTimeout.knob, onTimeout.to);
+  // A change beyond the limit: not allowed, whatever it does.
+  const extra = c.view.knobs.find((k) => !changes.some((ch) => ch.knob === k));
   const other = await page.evaluate(async (k) => {
     const v = await window.__idemlab.call('vocabulary', {});
     const [g, n] = k.split('.');
     return v.knobs.find((x) => x.group === g && x.name === n);
-  }, second);
-  const current = await page.locator(`[data-knob="${second}"]`).inputValue();
-  const value = other.values.map((x) => x.name).find((x) => x !== current);
-  await page.locator(`[data-knob="${second}"]`).selectOption(value);
+  }, extra);
+  const current = await page.locator(`[data-knob="${extra}"]`).inputValue();
+  await select(extra, other.values.map((x) => x.name).find((x) => x !== current));
   result = await check(page);
   await expect(result).toHaveAttribute('data-solved', 'false');
   await expect(result).toContainText("breaks the challenge's rules");

@@ -183,6 +183,36 @@ TEST_CASE("every shipped challenge: its start is not a solution, the solution an
   CHECK(outside_seen >= 1);  // some fix challenge names its knobs
 }
 
+TEST_CASE("lesson 02's fix refuses a client that still records FAILED on a timeout, with a counterexample") {
+  // The right key makes the resend harmless, and the row ends DELIVERED; but the user was
+  // told "failed" while the report was already sent, and that is no fix.
+  const std::string name = "02-retry-duplicates.json";
+  std::string text = read_lesson_text(name);
+  json start = call("run", lesson_input(name, text))["lesson"]["challenge"]["scenario"];
+  REQUIRE(start["client"]["on_timeout"] == "mark_failed_and_resend");
+  json key_only = start;
+  key_only["client"]["key_scope"] = "intent";
+  json with_lookup = key_only;
+  with_lookup["client"]["recovery"] = "lookup";
+  for (const json& tried : {key_only, with_lookup}) {
+    CAPTURE(tried["client"].dump());
+    json out = attempt(name, text, tried);
+    CHECK(out["allowed"] == true);
+    CHECK(out["solved"] == false);
+    CHECK(out["explore"]["violating"].get<int>() > 0);
+    const json& ce = out["explore"]["counterexample"];
+    REQUIRE(ce.is_object());
+    CHECK(ce["invariant"] == "false_failure");
+    CHECK_FALSE(ce["faults"].empty());
+    CHECK(out["text"]["en"].get<std::string>().find("the user was told it failed while the work was done") != std::string::npos);
+    CHECK(out["text"]["zh-CN"].get<std::string>().find("虚假失败") != std::string::npos);
+  }
+  // Writing UNKNOWN on the timeout as well is the fix.
+  json fixed = key_only;
+  fixed["client"]["on_timeout"] = "record_unknown";
+  CHECK(attempt(name, text, fixed)["solved"] == true);
+}
+
 TEST_CASE("a break attempt whose fault never fires is not allowed, with the engine's reason") {
   const std::string name = "06-send-first.json";
   std::string text = read_lesson_text(name);

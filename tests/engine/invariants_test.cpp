@@ -199,12 +199,75 @@ TEST_CASE("false_failure: FAILED after a timeout while the effect exists; reconc
     return r && r->status == status::kFailed;
   });
   CHECK(lie[0].step == failed);
-  CHECK(lie[0].reason.en.find("ends FAILED") != std::string::npos);
+  CHECK(lie[0].reason.en.find("says FAILED") != std::string::npos);
   CHECK(flagged_at(wrong, v, last(wrong), Invariant::FalseFailure));
 
   Scenario right = one_intent();
   right.script.push_back({ActionKind::Reconcile, 150, -1, kIntent, ""});
   CHECK(check_invariants(run_with(right, {drop(MessageKind::Response)})).safe());
+}
+
+TEST_CASE("false_failure: FAILED on a timeout, then DELIVERED by the resend, is caught at the FAILED step") {
+  // One key per intent: the resend is replayed and the row ends DELIVERED with one effect,
+  // but the user was told "failed" first, while the effect was already there.
+  Scenario s = one_intent();
+  s.client.on_timeout = OnTimeout::MarkFailedAndResend;
+  Run run = run_with(s, {drop(MessageKind::Response)});
+  REQUIRE(run.stop == StopReason::Settled);
+  const IntentRow* end = row_of(run.steps.back(), kIntent);
+  REQUIRE(end != nullptr);
+  CHECK(end->status == status::kDelivered);
+  CHECK(effects_for(run, last(run), kIntent) == 1);
+  int failed = first_step(run, [](const Step& st) {
+    const IntentRow* r = row_of(st, kIntent);
+    return r && r->status == status::kFailed;
+  });
+  REQUIRE(failed > 0);
+  REQUIRE(effects_for(run, failed, kIntent) == 1);
+
+  RunVerdict v = check_invariants(run);
+  std::vector<Violation> lie = of(v, Invariant::FalseFailure);
+  REQUIRE(lie.size() == 1);
+  CHECK(lie[0].intent == kIntent);
+  CHECK(lie[0].step == failed);
+  CHECK(lie[0].reason.en ==
+        "false failure: the client's row for r says FAILED while 1 effect of the very content it sent exists: "
+        "the user was told it failed while the work was done");
+  CHECK(lie[0].reason.zh.find("用户被告知没做成") != std::string::npos);
+  // Flagged where the row says FAILED, and no longer once the row is put right; the
+  // run's verdict keeps it.
+  CHECK_FALSE(flagged_at(run, v, failed - 1, Invariant::FalseFailure));
+  CHECK(flagged_at(run, v, failed, Invariant::FalseFailure));
+  CHECK_FALSE(flagged_at(run, v, last(run), Invariant::FalseFailure));
+  CHECK_FALSE(v.safe());
+
+  // Where the request was lost instead, the row is PENDING again before the resend leaves,
+  // and no effect existed while it said FAILED: that run breaks nothing (the client cannot
+  // tell it from the run above, which the explorer also tries).
+  CHECK(check_invariants(run_with(s, {drop(MessageKind::Request)})).safe());
+}
+
+TEST_CASE("false_failure: a definite refusal recorded FAILED is not one, even when the user sends it again later") {
+  // A 429 on the only send: nothing was done, and FAILED is true. The user later sends it
+  // again under the same key and it is done: the row went back to PENDING before that send.
+  Scenario s = one_intent();
+  s.script.push_back({ActionKind::ResendSameKey, 200, -1, kIntent, ""});
+  Fault refused = on_attempt_1(Fault::Kind::ServiceError);
+  refused.error_point = ErrorPoint::Refused;
+  Run run = run_with(s, {refused});
+  int failed = first_step(run, [](const Step& st) {
+    const IntentRow* r = row_of(st, kIntent);
+    return r && r->status == status::kFailed;
+  });
+  REQUIRE(failed > 0);
+  CHECK(effects_for(run, failed, kIntent) == 0);
+  const IntentRow* end = row_of(run.steps.back(), kIntent);
+  REQUIRE(end != nullptr);
+  CHECK(end->status == status::kDelivered);
+  CHECK(effects_for(run, last(run), kIntent) == 1);
+  RunVerdict v = check_invariants(run);
+  CHECK(of(v, Invariant::FalseFailure).empty());
+  CHECK(v.safe());
 }
 
 TEST_CASE("false_failure: a CONFLICT for changed content, with the old content's effect in place, is not one") {
