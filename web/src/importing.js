@@ -4,7 +4,7 @@
 // Nothing here decides an answer: the verdicts are the engine's.
 
 import { decodeState } from './sandbox/codec.js';
-import { tryRecord, revealRecord } from './progress.js';
+import { tryRecord, revealRecord, shownAgainst } from './progress.js';
 
 const clone = (v) => JSON.parse(JSON.stringify(v));
 
@@ -40,13 +40,19 @@ async function recheckTry(store, rec, qid, tr, n, reveal) {
   return tryRecord(tr.answer, verdict || { correct: false, revealed: false }, n, at(tr.at));
 }
 
-/** The answer shown on request, asked of the engine again; null when it cannot say. */
-async function recheckReveal(store, rec, qid, rv) {
-  try {
-    return revealRecord(await store.answer(rec, qid, null, { tryNumber: rv.after + 1, reveal: true }), rv.after, at(rv.at));
-  } catch (_) {
-    return null;
+/**
+ * The answer shown on request, asked of the engine again as the page asks it (with a
+ * table's last try before it: `against`); null when it cannot say.
+ */
+async function recheckReveal(store, rec, qid, rv, against) {
+  for (const answer of against === null ? [null] : [against, null]) {
+    try {
+      return revealRecord(await store.answer(rec, qid, answer, { tryNumber: rv.after + 1, reveal: true }), rv.after, at(rv.at));
+    } catch (_) {
+      // a try the engine refuses (a file changed by hand): the answer shown without it
+    }
   }
+  return null;
 }
 
 /** A challenge try (a sandbox code) judged again by the engine; false when it cannot be. */
@@ -111,7 +117,8 @@ export async function recheckImport(imported, { store, progress, call }) {
         const shownAfter = a.reveal ? a.reveal.after : Infinity;
         // Asked all at once: the engine answers them in order.
         tries = await Promise.all(a.tries.map((tr, i) => recheckTry(store, rec, qid, tr, i + 1, i >= shownAfter)));
-        const reveal = a.reveal ? await recheckReveal(store, rec, qid, a.reveal) : null;
+        const kind = (rec.run.lesson.questions.find((q) => q.id === qid) || {}).kind;
+        const reveal = a.reveal ? await recheckReveal(store, rec, qid, a.reveal, shownAgainst(kind, tries.slice(0, a.reveal.after))) : null;
         if (reveal) {
           answers[qid] = { tries, correct: tries.some((tr) => tr.correct), reveal };
           continue;

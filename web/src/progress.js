@@ -59,7 +59,8 @@ function verdictProblem(v, cellsChecked) {
 
 /**
  * Why one try is not {answer, correct, revealed, try, hint, expected, explanation, cells,
- * wrong, options, at}, or null. Saves from before hints have no revealed, try, hint, wrong.
+ * rows, wrong, options, at}, or null. Saves from before hints have no revealed, try, hint,
+ * wrong; a wrong first table try saved before rows has cells instead of rows.
  */
 function tryProblem(tr) {
   if (!isObject(tr)) return 'is not an object';
@@ -69,6 +70,10 @@ function tryProblem(tr) {
   if (tr.try !== undefined && !(Number.isInteger(tr.try) && tr.try >= 1)) return '"try" is not a try number';
   if (!isL10nOrNull(tr.hint)) return '"hint" is not text';
   if (tr.wrong !== undefined && tr.wrong !== null && !(Number.isInteger(tr.wrong) && tr.wrong >= 0)) return '"wrong" is not a count';
+  if (tr.rows !== undefined && tr.rows !== null) {
+    const rowOk = (r) => isObject(r) && isText(r.moment) && isText(r.fact) && Number.isInteger(r.wrong) && r.wrong >= 0;
+    if (!Array.isArray(tr.rows) || !tr.rows.every(rowOk)) return '"rows" is not a list of counted rows';
+  }
   return verdictProblem(tr, true);
 }
 
@@ -161,10 +166,20 @@ export function tryRecord(answer, verdict, n, at = new Date().toISOString()) {
     tr.hint = verdict.hint || null;
   }
   if (verdict.cells) tr.cells = verdict.cells;
+  if (verdict.rows) tr.rows = verdict.rows;
   if (Number.isInteger(verdict.wrong)) tr.wrong = verdict.wrong;
   if (verdict.options) tr.options = verdict.options;
   tr.at = at;
   return tr;
+}
+
+/**
+ * What "show the answer" sends the engine along with the request, after `tries`: a table's
+ * last try (the engine then marks that try's cells, which a wrong try was only given counts
+ * per row of), else null. The answer's own kind is asked with no answer.
+ */
+export function shownAgainst(kind, tries) {
+  return kind === 'table' && tries && tries.length ? tries[tries.length - 1].answer : null;
 }
 
 /** The answer shown on request, after `after` tries, as progress keeps it. */

@@ -16,6 +16,7 @@ import { knowledgeGrid, truthSummary, worldList } from './knowledge.js';
 import { questionCard } from './questions.js';
 import { renderTimeline, stepLine } from './timeline.js';
 import { selfCheck } from './selfcheck.js';
+import { shownAgainst } from '../progress.js';
 import { icon } from '../icons.js';
 import { stepKeyTarget, letterKey } from '../keys.js';
 import { stepButtons, enableStepButtons, controlButton, scrubber, focusWhenLaidOut, STEP_KEYS } from './stepcontrols.js';
@@ -584,11 +585,15 @@ export class LessonView {
     return verdict;
   }
 
-  /** "Show the answer": the engine's answer and why, recorded as shown (not right). */
+  /**
+   * "Show the answer": the engine's answer and why, recorded as shown (not right). A table
+   * asks it with its last try, so that the engine marks that try's cells (a wrong try only
+   * had each row's count).
+   */
   async reveal(q) {
     const before = this.progress.answerOf(this.id, q.id);
     const n = (before ? before.tries.length : 0) + 1;
-    const verdict = await this.store.answer(this.rec, q.id, null, { tryNumber: n, reveal: true });
+    const verdict = await this.store.answer(this.rec, q.id, shownAgainst(q.kind, before && before.tries), { tryNumber: n, reveal: true });
     this.progress.recordReveal(this.id, q.id, verdict);
     postRevealed(this.id, q.id, n);
     this.notices = this.notices.filter((x) => x.key !== 'notice.deepLinkGated');
