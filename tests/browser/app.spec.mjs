@@ -283,17 +283,6 @@ for (const width of [1280, 800, 420]) {
   });
 }
 
-test('self-check items are saved', async ({ page }) => {
-  await useEnglish(page);
-  await openLesson(page);
-  const items = page.getByTestId('self-check-item');
-  expect(await items.count()).toBeGreaterThan(0);
-  await items.first().check();
-  await page.reload();
-  await waitReady(page);
-  await expect(page.getByTestId('self-check-item').first()).toBeChecked();
-});
-
 test('last step and total are consistent with the scrubber', async ({ page }) => {
   await useEnglish(page);
   await openLesson(page, LESSON, 0);

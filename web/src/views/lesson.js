@@ -153,6 +153,8 @@ export class LessonView {
     this.el.end = h('div', { class: 'end-slot' });
     this.el.challenge = h('div', { class: 'challenge-slot' });
     this.el.live = h('p', { class: 'visually-hidden', 'aria-live': 'polite', 'data-testid': 'step-announce' });
+    // The lesson's goals, from the start; ticked once every question is settled (update()).
+    this.selfCheck = selfCheck(this.id, lesson.self_check, this.progress);
     const truthToggle = h('input', {
       type: 'checkbox',
       id: 'truth-toggle',
@@ -250,7 +252,7 @@ export class LessonView {
           h('div', { class: 'col col-b' }, this.el.diagram, this.el.timeline),
         ),
         this.el.challenge,
-        selfCheck(this.id, lesson.self_check, this.progress),
+        this.selfCheck ? this.selfCheck.el : null,
         this.el.live,
       ),
     );
@@ -385,6 +387,8 @@ export class LessonView {
     renderTimeline(this.el.timeline, this.run, i, (n) => this.tryGo(n));
 
     this.renderChallenge(i);
+    // The goals open for ticking once every question is settled (a retake closes them again).
+    if (this.selfCheck) this.selfCheck.setOpen((this.lesson.questions || []).every((q) => this.isAnswered(q.id)));
 
     const lp = this.progress.peek(this.id);
     const done = !!(lp && lp.completed);
