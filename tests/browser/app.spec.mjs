@@ -33,7 +33,8 @@ test('the list shows each lesson with its progress, and progress survives a relo
   await expect(kept.getByTestId('verdict')).toHaveCount(2);
 
   await page.getByTestId('back').click();
-  await expect(card.getByTestId('lesson-progress')).toContainText(new RegExp(`answered ${answered}/\\d+ · ${answered} correct`));
+  await expect(card.getByTestId('lesson-progress')).toContainText(new RegExp(`^answered ${answered}/\\d+$`));
+  await expect(card.getByTestId('lesson-score')).toContainText(`right at the first try: ${answered - 1} of `);
 
   // Export downloads the same progress as JSON.
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-progress').click()]);

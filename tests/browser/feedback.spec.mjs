@@ -137,7 +137,7 @@ test('"show the answer" shows the engine\'s answer, counts as shown, and the lis
   await expect(questionCard(page, q.id).getByTestId('verdict-shown')).toBeVisible();
   await page.getByTestId('back').click();
   const listCard = page.locator(`[data-testid="lesson-card"][data-lesson="${LESSON}"]`);
-  await expect(listCard.getByTestId('lesson-revealed')).toHaveText('answers shown before you found them: 1');
+  await expect(listCard.getByTestId('lesson-score')).toContainText('answers shown: 1');
 });
 
 /**
@@ -451,9 +451,9 @@ test('no score before an answer; the end comes at the last answer with the score
   await page.goto('./');
   const listCard = page.locator(`[data-testid="lesson-card"][data-lesson="${LESSON}"]`);
   await expect(listCard).toBeVisible();
-  await expect(listCard.getByTestId('lesson-first-try')).toHaveCount(0);
+  await expect(listCard.getByTestId('lesson-score')).toHaveCount(0);
   await openLesson(page, LESSON, 0);
-  await expect(page.getByTestId('first-try')).toHaveCount(0);
+  await expect(page.getByTestId('completed-score')).toHaveCount(0);
   await expect(page.getByTestId('lesson-end')).toHaveCount(0);
   const total = (await questionsOf(page)).length;
 
@@ -462,7 +462,7 @@ test('no score before an answer; the end comes at the last answer with the score
   await expect(end).toBeVisible();
   await expect(end).toBeInViewport();
   await expect(end.locator('.end-title')).toBeFocused();
-  await expect(end.getByTestId('end-first-try')).toHaveText(`right at the first try: ${total} of ${total}`);
+  await expect(end.getByTestId('end-score')).toHaveText(`right at the first try: ${total} of ${total} · answers shown: 0`);
   // The next lesson in the list's order.
   const ids = builtIds();
   const next = ids[ids.indexOf(LESSON) + 1];
@@ -479,7 +479,7 @@ test('no score before an answer; the end comes at the last answer with the score
   await expect(page.getByTestId('lesson-end')).toHaveCount(0);
   await page.getByTestId('back').click();
   await expect(listCard.getByTestId('lesson-progress')).toContainText(`answered 0/${total}`);
-  await expect(listCard.getByTestId('lesson-first-try')).toHaveCount(0);
+  await expect(listCard.getByTestId('lesson-score')).toHaveCount(0);
   await expect(listCard.getByTestId('lesson-completed')).toHaveCount(0);
 });
 
@@ -554,10 +554,10 @@ test('an exported answer shown on request comes back through an import, checked 
   await page.evaluate((k) => localStorage.removeItem(k), KEY);
   await page.reload();
   const listCard = page.locator(`[data-testid="lesson-card"][data-lesson="${LESSON}"]`);
-  await expect(listCard.getByTestId('lesson-revealed')).toHaveCount(0);
+  await expect(listCard.getByTestId('lesson-score')).toHaveCount(0);
   await page.getByTestId('import-input').setInputFiles({ name: 'p.json', mimeType: 'application/json', buffer: Buffer.from(text) });
   await page.getByTestId('import-confirm').click();
-  await expect(listCard.getByTestId('lesson-revealed')).toHaveText('answers shown before you found them: 1');
+  await expect(listCard.getByTestId('lesson-score')).toContainText('answers shown: 1');
   await openLesson(page, LESSON, q.step);
   const again = questionCard(page, q.id);
   await expect(again).toHaveAttribute('data-settled', 'true');

@@ -4,25 +4,12 @@
 // Nothing here decides an answer: the verdicts are the engine's.
 
 import { decodeState } from './sandbox/codec.js';
-import { tryRecord, revealRecord, shownAgainst } from './progress.js';
+import { tryRecord, revealRecord, shownAgainst, lessonSummary } from './progress.js';
 
 const clone = (v) => JSON.parse(JSON.stringify(v));
 
 /** Settled: answered right, or its answer shown by the engine (a second try, or on request). */
 const settled = (a) => !!(a && (a.correct || a.reveal || a.tries.some((tr) => tr.revealed)));
-
-/** What the list shows of one lesson's progress: questions answered and right, completed. */
-export function summarize(lp, qids) {
-  const answers = (lp && lp.answers) || {};
-  let answered = 0;
-  let right = 0;
-  for (const qid of qids) {
-    const a = answers[qid];
-    if (a && Array.isArray(a.tries) && settled(a)) answered += 1;
-    if (a && a.correct === true) right += 1;
-  }
-  return { answered, right, total: qids.length, completed: !!(lp && lp.completed === true), started: !!lp };
-}
 
 const at = (v) => (typeof v === 'string' ? v : null);
 
@@ -92,7 +79,7 @@ export async function recheckImport(imported, { store, progress, call }) {
     const mine = progress.peek(id);
     const theirs = imported.lessons[id];
     if (!mine && !theirs) continue;
-    const row = { id, title: entry ? entry.title : null, now: summarize(mine, qids), after: summarize(null, qids), skipped: null };
+    const row = { id, title: entry ? entry.title : null, now: lessonSummary(mine, qids), after: lessonSummary(null, qids), skipped: null };
     rows.push(row);
     if (!theirs) continue;
     if (!entry) {
@@ -136,7 +123,7 @@ export async function recheckImport(imported, { store, progress, call }) {
     lp.completed = done;
     if (!done) delete lp.completed_at;
     out.lessons[id] = lp;
-    row.after = summarize(lp, qids);
+    row.after = lessonSummary(lp, qids);
     row.claimedCompleted = theirs.completed === true;
   }
   return { data: out, rows };

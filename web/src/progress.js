@@ -156,6 +156,30 @@ function isRevealed(a) {
   return !!(a && (a.reveal || a.tries.some((tr) => tr.revealed)));
 }
 
+/**
+ * One lesson's standing, from its record `lp` (or null) and its question ids `qids`: the
+ * one score the page shows wherever it shows one (views/score.js) and the export's summary.
+ * {questions, answered: settled (right, or the answer shown), right: right at some try,
+ * first_try_right, revealed: answer shown before the learner found it (on request, or a
+ * revealed wrong try), completed, started}.
+ */
+export function lessonSummary(lp, qids) {
+  const answers = (lp && lp.answers) || {};
+  let answered = 0;
+  let right = 0;
+  let first = 0;
+  let revealed = 0;
+  for (const qid of qids) {
+    const a = answers[qid];
+    if (!a || !Array.isArray(a.tries)) continue;
+    if (a.correct === true) right += 1;
+    if (a.tries.length > 0 && a.tries[0].correct) first += 1;
+    if (a.reveal || a.tries.some((tr) => tr.revealed && !tr.correct)) revealed += 1;
+    if (a.correct === true || isRevealed(a)) answered += 1;
+  }
+  return { questions: qids.length, answered, right, first_try_right: first, revealed, completed: !!(lp && lp.completed === true), started: !!lp };
+}
+
 /** One try as progress keeps it: what was given, and what the engine said of it. */
 export function tryRecord(answer, verdict, n, at = new Date().toISOString()) {
   const tr = { answer, correct: !!verdict.correct, revealed: !!verdict.revealed, try: n };
@@ -406,23 +430,9 @@ export class Progress {
     this.save();
   }
 
-  /**
-   * Of the questions `qids`: how many are answered right, right at the first try, had
-   * their answer shown before the learner found it (revealed), and are done with (settled).
-   */
+  /** This learner's lessonSummary of lesson `lessonId` over its questions `qids`. */
   stats(lessonId, qids) {
-    let right = 0;
-    let first = 0;
-    let revealed = 0;
-    let settled = 0;
-    for (const qid of qids) {
-      const a = this.answerOf(lessonId, qid);
-      if (a && a.correct) right += 1;
-      if (a && a.tries.length > 0 && a.tries[0].correct) first += 1;
-      if (a && (a.reveal || a.tries.some((tr) => tr.revealed && !tr.correct))) revealed += 1;
-      if (this.isSettled(lessonId, qid)) settled += 1;
-    }
-    return { questions: qids.length, right, first_try_right: first, revealed, settled };
+    return lessonSummary(this.peek(lessonId), qids);
   }
 
   /**

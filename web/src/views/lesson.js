@@ -17,6 +17,7 @@ import { questionCard } from './questions.js';
 import { renderTimeline, stepLine } from './timeline.js';
 import { selfCheck } from './selfcheck.js';
 import { shownAgainst } from '../progress.js';
+import { scoreLine, challengeLine, challengeState } from './score.js';
 import { icon } from '../icons.js';
 import { stepKeyTarget, letterKey } from '../keys.js';
 import { stepButtons, enableStepButtons, controlButton, scrubber, focusWhenLaidOut, STEP_KEYS } from './stepcontrols.js';
@@ -397,9 +398,7 @@ export class LessonView {
     replaceChildren(
       this.el.completed,
       done ? h('p', { class: 'notice notice-ok', 'data-testid': 'lesson-completed-banner' }, '✓ ', t('lesson.completed')) : null,
-      done && stats.questions > 0
-        ? h('p', { class: 'first-try', 'data-testid': 'first-try' }, t('lesson.firstTry', { k: stats.first_try_right, n: stats.questions }))
-        : null,
+      done && stats.questions > 0 ? scoreLine(stats, 'completed-score', 'lesson-score first-try') : null,
     );
     this.renderEnd(i, done, stats);
   }
@@ -427,6 +426,7 @@ export class LessonView {
       return;
     }
     const next = this.nextLesson();
+    const challenge = this.lesson.challenge ? challengeState(this.progress, this.id) : null;
     const retake = this.confirmRetake
       ? h(
           'div',
@@ -446,8 +446,9 @@ export class LessonView {
         'section',
         { class: 'card end-card', 'data-testid': 'lesson-end', 'aria-labelledby': 'end-h' },
         h('h3', { id: 'end-h', class: 'section-title end-title', tabindex: '-1' }, '✓ ', t('lesson.endTitle')),
-        stats.questions > 0 ? h('p', { class: 'end-score', 'data-testid': 'end-first-try' }, t('lesson.firstTry', { k: stats.first_try_right, n: stats.questions })) : null,
-        stats.revealed > 0 ? h('p', { class: 'muted', 'data-testid': 'end-revealed' }, t('lesson.revealed', { n: stats.revealed })) : null,
+        // The lesson's one score and its challenge, in the words of its card in the list.
+        stats.questions > 0 ? scoreLine(stats, 'end-score', 'lesson-score end-score') : null,
+        challenge ? challengeLine(this.lesson.challenge.kind, challenge, { testid: 'end-challenge', after: challenge === 'solved' ? null : [' ', this.challengeLink('end-challenge-start', 'btn btn-small')] }) : null,
         h(
           'div',
           { class: 'btn-row end-actions' },
@@ -529,21 +530,16 @@ export class LessonView {
     window.location.hash = sandboxHash(encodeState({ v: 1, s: out.scenario, from: this.id }), step > 0 ? step : null);
   }
 
-  /** The lesson ends with its challenge (when it has one): shown from the last step on. */
-  renderChallenge(i) {
+  /** A link that opens the lesson's challenge in the sandbox ("Start the challenge"). */
+  challengeLink(testid, cls) {
     const c = this.lesson.challenge;
-    if (!c || i < this.last) {
-      replaceChildren(this.el.challenge);
-      return;
-    }
-    const solved = this.progress.isCorrect(this.id, 'challenge');
     // The link's address is written once the codec is in (a few ms); a click before that
     // waits for it and opens the challenge all the same.
     const href = codec().then(({ encodeState }) => sandboxHash(encodeState({ v: 1, s: c.scenario, ch: this.id })));
     const start = h('a', {
-      class: 'btn btn-primary',
+      class: cls,
       href: sandboxHash(null),
-      'data-testid': 'start-challenge',
+      'data-testid': testid,
       onclick: (ev) => {
         if (start.dataset.linked) return;
         ev.preventDefault();
@@ -554,6 +550,18 @@ export class LessonView {
       start.href = to;
       start.dataset.linked = 'true';
     });
+    return start;
+  }
+
+  /** The lesson ends with its challenge (when it has one): shown from the last step on. */
+  renderChallenge(i) {
+    const c = this.lesson.challenge;
+    if (!c || i < this.last) {
+      replaceChildren(this.el.challenge);
+      return;
+    }
+    const solved = this.progress.isCorrect(this.id, 'challenge');
+    const start = this.challengeLink('start-challenge', 'btn btn-primary');
     replaceChildren(
       this.el.challenge,
       h(
