@@ -104,35 +104,56 @@ L10n knowledge_hint(const PreparedLesson& p, const Question& q) {
   return out;
 }
 
-// table: how many cells are wrong, and at which moments (the cells themselves are marked).
-L10n table_hint(const PreparedLesson& p, const Question& q, const Verdict& v) {
-  int wrong = 0, total = 0;
-  std::vector<std::string> moments;  // with a wrong cell, in the question's order
+// table: a table's rows as the page draws them (web/src/views/questions.js): one row per
+// moment and fact, moments in the question's order and each moment's facts in order, with
+// one cell per side. `wrong`: the row's cells the try did not get right (a cell missing
+// from the verdict counts as not right).
+struct TableRow {
+  std::string moment;
+  std::string fact;
+  int wrong = 0;
+};
+
+std::vector<TableRow> table_rows(const Question& q, const Verdict& v) {
+  std::vector<TableRow> rows;
   for (const std::string& m : q.moments) {
-    for (Side side : q.sides) {
-      for (const std::string& f : q.facts) {
+    for (const std::string& f : q.facts) {
+      TableRow row{m, f, 0};
+      for (Side side : q.sides) {
         std::string key = m + "/" + to_string(side) + "/" + f;
-        ++total;
         bool right = v.cells.is_object() && v.cells.contains(key) && v.cells[key].value("correct", false);
-        if (right) continue;
-        ++wrong;
-        if (std::find(moments.begin(), moments.end(), m) == moments.end()) moments.push_back(m);
+        if (!right) ++row.wrong;
       }
+      rows.push_back(std::move(row));
     }
   }
+  return rows;
+}
+
+// table: how many cells are wrong, and how many in each row (moment and fact) that has any;
+// never which cell, so that a second try is thought through, not looked up.
+L10n table_hint(const PreparedLesson& p, const Question& q, const Verdict& v) {
+  int wrong = 0;
+  const int total = static_cast<int>(q.moments.size() * q.facts.size() * q.sides.size());
   L10n where;
-  for (const std::string& m : moments) {
-    L10n label = p.lesson.moment(m)->label;
-    std::string s = std::to_string(p.moment_step.at(m));
-    L10n one = {"“" + label.zh + "”（第 " + s + " 步）", "\"" + label.en + "\" (step " + s + ")"};
-    where = where.en.empty() ? one : L10n::join(where, one, "、", ", ");
+  for (const TableRow& row : table_rows(q, v)) {
+    if (row.wrong == 0) continue;
+    wrong += row.wrong;
+    L10n moment = p.lesson.moment(row.moment)->label;
+    L10n fact = fact_label(*p.lesson.fact(row.fact));
+    std::string s = std::to_string(p.moment_step.at(row.moment)), n = std::to_string(row.wrong);
+    L10n one = {"“" + moment.zh + "”（第 " + s + " 步）·“" + fact.zh + "”这一行 " + n + " 格",
+                n + " in the row \"" + moment.en + "\" (step " + s + ") · \"" + fact.en + "\""};
+    where = where.en.empty() ? one : L10n::join(where, one, "；", "; ");
   }
   std::string n = std::to_string(wrong), m = std::to_string(total);
-  return {"共 " + m + " 格，有 " + n + " 格不对（已标出），在这些时刻：" + where.zh +
-              "。回到那一步，只看那一方自己到那时见过的事件：某方“知道”，要求它分不清的每一次运行里该事实都一样。",
-          n + " of " + m + (wrong == 1 ? " cells is" : " cells are") + " wrong (marked), at " + where.en +
-              ". Go back to that step and look only at the events that side itself has seen by then: a side "
-              "knows a fact only when it holds in every run that side cannot tell apart from this one."};
+  return {"共 " + m + " 格，有 " + n + " 格不对：" + where.zh +
+              "。每一行里每一方各占一格；这里只说一行错了几格，不说是哪一格。回到这些行所在的那几步，只看每一方自己到那时见过的事件："
+              "某方“知道”，要求它分不清的每一次运行里该事实都一样。",
+          n + " of " + m + (wrong == 1 ? " cells is" : " cells are") + " wrong: " + where.en +
+              ". A row has one cell per side; the count says how many of them are wrong, not which. Go back to "
+              "the step of each such row and look only at the events each side itself has seen by then: a side knows a fact only "
+              "when it holds in every run that side cannot tell apart from this one."};
 }
 
 // predict: what to follow in the run from the question's step on.
@@ -262,13 +283,10 @@ json feedback_unwithheld(const PreparedLesson& p, const Question& question, cons
   // A wrong first try: the verdict and a hint, nothing that tells the answer.
   put(out, "hint", hint_for(p, *q, v).to_json());
   if (q->kind == "table") {
-    json cells = json::object();
-    for (const auto& [key, cell] : v.cells.items()) {
-      json c = json::object();
-      put(c, "correct", cell["correct"]);
-      cells[key] = std::move(c);
-    }
-    put(out, "cells", std::move(cells));
+    // How many cells are wrong in each row, not which: no cell is marked before the reveal.
+    json rows = json::array();
+    for (const TableRow& row : table_rows(*q, v)) rows.push_back(json{{"moment", row.moment}, {"fact", row.fact}, {"wrong", row.wrong}});
+    put(out, "rows", std::move(rows));
     put(out, "wrong", wrong);
   }
   if (q->kind == "choose") {

@@ -40,9 +40,10 @@ inline bool revealed(bool correct, const Try& t) { return correct || t.number >=
 /// The `answer` method's output for try `t` at question `question_id`:
 /// {"correct", "revealed", "try"} and, revealed, "expected", "explanation" (tables: "cells"
 /// per cell {"correct"?, "expected", "explanation"}; choose: "options", every option's
-/// judgement); not revealed, "hint": L10n (tables: "cells" per cell {"correct"} and "wrong";
-/// choose: "options" holding only the chosen option's judgement). Tables with an answer
-/// also have "wrong" when revealed. Throws std::invalid_argument as check_answer does, or
+/// judgement); not revealed, "hint": L10n (tables: "rows", one per row as the page draws the
+/// table, {"moment", "fact", "wrong"}: how many of the row's cells, one per side, are wrong,
+/// not which; and "wrong"; no "cells"; choose: "options" holding only the chosen option's
+/// judgement). Tables with an answer also have "wrong" when revealed. Throws std::invalid_argument as check_answer does, or
 /// when there is no answer and no reveal.
 nlohmann::json answer_feedback(const PreparedLesson& lesson, const std::string& question_id, const Try& t);
 
@@ -61,8 +62,8 @@ nlohmann::json feedback_for(const PreparedLesson& lesson, const Question& q, con
 L10n hint_for(const PreparedLesson& lesson, const Question& q, const Verdict& verdict);
 
 /// The hint the engine computes when the author wrote none, per kind: knowledge, the
-/// side's own events up to the step; table, how many cells are wrong and at which
-/// moments; predict, what to follow in the run (and the action it supposes); choose, the
+/// side's own events up to the step; table, how many cells are wrong in all and in each
+/// row that has any (never which cell); predict, what to follow in the run (and the action it supposes); choose, the
 /// runs the client cannot tell apart there; concept, a general nudge. None names the answer.
 L10n computed_hint(const PreparedLesson& lesson, const Question& q, const Verdict& verdict);
 

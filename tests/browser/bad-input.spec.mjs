@@ -226,8 +226,8 @@ test('an import shows what it will change and asks first: Escape or cancel chang
   await expect(preview).toBeVisible();
   await expect(preview.getByTestId('import-preview-title')).toBeFocused();
   const row = preview.locator(`[data-testid="import-row"][data-lesson="${LESSON}"]`);
-  await expect(row.getByTestId('import-now')).toHaveText('answered 0/9, 0 right · not completed');
-  await expect(row.getByTestId('import-after')).toHaveText('answered 1/9, 1 right · not completed');
+  await expect(row.getByTestId('import-now')).toHaveText('answered 0/9 · not completed');
+  await expect(row.getByTestId('import-after')).toHaveText('answered 1/9 · right at the first try: 1 of 9 · answers shown: 0 · not completed');
   await page.keyboard.press('Escape');
   await expect(preview).toHaveCount(0);
   await expect(page.getByTestId('import-progress')).toBeFocused();
@@ -247,7 +247,8 @@ test('an import shows what it will change and asks first: Escape or cancel chang
   await expect(page.getByTestId('notice')).toContainText('Progress imported');
   // The keyboard is on the outcome, not dropped on the page's body by the list drawn again.
   await expect(page.getByTestId('notice')).toBeFocused();
-  await expect(listCard(page).getByTestId('lesson-progress')).toContainText('answered 1/9 · 1 correct');
+  await expect(listCard(page).getByTestId('lesson-progress')).toHaveText('answered 1/9');
+  await expect(listCard(page).getByTestId('lesson-score')).toHaveText('right at the first try: 1 of 9 · answers shown: 0');
 });
 
 test('files that cannot be imported: each outcome names its file and takes the place of the one before; a new file closes the open preview', async ({ page }) => {
@@ -325,7 +326,7 @@ test('a forged completion: a hand-written file claiming completed (or right answ
   expect(saved.lessons['retry-duplicates'].completed).toBe(false);
   const right = qids.filter((q) => saved.lessons['retry-duplicates'].answers[q].correct).length;
   // A wrong first try alone leaves a question open (a hint, not the answer): only the right ones count as answered.
-  await expect(listCard(page, 'retry-duplicates').getByTestId('lesson-progress')).toContainText(`answered ${right}/${qids.length} · ${right} correct`);
+  await expect(listCard(page, 'retry-duplicates').getByTestId('lesson-progress')).toHaveText(`answered ${right}/${qids.length}`);
   expect(right).toBeLessThan(qids.length);
 });
 
@@ -337,6 +338,9 @@ test('a real completion survives export and import: the engine re-checks it and 
   await expect(page.getByTestId('lesson-completed-banner')).toBeVisible();
   await page.getByTestId('back').click();
   await expect(listCard(page).getByTestId('lesson-completed')).toBeVisible();
+  // The preview says the score in the list card's words.
+  const score = await listCard(page).getByTestId('lesson-score').innerText();
+  expect(score).toBe('right at the first try: 9 of 9 · answers shown: 0');
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-progress').click()]);
   const text = Buffer.concat(await (await download.createReadStream()).toArray()).toString('utf8');
   await page.evaluate((k) => localStorage.removeItem(k), KEY);
@@ -344,7 +348,7 @@ test('a real completion survives export and import: the engine re-checks it and 
   await expect(listCard(page).getByTestId('lesson-completed')).toHaveCount(0);
   await chooseImport(page, text);
   const row = page.locator(`[data-testid="import-row"][data-lesson="${LESSON}"]`);
-  await expect(row.getByTestId('import-after')).toHaveText('answered 9/9, 9 right · completed');
+  await expect(row.getByTestId('import-after')).toHaveText(`answered 9/9 · ${score} · completed`);
   await page.getByTestId('import-confirm').click();
   await expect(listCard(page).getByTestId('lesson-completed')).toBeVisible();
 });

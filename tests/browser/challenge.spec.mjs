@@ -92,10 +92,17 @@ test('break it (lost-receipt): a fault that does not produce the goal is refused
   result = await check(page);
   await expect(result).toHaveAttribute('data-solved', 'true');
   await expect(result).toContainText('Challenge solved');
-  // It counts: the lesson's end card says it is solved.
+  // It counts: the lesson's end card says it is solved, and so does its completion card, in
+  // the words of the lesson's card in the list (and with no link to start it again).
   await openLesson(page, 'lost-receipt');
   await completeLesson(page);
   await expect(page.getByTestId('challenge-solved')).toBeVisible();
+  const state = page.getByTestId('lesson-end').getByTestId('end-challenge');
+  await expect(state).toHaveAttribute('data-state', 'solved');
+  await expect(state.getByTestId('challenge-state')).toHaveText('Challenge: break it · ✓ solved');
+  await expect(state.getByTestId('end-challenge-start')).toHaveCount(0);
+  await page.getByTestId('back').click();
+  await expect(page.locator('[data-testid="lesson-card"][data-lesson="lost-receipt"] [data-testid="lesson-challenge"] [data-testid="challenge-state"]')).toHaveText('Challenge: break it · ✓ solved');
 });
 
 test('fix it (retry-duplicates): the right key alone still tells the user "failed" and is refused with a counterexample; the engine\'s changes are solved, one more is not allowed', async ({ page }) => {

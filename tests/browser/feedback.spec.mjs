@@ -137,47 +137,92 @@ test('"show the answer" shows the engine\'s answer, counts as shown, and the lis
   await expect(questionCard(page, q.id).getByTestId('verdict-shown')).toBeVisible();
   await page.getByTestId('back').click();
   const listCard = page.locator(`[data-testid="lesson-card"][data-lesson="${LESSON}"]`);
-  await expect(listCard.getByTestId('lesson-revealed')).toHaveText('answers shown before you found them: 1');
+  await expect(listCard.getByTestId('lesson-score')).toContainText('answers shown: 1');
 });
 
-test('the moment table marks which cells are wrong, and how many, without their values until the reveal', async ({ page }) => {
+/**
+ * At the lesson's moment table (every question before it answered right), a first try with
+ * three cells wrong: both of the first row's (its first moment and fact, a cell per side)
+ * and one of the second moment's second fact. Returns the question, its card, the engine's
+ * expected cells, the wrong cells and each row's count of them, keyed "<moment>/<fact>".
+ */
+async function wrongTableTry(page) {
   await openLesson(page, LESSON, 0);
-  const qs = await questionsOf(page);
-  const q = qs.find((x) => x.kind === 'table');
+  const q = (await questionsOf(page)).find((x) => x.kind === 'table');
   test.skip(!q, 'no moment table in this lesson');
   const card = await reach(page, q);
   const { expected } = await engineExpected(page, LESSON, q.id);
-  const cells = Object.keys(expected);
-  // Two cells wrong, the rest right.
-  const wrongCells = cells.slice(0, 2);
-  for (const cell of cells) {
-    const value = wrongCells.includes(cell) ? KNOWLEDGE.find((v) => v !== expected[cell]) : expected[cell];
-    await card.locator(`select[data-cell="${cell}"]`).selectOption(value);
-  }
+  const [m0, m1] = q.moments.map((m) => m.id);
+  const [f0, f1] = q.facts.map((f) => f.id);
+  const wrongCells = [...q.sides.map((s) => `${m0}/${s}/${f0}`), `${m1}/${q.sides[q.sides.length - 1]}/${f1}`];
+  const answer = {};
+  for (const [cell, value] of Object.entries(expected)) answer[cell] = wrongCells.includes(cell) ? KNOWLEDGE.find((v) => v !== value) : value;
+  const counts = {};
+  for (const m of q.moments) for (const f of q.facts) counts[`${m.id}/${f.id}`] = wrongCells.filter((c) => c.startsWith(`${m.id}/`) && c.endsWith(`/${f.id}`)).length;
+  for (const [cell, value] of Object.entries(answer)) await card.locator(`select[data-cell="${cell}"]`).selectOption(value);
   await card.getByTestId('table-check').click();
   await expect(card.getByTestId('verdict')).toHaveCount(1);
-  await expect(card.getByTestId('verdict-cells')).toHaveAttribute('data-wrong', '2');
-  await expect(card.getByTestId('verdict-cells')).toContainText(`2 of ${cells.length} cells are not right`);
-  for (const cell of cells) {
-    const mark = card.locator(`td:has(select[data-cell="${cell}"]) [data-testid="cell-mark"]`);
-    await expect(mark).toHaveAttribute('data-state', wrongCells.includes(cell) ? 'wrong' : 'right');
+  return { q, card, expected, wrongCells, counts };
+}
+
+/** No cell of the table is marked right or wrong, and no select says it is invalid. */
+async function noCellMarked(card) {
+  const states = await card.locator('[data-testid="cell-mark"]').evaluateAll((ms) => ms.map((m) => `${m.dataset.state}:${m.textContent}`));
+  expect(states.every((x) => x === 'none:'), states.join(', ')).toBe(true);
+  await expect(card.locator('select[aria-invalid="true"]')).toHaveCount(0);
+}
+
+test('a wrong moment table says how many cells are wrong beside each row, marks no cell, and marks them at the second try', async ({ page }) => {
+  const { q, card, expected, wrongCells, counts } = await wrongTableTry(page);
+  const cells = Object.keys(expected);
+  await expect(card.getByTestId('verdict-cells')).toHaveAttribute('data-wrong', '3');
+  await expect(card.getByTestId('verdict-cells')).toContainText(`3 of ${cells.length} cells are not right`);
+  // Beside each row (a moment and a fact, a cell per side): how many of its cells, not which.
+  const rows = card.getByTestId('row-wrong');
+  await expect(rows).toHaveCount(Object.keys(counts).length);
+  for (const [row, n] of Object.entries(counts)) {
+    const count = card.locator(`[data-testid="row-wrong"][data-row="${row}"]`);
+    await expect(count).toBeVisible();
+    await expect(count).toHaveAttribute('data-wrong', String(n));
+    await expect(count).toHaveText(`${n} of ${q.sides.length} wrong`);
   }
-  // No mark names a value, no verdict holds the expected answer.
-  const marks = await card.locator('[data-testid="cell-mark"]').allInnerTexts();
-  for (const text of marks) for (const v of ['knows: yes', 'knows: no', 'cannot know']) expect(text).not.toContain(v);
+  await noCellMarked(card);
+  // Nothing names a value: no verdict holds the expected answer.
   await expect(card.getByTestId('verdict-expected')).toHaveCount(0);
   await expect(card.getByTestId('verdict-hint')).toBeVisible();
+  // Kept so across a reload: the saved try has the counts, not the cells.
+  await page.reload();
+  await waitReady(page, LESSON);
+  const kept = questionCard(page, q.id);
+  await expect(kept.locator(`[data-testid="row-wrong"][data-row="${Object.keys(counts)[0]}"]`)).toHaveAttribute('data-wrong', '2');
+  await noCellMarked(kept);
 
-  // The second try (the same two cells still wrong, one changed) reveals what they should be.
-  const tried = await card.locator(`select[data-cell="${wrongCells[0]}"]`).inputValue();
-  const again = KNOWLEDGE.find((v) => v !== expected[wrongCells[0]] && v !== tried);
-  await card.locator(`select[data-cell="${wrongCells[0]}"]`).selectOption(again);
-  await card.getByTestId('table-check').click();
-  await expect(card.getByTestId('verdict')).toHaveCount(2);
-  await expect(card).toHaveAttribute('data-settled', 'true');
+  // The second try (the same cells still wrong) reveals which they are and what they should be.
+  await kept.getByTestId('table-check').click();
+  await expect(kept.getByTestId('verdict')).toHaveCount(1); // the same answer again is no try
+  const tried = await kept.locator(`select[data-cell="${wrongCells[0]}"]`).inputValue();
+  await kept.locator(`select[data-cell="${wrongCells[0]}"]`).selectOption(KNOWLEDGE.find((v) => v !== expected[wrongCells[0]] && v !== tried));
+  await kept.getByTestId('table-check').click();
+  await expect(kept.getByTestId('verdict')).toHaveCount(2);
+  await expect(kept).toHaveAttribute('data-settled', 'true');
+  await expect(kept.getByTestId('row-wrong').first()).toBeHidden();
   const names = { knows_true: 'knows: yes', knows_false: 'knows: no', cannot_know: 'cannot know' };
-  for (const cell of wrongCells) {
-    await expect(card.locator(`td:has(select[data-cell="${cell}"]) [data-testid="cell-mark"]`)).toContainText(names[expected[cell]]);
+  for (const cell of cells) {
+    const mark = kept.locator(`td:has(select[data-cell="${cell}"]) [data-testid="cell-mark"]`);
+    await expect(mark).toHaveAttribute('data-state', wrongCells.includes(cell) ? 'wrong' : 'right');
+    if (wrongCells.includes(cell)) await expect(mark).toContainText(names[expected[cell]]);
+  }
+});
+
+test('"show the answer" after a wrong moment table marks that try\'s cells', async ({ page }) => {
+  const { card, expected, wrongCells } = await wrongTableTry(page);
+  await expect(card.getByTestId('try-again')).toBeVisible();
+  await noCellMarked(card);
+  await card.getByTestId('reveal').click();
+  await expect(card).toHaveAttribute('data-settled', 'true');
+  await expect(card.getByTestId('row-wrong').first()).toBeHidden();
+  for (const cell of Object.keys(expected)) {
+    await expect(card.locator(`td:has(select[data-cell="${cell}"]) [data-testid="cell-mark"]`)).toHaveAttribute('data-state', wrongCells.includes(cell) ? 'wrong' : 'right');
   }
 });
 
@@ -406,9 +451,9 @@ test('no score before an answer; the end comes at the last answer with the score
   await page.goto('./');
   const listCard = page.locator(`[data-testid="lesson-card"][data-lesson="${LESSON}"]`);
   await expect(listCard).toBeVisible();
-  await expect(listCard.getByTestId('lesson-first-try')).toHaveCount(0);
+  await expect(listCard.getByTestId('lesson-score')).toHaveCount(0);
   await openLesson(page, LESSON, 0);
-  await expect(page.getByTestId('first-try')).toHaveCount(0);
+  await expect(page.getByTestId('completed-score')).toHaveCount(0);
   await expect(page.getByTestId('lesson-end')).toHaveCount(0);
   const total = (await questionsOf(page)).length;
 
@@ -417,7 +462,7 @@ test('no score before an answer; the end comes at the last answer with the score
   await expect(end).toBeVisible();
   await expect(end).toBeInViewport();
   await expect(end.locator('.end-title')).toBeFocused();
-  await expect(end.getByTestId('end-first-try')).toHaveText(`right at the first try: ${total} of ${total}`);
+  await expect(end.getByTestId('end-score')).toHaveText(`right at the first try: ${total} of ${total} · answers shown: 0`);
   // The next lesson in the list's order.
   const ids = builtIds();
   const next = ids[ids.indexOf(LESSON) + 1];
@@ -434,7 +479,7 @@ test('no score before an answer; the end comes at the last answer with the score
   await expect(page.getByTestId('lesson-end')).toHaveCount(0);
   await page.getByTestId('back').click();
   await expect(listCard.getByTestId('lesson-progress')).toContainText(`answered 0/${total}`);
-  await expect(listCard.getByTestId('lesson-first-try')).toHaveCount(0);
+  await expect(listCard.getByTestId('lesson-score')).toHaveCount(0);
   await expect(listCard.getByTestId('lesson-completed')).toHaveCount(0);
 });
 
@@ -509,10 +554,10 @@ test('an exported answer shown on request comes back through an import, checked 
   await page.evaluate((k) => localStorage.removeItem(k), KEY);
   await page.reload();
   const listCard = page.locator(`[data-testid="lesson-card"][data-lesson="${LESSON}"]`);
-  await expect(listCard.getByTestId('lesson-revealed')).toHaveCount(0);
+  await expect(listCard.getByTestId('lesson-score')).toHaveCount(0);
   await page.getByTestId('import-input').setInputFiles({ name: 'p.json', mimeType: 'application/json', buffer: Buffer.from(text) });
   await page.getByTestId('import-confirm').click();
-  await expect(listCard.getByTestId('lesson-revealed')).toHaveText('answers shown before you found them: 1');
+  await expect(listCard.getByTestId('lesson-score')).toContainText('answers shown: 1');
   await openLesson(page, LESSON, q.step);
   const again = questionCard(page, q.id);
   await expect(again).toHaveAttribute('data-settled', 'true');

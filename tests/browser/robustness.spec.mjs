@@ -84,14 +84,14 @@ test('teachers see right-at-the-first-try counts: on the card, at the end, in th
   await walk(f, done, { onQuestion });
   while ((await openQuestions(f).count()) > 0) await onQuestion(questionCard(f, await openQuestions(f).first().getAttribute('data-question')));
   await expect(frame.getByTestId('lesson-completed-banner')).toBeVisible();
-  await expect(frame.getByTestId('first-try')).toHaveText(`right at the first try: ${total - 1} of ${total}`);
+  await expect(frame.getByTestId('completed-score')).toHaveText(`right at the first try: ${total - 1} of ${total} · answers shown: 0`);
 
   const msgs = await page.evaluate(() => window.msgs.filter((m) => m.type === 'lesson-completed'));
   expect(msgs).toEqual([{ source: 'idemlab', version: 1, type: 'lesson-completed', lesson: LESSON, questions: total, first_try_right: total - 1, score: (total - 1) / total }]);
 
   await frame.getByTestId('back').click();
   const listCard = frame.locator(`[data-testid="lesson-card"][data-lesson="${LESSON}"]`);
-  await expect(listCard.getByTestId('lesson-first-try')).toHaveText(`right at the first try: ${total - 1} of ${total}`);
+  await expect(listCard.getByTestId('lesson-score')).toHaveText(`right at the first try: ${total - 1} of ${total} · answers shown: 0`);
   const text = await ctx.evaluate(async () => {
     // The export button's file, read back through the same Blob the page creates.
     let blob = null;

@@ -143,44 +143,70 @@ TEST_CASE("a question's own hint is the one a wrong try gets") {
   CHECK_FALSE(out.contains("expected"));
 }
 
-TEST_CASE("a wrong first table marks which cells are wrong and how many, not what they should be") {
+namespace {
+
+json flipped(const json& value) { return value == "cannot_know" ? json("knows_true") : json("cannot_know"); }
+
+}  // namespace
+
+TEST_CASE("a wrong first table says how many cells are wrong in each row, not which, until the reveal") {
   json q = question_view("moment-table");
   json expected = expected_of("moment-table");
-  REQUIRE(expected.size() >= 4);
+  REQUIRE(q["sides"].size() == 2);
+  REQUIRE(q["facts"].size() >= 2);
+  const std::string m0 = q["moments"][0]["id"], m1 = q["moments"][1]["id"];
+  const std::string f0 = q["facts"][0]["id"], f1 = q["facts"][1]["id"];
+  const std::string client = q["sides"][0], service = q["sides"][1];
+  // Three cells wrong: both of one row's, and one of another row's.
   json answer = expected;
-  // Two cells wrong.
-  int changed = 0;
-  std::vector<std::string> wrong_keys;
-  for (auto& [key, value] : answer.items()) {
-    if (changed == 2) break;
-    value = value == "cannot_know" ? "knows_true" : "cannot_know";
-    wrong_keys.push_back(key);
-    ++changed;
+  std::vector<std::string> wrong_keys = {m0 + "/" + client + "/" + f0, m0 + "/" + service + "/" + f0, m1 + "/" + service + "/" + f1};
+  for (const std::string& key : wrong_keys) {
+    REQUIRE(answer.contains(key));
+    answer[key] = flipped(answer[key]);
   }
   json out = call_answer({{"question", "moment-table"}, {"answer", answer}});
   CHECK(out["correct"] == false);
   CHECK(out["revealed"] == false);
-  CHECK(out["wrong"] == 2);
+  CHECK(out["wrong"] == 3);
   CHECK_FALSE(out.contains("expected"));
-  REQUIRE(out["cells"].size() == expected.size());
-  for (const auto& item : out["cells"].items()) {
-    const std::string key = item.key();  // a plain variable: CAPTURE cannot take a structured binding
-    const json& cell = item.value();
-    CAPTURE(key);
-    CHECK_FALSE(cell.contains("expected"));
-    CHECK_FALSE(cell.contains("explanation"));
-    bool is_wrong = std::find(wrong_keys.begin(), wrong_keys.end(), key) != wrong_keys.end();
-    CHECK(cell["correct"] == !is_wrong);
+  // No cell is marked: nothing says which of a row's cells is the wrong one.
+  CHECK_FALSE(out.contains("cells"));
+  REQUIRE(out["rows"].is_array());
+  REQUIRE(out["rows"].size() == q["moments"].size() * q["facts"].size());
+  // Rows as the page draws them: moment by moment, each moment's facts in order.
+  CHECK(out["rows"][0]["moment"] == m0);
+  CHECK(out["rows"][0]["fact"] == f0);
+  CHECK(out["rows"][1]["moment"] == m0);
+  CHECK(out["rows"][1]["fact"] == f1);
+  for (const json& row : out["rows"]) {
+    const std::string moment = row["moment"], fact = row["fact"];
+    CAPTURE(moment);
+    CAPTURE(fact);
+    int want = moment == m0 && fact == f0 ? 2 : moment == m1 && fact == f1 ? 1 : 0;
+    CHECK(row["wrong"] == want);
+    CHECK(row.size() == 3);
   }
+  // The computed hint gives the same counts, row by row, and names no side's column.
   std::string en = out["hint"]["en"].get<std::string>();
-  CHECK(en.find("2 of " + std::to_string(expected.size()) + " cells") != std::string::npos);
+  CHECK(en.find("3 of " + std::to_string(expected.size()) + " cells are wrong") != std::string::npos);
+  CHECK(en.find("2 in the row") != std::string::npos);
+  CHECK(en.find("1 in the row") != std::string::npos);
+  CHECK(en.find("marked") == std::string::npos);
+  check_l10n(out["hint"]);
 
+  // The second try is revealed: each cell marked, with what it should be.
   json second = call_answer({{"question", "moment-table"}, {"answer", answer}, {"try", 2}});
   CHECK(second["revealed"] == true);
+  CHECK_FALSE(second.contains("rows"));
   for (const std::string& key : wrong_keys) {
     CHECK(second["cells"][key]["correct"] == false);
     CHECK(second["cells"][key]["expected"] == expected[key]);
   }
+  // "Show the answer" with the last try's answer marks that try's cells as well.
+  json shown = call_answer({{"question", "moment-table"}, {"answer", answer}, {"reveal", true}});
+  CHECK(shown["revealed"] == true);
+  CHECK(shown["wrong"] == 3);
+  CHECK(shown["cells"][wrong_keys[2]]["correct"] == false);
 }
 
 // Every question of the lesson but `qid`: the learner has settled the rest.

@@ -4,25 +4,12 @@
 // Nothing here decides an answer: the verdicts are the engine's.
 
 import { decodeState } from './sandbox/codec.js';
-import { tryRecord, revealRecord } from './progress.js';
+import { tryRecord, revealRecord, shownAgainst, lessonSummary } from './progress.js';
 
 const clone = (v) => JSON.parse(JSON.stringify(v));
 
 /** Settled: answered right, or its answer shown by the engine (a second try, or on request). */
 const settled = (a) => !!(a && (a.correct || a.reveal || a.tries.some((tr) => tr.revealed)));
-
-/** What the list shows of one lesson's progress: questions answered and right, completed. */
-export function summarize(lp, qids) {
-  const answers = (lp && lp.answers) || {};
-  let answered = 0;
-  let right = 0;
-  for (const qid of qids) {
-    const a = answers[qid];
-    if (a && Array.isArray(a.tries) && settled(a)) answered += 1;
-    if (a && a.correct === true) right += 1;
-  }
-  return { answered, right, total: qids.length, completed: !!(lp && lp.completed === true), started: !!lp };
-}
 
 const at = (v) => (typeof v === 'string' ? v : null);
 
@@ -40,13 +27,19 @@ async function recheckTry(store, rec, qid, tr, n, reveal) {
   return tryRecord(tr.answer, verdict || { correct: false, revealed: false }, n, at(tr.at));
 }
 
-/** The answer shown on request, asked of the engine again; null when it cannot say. */
-async function recheckReveal(store, rec, qid, rv) {
-  try {
-    return revealRecord(await store.answer(rec, qid, null, { tryNumber: rv.after + 1, reveal: true }), rv.after, at(rv.at));
-  } catch (_) {
-    return null;
+/**
+ * The answer shown on request, asked of the engine again as the page asks it (with a
+ * table's last try before it: `against`); null when it cannot say.
+ */
+async function recheckReveal(store, rec, qid, rv, against) {
+  for (const answer of against === null ? [null] : [against, null]) {
+    try {
+      return revealRecord(await store.answer(rec, qid, answer, { tryNumber: rv.after + 1, reveal: true }), rv.after, at(rv.at));
+    } catch (_) {
+      // a try the engine refuses (a file changed by hand): the answer shown without it
+    }
   }
+  return null;
 }
 
 /** A challenge try (a sandbox code) judged again by the engine; false when it cannot be. */
@@ -86,7 +79,7 @@ export async function recheckImport(imported, { store, progress, call }) {
     const mine = progress.peek(id);
     const theirs = imported.lessons[id];
     if (!mine && !theirs) continue;
-    const row = { id, title: entry ? entry.title : null, now: summarize(mine, qids), after: summarize(null, qids), skipped: null };
+    const row = { id, title: entry ? entry.title : null, now: lessonSummary(mine, qids), after: lessonSummary(null, qids), skipped: null };
     rows.push(row);
     if (!theirs) continue;
     if (!entry) {
@@ -111,7 +104,8 @@ export async function recheckImport(imported, { store, progress, call }) {
         const shownAfter = a.reveal ? a.reveal.after : Infinity;
         // Asked all at once: the engine answers them in order.
         tries = await Promise.all(a.tries.map((tr, i) => recheckTry(store, rec, qid, tr, i + 1, i >= shownAfter)));
-        const reveal = a.reveal ? await recheckReveal(store, rec, qid, a.reveal) : null;
+        const kind = (rec.run.lesson.questions.find((q) => q.id === qid) || {}).kind;
+        const reveal = a.reveal ? await recheckReveal(store, rec, qid, a.reveal, shownAgainst(kind, tries.slice(0, a.reveal.after))) : null;
         if (reveal) {
           answers[qid] = { tries, correct: tries.some((tr) => tr.correct), reveal };
           continue;
@@ -129,7 +123,7 @@ export async function recheckImport(imported, { store, progress, call }) {
     lp.completed = done;
     if (!done) delete lp.completed_at;
     out.lessons[id] = lp;
-    row.after = summarize(lp, qids);
+    row.after = lessonSummary(lp, qids);
     row.claimedCompleted = theirs.completed === true;
   }
   return { data: out, rows };

@@ -59,7 +59,8 @@ function verdictProblem(v, cellsChecked) {
 
 /**
  * Why one try is not {answer, correct, revealed, try, hint, expected, explanation, cells,
- * wrong, options, at}, or null. Saves from before hints have no revealed, try, hint, wrong.
+ * rows, wrong, options, at}, or null. Saves from before hints have no revealed, try, hint,
+ * wrong; a wrong first table try saved before rows has cells instead of rows.
  */
 function tryProblem(tr) {
   if (!isObject(tr)) return 'is not an object';
@@ -69,6 +70,10 @@ function tryProblem(tr) {
   if (tr.try !== undefined && !(Number.isInteger(tr.try) && tr.try >= 1)) return '"try" is not a try number';
   if (!isL10nOrNull(tr.hint)) return '"hint" is not text';
   if (tr.wrong !== undefined && tr.wrong !== null && !(Number.isInteger(tr.wrong) && tr.wrong >= 0)) return '"wrong" is not a count';
+  if (tr.rows !== undefined && tr.rows !== null) {
+    const rowOk = (r) => isObject(r) && isText(r.moment) && isText(r.fact) && Number.isInteger(r.wrong) && r.wrong >= 0;
+    if (!Array.isArray(tr.rows) || !tr.rows.every(rowOk)) return '"rows" is not a list of counted rows';
+  }
   return verdictProblem(tr, true);
 }
 
@@ -151,6 +156,30 @@ function isRevealed(a) {
   return !!(a && (a.reveal || a.tries.some((tr) => tr.revealed)));
 }
 
+/**
+ * One lesson's standing, from its record `lp` (or null) and its question ids `qids`: the
+ * one score the page shows wherever it shows one (views/score.js) and the export's summary.
+ * {questions, answered: settled (right, or the answer shown), right: right at some try,
+ * first_try_right, revealed: answer shown before the learner found it (on request, or a
+ * revealed wrong try), completed, started}.
+ */
+export function lessonSummary(lp, qids) {
+  const answers = (lp && lp.answers) || {};
+  let answered = 0;
+  let right = 0;
+  let first = 0;
+  let revealed = 0;
+  for (const qid of qids) {
+    const a = answers[qid];
+    if (!a || !Array.isArray(a.tries)) continue;
+    if (a.correct === true) right += 1;
+    if (a.tries.length > 0 && a.tries[0].correct) first += 1;
+    if (a.reveal || a.tries.some((tr) => tr.revealed && !tr.correct)) revealed += 1;
+    if (a.correct === true || isRevealed(a)) answered += 1;
+  }
+  return { questions: qids.length, answered, right, first_try_right: first, revealed, completed: !!(lp && lp.completed === true), started: !!lp };
+}
+
 /** One try as progress keeps it: what was given, and what the engine said of it. */
 export function tryRecord(answer, verdict, n, at = new Date().toISOString()) {
   const tr = { answer, correct: !!verdict.correct, revealed: !!verdict.revealed, try: n };
@@ -161,10 +190,20 @@ export function tryRecord(answer, verdict, n, at = new Date().toISOString()) {
     tr.hint = verdict.hint || null;
   }
   if (verdict.cells) tr.cells = verdict.cells;
+  if (verdict.rows) tr.rows = verdict.rows;
   if (Number.isInteger(verdict.wrong)) tr.wrong = verdict.wrong;
   if (verdict.options) tr.options = verdict.options;
   tr.at = at;
   return tr;
+}
+
+/**
+ * What "show the answer" sends the engine along with the request, after `tries`: a table's
+ * last try (the engine then marks that try's cells, which a wrong try was only given counts
+ * per row of), else null. The answer's own kind is asked with no answer.
+ */
+export function shownAgainst(kind, tries) {
+  return kind === 'table' && tries && tries.length ? tries[tries.length - 1].answer : null;
 }
 
 /** The answer shown on request, after `after` tries, as progress keeps it. */
@@ -391,23 +430,9 @@ export class Progress {
     this.save();
   }
 
-  /**
-   * Of the questions `qids`: how many are answered right, right at the first try, had
-   * their answer shown before the learner found it (revealed), and are done with (settled).
-   */
+  /** This learner's lessonSummary of lesson `lessonId` over its questions `qids`. */
   stats(lessonId, qids) {
-    let right = 0;
-    let first = 0;
-    let revealed = 0;
-    let settled = 0;
-    for (const qid of qids) {
-      const a = this.answerOf(lessonId, qid);
-      if (a && a.correct) right += 1;
-      if (a && a.tries.length > 0 && a.tries[0].correct) first += 1;
-      if (a && (a.reveal || a.tries.some((tr) => tr.revealed && !tr.correct))) revealed += 1;
-      if (this.isSettled(lessonId, qid)) settled += 1;
-    }
-    return { questions: qids.length, right, first_try_right: first, revealed, settled };
+    return lessonSummary(this.peek(lessonId), qids);
   }
 
   /**

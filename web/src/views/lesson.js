@@ -16,6 +16,8 @@ import { knowledgeGrid, truthSummary, worldList } from './knowledge.js';
 import { questionCard } from './questions.js';
 import { renderTimeline, stepLine } from './timeline.js';
 import { selfCheck } from './selfcheck.js';
+import { shownAgainst } from '../progress.js';
+import { scoreLine, challengeLine, challengeState } from './score.js';
 import { icon } from '../icons.js';
 import { stepKeyTarget, letterKey } from '../keys.js';
 import { stepButtons, enableStepButtons, controlButton, scrubber, focusWhenLaidOut, STEP_KEYS } from './stepcontrols.js';
@@ -155,6 +157,8 @@ export class LessonView {
     this.el.end = h('div', { class: 'end-slot' });
     this.el.challenge = h('div', { class: 'challenge-slot' });
     this.el.live = h('p', { class: 'visually-hidden', 'aria-live': 'polite', 'data-testid': 'step-announce' });
+    // The lesson's goals, from the start; ticked once every question is settled (update()).
+    this.selfCheck = selfCheck(this.id, lesson.self_check, this.progress);
     const truthToggle = h('input', {
       type: 'checkbox',
       id: 'truth-toggle',
@@ -248,7 +252,7 @@ export class LessonView {
           h('div', { class: 'col col-b' }, this.el.diagram, this.el.timeline),
         ),
         this.el.challenge,
-        selfCheck(this.id, lesson.self_check, this.progress),
+        this.selfCheck ? this.selfCheck.el : null,
         this.el.live,
       ),
     );
@@ -384,10 +388,13 @@ export class LessonView {
 
     this.renderChallenge(i);
     const allSettled = (this.lesson.questions || []).every((q) => this.isAnswered(q.id));
+    // The sandbox shows how the run ends: it opens once no question is left to give away.
     this.el.sandboxBtn.disabled = !allSettled;
     if (allSettled) this.el.sandboxBtn.removeAttribute('aria-describedby');
     else this.el.sandboxBtn.setAttribute('aria-describedby', 'sb-open-note');
     this.el.sandboxNote.hidden = allSettled;
+    // The goals open for ticking once every question is settled (a retake closes them again).
+    if (this.selfCheck) this.selfCheck.setOpen(allSettled);
 
     const lp = this.progress.peek(this.id);
     const done = !!(lp && lp.completed);
@@ -396,9 +403,7 @@ export class LessonView {
     replaceChildren(
       this.el.completed,
       done ? h('p', { class: 'notice notice-ok', 'data-testid': 'lesson-completed-banner' }, '✓ ', t('lesson.completed')) : null,
-      done && stats.questions > 0
-        ? h('p', { class: 'first-try', 'data-testid': 'first-try' }, t('lesson.firstTry', { k: stats.first_try_right, n: stats.questions }))
-        : null,
+      done && stats.questions > 0 ? scoreLine(stats, 'completed-score', 'lesson-score first-try') : null,
     );
     this.renderEnd(i, done, stats);
   }
@@ -426,6 +431,7 @@ export class LessonView {
       return;
     }
     const next = this.nextLesson();
+    const challenge = this.lesson.challenge ? challengeState(this.progress, this.id) : null;
     const retake = this.confirmRetake
       ? h(
           'div',
@@ -445,8 +451,9 @@ export class LessonView {
         'section',
         { class: 'card end-card', 'data-testid': 'lesson-end', 'aria-labelledby': 'end-h' },
         h('h3', { id: 'end-h', class: 'section-title end-title', tabindex: '-1' }, '✓ ', t('lesson.endTitle')),
-        stats.questions > 0 ? h('p', { class: 'end-score', 'data-testid': 'end-first-try' }, t('lesson.firstTry', { k: stats.first_try_right, n: stats.questions })) : null,
-        stats.revealed > 0 ? h('p', { class: 'muted', 'data-testid': 'end-revealed' }, t('lesson.revealed', { n: stats.revealed })) : null,
+        // The lesson's one score and its challenge, in the words of its card in the list.
+        stats.questions > 0 ? scoreLine(stats, 'end-score', 'lesson-score end-score') : null,
+        challenge ? challengeLine(this.lesson.challenge.kind, challenge, { testid: 'end-challenge', after: challenge === 'solved' ? null : [' ', this.challengeLink('end-challenge-start', 'btn btn-small')] }) : null,
         h(
           'div',
           { class: 'btn-row end-actions' },
@@ -529,21 +536,16 @@ export class LessonView {
     window.location.hash = sandboxHash(encodeState({ v: 1, s: out.scenario, from: this.id }), step > 0 ? step : null);
   }
 
-  /** The lesson ends with its challenge (when it has one): shown from the last step on. */
-  renderChallenge(i) {
+  /** A link that opens the lesson's challenge in the sandbox ("Start the challenge"). */
+  challengeLink(testid, cls) {
     const c = this.lesson.challenge;
-    if (!c || i < this.last) {
-      replaceChildren(this.el.challenge);
-      return;
-    }
-    const solved = this.progress.isCorrect(this.id, 'challenge');
     // The link's address is written once the codec is in (a few ms); a click before that
     // waits for it and opens the challenge all the same.
     const href = codec().then(({ encodeState }) => sandboxHash(encodeState({ v: 1, s: c.scenario, ch: this.id })));
     const start = h('a', {
-      class: 'btn btn-primary',
+      class: cls,
       href: sandboxHash(null),
-      'data-testid': 'start-challenge',
+      'data-testid': testid,
       onclick: (ev) => {
         if (start.dataset.linked) return;
         ev.preventDefault();
@@ -554,6 +556,18 @@ export class LessonView {
       start.href = to;
       start.dataset.linked = 'true';
     });
+    return start;
+  }
+
+  /** The lesson ends with its challenge (when it has one): shown from the last step on. */
+  renderChallenge(i) {
+    const c = this.lesson.challenge;
+    if (!c || i < this.last) {
+      replaceChildren(this.el.challenge);
+      return;
+    }
+    const solved = this.progress.isCorrect(this.id, 'challenge');
+    const start = this.challengeLink('start-challenge', 'btn btn-primary');
     replaceChildren(
       this.el.challenge,
       h(
@@ -594,11 +608,15 @@ export class LessonView {
     return (this.lesson.questions || []).filter((x) => this.isAnswered(x.id)).map((x) => x.id);
   }
 
-  /** "Show the answer": the engine's answer and why, recorded as shown (not right). */
+  /**
+   * "Show the answer": the engine's answer and why, recorded as shown (not right). A table
+   * asks it with its last try, so that the engine marks that try's cells (a wrong try only
+   * had each row's count).
+   */
   async reveal(q) {
     const before = this.progress.answerOf(this.id, q.id);
     const n = (before ? before.tries.length : 0) + 1;
-    const verdict = await this.store.answer(this.rec, q.id, null, { tryNumber: n, reveal: true, settled: this.settledIds() });
+    const verdict = await this.store.answer(this.rec, q.id, shownAgainst(q.kind, before && before.tries), { tryNumber: n, reveal: true, settled: this.settledIds() });
     this.progress.recordReveal(this.id, q.id, verdict);
     postRevealed(this.id, q.id, n);
     this.notices = this.notices.filter((x) => x.key !== 'notice.deepLinkGated');

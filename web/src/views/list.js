@@ -7,20 +7,13 @@ import { t, l, nameOf } from '../i18n.js';
 import { lessonHash, compareHash, sandboxHash } from '../router.js';
 import { lessonErrorCard, indexErrorCard } from './errors.js';
 import { incidentSourceLine } from './incident.js';
-
-/** Progress on a lesson of the index ({id, questionIds}). */
-export function lessonStats(entry, progress) {
-  const qids = entry.questionIds;
-  const lp = progress.peek(entry.id);
-  // Answered: right, or its answer shown (a wrong first try alone is still open).
-  const answered = qids.filter((qid) => progress.isSettled(entry.id, qid)).length;
-  const { right, first_try_right: firstTry, revealed } = progress.stats(entry.id, qids);
-  return { answered, correct: right, firstTry, revealed, total: qids.length, completed: !!(lp && lp.completed), started: !!lp };
-}
+import { scoreLine, scoreText, challengeLine, challengeState } from './score.js';
 
 function lessonCard(rec, progress) {
-  const st = lessonStats(rec, progress);
-  const pct = st.total ? Math.round((100 * st.answered) / st.total) : st.completed ? 100 : 0;
+  // Answered: right, or its answer shown (a wrong first try alone is still open).
+  const st = progress.stats(rec.id, rec.questionIds);
+  const total = st.questions;
+  const pct = total ? Math.round((100 * st.answered) / total) : st.completed ? 100 : 0;
   const action = st.completed ? t('list.review') : st.started ? t('list.continue') : t('list.open');
   const titleId = `lesson-title-${rec.id}`;
   return h(
@@ -42,24 +35,12 @@ function lessonCard(rec, progress) {
       h(
         'p',
         { class: 'lesson-progress-text', 'data-testid': 'lesson-progress' },
-        st.total
-          ? [t('list.answered', { n: st.answered, total: st.total }), ' · ', t('list.correct', { n: st.correct })]
-          : t('list.noQuestions'),
+        total ? t('list.answered', { n: st.answered, total }) : t('list.noQuestions'),
       ),
-      // No score before an answer: "0 of 5" would read as a result.
-      st.total && st.answered > 0
-        ? h('p', { class: 'lesson-first-try muted', 'data-testid': 'lesson-first-try' }, t('lesson.firstTry', { k: st.firstTry, n: st.total }))
-        : null,
-      st.revealed > 0 ? h('p', { class: 'lesson-revealed muted', 'data-testid': 'lesson-revealed' }, t('lesson.revealed', { n: st.revealed })) : null,
-      rec.challenge
-        ? h(
-            'p',
-            { class: 'lesson-challenge muted', 'data-testid': 'lesson-challenge', 'data-solved': progress.isCorrect(rec.id, 'challenge') ? 'true' : 'false' },
-            t(rec.challenge === 'break' ? 'challenge.break' : 'challenge.fix'),
-            ' · ',
-            progress.isCorrect(rec.id, 'challenge') ? `✓ ${t('challenge.solvedBefore')}` : progress.isAnswered(rec.id, 'challenge') ? t('challenge.tried') : t('challenge.notYet'),
-          )
-        : null,
+      // The lesson's one score, as its completion card says it; none before an answer:
+      // "0 of 5" would read as a result.
+      total && st.answered > 0 ? scoreLine(st, 'lesson-score', 'lesson-score muted') : null,
+      rec.challenge ? challengeLine(rec.challenge, challengeState(progress, rec.id), { testid: 'lesson-challenge', cls: 'lesson-challenge muted' }) : null,
     ),
     h(
       'div',
@@ -101,10 +82,14 @@ export function exportProgress(store, progress) {
   downloadText('idemlab-progress.json', progress.exportText(exportSummary(store, progress)));
 }
 
-/** One side of a preview row: "3/9 answered, 2 right · completed", or "nothing". */
+/**
+ * One side of a preview row, in the lesson card's words: "answered 3/9 · right at the first
+ * try: 2 of 9 · answers shown: 1 · completed", or "no progress".
+ */
 function progressLine(s) {
   if (!s.started && s.answered === 0 && !s.completed) return t('import.nothing');
-  const parts = [s.total ? t('import.answers', { n: s.answered, total: s.total, right: s.right }) : t('list.noQuestions')];
+  const parts = [s.questions ? t('list.answered', { n: s.answered, total: s.questions }) : t('list.noQuestions')];
+  if (s.questions && s.answered > 0) parts.push(scoreText(s));
   parts.push(s.completed ? t('import.completed') : t('import.notCompleted'));
   return parts.join(' · ');
 }

@@ -1,7 +1,7 @@
 // Question cards, placed at their moments. Each check goes to the engine's `answer`,
 // and the card shows what the engine said: hint, then try, then reveal. A wrong first
-// try gets the verdict and the engine's hint (for a table, which cells are wrong, not
-// what they should be; for a choice, that option's judgement only) and another try; the
+// try gets the verdict and the engine's hint (for a table, how many cells are wrong in
+// each row, not which; for a choice, that option's judgement only) and another try; the
 // expected answer and why come with a second try, or when the learner asks for them.
 // Every try stays visible, in order.
 
@@ -19,6 +19,16 @@ function optionLabel(q, id) {
 
 function cellKey(m, side, f) {
   return `${m.id}/${side}/${f.id}`;
+}
+
+/** A row of a table question as drawn below (one moment and one fact, a cell per side): the engine's "rows" key it. */
+function rowKey(moment, fact) {
+  return `${moment}/${fact}`;
+}
+
+/** How many cells a table question has. */
+function tableSize(q) {
+  return (q.moments || []).length * (q.facts || []).length * (q.sides || ['client', 'service']).length;
 }
 
 /**
@@ -89,8 +99,14 @@ function tryView(q, attempt, n) {
   ];
   if (q.kind === 'table') {
     const cells = Object.values(attempt.cells || {});
+    const total = tableSize(q) || cells.length;
     const wrong = Number.isInteger(attempt.wrong) ? attempt.wrong : cells.filter((c) => !c.correct).length;
-    if (cells.length) parts.push(h('p', { 'data-testid': 'verdict-cells', 'data-wrong': String(wrong) }, right ? t('q.cellsRight', { n: cells.length - wrong, total: cells.length }) : t(wrong === 1 ? 'q.cellWrongOne' : 'q.cellsWrong', { n: wrong, total: cells.length })));
+    // Revealed, the cells are marked; before, only each row's count is beside it.
+    let text;
+    if (right) text = t('q.cellsRight', { n: total - wrong, total });
+    else if (revealed && cells.length) text = t(wrong === 1 ? 'q.cellWrongOne' : 'q.cellsWrong', { n: wrong, total });
+    else text = t(wrong === 1 ? 'q.cellWrongOneRows' : 'q.cellsWrongRows', { n: wrong, total });
+    if (total) parts.push(h('p', { 'data-testid': 'verdict-cells', 'data-wrong': String(wrong) }, text));
   } else {
     parts.push(h('p', { 'data-testid': 'verdict-yours' }, t('q.yours', { a: optionLabel(q, attempt.answer) })));
     if (revealed && !right && attempt.expected !== undefined && attempt.expected !== null) parts.push(expectedLine(q, attempt.expected));
@@ -138,6 +154,8 @@ export function questionCard(q, ctx) {
   const optionButtons = [];
   const selects = new Map();
   const cellMarks = new Map();
+  const rowCounts = new Map(); // a table's "wrong in this row" cells, by rowKey
+  let rowCountHead = null;
   const judgements = h('div', { class: 'judgements-box' });
   const revealButton = h('button', { type: 'button', class: 'btn btn-small btn-reveal', 'data-testid': 'reveal', 'data-fkey': `q-${q.id}-reveal`, onclick: () => reveal() }, t('q.reveal'));
   const invite = h('div', { class: 'try-again', 'data-testid': 'try-again' }, h('p', null, t('q.tryAgain')), revealButton);
@@ -168,9 +186,22 @@ export function questionCard(q, ctx) {
       const check = card.querySelector('[data-testid="table-check"]');
       if (check) check.disabled = r.settled;
       const shownCells = r.shown && r.shown.cells ? r.shown.cells : null;
+      // Before the reveal no cell is marked: a wrong try has each row's count beside it.
+      const counts = !r.revealed && r.last && Array.isArray(r.last.rows) ? new Map(r.last.rows.map((row) => [rowKey(row.moment, row.fact), row.wrong])) : null;
+      if (rowCountHead) rowCountHead.hidden = !counts;
+      for (const [k, td] of rowCounts) {
+        const n = counts ? counts.get(k) : undefined;
+        td.hidden = !counts;
+        td.dataset.wrong = Number.isInteger(n) ? String(n) : '';
+        td.className = ['row-count', n > 0 ? 'is-wrong' : n === 0 ? 'is-right' : ''].join(' ').trim();
+        replaceChildren(td, Number.isInteger(n) ? t('q.rowWrong', { n, total: (q.sides || ['client', 'service']).length }) : '');
+      }
       for (const [k, mark] of cellMarks) {
-        const c = r.last && r.last.cells && r.last.cells[k];
         const should = shownCells && shownCells[k] ? shownCells[k] : null;
+        // Revealed: the try (or the answer shown against the last try) that says so marks
+        // each cell; a save from before rows kept the marks with the last try.
+        let c = null;
+        if (r.revealed) c = should && typeof should.correct === 'boolean' ? should : (r.last && r.last.cells && r.last.cells[k]) || null;
         let text = '';
         let cls = '';
         if (c && c.correct) [text, cls] = [`✓ ${t('q.cellRight')}`, 'is-right'];
@@ -333,6 +364,11 @@ export function questionCard(q, ctx) {
               cellMarks.set(k, mark);
               return h('td', null, sel, mark);
             }),
+            (() => {
+              const count = h('td', { class: 'row-count', 'data-testid': 'row-wrong', 'data-row': rowKey(m.id, f.id), hidden: true });
+              rowCounts.set(rowKey(m.id, f.id), count);
+              return count;
+            })(),
           ),
         );
       });
@@ -346,7 +382,7 @@ export function questionCard(q, ctx) {
         h(
           'table',
           { class: 'qtable', 'aria-label': l(q.prompt) },
-          h('thead', null, h('tr', null, h('td', null), h('td', null), sides.map((sd) => h('th', { scope: 'col' }, sideName(sd))))),
+          h('thead', null, h('tr', null, h('td', null), h('td', null), sides.map((sd) => h('th', { scope: 'col' }, sideName(sd))), (rowCountHead = h('th', { scope: 'col', class: 'row-count-head', hidden: true }, t('q.rowWrongHead'))))),
           h('tbody', null, rows),
         ),
       ),
