@@ -25,6 +25,9 @@ async function chooseCard(page) {
     await answerRightly(page, questionCard(page, earlier.id));
   }
   await goTo(page, q.step);
+  // The others at its step too: while one of them is open, the engine withholds a choice
+  // whose run would answer it (secrecy.spec.mjs shows that).
+  for (const other of questions.filter((x) => x.step === q.step && x.id !== q.id)) await answerRightly(page, questionCard(page, other.id));
   return { q, card: questionCard(page, q.id) };
 }
 
@@ -32,7 +35,8 @@ async function chooseCard(page) {
 async function engineVerdict(page, qid, option, n) {
   return page.evaluate(async ([id, qq, a, k]) => {
     const l = window.__idemlab.lesson(id);
-    return await window.__idemlab.call('answer', { file: l.file, text: l.text, question: qq, answer: a, try: k });
+    const settled = l.questions.filter((x) => x.id !== qq).map((x) => x.id);
+    return await window.__idemlab.call('answer', { file: l.file, text: l.text, question: qq, answer: a, try: k, settled });
   }, [LESSON, qid, option, n]);
 }
 

@@ -122,3 +122,34 @@ test('side by side and the sandbox opened from a lesson show how its runs end: t
   await expect(page.getByTestId('compare-timeline')).toHaveCount(2);
   await expect(page.getByTestId('compare-locked')).toHaveCount(0);
 });
+
+test('a choice whose run a question still open asks about is withheld until that question is answered', async ({ page }) => {
+  await openLesson(page, 'lost-receipt');
+  const questions = await page.evaluate(() => window.__idemlab.lesson('lost-receipt').questions);
+  // The choose question, and the predict question at its step that asks what one option does.
+  const choose = questions.find((q) => q.kind === 'choose');
+  const predict = questions.find((q) => q.kind === 'predict' && q.step === choose.step);
+  for (const q of questions.filter((x) => x.step < choose.step)) {
+    await page.evaluate(([n]) => (location.hash = `#/lesson/lost-receipt/step/${n}`), [q.step]);
+    await answerRightly(page, page.locator(`[data-testid="question"][data-question="${q.id}"]`), 'lost-receipt');
+  }
+  await page.evaluate(([n]) => (location.hash = `#/lesson/lost-receipt/step/${n}`), [choose.step]);
+  await expect.poll(() => currentStep(page)).toBe(choose.step);
+  const card = page.locator(`[data-testid="question"][data-question="${choose.id}"]`);
+  const number = questions.indexOf(predict) + 1;
+  // The option that resends under a new key: its run is the one the predict question asks about.
+  const option = choose.options.find((o) => o.do === 'resend_new_key').id;
+  await card.locator(`button[data-answer="${option}"]`).click();
+  const judged = card.locator(`[data-testid="judgement"][data-option="${option}"]`);
+  await expect(judged).toHaveAttribute('data-withheld', predict.id);
+  await expect(judged).toContainText(`question ${number}`);
+  await expect(judged.locator('details')).toHaveCount(0);
+  await expect(card).not.toContainText('2 effects');
+
+  // Answered, the predict question's own answer is out: the next choice shows its runs.
+  await answerRightly(page, page.locator(`[data-testid="question"][data-question="${predict.id}"]`), 'lost-receipt');
+  await card.getByTestId('reveal').click();
+  const shown = card.locator(`[data-testid="judgement"][data-option="${option}"]`);
+  await expect(shown).not.toHaveAttribute('data-withheld', /.*/);
+  await expect(shown.locator('details li')).not.toHaveCount(0);
+});

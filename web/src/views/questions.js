@@ -50,7 +50,7 @@ function judgementsView(q, options, all) {
         const witness = o.safe ? null : runs.find((r) => r.world === o.witness) || null;
         return h(
           'li',
-          { class: ['judgement', o.safe ? 'is-safe' : 'is-unsafe'], 'data-testid': 'judgement', 'data-option': o.id, 'data-safe': String(!!o.safe) },
+          { class: ['judgement', o.safe ? 'is-safe' : 'is-unsafe'], 'data-testid': 'judgement', 'data-option': o.id, 'data-safe': String(!!o.safe), 'data-withheld': o.withheld || null },
           h('p', { class: 'judgement-head' },
             h('span', { class: 'verdict-icon', 'aria-hidden': 'true' }, o.safe ? '✓' : '✕'),
             h('strong', null, t(o.safe ? 'q.choose.safe' : 'q.choose.unsafe')),
