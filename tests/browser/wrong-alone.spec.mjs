@@ -105,4 +105,22 @@ test.describe('in English', () => {
     await expect(page.getByTestId('sb-explore-summary')).toContainText('break an invariant');
     await expect(page.getByTestId('sb-wrong-alone')).toHaveCount(0);
   });
+
+  test('retry layers that absorb K faults: the search says so and names the K that reaches past them, which finds the duplicate', async ({ page }) => {
+    // An SDK that makes its own key per call and tries 3 times, inside an app retry (issue 36).
+    await openScenario(page, { client: { retry_layers: [{ layer: 'sdk', attempts: 3, key: 'per_call' }, { layer: 'app', attempts: 2 }] }, script: deliver });
+    await page.getByTestId('sb-explore-k').selectOption('2');
+    await searchFrom(page.getByTestId('sb-explore-run'), page);
+    await expect(page.getByTestId('sb-explore-summary')).toContainText('No violation in');
+    const absorb = page.getByTestId('sb-layers-absorb');
+    await expect(absorb).toContainText('made the "app" layer retry');
+    const k = /explore with K = (\d)/.exec(await absorb.innerText())[1];
+    // Not "safe": the wrong-alone line says more faults may reach a violation.
+    await expect(page.locator('[data-testid="sb-wrong-alone"] li[data-wrong="client.retry_layers"]')).toContainText('more faults or another composition may');
+    await page.getByTestId('sb-explore-k').selectOption(k);
+    await searchFrom(page.getByTestId('sb-explore-run'), page);
+    await expect(page.getByTestId('sb-explore-summary')).toContainText('break an invariant');
+    await expect(absorb).toHaveCount(0);
+    await expect(page.locator('[data-testid="sb-cex"] > li').first()).toContainText('duplicate');
+  });
 });

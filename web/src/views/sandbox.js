@@ -1327,6 +1327,8 @@ export class SandboxView {
       'div',
       null,
       head,
+      // Retry layers that absorbed K faults: the engine names them and the K past them.
+      r.layers_absorb ? h('p', { class: 'muted', 'data-testid': 'sb-layers-absorb' }, l(r.layers_absorb.text)) : null,
       // Each wrong-alone setting that this clean, complete search covered, and why.
       this.challenge ? null : wrongAloneNotes(this.run, r, k, searched),
       r.cut ? h('p', { class: 'muted' }, l(r.cut.text)) : null,
