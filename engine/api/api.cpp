@@ -11,6 +11,7 @@
 
 #include "engine/experiments/seed_experiment.hpp"
 #include "engine/explore/explore.hpp"
+#include "engine/explore/reach.hpp"
 #include "engine/invariants/invariants.hpp"
 #include "engine/scenario/knobs.hpp"
 #include "engine/scenario/limits.hpp"
@@ -358,7 +359,12 @@ json dispatch(const std::string& method, const std::string& input) {
   if (method == "run") {
     json out = timeline_json(*p);
     if (!unfired.is_null()) put(out, "unfired", std::move(unfired));
-    if (in.contains("scenario")) put(out, "settings", settings_json(p->lesson.scenario));
+    if (in.contains("scenario")) {
+      put(out, "settings", settings_json(p->lesson.scenario));
+      json wrong = json::array();
+      for (const WrongAlone& w : wrong_alone(p->lesson.scenario, p->run())) wrong.push_back(w.to_json());
+      put(out, "wrong_settings", std::move(wrong));
+    }
     if (p->lesson.challenge) put(out["lesson"], "challenge", challenge_view(*p->lesson.challenge));
     if (p->lesson.incident) put(out["lesson"], "incident", incident_view(p->lesson));
     return out;

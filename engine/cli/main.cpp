@@ -23,7 +23,10 @@
 //                                    policies (--limit: schedules at most, default 20000;
 //                                    --max-ms: a wall-clock budget, default none; a cut
 //                                    search says so): outcome classes and shrunk counterexamples
-//                                    (JSON); exit 0, or 1 if the input is bad
+//                                    (JSON); on stderr, what was searched in words ("no
+//                                    violation in N schedules of up to K faults", never
+//                                    "safe") and retry layers no schedule got past, with
+//                                    the K that does; exit 0, or 1 if the input is bad
 //   idemlab challenge LESSON ATTEMPT
 //                                    judges ATTEMPT (a scenario file: the learner's sandbox
 //                                    scenario) against LESSON's challenge: solved or not,
@@ -282,7 +285,12 @@ int cmd_explore(const std::vector<std::string>& args) {
   json out = json::parse(call_on_file("explore", file, text, input, in));
   file_paths(out, input);
   std::cout << out.dump() << "\n";
-  return report_failure(out) ? 1 : 0;
+  if (report_failure(out)) return 1;
+  // What was searched, in words (the JSON's "text"), and retry layers the search could not
+  // reach past: on stderr, so stdout stays the one JSON answer.
+  std::cerr << file << ": " << out["text"]["en"].get<std::string>() << "\n";
+  if (out["layers_absorb"].is_object()) std::cerr << file << ": " << out["layers_absorb"]["text"]["en"].get<std::string>() << "\n";
+  return 0;
 }
 
 int cmd_challenge(const std::string& lesson, const std::string& attempt) {

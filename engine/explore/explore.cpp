@@ -28,7 +28,61 @@ const Violation* find_violation(const RunVerdict& v, Invariant invariant, const 
   return nullptr;
 }
 
+std::string count_text(long long n, const char* one, const char* many) {
+  return std::to_string(n) + " " + (n == 1 ? one : many);
+}
+
+// The innermost layer (past the first) that retries and was never seen to, when the layers
+// inside it make more sends per call than the search's K: each of those sends must fail
+// before it retries, so no schedule of up to K faults got there (see LayersAbsorb).
+std::optional<LayersAbsorb> layers_absorb(const std::vector<RetryLayer>& layers, const std::set<std::string>& retried, int k) {
+  long long sends = 1;  // per call of the layers inside layers[i]
+  std::vector<std::string> inner;
+  for (const RetryLayer& l : layers) {
+    if (!inner.empty() && l.attempts > 1 && !retried.count(l.layer) && sends > k) {
+      std::string names, zh_names;
+      for (const std::string& n : inner) {
+        names += (names.empty() ? "\"" : ", \"") + n + "\"";
+        zh_names += (zh_names.empty() ? "“" : "、“") + n + "”";
+      }
+      std::string until = "no schedule of up to " + count_text(k, "fault", "faults") + " made the \"" + l.layer +
+                          "\" layer retry: the layers inside it (" + names + ") make up to " + count_text(sends, "send", "sends") +
+                          " per call, and it retries only once every one of them has failed";
+      std::string zh = "最多含 " + std::to_string(k) + " 个故障的组合都没能让“" + l.layer + "”层重试：它里面的层（" + zh_names +
+                       "）每次调用最多发送 " + std::to_string(sends) + " 次，全部失败它才会重试";
+      if (sends <= ExploreLimits::kMaxFaults) {
+        until += "; explore with K = " + std::to_string(sends) + " to reach past them";
+        zh += "；用 K = " + std::to_string(sends) + " 再搜索，才能越过它们";
+      } else {
+        until += "; that is more faults than the explorer searches (" + std::to_string(ExploreLimits::kMaxFaults) +
+                 "): give the inner layers fewer attempts to search past them";
+        zh += "；这超过了搜索的上限（" + std::to_string(ExploreLimits::kMaxFaults) + " 个故障）：减少里面各层的尝试次数才能越过它们";
+      }
+      return LayersAbsorb{l.layer, inner, sends, {zh, until}};
+    }
+    inner.push_back(l.layer);
+    sends *= l.attempts;  // at most 20^5 (limits: 5 layers of 20 attempts)
+  }
+  return std::nullopt;
+}
+
 }  // namespace
+
+L10n ExploreResult::text() const {
+  std::string upto = "up to " + count_text(max_faults, "fault", "faults");
+  std::string n = count_text(schedules, "schedule", "schedules");
+  std::string zh_n = std::to_string(schedules) + " 个最多含 " + std::to_string(max_faults) + " 个故障的组合";
+  if (violating > 0) {
+    return {zh_n + "中有 " + std::to_string(violating) + " 个违反了不变量",
+            std::to_string(violating) + " of " + std::to_string(schedules) + " schedules of " + upto + " break an invariant"};
+  }
+  if (!complete) {
+    return {"在搜索被截断之前的 " + zh_n + "中没有发现违反不变量的运行：结果不完整，不能说明没搜到的组合",
+            "no violation in the " + n + " of " + upto + " searched before the search was cut: the result is incomplete and says nothing of the rest"};
+  }
+  return {"在 " + zh_n + "中没有发现违反不变量的运行：这是搜过的范围，不能说明更多故障时也安全",
+          "no violation in " + n + " of " + upto + ": that is what was searched, not a proof that more faults are safe"};
+}
 
 Counterexample shrink(const Scenario& scenario, FaultPlan plan, Invariant invariant, const std::string& intent) {
   Run run = Simulation(scenario, plan).run();
@@ -72,6 +126,8 @@ ExploreResult explore(const Scenario& scenario, const ExploreLimits& limits) {
     std::vector<int> works;   // where its run first passes each one's point (first_pass_works)
   };
   std::vector<Node> frontier;
+  // The retry layers seen to retry in some schedule (a send's LocalView::retried_by).
+  std::set<std::string> retried;
 
   // Simulates one plan (with `forks`, forked from its parent's paused run: the plan's last
   // fault is the one added, first passed at event `work`); false when a limit stops the search.
@@ -98,6 +154,11 @@ ExploreResult explore(const Scenario& scenario, const ExploreLimits& limits) {
     std::string fired_key = schedule_key(run);
     if (fired_key != planned && !seen.insert(fired_key).second) return true;
     ++out.schedules;
+    if (!scenario.client.retry_layers.empty()) {
+      for (const Step& st : run.steps) {
+        if (st.event.local.retried_by) retried.insert(*st.event.local.retried_by);
+      }
+    }
     RunVerdict verdict = check_invariants(run);
     FaultPlan fired = fired_plan(run);
     const RunEnding ending = ending_of(run);
@@ -189,6 +250,7 @@ ExploreResult explore(const Scenario& scenario, const ExploreLimits& limits) {
     out.cut_text = {"搜索在第一个违反所问不变式的故障组合处停下，结果不完整",
                     "the search stopped at the first schedule that breaks an invariant it was asked about: the result is incomplete"};
   }
+  if (out.complete) out.layers_absorb = layers_absorb(scenario.client.retry_layers, retried, out.max_faults);
   // Most common first; ties keep the order first met (the class keys are distinct, and
   // class_index holds that order).
   std::sort(out.outcomes.begin(), out.outcomes.end(), [&](const OutcomeClass& a, const OutcomeClass& b) {
@@ -262,7 +324,19 @@ json ExploreResult::to_json(const Scenario& scenario) const {
     put(c, "text", cut_text.to_json());
     put(out, "cut", std::move(c));
   }
-  put(out, "safe", violating == 0);
+  // Named for what it is: a bounded search found nothing (never "safe").
+  put(out, "no_violation_up_to", complete && violating == 0 ? json(max_faults) : json(nullptr));
+  put(out, "text", text().to_json());
+  if (layers_absorb) {
+    json a = json::object();
+    put(a, "layer", layers_absorb->layer);
+    put(a, "inner", layers_absorb->inner);
+    put(a, "faults", layers_absorb->faults);
+    put(a, "text", layers_absorb->text.to_json());
+    put(out, "layers_absorb", std::move(a));
+  } else {
+    put(out, "layers_absorb", nullptr);
+  }
   put(out, "outcomes", std::move(outcomes_json));
   put(out, "counterexamples", std::move(cex));
   return out;

@@ -10,6 +10,7 @@
 // which, in plain words, and is marked incomplete. Without a cut the result depends on the
 // scenario and K only: the same input gives the same output, natively and in WASM.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -78,6 +79,17 @@ struct OutcomeClass {
   std::vector<std::string> violations;  ///< invariant names broken in any of them, first seen first
 };
 
+/// Retry layers that kept a search from reaching a layer's retry: no schedule searched made
+/// `layer` retry, and the layers inside it make `faults` sends per call (the product of
+/// their attempts, more than the search's K), every one of which must fail before `layer`
+/// retries. A search of K >= `faults` reaches past them (when the explorer allows that K).
+struct LayersAbsorb {
+  std::string layer;               ///< the innermost retrying layer never seen to retry
+  std::vector<std::string> inner;  ///< the layers inside it, innermost first
+  long long faults = 0;            ///< the sends per call of the layers inside it
+  L10n text;                       ///< says so, and which K to explore with
+};
+
 struct ExploreResult {
   int max_faults = 0;
   int schedules = 0;           ///< distinct schedules simulated (the fault-free one included)
@@ -87,8 +99,15 @@ struct ExploreResult {
   L10n cut_text;               ///< why it was cut, for the learner
   std::vector<OutcomeClass> outcomes;             ///< most common first
   std::vector<Counterexample> counterexamples;    ///< fewest faults first, then earliest step
+  /// Only when the search is complete: see LayersAbsorb.
+  std::optional<LayersAbsorb> layers_absorb;
+  /// What the search found, in words that claim nothing beyond it ("no violation in 130
+  /// schedules of up to 2 faults: ...", "27 of 130 schedules of up to 2 faults break ...").
+  L10n text() const;
   /// {"max_faults", "schedules", "violating", "complete", "cut": null | {"limit", "text"},
-  ///  "safe", "outcomes": [{"key", "text", "count", "example": [Fault JSON], "violating", "violations"}],
+  ///  "no_violation_up_to": K | null (K when complete with violating == 0), "text": L10n,
+  ///  "layers_absorb": null | {"layer", "inner": [names], "faults", "text": L10n},
+  ///  "outcomes": [{"key", "text", "count", "example": [Fault JSON], "violating", "violations"}],
   ///  "counterexamples": [{"invariant", "intent", "step", "reason", "faults": [Fault JSON],
   ///  "fault_ids", "plan": L10n, "scenario": the scenario with these faults}]}
   nlohmann::json to_json(const Scenario& scenario) const;

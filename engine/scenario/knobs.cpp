@@ -269,6 +269,38 @@ const ValueRow kValues[] = {
     {"provider.dedup", "none", S::Wrong, "不去重：中继每重发一次就多一封", "none: every resend of the relay is one more email", 0},
 };
 
+// Wrong values known to compose safely under a condition a scenario can meet: the knob,
+// whether a scenario meets the condition for a value, and the condition with its reason.
+struct ComposesRow {
+  const char* knob;
+  bool (*holds)(const json& value, const Scenario& in);
+  const char* zh;
+  const char* en;
+};
+
+// Retry layers judged wrong only because two or more of them retry (their attempts
+// multiply), while every send goes out under the intent's one key: the service answers a
+// repeat of a key it holds from its record, so the extra sends cost load and time, not
+// safety (docs/design.md, "Fuzz": the fuzzer never catches this one). Not met when a layer
+// makes its own key per call, or the client's key is per attempt, a hash of each request or
+// not sent at all: then a retry is a new operation.
+bool every_layer_reuses_the_key(const json& v, const Scenario& in) {
+  if (!v.is_array() || in.client.key_scope != KeyScope::PerIntent || in.client.key_source == KeySource::RequestHash ||
+      !in.client.sends_key) {
+    return false;
+  }
+  for (const json& l : v) {
+    if (l.value("key", "caller") == "per_call") return false;
+  }
+  return true;
+}
+
+const ComposesRow kComposes[] = {
+    {"client.retry_layers", every_layer_reuses_the_key,
+     "这里每一层重试都带着意图的同一个操作标识，服务端对已有的标识按记录作答：次数相乘只多花负载和时间，不损安全",
+     "every layer here resends under the intent's one operation key, and the service answers a key it holds from its record: the multiplied sends cost load and time, not safety"},
+};
+
 std::vector<Knob> build_table() {
   std::vector<Knob> t;
   for (const KnobRow& r : kKnobs) {
@@ -287,6 +319,11 @@ std::vector<Knob> build_table() {
     k.get_value = r.get_value;
     k.set_value = r.set_value;
     k.judge = r.judge;
+    for (const ComposesRow& c : kComposes) {
+      if (k.path() != c.knob) continue;
+      k.composes = c.holds;
+      k.composes_text = {c.zh, c.en};
+    }
     for (const ValueRow& v : kValues) {
       if (k.path() != v.knob) continue;
       k.values.push_back({v.name, v.setting, {v.zh, v.en}});
@@ -354,6 +391,21 @@ Setting Knob::setting_of(const json& value, const Scenario* in) const {
   return judge ? judge(value, in) : Setting::Neutral;
 }
 
+const L10n* Knob::composes_in(const json& value, const Scenario& in) const {
+  if (!composes || setting_of(value, &in) != Setting::Wrong || !composes(value, in)) return nullptr;
+  return &composes_text;
+}
+
+json Knob::right_value() const {
+  if (type == KnobType::Choice || type == KnobType::Boolean) {
+    for (const KnobValue& v : values) {
+      if (v.setting != Setting::Right) continue;
+      return type == KnobType::Boolean ? json(v.name == "true") : json(v.name);
+    }
+  }
+  return default_value;
+}
+
 json Knob::to_json() const {
   json out = json::object();
   put(out, "group", group);
@@ -372,6 +424,7 @@ json Knob::to_json() const {
     }
     put(out, "values", std::move(vs));
   }
+  if (composes) put(out, "composes", composes_text.to_json());
   if (type == KnobType::Integer) {
     put(out, "min", min);
     put(out, "max", max);

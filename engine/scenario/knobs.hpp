@@ -66,6 +66,13 @@ struct Knob {
   /// the scenario the value is set in, when there is one (a value judged against another
   /// knob, as a lease against the processing time); nullptr: judged on its own.
   Setting (*judge)(const nlohmann::json& value, const Scenario* in) = nullptr;
+  /// Where a wrong value is known to compose safely under a condition a scenario can meet
+  /// (retry layers that all resend under the intent's one key: docs/design.md, "Fuzz"):
+  /// whether `in` meets it for `value`, and the condition with its reason in both
+  /// languages. nullptr: the table knows no such condition for this knob. The table's
+  /// judgement stays "wrong" (wrong alone); only a search says the composition is safe.
+  bool (*composes)(const nlohmann::json& value, const Scenario& in) = nullptr;
+  L10n composes_text;
 
   /// The knob's value in `s` (null when an optional Integer is unset).
   nlohmann::json get(const Scenario& s) const;
@@ -77,8 +84,17 @@ struct Knob {
   /// How `value` is judged: the value's own setting for Choice and Boolean, `judge` else;
   /// within scenario `in` when given (see judge).
   Setting setting_of(const nlohmann::json& value, const Scenario* in = nullptr) const;
+  /// The condition under which `value`, judged wrong alone, composes safely, when `in`
+  /// meets it (see composes); nullptr otherwise (a value not wrong, no such condition
+  /// known, or not met here).
+  const L10n* composes_in(const nlohmann::json& value, const Scenario& in) const;
+  /// The value a wrong one is moved to when asked "would the run go otherwise if this were
+  /// right?" (engine/explore/reach.hpp): the first right value of a Choice or Boolean
+  /// knob, else the default (an unset optional Integer: null).
+  nlohmann::json right_value() const;
   /// {"group", "name", "type", "meaning", "default", "values"?: [{"name", "setting",
-  ///  "meaning"}], "min"?, "max"?, "typical"?: [lo, hi], "optional"?, "unit"?: "ms"}
+  ///  "meaning"}], "min"?, "max"?, "typical"?: [lo, hi], "optional"?, "unit"?: "ms",
+  ///  "composes"?: L10n (composes_text, where the table knows a condition)}
   nlohmann::json to_json() const;
 };
 

@@ -87,7 +87,7 @@ test('open lost-receipt in the sandbox, click away the lost response: DELIVERED 
   // The controls come from the engine's knob table, with its judgement of each value.
   const keyScope = page.locator('[data-knob="client.key_scope"]');
   await keyScope.selectOption('attempt');
-  await expect(keyScope.locator('xpath=ancestor::div[contains(@class,"sb-knob")]').getByTestId('knob-setting')).toHaveText('wrong');
+  await expect(keyScope.locator('xpath=ancestor::div[contains(@class,"sb-knob")]').getByTestId('knob-setting')).toHaveText('wrong alone');
   await page.locator('[data-knob="client.recovery"]').selectOption('resend');
   await page.locator(`[data-testid="sb-target"][data-target="${LOST}"]`).click();
   await expect(planItems(page)).toHaveCount(1);

@@ -2,6 +2,8 @@
 // come from engine/invariants/ and reproduce; the course's side-by-side lessons hold.
 #include <doctest/doctest.h>
 
+#include <set>
+
 #include "engine/explore/explore.hpp"
 #include "engine/explore/fuzz.hpp"
 #include "engine/scenario/scenario_json.hpp"
@@ -122,6 +124,48 @@ TEST_CASE("a limit that cuts the search says so") {
   CHECK(r.schedules == 25);
   CHECK(r.cut_text.en.find("incomplete") != std::string::npos);
   CHECK(!r.cut_text.zh.empty());
+}
+
+TEST_CASE("a clean bounded search is named for what it is, and says when retry layers absorb its K faults") {
+  // An SDK that makes its own key per call and tries 3 times, inside an app retry: each app
+  // retry is a new operation, but only once all 3 of the SDK's sends have failed.
+  Reader rd("scenario");
+  Scenario s;
+  std::set<std::string> intents;
+  read_scenario(rd,
+                nlohmann::json::parse(R"({"client": {"retry_layers": [{"layer": "sdk", "attempts": 3, "key": "per_call"},
+                                                                      {"layer": "app", "attempts": 2}]},
+                                          "script": [{"at": 0, "do": "deliver", "intent": "w", "payload": "p"}]})"),
+                "", s, intents);
+  REQUIRE(rd.problems().empty());
+  ExploreResult k2 = explore_k(s, 2);
+  nlohmann::json j2 = k2.to_json(s);
+  REQUIRE(k2.complete);
+  CHECK(k2.violating == 0);
+  CHECK_FALSE(j2.contains("safe"));  // never "safe" after a bounded search
+  CHECK(j2["no_violation_up_to"] == 2);
+  CHECK(j2["text"]["en"].get<std::string>().find("no violation in") == 0);
+  CHECK(j2["text"]["en"].get<std::string>().find("up to 2 faults") != std::string::npos);
+  REQUIRE(j2["layers_absorb"].is_object());
+  CHECK(j2["layers_absorb"]["layer"] == "app");
+  CHECK(j2["layers_absorb"]["inner"] == nlohmann::json::array({"sdk"}));
+  CHECK(j2["layers_absorb"]["faults"] == 3);
+  CHECK(j2["layers_absorb"]["text"]["en"].get<std::string>().find("explore with K = 3") != std::string::npos);
+  CHECK(!j2["layers_absorb"]["text"]["zh-CN"].get<std::string>().empty());
+  // The K it suggests reaches past the SDK: duplicates, and nothing more to say of the layers.
+  nlohmann::json j3 = explore_k(s, 3).to_json(s);
+  CHECK(j3["violating"].get<int>() > 0);
+  CHECK(j3["no_violation_up_to"].is_null());
+  CHECK(j3["layers_absorb"].is_null());
+  CHECK(j3["text"]["en"].get<std::string>().find("break an invariant") != std::string::npos);
+  // A search cut by a limit claims no K.
+  ExploreLimits cut;
+  cut.max_faults = 2;
+  cut.max_schedules = 5;
+  nlohmann::json jc = explore(s, cut).to_json(s);
+  CHECK(jc["no_violation_up_to"].is_null());
+  CHECK(jc["layers_absorb"].is_null());
+  CHECK(jc["text"]["en"].get<std::string>().find("incomplete") != std::string::npos);
 }
 
 TEST_CASE("fuzz: the right configuration never breaks an invariant; each wrong setting that costs safety is caught") {

@@ -62,14 +62,14 @@ TEST_CASE("incident myplanet: turning the interceptor's retry of the write off e
   // second document, and none is safe to report as a failure either: after a lost reply the
   // app cannot say, and the intent ends NEEDS_HUMAN with the document stored or not.
   json team = explore(lesson, {{"client", {{"retry_layers", {{{"layer", "interceptor"}, {"attempts", 1}}}}}}}, 2);
-  CHECK(team["safe"] == true);
+  CHECK(team["no_violation_up_to"] == 2);
   CHECK(ending(team, "submission", "DELIVERED", 2) == 0);
   CHECK(ending(team, "submission", "NEEDS_HUMAN", 1) > 0);
   CHECK(ending(team, "submission", "NEEDS_HUMAN", 0) > 0);
   // The client-chosen id: every schedule with one fault ends delivered, once, but the one
   // where the service refuses the only send (429): nothing was stored, and FAILED says so.
   json safe = explore(lesson, "client-chosen-id", 1);
-  CHECK(safe["safe"] == true);
+  CHECK(safe["no_violation_up_to"] == 1);
   CHECK(ending(safe, "submission", "FAILED", 0) == 1);
   CHECK(ending(safe, "submission", "DELIVERED", 1) == safe["schedules"].get<int>() - 1);
 }
@@ -80,7 +80,7 @@ TEST_CASE("incident aws snapshot: without a token, switching the SDK's retry off
   CHECK(ending(no_retry, "snapshot", "DELIVERED", 2) == 0);
   CHECK(ending(no_retry, "snapshot", "NEEDS_HUMAN", 1) > 0);  // a snapshot exists; the caller was not told
   json token = explore(lesson, "token-per-call", 2);
-  CHECK(token["safe"] == true);
+  CHECK(token["no_violation_up_to"] == 2);
   CHECK(ending(token, "snapshot", "NEEDS_HUMAN", 1) == 0);  // the SDK's retry recovers the lost reply
 }
 
@@ -164,7 +164,7 @@ TEST_CASE("incident azure blob: a 500 before or after the commit looks the same,
   // dotnet/arcade's reading, 409 on upload = success, also ends delivered under every
   // schedule of up to two faults (the name is this upload's alone).
   json arcade = explore("incident-azure-blob-409.json", {{"client", {{"on_already_exists", "success"}}}}, 2);
-  CHECK(arcade["safe"] == true);
+  CHECK(arcade["no_violation_up_to"] == 2);
   CHECK(ending(arcade, "invoice-blob", "FAILED", 1) == 0);
 }
 
@@ -177,7 +177,7 @@ TEST_CASE("incident ubicloud: the token's stored refusal is what refuses the oth
   // The fix keeps one token per family: a retry of the same family after a lost reply
   // still launches one instance, in every schedule of up to two faults.
   json fixed = explore("incident-ubicloud-token.json", "token-includes-family", 2);
-  CHECK(fixed["safe"] == true);
+  CHECK(fixed["no_violation_up_to"] == 2);
   CHECK(ending(fixed, "vm-1", "DELIVERED", 2) == 0);
   CHECK(ending(fixed, "vm-1", "DELIVERED", 1) > 0);
 }

@@ -20,6 +20,7 @@ import { renderTimeline, stepLine } from './timeline.js';
 import { stepButtons, enableStepButtons, scrubber, focusWhenLaidOut, STEP_KEYS } from './stepcontrols.js';
 import { stepKeyTarget } from '../keys.js';
 import { linkNotices } from './notices.js';
+import { unreachedNote, wrongAloneNotes } from './wrongalone.js';
 
 const GROUPS = ['client', 'service', 'provider', 'timing'];
 const NO_HIDDEN = { sides: new Map(), truth: null };
@@ -779,7 +780,17 @@ export class SandboxView {
         ? h('ul', { class: 'sb-verdict inv-list', 'data-testid': 'sb-verdict' }, verdict.violations.map((v) => h('li', { class: 'inv-broken', 'data-invariant': v.invariant }, '⚠ ', l(v.reason))))
         : h('p', { class: 'inv-ok', 'data-testid': 'sb-verdict' }, '✓ ', t('sandbox.noViolation')),
       verdict.stop && verdict.stop !== 'settled' ? h('p', { class: 'muted' }, l(verdict.stop_text)) : null,
+      // Why nothing breaks: no fault of this run reaches a wrong-alone setting (not in a
+      // challenge, where naming it would give the answer away).
+      this.challenge ? null : unreachedNote(run, () => this.searchUnreached()),
     );
+  }
+
+  /** The unreached note's one click: the explorer, at the K chosen in its card, in view. */
+  searchUnreached() {
+    this.startExplore(this.exploreK);
+    this.el.explore.focus({ preventScroll: true });
+    this.el.explore.scrollIntoView({ block: 'nearest' });
   }
 
   renderCompare() {
@@ -1139,6 +1150,7 @@ export class SandboxView {
       badge.hidden = !setting;
       badge.className = setting ? `badge setting-${setting}` : 'badge';
       badge.textContent = setting ? nameOf('setting', setting) : '';
+      badge.title = setting === 'wrong' ? t('sandbox.settingWrongMeaning') : '';
       // A layers value has no named values: the engine says what its judgement means.
       if (k.type === 'layers') valueMeaning.textContent = setting && k.setting_meanings && k.setting_meanings[setting] ? l(k.setting_meanings[setting]) : '';
     };
@@ -1315,6 +1327,10 @@ export class SandboxView {
       'div',
       null,
       head,
+      // Retry layers that absorbed K faults: the engine names them and the K past them.
+      r.layers_absorb ? h('p', { class: 'muted', 'data-testid': 'sb-layers-absorb' }, l(r.layers_absorb.text)) : null,
+      // Each wrong-alone setting that this clean, complete search covered, and why.
+      this.challenge ? null : wrongAloneNotes(this.run, r, k, searched),
       r.cut ? h('p', { class: 'muted' }, l(r.cut.text)) : null,
       h('h4', null, t('sandbox.outcomes')),
       h('ul', { class: 'sb-outcomes', 'data-testid': 'sb-outcomes' }, r.outcomes.map((o) => h('li', { class: o.violations.length ? 'inv-broken' : null }, h('strong', null, fmt(o.count)), ' × ', l(o.text), ' ', this.outcomeBreaks(o)))),
