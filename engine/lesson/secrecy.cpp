@@ -1,7 +1,6 @@
 #include "engine/lesson/secrecy.hpp"
 
 #include <algorithm>
-#include <map>
 #include <set>
 #include <utility>
 
@@ -18,15 +17,16 @@ std::string shown(const Cell& c) {
   return v;
 }
 
-// The grid of one prepared lesson, cell by cell, computed once per (side, fact, step).
+// The grid of one prepared lesson, cell by cell, each computed once.
 class Grid {
  public:
-  explicit Grid(const PreparedLesson& p) : p_(p) {}
+  explicit Grid(const PreparedLesson& p) : p_(p), steps_(p.run().steps.size()), cache_(2 * p.lesson.facts.size() * steps_) {}
   const std::string& at(Side side, const std::string& fact, int step) {
-    auto key = std::make_tuple(side, fact, step);
-    auto it = cache_.find(key);
-    if (it != cache_.end()) return it->second;
-    return cache_[key] = shown(p_.knowledge->cell(side, step, *p_.lesson.fact(fact)));
+    std::size_t f = 0;
+    while (f < p_.lesson.facts.size() && p_.lesson.facts[f].id != fact) ++f;
+    std::string& cell = cache_[((side == Side::Service ? 1 : 0) * p_.lesson.facts.size() + f) * steps_ + static_cast<std::size_t>(step)];
+    if (cell.empty()) cell = shown(p_.knowledge->cell(side, step, p_.lesson.facts[f]));
+    return cell;
   }
   /// Whether `side`'s cell for `fact` shows the same at every step from `a` to `b`.
   bool unchanged(Side side, const std::string& fact, int a, int b) {
@@ -39,7 +39,8 @@ class Grid {
 
  private:
   const PreparedLesson& p_;
-  std::map<std::tuple<Side, std::string, int>, std::string> cache_;
+  std::size_t steps_;
+  std::vector<std::string> cache_;  ///< by side, fact and step; "" until computed
 };
 
 std::string cell_name(const AskedCell& a) {
@@ -57,44 +58,23 @@ std::string question_name(const PreparedLesson& p, const Question& q) {
 
 // ---- the text heuristic ----
 
-// UTF-8 text as code points (invalid bytes kept as themselves: only matching is at stake).
-std::vector<char32_t> code_points(const std::string& s) {
-  std::vector<char32_t> out;
-  for (std::size_t i = 0; i < s.size();) {
-    unsigned char c = static_cast<unsigned char>(s[i]);
-    int n = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 1;
-    char32_t cp = n == 1 ? c : n == 2 ? (c & 0x1F) : n == 3 ? (c & 0x0F) : (c & 0x07);
-    for (int k = 1; k < n && i + k < s.size(); ++k) cp = (cp << 6) | (static_cast<unsigned char>(s[i + k]) & 0x3F);
-    out.push_back(cp);
-    i += static_cast<std::size_t>(n);
-  }
-  return out;
+// The text is read as UTF-8 bytes: every word and unit it looks for is ASCII or a whole
+// UTF-8 sequence, and UTF-8 never starts a character inside another, so a byte match is a
+// character match.
+
+// Bytes in the UTF-8 character that starts with `lead`.
+std::size_t char_length(unsigned char lead) {
+  return lead < 0x80 ? 1 : (lead >> 5) == 6 ? 2 : (lead >> 4) == 14 ? 3 : (lead >> 3) == 30 ? 4 : 1;
 }
 
-std::string utf8(const std::vector<char32_t>& cps, std::size_t from, std::size_t to) {
-  std::string out;
-  for (std::size_t i = from; i < to && i < cps.size(); ++i) {
-    char32_t c = cps[i];
-    if (c < 0x80) {
-      out += static_cast<char>(c);
-    } else if (c < 0x800) {
-      out += static_cast<char>(0xC0 | (c >> 6));
-      out += static_cast<char>(0x80 | (c & 0x3F));
-    } else if (c < 0x10000) {
-      out += static_cast<char>(0xE0 | (c >> 12));
-      out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
-      out += static_cast<char>(0x80 | (c & 0x3F));
-    } else {
-      out += static_cast<char>(0xF0 | (c >> 18));
-      out += static_cast<char>(0x80 | ((c >> 12) & 0x3F));
-      out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
-      out += static_cast<char>(0x80 | (c & 0x3F));
-    }
-  }
-  return out;
+// Characters (not bytes) in UTF-8 text.
+std::size_t characters(const std::string& s) {
+  std::size_t n = 0;
+  for (unsigned char c : s) n += (c & 0xC0) != 0x80;
+  return n;
 }
 
-bool word_char(char32_t c) {
+bool word_char(unsigned char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '\'' || c == '-';
 }
 
@@ -104,18 +84,24 @@ std::string lower(std::string s) {
 }
 
 // The text's words (ASCII letters, digits, '_', '\'' and '-'), in order, with an empty
-// word where a sentence or clause ends (a count is never read across one).
+// word where a sentence or clause ends (a count is never read across one): at any other
+// character but a space or a quotation mark.
 std::vector<std::string> words_of(const std::string& text) {
   std::vector<std::string> out;
   std::string cur;
-  for (char32_t c : code_points(text)) {
+  for (std::size_t i = 0; i < text.size();) {
+    unsigned char c = static_cast<unsigned char>(text[i]);
+    std::size_t n = char_length(c);
     if (word_char(c)) {
       cur += static_cast<char>(c);
+      ++i;
       continue;
     }
     if (!cur.empty()) out.push_back(cur);
     cur.clear();
-    if (c != ' ' && c != '"' && c != U'“' && c != U'”') out.push_back("");
+    std::string ch = text.substr(i, n);
+    if (ch != " " && ch != "\"" && ch != "“" && ch != "”") out.push_back("");
+    i += n;
   }
   if (!cur.empty()) out.push_back(cur);
   return out;
@@ -142,75 +128,73 @@ std::string squeeze(const std::string& s) {
 // words: "2 different operation keys"), Chinese classifiers after it with the nouns that
 // must follow within a few characters ("两条业务效果", "2 个不同的操作标识"); a classifier
 // with no nouns stands alone ("两封", "两遍"). Single words that carry a number of times.
+struct Classifier {
+  const char* word;
+  std::vector<const char*> nouns;  ///< none: the classifier alone says it
+};
 struct CountWords {
-  std::vector<std::string> en;
-  std::vector<std::pair<std::u32string, std::vector<std::u32string>>> zh;
-  bool times = false;  ///< "once", "twice", "three times" count it too
+  std::vector<const char*> en;
+  std::vector<Classifier> zh;
+  bool times = false;  ///< "twice", "three times" count it too
 };
 
-CountWords count_words(const std::string& ask) {
-  if (ask == "keys_used") return {{"key", "keys"}, {{U"个", {U"标识", U"键", U"key"}}, {U"种", {U"标识", U"键"}}}, false};
-  if (ask == "requests") {
-    return {{"request", "requests", "send", "sends", "attempt", "attempts"},
-            {{U"个", {U"请求", U"尝试"}}, {U"次", {U"请求", U"发送", U"尝试"}}},
-            true};
-  }
-  if (ask == "emails") return {{"email", "emails", "notification", "notifications", "mail", "mails"}, {{U"封", {}}}, false};
-  // effects, deliveries
-  return {{"effect", "effects", "delivery", "deliveries", "copies", "charges"},
-          {{U"条", {U"业务效果", U"效果", U"报告", U"记录", U"deliveries"}}, {U"份", {U"业务效果", U"效果", U"报告"}}, {U"遍", {}}},
-          true};
+const CountWords& count_words(const std::string& ask) {
+  static const CountWords keys = {{"key", "keys"}, {{"个", {"标识", "键", "key"}}, {"种", {"标识", "键"}}}, false};
+  static const CountWords requests = {{"request", "requests", "send", "sends", "attempt", "attempts"},
+                                      {{"个", {"请求", "尝试"}}, {"次", {"请求", "发送", "尝试"}}},
+                                      true};
+  static const CountWords emails = {{"email", "emails", "notification", "notifications", "mail", "mails"}, {{"封", {}}}, false};
+  static const CountWords effects = {{"effect", "effects", "delivery", "deliveries", "copies", "charges"},
+                                     {{"条", {"业务效果", "效果", "报告", "记录", "deliveries"}},
+                                      {"份", {"业务效果", "效果", "报告"}},
+                                      {"遍", {}}},
+                                     true};
+  if (ask == "keys_used") return keys;
+  if (ask == "requests") return requests;
+  if (ask == "emails") return emails;
+  return effects;  // effects, deliveries
 }
 
-// The ways a small number is written besides its digits.
-std::vector<std::string> en_numerals(int n) {
-  switch (n) {
-    case 0: return {"zero", "no"};
-    case 1: return {"one", "single"};
-    case 2: return {"two", "both"};
-    case 3: return {"three"};
-    case 4: return {"four"};
-    case 5: return {"five"};
-    default: return {};
-  }
+// The ways a small number is written besides its digits, in English and in Chinese.
+constexpr int kNamedNumbers = 6;
+const std::vector<const char*>& en_numerals(int n) {
+  static const std::vector<const char*> words[kNamedNumbers] = {{"zero", "no"}, {"one", "single"}, {"two", "both"},
+                                                                {"three"}, {"four"}, {"five"}};
+  static const std::vector<const char*> none;
+  return n >= 0 && n < kNamedNumbers ? words[n] : none;
 }
-std::vector<char32_t> zh_numerals(int n) {
-  switch (n) {
-    case 0: return {U'零'};
-    case 1: return {U'一'};
-    case 2: return {U'两', U'二'};
-    case 3: return {U'三'};
-    case 4: return {U'四'};
-    case 5: return {U'五'};
-    default: return {};
-  }
+const std::vector<const char*>& zh_numerals(int n) {
+  static const std::vector<const char*> words[kNamedNumbers] = {{"零"}, {"一"}, {"两", "二"}, {"三"}, {"四"}, {"五"}};
+  static const std::vector<const char*> none;
+  return n >= 0 && n < kNamedNumbers ? words[n] : none;
 }
 
-bool starts_with(const std::vector<char32_t>& cps, std::size_t at, const std::u32string& s) {
-  if (at + s.size() > cps.size()) return false;
-  for (std::size_t k = 0; k < s.size(); ++k) {
-    if (cps[at + k] != s[k]) return false;
-  }
-  return true;
+bool listed(const std::vector<const char*>& list, const std::string& word) {
+  return std::any_of(list.begin(), list.end(), [&](const char* w) { return word == w; });
 }
+
+// Whether `text` holds `word` at byte `at`.
+bool at_pos(const std::string& text, std::size_t at, const std::string& word) { return text.compare(at, word.size(), word) == 0; }
+
+bool digit(char c) { return c >= '0' && c <= '9'; }
 
 // "2 effects" / "twice" / "两条业务效果" in `text`, for the number `n` of a count `ask`.
 std::string count_in(const std::string& text, int n, const std::string& ask) {
-  const CountWords w = count_words(ask);
+  const CountWords& w = count_words(ask);
   const std::string digits = std::to_string(n);
   // English: a number word, then one of the nouns within the next three words.
   std::vector<std::string> words = words_of(text);
-  std::vector<std::string> numerals = en_numerals(n);
+  const std::vector<const char*>& numerals = en_numerals(n);
   for (std::size_t i = 0; i < words.size(); ++i) {
     std::string word = lower(words[i]);
     // ("once" is left out: it is as often "as soon as")
     if (w.times && ((n == 2 && word == "twice") || (n == 3 && word == "thrice"))) return words[i];
-    bool number = word == digits || std::find(numerals.begin(), numerals.end(), word) != numerals.end();
+    bool number = word == digits || listed(numerals, word);
     if (!number) continue;
     for (std::size_t j = i + 1; j < words.size() && j <= i + 3; ++j) {
       std::string noun = lower(words[j]);
       if (noun.empty() || noun.find_first_not_of("0123456789") == std::string::npos) break;  // a clause ends, another number
-      if (std::find(w.en.begin(), w.en.end(), noun) != w.en.end() || (w.times && noun == "times")) {
+      if (listed(w.en, noun) || (w.times && noun == "times")) {
         std::string found;
         for (std::size_t k = i; k <= j; ++k) found += (k > i ? " " : "") + words[k];
         return found;
@@ -218,32 +202,32 @@ std::string count_in(const std::string& text, int n, const std::string& ask) {
     }
   }
   // Chinese: the number (digits or a numeral), spaces, a classifier, then its noun within a
-  // few characters.
-  constexpr std::size_t kNounWithin = 6;
-  std::vector<char32_t> cps = code_points(text);
-  // "一" is also the indefinite article ("一封邮件": an email), so a one is only read as digits.
-  std::vector<char32_t> zh = n == 1 ? std::vector<char32_t>{} : zh_numerals(n);
-  for (std::size_t i = 0; i < cps.size(); ++i) {
-    std::size_t after = 0;
-    if (i > 0 && cps[i - 1] == U'第') continue;  // an ordinal: "第二条" is the second one
-    if (std::find(zh.begin(), zh.end(), cps[i]) != zh.end()) {
-      after = i + 1;
-    } else if (cps[i] >= U'0' && cps[i] <= U'9' && (i == 0 || !(cps[i - 1] >= U'0' && cps[i - 1] <= U'9'))) {
-      std::size_t e = i;
-      while (e < cps.size() && cps[e] >= U'0' && cps[e] <= U'9') ++e;
-      if (utf8(cps, i, e) != digits) continue;
-      after = e;
-    } else {
-      continue;
+  // few characters. "一" is also the indefinite article ("一封邮件": an email), so a one is
+  // only read as digits.
+  constexpr std::size_t kNounWithin = 6;  // characters
+  const std::vector<const char*>& zh = zh_numerals(n == 1 ? -1 : n);
+  const std::string ordinal = "第";  // "第二条" is the second one
+  for (std::size_t i = 0; i < text.size(); i += char_length(static_cast<unsigned char>(text[i]))) {
+    if (i >= ordinal.size() && at_pos(text, i - ordinal.size(), ordinal)) continue;
+    std::size_t after = std::string::npos;
+    for (const char* z : zh) {
+      if (at_pos(text, i, z)) after = i + std::string(z).size();
     }
-    while (after < cps.size() && cps[after] == U' ') ++after;
-    for (const auto& [classifier, nouns] : w.zh) {
-      if (!starts_with(cps, after, classifier)) continue;
-      std::size_t from = after + classifier.size();
-      if (nouns.empty()) return utf8(cps, i, from);
-      for (std::size_t k = from; k <= from + kNounWithin && k < cps.size(); ++k) {
-        for (const std::u32string& noun : nouns) {
-          if (starts_with(cps, k, noun)) return utf8(cps, i, k + noun.size());
+    if (after == std::string::npos && digit(text[i]) && (i == 0 || !digit(text[i - 1]))) {
+      std::size_t e = i;
+      while (e < text.size() && digit(text[e])) ++e;
+      if (text.compare(i, e - i, digits) == 0 && e - i == digits.size()) after = e;
+    }
+    if (after == std::string::npos) continue;
+    while (after < text.size() && text[after] == ' ') ++after;
+    for (const Classifier& c : w.zh) {
+      const std::string classifier = c.word;
+      if (!at_pos(text, after, classifier)) continue;
+      std::size_t k = after + classifier.size();
+      if (c.nouns.empty()) return text.substr(i, k - i);
+      for (std::size_t m = 0; m <= kNounWithin && k < text.size(); ++m, k += char_length(static_cast<unsigned char>(text[k]))) {
+        for (const char* noun : c.nouns) {
+          if (at_pos(text, k, noun)) return text.substr(i, k + std::string(noun).size() - i);
         }
       }
     }
@@ -263,17 +247,17 @@ std::string whole_word(const std::string& text, const std::string& word) {
 // its two halves (a gloss in brackets is the same answer in other words).
 std::vector<std::string> label_parts(const std::string& label) {
   std::vector<std::string> out = {squeeze(label)};
-  std::vector<char32_t> cps = code_points(label);
-  for (std::size_t i = 0; i < cps.size(); ++i) {
-    if (cps[i] != U'（' && cps[i] != U'(') continue;
-    char32_t close = cps[i] == U'（' ? U'）' : U')';
-    std::size_t j = i + 1;
-    while (j < cps.size() && cps[j] != close) ++j;
-    out.push_back(squeeze(utf8(cps, 0, i)));
-    out.push_back(squeeze(utf8(cps, i + 1, j)));
+  static const char* const brackets[][2] = {{"（", "）"}, {"(", ")"}};
+  for (const auto& b : brackets) {
+    const std::string open = b[0];
+    std::size_t i = label.find(open);
+    if (i == std::string::npos) continue;
+    std::size_t j = label.find(b[1], i + open.size());
+    out.push_back(squeeze(label.substr(0, i)));
+    out.push_back(squeeze(label.substr(i + open.size(), j == std::string::npos ? std::string::npos : j - i - open.size())));
     break;
   }
-  out.erase(std::remove_if(out.begin(), out.end(), [](const std::string& s) { return code_points(s).size() < 2; }), out.end());
+  out.erase(std::remove_if(out.begin(), out.end(), [](const std::string& s) { return characters(s) < 2; }), out.end());
   return out;
 }
 
