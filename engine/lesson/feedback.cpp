@@ -315,11 +315,21 @@ std::vector<std::pair<int, const Question*>> open_beside(const PreparedLesson& p
   const int step = p.question_step(q);
   for (std::size_t k = 0; k < p.lesson.questions.size(); ++k) {
     const Question& y = p.lesson.questions[k];
-    if (&y == &q || !p.right_option.count(y.id)) continue;
+    const bool cells = y.kind == "knowledge" || y.kind == "table";
+    if (&y == &q || (!p.right_option.count(y.id) && !cells)) continue;
     bool open = t.settled ? !t.settled->count(y.id) : p.question_step(y) >= step;
     if (open) out.emplace_back(static_cast<int>(k) + 1, &y);
   }
   return out;
+}
+
+// Whether `y` (a knowledge or table question) asks what the client knows at `step`: a
+// choice's runs there are the very runs the client cannot tell apart, and say so.
+bool asks_client_at(const PreparedLesson& p, const Question& y, int step) {
+  for (const AskedCell& a : asked_cells(p, y)) {
+    if (a.side == Side::Client && a.step == step) return true;
+  }
+  return false;
 }
 
 bool same_action(const std::optional<Action>& a, const std::optional<Action>& b) {
@@ -365,7 +375,15 @@ void withhold_open_answers(const PreparedLesson& p, const Question& q, const Try
         if (cell.contains("explanation") && tells(p, *y, cell["explanation"])) cell["explanation"] = withheld(number).to_json();
       }
     }
-    if (!out.contains("options") || q.kind != "choose") continue;
+    if (q.kind != "choose") continue;
+    // A choice lists the runs the client cannot tell apart at its step, and how each ends:
+    // what a question about the client's knowledge there asks.
+    const bool knowledge_here = (y->kind == "knowledge" || y->kind == "table") && asks_client_at(p, *y, p.question_step(q));
+    if (knowledge_here) {
+      if (!q.hint && out.contains("hint")) out["hint"] = withheld(number).to_json();
+      if (out.contains("explanation")) out["explanation"] = withheld(number).to_json();
+    }
+    if (!out.contains("options")) continue;
     const bool same_moment = y->kind == "predict" && p.question_step(*y) == p.question_step(q);
     for (json& o : out["options"]) {
       const Option* option = nullptr;
@@ -373,7 +391,7 @@ void withhold_open_answers(const PreparedLesson& p, const Question& q, const Try
         if (c.id == o.value("id", "")) option = &c;
       }
       bool same_run = same_moment && option && same_action(option->action, y->fork);
-      if (!same_run && !tells(p, *y, o.value("explanation", json())) && !tells(p, *y, runs_text(o))) continue;
+      if (!knowledge_here && !same_run && !tells(p, *y, o.value("explanation", json())) && !tells(p, *y, runs_text(o))) continue;
       o["explanation"] = withheld(number).to_json();
       o["runs"] = json::array();
       o["witness"] = nullptr;

@@ -31,7 +31,10 @@ struct Try {
 /// `feedback` (feedback_for's output for a try at `q`), every text that gives away the
 /// answer of a question open beside it (`gives_away`), and every choose option whose run is
 /// the very run an open predict question at the same step asks about, is withheld: its
-/// text says which question to answer first, and the option's runs are left out.
+/// text says which question to answer first, and the option's runs are left out. While a
+/// knowledge or table question asks what the client knows at a choose question's step, all
+/// of that choice's runs (the runs the client cannot tell apart there), its explanation and
+/// its computed hint are withheld.
 void withhold_open_answers(const PreparedLesson& lesson, const Question& q, const Try& t, nlohmann::json& feedback);
 
 /// Whether a try is shown the answer: right, a second try or later, or asked for.

@@ -202,3 +202,29 @@ TEST_CASE("a choice's feedback withholds the run an open predict question at its
   REQUIRE(out["ok"] == false);
   CHECK(out["errors"][0]["path"] == "/settled/0");
 }
+
+TEST_CASE("a choice's runs are withheld while a question asks what the client knows at its step") {
+  // cancel-not-undo: "does the client know the original was stored?" and "what next for the
+  // original?" stand at one step; a choice's runs are the runs the client cannot tell apart.
+  auto p = prepared_lesson("04-cancel-not-undo.json");
+  const Question* knows = p->lesson.question("knows-after-cancel");
+  const Question* choose = p->lesson.question("what-next-for-the-original");
+  REQUIRE(knows);
+  REQUIRE(choose);
+  REQUIRE(p->question_step(*knows) == p->question_step(*choose));
+  json in = {{"file", "lessons/04-cancel-not-undo.json"}, {"text", read_lesson_text("04-cancel-not-undo.json")},
+             {"question", choose->id}, {"answer", "mark-failed"}};
+  json out = json::parse(api::call("answer", in.dump()));
+  REQUIRE(out["options"].size() == 1);
+  CHECK(out["options"][0]["withheld"] == knows->id);
+  CHECK(out["options"][0]["runs"].empty());
+  // Settled, with every other question (as the page says once the learner has answered them).
+  json settled = json::array();
+  for (const Question& q : p->lesson.questions) {
+    if (q.id != choose->id) settled.push_back(q.id);
+  }
+  in["settled"] = settled;
+  out = json::parse(api::call("answer", in.dump()));
+  CHECK_FALSE(out["options"][0].contains("withheld"));
+  CHECK(out["options"][0]["runs"].size() >= 2);
+}
