@@ -52,14 +52,17 @@ for (const lang of ['en', 'zh-CN']) {
     await expect(details.getByTestId('tech-text')).toHaveAttribute('lang', 'en');
     await expect(details.getByTestId('tech-text')).toContainText('engine/idemlab.wasm');
 
-    // A lesson's text: title, summary, narration, with the same card above.
+    // A lesson's text: title and summary, with the same card above; its moments and
+    // questions wait for the engine (they would tell what an open question asks).
     await page.locator(`[data-testid="lesson-card"][data-lesson="${LESSON}"] [data-testid="lesson-open"]`).click();
     const view = page.locator(`[data-testid="lesson-text"][data-lesson="${LESSON}"]`);
     await expect(view).toBeVisible();
     const lesson = JSON.parse(readFileSync(resolve(REPO, 'dist/lessons/01-lost-receipt.json'), 'utf8'));
     await expect(view.getByTestId('lesson-text-title')).toHaveText(lesson.title[lang]);
     await expect(view.getByTestId('lesson-text-summary')).toHaveText(lesson.summary[lang]);
-    await expect(view.getByTestId('lesson-text-narration')).toContainText(lesson.moments[0].narration[lang]);
+    await expect(view.getByTestId('lesson-text-waits')).toContainText(String(lesson.questions.length));
+    for (const m of lesson.moments) expect(await view.innerText()).not.toContain(m.narration[lang]);
+    for (const q of lesson.questions) expect(await view.innerText()).not.toContain(q.prompt[lang]);
     await expect(view.getByTestId('engine-error').getByTestId('error-reason')).toContainText(words.damaged);
     expect(await page.locator('body').innerText()).not.toMatch(/ASSERTIONS|Aborted|CompileError/);
 

@@ -32,9 +32,9 @@ function askedCells(q, expected) {
  * step the page shows, the grid's cells for `cells` ("hidden" when held back): [{step, seen}].
  * The page draws a step as the scrubber moves, so one call reads them all.
  */
-async function readSteps(page, to, cells) {
+async function readSteps(page, to, cells, later = []) {
   return page.evaluate(
-    ([last, asked]) => {
+    ([last, asked, prompts]) => {
       const range = document.querySelector('[data-testid="scrubber"]');
       const view = document.querySelector('[data-testid="lesson-view"]');
       const out = [];
@@ -45,11 +45,15 @@ async function readSteps(page, to, cells) {
           const cell = document.querySelector(`[data-testid="kcell-${side}-${fact}"]`);
           return cell ? cell.dataset.status : 'absent';
         });
-        out.push({ step: Number(view.dataset.step), seen });
+        // Every text on the page, titles and labels included: a question the learner cannot
+        // reach yet is never quoted (its prompt often says what happens before it).
+        const texts = [document.body.innerText, ...[...document.querySelectorAll('[title],[aria-label]')].map((e) => `${e.title} ${e.getAttribute('aria-label') || ''}`)].join('\n');
+        const quoted = prompts.filter((p) => texts.includes(p));
+        out.push({ step: Number(view.dataset.step), seen, quoted });
       }
       return out;
     },
-    [to, cells],
+    [to, cells, later],
   );
 }
 
@@ -76,9 +80,15 @@ for (const entry of lessons) {
           const cells = askedCells(q, expected);
           // Every step the learner can reach while the question is open: 0 .. its card,
           // and one more try past it, which the timeline refuses.
-          const steps = await readSteps(page, card_step, cells);
+          // The start of every question whose card stands after this one (the page quotes
+          // about this much of a prompt).
+          const later = (await page.evaluate((x) => window.__idemlab.lesson(x).questions, entry.id))
+            .filter((x) => x.step > card_step)
+            .map((x) => x.prompt.en.slice(0, 24));
+          const steps = await readSteps(page, card_step, cells, later);
           expect(steps.map((x) => x.step), `${qid}: the steps the scrubber reaches`).toEqual([...Array(card_step + 1).keys(), card_step]);
-          for (const { step, seen } of steps) {
+          for (const { step, seen, quoted } of steps) {
+            expect(quoted, `${qid}: a later question quoted at step ${step}`).toEqual([]);
             cells.forEach(([side, fact, verdict], k) => {
               expect(seen[k], `${qid}: the ${side}'s "${fact}" at step ${step}, before it is answered`).not.toBe(verdict);
               expect(seen[k], `${qid}: the ${side}'s "${fact}" at step ${step}`).not.toBe('absent');

@@ -87,9 +87,14 @@ export class LessonView {
     return this.progress.isSettled(this.id, qid);
   }
 
-  /** "question 3: “Does the client know…”": a question by its number and the start of its prompt. */
+  /**
+   * "question 3 (“Does the client know…”)": a question by its number and the start of its
+   * prompt; a question whose card the learner cannot reach yet by its number alone (its
+   * prompt often says what happens before it: "The client now holds a receipt").
+   */
   questionRef(q) {
     const n = this.lesson.questions.findIndex((x) => x.id === q.id) + 1;
+    if (!Number.isInteger(q.step) || q.step > this.gate()) return t('q.refNumber', { n });
     const prompt = l(q.prompt);
     // Cut at a word's end in spaced text; text without spaces (Chinese) says as much in
     // half as many characters.
@@ -562,7 +567,10 @@ export class LessonView {
   /** The lesson ends with its challenge (when it has one): shown from the last step on. */
   renderChallenge(i) {
     const c = this.lesson.challenge;
-    if (!c || i < this.last) {
+    // Its prompt and its sandbox tell what the lesson's mistakes do: shown once no question
+    // is left open (the last step may still hold some).
+    const allSettled = (this.lesson.questions || []).every((q) => this.isAnswered(q.id));
+    if (!c || i < this.last || !allSettled) {
       replaceChildren(this.el.challenge);
       return;
     }

@@ -1,6 +1,8 @@
-// A lesson's text without the engine: its title, summary, each moment's narration, its
-// questions and self-check, read from the lesson file. Shown when the engine could not
-// load (or stopped), above a card that says why and offers to load it again.
+// A lesson's text without the engine: its title, summary, an incident's report and its
+// goals, read from the lesson file, and how many questions wait. Shown when the engine could
+// not load (or stopped), above a card that says why and offers to load it again. The
+// moments' labels and narration and the questions are not shown: they tell what happens,
+// and only the engine knows which of it an open question would give away.
 
 import { h, replaceChildren } from '../dom.js';
 import { t, l, nameOf } from '../i18n.js';
@@ -32,19 +34,9 @@ export function renderLessonText(root, { entry, lesson, banner, focus = true }) 
       banner,
       // An incident's report, as its file has it.
       incidentPanel(lesson.incident, 'lesson-text-incident'),
-      moments.length
-        ? card('lesson-text-moments', t('textOnly.moments'),
-            h(
-              'ol',
-              { class: 'lesson-text-moments', 'data-testid': 'lesson-text-narration' },
-              moments.map((m) => h('li', null, m.label ? h('strong', null, l(m.label)) : null, m.label && m.narration ? h('br') : null, m.narration ? l(m.narration) : null)),
-            ),
-          )
-        : null,
-      questions.length
+      questions.length || moments.length
         ? card('lesson-text-questions', t('textOnly.questions'),
-            h('p', { class: 'muted' }, t('textOnly.questionsNote')),
-            h('ol', { 'data-testid': 'lesson-text-questions' }, questions.map((q) => h('li', null, l(q.prompt)))),
+            h('p', { 'data-testid': 'lesson-text-waits' }, t('textOnly.waits', { n: questions.length })),
           )
         : null,
       checks.length

@@ -129,7 +129,9 @@ export function clientPanel(c) {
 }
 
 export function servicePanel(sv) {
-  const inProgress = ((sv && sv.volatile && sv.volatile.in_progress) || []).map((p) => t('panel.inProgress', { op_key: p.op_key, until: p.until }));
+  // Not when it will commit: the service's own memory holds the work in hand, and its end
+  // is what a predict question may ask.
+  const inProgress = ((sv && sv.volatile && sv.volatile.in_progress) || []).map((p) => t('panel.inProgress', { op_key: p.op_key }));
   const relay = ((sv && sv.volatile && sv.volatile.relay_waiting) || []).map((w) => t('panel.relayWaiting', { email_key: w.email_key, send: w.send, deadline: w.deadline }));
   return h(
     'section',
