@@ -353,9 +353,11 @@ std::vector<LessonProblem> secrecy_problems(const PreparedLesson& p) {
   std::vector<LessonProblem> out;
   Grid grid(p);
   const std::vector<Question>& qs = p.lesson.questions;
+  std::vector<std::vector<AskedCell>> asked_by(qs.size());
+  for (std::size_t i = 0; i < qs.size(); ++i) asked_by[i] = asked_cells(p, qs[i]);
   for (std::size_t i = 0; i < qs.size(); ++i) {
     const Question& q = qs[i];
-    std::vector<AskedCell> asked = asked_cells(p, q);
+    const std::vector<AskedCell>& asked = asked_by[i];
     if (asked.empty()) continue;
     const int step = p.question_step(q);
     const Hides hides = hides_of(p, q);
@@ -372,7 +374,7 @@ std::vector<LessonProblem> secrecy_problems(const PreparedLesson& p) {
       // The answer of a question that can be settled while q is open: before it, or at its step.
       for (std::size_t k = 0; k < qs.size() && where.empty(); ++k) {
         if (k == i || p.question_step(qs[k]) > step) continue;
-        for (const AskedCell& b : asked_cells(p, qs[k])) {
+        for (const AskedCell& b : asked_by[k]) {
           if (b.side != a.side || b.fact != a.fact || !grid.unchanged(a.side, a.fact, b.step, a.step)) continue;
           where = "in the answer of " + question_name(p, qs[k]) + ", which can be settled first: " + cell_name(b) +
                   (b.step == a.step ? " is the same cell" : ", and the cell does not change in between");
