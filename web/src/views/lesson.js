@@ -164,7 +164,9 @@ export class LessonView {
     this.el.live = h('p', { class: 'visually-hidden', 'aria-live': 'polite', 'data-testid': 'step-announce' });
     // The lesson's goals, from the start; ticked once every question is settled (update()).
     this.selfCheck = selfCheck(this.id, lesson.self_check, this.progress);
-    const truthToggle = h('input', {
+    // Drawn as the learner sees the truth (update()): off and disabled, naming the question,
+    // while an open question keeps it hidden; the learner's own choice otherwise.
+    const truthToggle = (this.el.truthToggle = h('input', {
       type: 'checkbox',
       id: 'truth-toggle',
       class: 'switch',
@@ -175,7 +177,7 @@ export class LessonView {
         this.progress.setPref('showTruth', this.showTruth);
         this.update();
       },
-    });
+    }));
 
     const ticks = h(
       'div',
@@ -385,8 +387,16 @@ export class LessonView {
     );
 
     rebuildKeepingFocus(this.el.grid, () => replaceChildren(this.el.grid, knowledgeGrid(this.lesson, st, numbered(hidden, this.lesson.questions), this.showTruth, this.run.worlds, (q) => this.questionRef(q))));
-    if (!this.showTruth) replaceChildren(this.el.truth, h('p', { class: 'muted truth-note' }, t('truth.hiddenNote')));
-    else if (hidden.truth) replaceChildren(this.el.truth, h('p', { class: 'muted truth-note', 'data-testid': 'truth-gated', 'data-question': hidden.truth.id }, t('truth.gated', { question: this.questionRef(hidden.truth) })));
+    // While an open question hides the truth, the switch is off and disabled, and the note
+    // it points to says which question (whatever the learner chose: that choice is kept for
+    // when the question is settled).
+    const truthLocked = !!hidden.truth;
+    this.el.truthToggle.disabled = truthLocked;
+    this.el.truthToggle.checked = this.showTruth && !truthLocked;
+    if (truthLocked) this.el.truthToggle.setAttribute('aria-describedby', 'truth-gated-note');
+    else this.el.truthToggle.removeAttribute('aria-describedby');
+    if (truthLocked) replaceChildren(this.el.truth, h('p', { class: 'muted truth-note', id: 'truth-gated-note', 'data-testid': 'truth-gated', 'data-question': hidden.truth.id }, t('truth.gated', { question: this.questionRef(hidden.truth) })));
+    else if (!this.showTruth) replaceChildren(this.el.truth, h('p', { class: 'muted truth-note' }, t('truth.hiddenNote')));
     else replaceChildren(this.el.truth, h('h4', { class: 'truth-title' }, t('truth.title')), truthSummary(st));
 
     renderTimeline(this.el.timeline, this.run, i, (n) => this.tryGo(n));
