@@ -297,6 +297,9 @@ export class CompareView {
         violations.some((v) => v.invariant === 'duplicate_effect' && v.intent === this.data.intent),
       );
       col.status.dataset.status = status || '';
+      // Coloured by the engine's verdict at this step, not by the status's name: a CONFLICT
+      // that refuses changed content under a used key breaks nothing, and is not drawn as if it did.
+      col.status.dataset.verdict = status ? (violations.some((v) => v.intent === this.data.intent) ? 'broken' : 'holds') : '';
       replaceChildren(col.status, status ? statusPill(status) : t('compare.noStatus'));
       // A badge per invariant the engine says is broken at this step, titled with its reasons.
       replaceChildren(
