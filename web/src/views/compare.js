@@ -5,7 +5,7 @@
 // status for it, and, once its run is over, the engine's verdict on it. ← → step, Home / End
 // jump; on a narrow screen the two columns stack.
 
-import { h, replaceChildren, measureNextFrame } from '../dom.js';
+import { h, replaceChildren, measureNextFrame, stickyBar } from '../dom.js';
 import { t, l, nameOf } from '../i18n.js';
 import { compareHash, lessonHash, listHash, replaceHash, sandboxHash, shortText } from '../router.js';
 import { renderNotices, linkNotices } from './notices.js';
@@ -182,12 +182,14 @@ export class CompareView {
           ),
           this.el.notices,
         ),
-        h(
-          'div',
-          { class: 'controls', role: 'group', 'aria-label': t('compare.controls'), 'data-testid': 'compare-controls', tabindex: '-1' },
-          h('div', { class: 'btn-row' }, this.el.first, this.el.prev, this.el.next, this.el.last),
-          h('div', { class: 'scrub' }, h('div', { class: 'scrub-track' }, this.el.range), this.el.timeLabel),
-          h('p', { class: 'keys-hint muted' }, t('compare.keys')),
+        stickyBar(
+          h(
+            'div',
+            { class: 'controls', role: 'group', 'aria-label': t('compare.controls'), 'data-testid': 'compare-controls', tabindex: '-1' },
+            h('div', { class: 'btn-row' }, this.el.first, this.el.prev, this.el.next, this.el.last),
+            h('div', { class: 'scrub' }, h('div', { class: 'scrub-track' }, this.el.range), this.el.timeLabel),
+            h('p', { class: 'keys-hint muted' }, t('compare.keys')),
+          ),
         ),
         h('div', { class: 'compare-cols' }, this.cols.map((c) => c.root)),
         this.el.live,

@@ -3,7 +3,7 @@
 // Everything shown comes from the engine's timeline and verdicts; what stays hidden
 // while a question is open is the engine's too (each question's "hides").
 
-import { h, replaceChildren, rebuildKeepingFocus } from '../dom.js';
+import { h, replaceChildren, rebuildKeepingFocus, stickyBar } from '../dom.js';
 import { t, l, nameOf } from '../i18n.js';
 import { lessonHash, listHash, replaceHash, sandboxHash, shortText } from '../router.js';
 // The sandbox's link codec (with fflate) is not on a lesson's way: loaded for a link to the sandbox.
@@ -212,23 +212,25 @@ export class LessonView {
           h('p', { class: 'sb-open-row' }, this.el.sandboxBtn, ' ', this.el.sandboxNote),
         ),
         this.el.notices,
-        h(
-          'div',
-          { class: 'controls', role: 'group', 'aria-label': t('lesson.controls'), 'data-testid': 'controls', tabindex: '-1' },
+        stickyBar(
           h(
             'div',
-            { class: 'btn-row' },
-            this.el.first,
-            this.el.prev,
-            this.el.play,
-            this.el.next,
-            this.el.last,
-            this.el.nextQuestion,
-            h('label', { class: 'speed-label', for: 'play-speed' }, t('lesson.speed'), ' ', this.el.speed),
+            { class: 'controls', role: 'group', 'aria-label': t('lesson.controls'), 'data-testid': 'controls', tabindex: '-1' },
+            h(
+              'div',
+              { class: 'btn-row' },
+              this.el.first,
+              this.el.prev,
+              this.el.play,
+              this.el.next,
+              this.el.last,
+              this.el.nextQuestion,
+              h('label', { class: 'speed-label', for: 'play-speed' }, t('lesson.speed'), ' ', this.el.speed),
+            ),
+            h('div', { class: 'scrub' }, h('div', { class: 'scrub-track' }, this.el.range, ticks), this.el.stepLabel),
+            h('p', { class: 'keys-hint muted' }, t('lesson.keys')),
+            this.el.gateMsg,
           ),
-          h('div', { class: 'scrub' }, h('div', { class: 'scrub-track' }, this.el.range, ticks), this.el.stepLabel),
-          h('p', { class: 'keys-hint muted' }, t('lesson.keys')),
-          this.el.gateMsg,
         ),
         this.el.completed,
         h(
