@@ -377,6 +377,8 @@ test('side-by-side and sandbox addresses with parts after their step say they we
 
 test('a lesson link\'s step notices are alerts, as the page\'s other notices are, and one is said once, not again when the view is drawn again', async ({ page }) => {
   await useEnglish(page);
+  // Settled, so that the truth's switch (which redraws the view below) is not held off by a question.
+  await settleLessons(page, [LESSON]);
   for (const asked of ['abc', '99999']) {
     await page.goto('about:blank');
     await page.goto(`./#/lesson/${LESSON}/step/${asked}`);

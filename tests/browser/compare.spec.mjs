@@ -178,6 +178,39 @@ test('side by side: each column gives the engine\'s verdict on its own run once 
   }
 });
 
+test('side by side: a client status is drawn as alarming only where the engine finds its intent broken, not by its name', async ({ page }) => {
+  await useEnglish(page);
+  const all = await allCompares(page);
+  // The page's alarm colour, as its style sheet defines it.
+  const danger = await page.evaluate(() => {
+    const probe = document.body.appendChild(document.createElement('span'));
+    probe.style.background = 'var(--c-danger-soft)';
+    const bg = getComputedStyle(probe).backgroundColor;
+    probe.remove();
+    return bg;
+  });
+  let calm = 0;
+  for (const { id, data } of all) {
+    await openCompare(page, id, timesOf(data).length - 1);
+    const cols = page.getByTestId('compare-timeline');
+    for (let k = 0; k < 2; k++) {
+      const p = data.policies[k];
+      const last = p.steps[p.steps.length - 1];
+      const status = last.client.status[data.intent];
+      if (!status) continue;
+      const broken = (last.invariants.violations || []).some((v) => v.intent === data.intent);
+      const pill = cols.nth(k).getByTestId('client-status').locator('.status');
+      await expect(pill).toHaveText(status);
+      const bg = await pill.evaluate((el) => getComputedStyle(el).backgroundColor);
+      expect(bg === danger, `${id}, ${p.id}: ${status}, engine finds it ${broken ? 'broken' : 'safe'}`).toBe(broken);
+      if (!broken && ['CONFLICT', 'FAILED'].includes(status)) calm += 1;
+    }
+  }
+  // At least one run ends in a refusal the engine finds nothing wrong with (retry-duplicates'
+  // one key per intent, refusing the revised report): it is not drawn red.
+  expect(calm).toBeGreaterThan(0);
+});
+
 /** Row tops by step and each drawn message's start (its first line's y1), read from a diagram. */
 async function geometry(diagram) {
   return diagram.evaluate((svg) => ({

@@ -114,6 +114,18 @@ function hostPage(src) {
     <iframe src="${src}" title="idemlab" style="width:900px;height:700px"></iframe>`;
 }
 
+test('a course page hears ready first, then the lesson\'s first step, in the order docs/embedding.md gives', async ({ page, guard, baseURL }) => {
+  const frame = await openCourse(page, guard, baseURL);
+  await expect(frame.getByTestId('lesson-view')).toHaveAttribute('data-step', '0');
+  await expect.poll(() => page.evaluate(() => window.idemlabMessages.map((m) => m.type))).toEqual(['ready', 'step']);
+  const [ready, step] = await page.evaluate(() => window.idemlabMessages);
+  expect(ready).toMatchObject({ type: 'ready', view: 'lesson', lesson: LESSON });
+  expect(step).toMatchObject({ type: 'step', lesson: LESSON, step: 0 });
+  // A step the learner takes after that follows them.
+  await frame.getByTestId('next').click();
+  await expect.poll(() => page.evaluate(() => window.idemlabMessages.map((m) => m.type))).toEqual(['ready', 'step', 'step']);
+});
+
 test('messages go only to the origin the address names; another origin hears nothing and its commands are ignored', async ({ page, guard, baseURL }) => {
   // A page at localhost:<port> frames idemlab with origin=http://127.0.0.1:<port>.
   guard.allowOrigin(OTHER);
@@ -141,8 +153,8 @@ test('with no origin in the address the page posts to any host (as before) and t
   await expect(frame.locator('html')).toHaveAttribute('lang', 'en');
   // Not embed=lesson: the site's header is there.
   await expect(frame.locator('.app-header')).toBeVisible();
-  await expect.poll(() => page.evaluate(() => window.heard.map((m) => m.data.type))).toEqual(['step', 'ready']);
-  expect((await page.evaluate(() => window.heard))[1]).toEqual({ origin: new URL(baseURL).origin, data: { source: 'idemlab', version: 1, type: 'ready', lang: 'en', view: 'lesson', lesson: LESSON } });
+  await expect.poll(() => page.evaluate(() => window.heard.map((m) => m.data.type))).toEqual(['ready', 'step']);
+  expect((await page.evaluate(() => window.heard))[0]).toEqual({ origin: new URL(baseURL).origin, data: { source: 'idemlab', version: 1, type: 'ready', lang: 'en', view: 'lesson', lesson: LESSON } });
   await page.evaluate(() => document.querySelector('iframe').contentWindow.postMessage({ target: 'idemlab', version: 1, type: 'set-language', lang: 'zh-CN' }, '*'));
   await page.waitForTimeout(500);
   await expect(frame.locator('html')).toHaveAttribute('lang', 'en');

@@ -92,10 +92,49 @@ for (const id of [LESSON, 'stale-pending']) {
   });
 }
 
-test('the truth the learner turned off stays off, and says why, whatever the questions', async ({ page }) => {
+/** From the lesson's last reachable step, answer open questions while one still keeps the truth hidden. */
+async function settleWhileTruthLocked(page) {
+  await page.getByTestId('last').click();
+  while ((await page.getByTestId('truth-toggle').isDisabled()) && (await openQuestions(page).count()) > 0) {
+    await answerRightly(page, questionCard(page, await openQuestions(page).first().getAttribute('data-question')));
+  }
+  await expect(page.getByTestId('truth-toggle')).toBeEnabled();
+}
+
+test('while an open question hides the truth, its switch is drawn off and disabled and names the question; settled, the truth shows', async ({ page }) => {
   await openLesson(page, LESSON, 0);
-  await page.getByTestId('truth-toggle').uncheck();
+  const toggle = page.getByTestId('truth-toggle');
+  const gated = page.getByTestId('truth-gated');
+  await expect(gated).toBeVisible();
+  await expect(page.getByTestId('truth-column')).toHaveCount(0);
+  // What the switch says is what the learner sees: off, and it cannot be turned on.
+  await expect(toggle).not.toBeChecked();
+  await expect(toggle).toBeDisabled();
+  // The reason is the switch's description, for a screen reader too.
+  await expect(toggle).toHaveAccessibleDescription(await gated.innerText());
+  await settleWhileTruthLocked(page);
+  await expect(toggle).toBeChecked();
+  await expect(page.getByTestId('truth-column')).toBeVisible();
+  await expect(page.getByTestId('truth')).toBeVisible();
+  await expect(gated).toHaveCount(0);
+  await expect(toggle).not.toHaveAttribute('aria-describedby');
+});
+
+test('the truth the learner turned off stays off, and says why, whatever the questions', async ({ page }) => {
+  // Turned off on an earlier visit.
+  await page.addInitScript(() => localStorage.setItem('idemlab.prefs.v1', JSON.stringify({ showTruth: false })));
+  await openLesson(page, LESSON, 0);
+  const toggle = page.getByTestId('truth-toggle');
+  // While a question hides it, the reason shown is the question.
+  await expect(toggle).not.toBeChecked();
+  await expect(toggle).toBeDisabled();
+  await expect(page.getByTestId('truth-gated')).toBeVisible();
+  // Settled, it stays off: the learner's choice, and the note says so.
+  await settleWhileTruthLocked(page);
+  await expect(toggle).not.toBeChecked();
   await expect(page.getByTestId('truth-column')).toHaveCount(0);
   await expect(page.getByTestId('truth-gated')).toHaveCount(0);
-  await expect(page.locator('.truth-note')).toBeVisible();
+  await expect(page.locator('.truth-note')).toHaveText('Truth hidden: reason from what each side sees first.');
+  await toggle.check();
+  await expect(page.getByTestId('truth-column')).toBeVisible();
 });

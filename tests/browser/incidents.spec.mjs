@@ -245,3 +245,23 @@ for (const e of shipped) {
     await expect(report(page).getByTestId('incident-seen')).toHaveText(file.incident.seen['zh-CN']);
   });
 }
+
+// Words that place a design on a left or right side: only the side-by-side view has sides.
+const SIDES = /\b(on|to) the (left|right)\b|\b(left|right)-hand\b|[左右](边|侧)/i;
+
+test('a shipped incident\'s report, shown on the step-by-step view, points to no left or right side, in either language', async ({ page }) => {
+  const incidents = builtLessons().map((l) => JSON.parse(l.text)).filter((l) => l.incident);
+  expect(incidents.length).toBeGreaterThan(0);
+  for (const lesson of incidents) {
+    for (const lang of ['en', 'zh-CN']) {
+      await page.goto(`./?lang=${lang}#/lesson/${lesson.id}`);
+      await waitReady(page, lesson.id);
+      await expect(page.getByTestId('tab-lesson')).toHaveAttribute('aria-current', 'page');
+      const text = await page.getByTestId('incident-report').innerText();
+      expect(text, `${lesson.id} (${lang})`).not.toMatch(SIDES);
+      // The fix is still there, and where it points to the safe design it names the view
+      // that shows it.
+      expect((await page.getByTestId('incident-fix').innerText()).length).toBeGreaterThan(0);
+    }
+  }
+});

@@ -125,6 +125,43 @@ test('explore at K = 2 in a worker, then load a counterexample into the sandbox 
   expect(await settledUrl(page)).not.toBe(before);
 });
 
+/** Where the focused element's top is, against the bottom of every sticky bar on the page (viewport px). */
+async function focusedBelowStickyBars(page) {
+  return page.evaluate(() => {
+    const el = document.activeElement;
+    const bars = [...document.querySelectorAll('body *')].filter((x) => getComputedStyle(x).position === 'sticky' && x.getBoundingClientRect().height > 0);
+    return {
+      focused: el && el !== document.body ? (el.getAttribute('data-testid') || el.id || el.tagName) : null,
+      top: el.getBoundingClientRect().top,
+      barBottom: Math.max(0, ...bars.map((b) => b.getBoundingClientRect().bottom)),
+      bars: bars.length,
+      height: window.innerHeight,
+    };
+  });
+}
+
+for (const [screen, size] of [['a desktop', { width: 1280, height: 800 }], ['a phone', { width: 390, height: 844 }]]) {
+  test(`on ${screen}, a counterexample loaded into the sandbox takes the focus to how the run ends, in view below the sticky step bar`, async ({ page }) => {
+    await page.setViewportSize(size);
+    await sandboxFromLesson(page);
+    await page.locator('[data-knob="client.key_scope"]').selectOption('attempt');
+    await page.locator('[data-knob="client.recovery"]').selectOption('resend');
+    await answered(page);
+    await page.getByTestId('sb-explore-k').selectOption('1');
+    await page.getByTestId('sb-explore-run').click();
+    await expect(page.getByTestId('sb-explore-summary')).toBeVisible({ timeout: 60_000 });
+    const load = page.locator('[data-testid="sb-cex"] > li').getByTestId('sb-cex-load').first();
+    await load.scrollIntoViewIfNeeded();
+    await load.click();
+    await answered(page);
+    await expect(page.getByTestId('sb-summary')).toBeFocused();
+    const at = await focusedBelowStickyBars(page);
+    expect(at.bars, 'the step bar is sticky').toBeGreaterThan(0);
+    expect(at.top, JSON.stringify(at)).toBeGreaterThanOrEqual(at.barBottom);
+    expect(at.top, JSON.stringify(at)).toBeLessThan(at.height);
+  });
+}
+
 test('explore\'s outcome lines say in how many of their schedules something breaks, and those add up to the schedules that break', async ({ page }) => {
   // In the akash incident some runs that end alike overlap two executions and some do not:
   // a ⚠ on the whole line would read as if all of them broke.

@@ -149,3 +149,32 @@ export function keyedChildren(parent, cache, items) {
   }
   return next;
 }
+
+// Sticky bars (each view's step controls stick to the top of the page): the tallest one
+// shown is the page's --sticky-bar-h, which style.css makes the root's scroll-padding-top,
+// so what is focused or scrolled into view lands below the bar, not under it. Measured by
+// a ResizeObserver, so a bar that wraps (a phone, a longer language) is measured again.
+const stickyBars = new Set();
+let stickySizer = null;
+
+function sizeStickyBars() {
+  let tallest = 0;
+  for (const bar of stickyBars) {
+    if (!bar.isConnected) {
+      stickyBars.delete(bar);
+      stickySizer.unobserve(bar);
+      continue;
+    }
+    tallest = Math.max(tallest, bar.getBoundingClientRect().height);
+  }
+  document.documentElement.style.setProperty('--sticky-bar-h', `${Math.ceil(tallest)}px`);
+}
+
+/** `el`, a bar that sticks to the top of the page, kept out of the way of what is scrolled to. */
+export function stickyBar(el) {
+  if (typeof ResizeObserver !== 'function') return el;
+  if (!stickySizer) stickySizer = new ResizeObserver(sizeStickyBars);
+  stickyBars.add(el);
+  stickySizer.observe(el);
+  return el;
+}

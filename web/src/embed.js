@@ -44,8 +44,18 @@ function readParams() {
 /** What the address asks for: {lang, lessonOnly, origin, originGiven}. */
 export const params = readParams();
 
+// Until `ready` is posted, what the page would post waits here (docs/embedding.md: `ready`
+// comes first, once the first view is drawn and commands are heard; the lesson's first
+// `step` is drawn before that, while the engine still loads).
+let readyPosted = false;
+let held = [];
+
 function post(type, fields) {
   if (!isEmbedded()) return;
+  if (!readyPosted && type !== 'ready') {
+    held.push([type, fields]);
+    return;
+  }
   if (params.originGiven && !params.origin) return;
   try {
     // Only to the origin the address names; without one, to any (the behaviour before
@@ -59,6 +69,10 @@ function post(type, fields) {
 /** Once, when the page has drawn its first view: `view` is lesson, compare, sandbox, list or engine-error. */
 export function postReady(lang, view, lesson) {
   post('ready', { lang, view, lesson: lesson || null });
+  readyPosted = true;
+  const waiting = held;
+  held = [];
+  for (const [type, fields] of waiting) post(type, fields);
 }
 
 let lastStep = null;
@@ -66,6 +80,9 @@ let lastStep = null;
 /** Another view is shown: a lesson opened again posts its step even if it is the last one posted. */
 export function newView() {
   lastStep = null;
+  // A step of a view gone before `ready` (the engine did not load, and the lesson shows as
+  // text) is no longer what the host page would be told.
+  if (!readyPosted) held = held.filter(([type]) => type !== 'step');
 }
 
 /** The lesson shows step `step` of 0..`last`; `moment`: the id of the latest moment reached, or null. */

@@ -5,7 +5,7 @@
 // status for it, and, once its run is over, the engine's verdict on it. ← → step, Home / End
 // jump; on a narrow screen the two columns stack.
 
-import { h, replaceChildren, measureNextFrame } from '../dom.js';
+import { h, replaceChildren, measureNextFrame, stickyBar } from '../dom.js';
 import { t, l, nameOf } from '../i18n.js';
 import { compareHash, lessonHash, listHash, replaceHash, sandboxHash, shortText } from '../router.js';
 import { renderNotices, linkNotices } from './notices.js';
@@ -182,12 +182,14 @@ export class CompareView {
           ),
           this.el.notices,
         ),
-        h(
-          'div',
-          { class: 'controls', role: 'group', 'aria-label': t('compare.controls'), 'data-testid': 'compare-controls', tabindex: '-1' },
-          h('div', { class: 'btn-row' }, this.el.first, this.el.prev, this.el.next, this.el.last),
-          h('div', { class: 'scrub' }, h('div', { class: 'scrub-track' }, this.el.range), this.el.timeLabel),
-          h('p', { class: 'keys-hint muted' }, t('compare.keys')),
+        stickyBar(
+          h(
+            'div',
+            { class: 'controls', role: 'group', 'aria-label': t('compare.controls'), 'data-testid': 'compare-controls', tabindex: '-1' },
+            h('div', { class: 'btn-row' }, this.el.first, this.el.prev, this.el.next, this.el.last),
+            h('div', { class: 'scrub' }, h('div', { class: 'scrub-track' }, this.el.range), this.el.timeLabel),
+            h('p', { class: 'keys-hint muted' }, t('compare.keys')),
+          ),
         ),
         h('div', { class: 'compare-cols' }, this.cols.map((c) => c.root)),
         this.el.live,
@@ -297,6 +299,9 @@ export class CompareView {
         violations.some((v) => v.invariant === 'duplicate_effect' && v.intent === this.data.intent),
       );
       col.status.dataset.status = status || '';
+      // Coloured by the engine's verdict at this step, not by the status's name: a CONFLICT
+      // that refuses changed content under a used key breaks nothing, and is not drawn as if it did.
+      col.status.dataset.verdict = status ? (violations.some((v) => v.intent === this.data.intent) ? 'broken' : 'holds') : '';
       replaceChildren(col.status, status ? statusPill(status) : t('compare.noStatus'));
       // A badge per invariant the engine says is broken at this step, titled with its reasons.
       replaceChildren(

@@ -3,7 +3,7 @@
 // Everything shown comes from the engine's timeline and verdicts; what stays hidden
 // while a question is open is the engine's too (each question's "hides").
 
-import { h, replaceChildren, rebuildKeepingFocus } from '../dom.js';
+import { h, replaceChildren, rebuildKeepingFocus, stickyBar } from '../dom.js';
 import { t, l, nameOf } from '../i18n.js';
 import { lessonHash, listHash, replaceHash, sandboxHash, shortText } from '../router.js';
 // The sandbox's link codec (with fflate) is not on a lesson's way: loaded for a link to the sandbox.
@@ -164,7 +164,9 @@ export class LessonView {
     this.el.live = h('p', { class: 'visually-hidden', 'aria-live': 'polite', 'data-testid': 'step-announce' });
     // The lesson's goals, from the start; ticked once every question is settled (update()).
     this.selfCheck = selfCheck(this.id, lesson.self_check, this.progress);
-    const truthToggle = h('input', {
+    // Drawn as the learner sees the truth (update()): off and disabled, naming the question,
+    // while an open question keeps it hidden; the learner's own choice otherwise.
+    const truthToggle = (this.el.truthToggle = h('input', {
       type: 'checkbox',
       id: 'truth-toggle',
       class: 'switch',
@@ -175,7 +177,7 @@ export class LessonView {
         this.progress.setPref('showTruth', this.showTruth);
         this.update();
       },
-    });
+    }));
 
     const ticks = h(
       'div',
@@ -210,23 +212,25 @@ export class LessonView {
           h('p', { class: 'sb-open-row' }, this.el.sandboxBtn, ' ', this.el.sandboxNote),
         ),
         this.el.notices,
-        h(
-          'div',
-          { class: 'controls', role: 'group', 'aria-label': t('lesson.controls'), 'data-testid': 'controls', tabindex: '-1' },
+        stickyBar(
           h(
             'div',
-            { class: 'btn-row' },
-            this.el.first,
-            this.el.prev,
-            this.el.play,
-            this.el.next,
-            this.el.last,
-            this.el.nextQuestion,
-            h('label', { class: 'speed-label', for: 'play-speed' }, t('lesson.speed'), ' ', this.el.speed),
+            { class: 'controls', role: 'group', 'aria-label': t('lesson.controls'), 'data-testid': 'controls', tabindex: '-1' },
+            h(
+              'div',
+              { class: 'btn-row' },
+              this.el.first,
+              this.el.prev,
+              this.el.play,
+              this.el.next,
+              this.el.last,
+              this.el.nextQuestion,
+              h('label', { class: 'speed-label', for: 'play-speed' }, t('lesson.speed'), ' ', this.el.speed),
+            ),
+            h('div', { class: 'scrub' }, h('div', { class: 'scrub-track' }, this.el.range, ticks), this.el.stepLabel),
+            h('p', { class: 'keys-hint muted' }, t('lesson.keys')),
+            this.el.gateMsg,
           ),
-          h('div', { class: 'scrub' }, h('div', { class: 'scrub-track' }, this.el.range, ticks), this.el.stepLabel),
-          h('p', { class: 'keys-hint muted' }, t('lesson.keys')),
-          this.el.gateMsg,
         ),
         this.el.completed,
         h(
@@ -385,8 +389,16 @@ export class LessonView {
     );
 
     rebuildKeepingFocus(this.el.grid, () => replaceChildren(this.el.grid, knowledgeGrid(this.lesson, st, numbered(hidden, this.lesson.questions), this.showTruth, this.run.worlds, (q) => this.questionRef(q))));
-    if (!this.showTruth) replaceChildren(this.el.truth, h('p', { class: 'muted truth-note' }, t('truth.hiddenNote')));
-    else if (hidden.truth) replaceChildren(this.el.truth, h('p', { class: 'muted truth-note', 'data-testid': 'truth-gated', 'data-question': hidden.truth.id }, t('truth.gated', { question: this.questionRef(hidden.truth) })));
+    // While an open question hides the truth, the switch is off and disabled, and the note
+    // it points to says which question (whatever the learner chose: that choice is kept for
+    // when the question is settled).
+    const truthLocked = !!hidden.truth;
+    this.el.truthToggle.disabled = truthLocked;
+    this.el.truthToggle.checked = this.showTruth && !truthLocked;
+    if (truthLocked) this.el.truthToggle.setAttribute('aria-describedby', 'truth-gated-note');
+    else this.el.truthToggle.removeAttribute('aria-describedby');
+    if (truthLocked) replaceChildren(this.el.truth, h('p', { class: 'muted truth-note', id: 'truth-gated-note', 'data-testid': 'truth-gated', 'data-question': hidden.truth.id }, t('truth.gated', { question: this.questionRef(hidden.truth) })));
+    else if (!this.showTruth) replaceChildren(this.el.truth, h('p', { class: 'muted truth-note' }, t('truth.hiddenNote')));
     else replaceChildren(this.el.truth, h('h4', { class: 'truth-title' }, t('truth.title')), truthSummary(st));
 
     renderTimeline(this.el.timeline, this.run, i, (n) => this.tryGo(n));

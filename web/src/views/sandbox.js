@@ -6,7 +6,7 @@
 // edited B, the explorer (in the engine's Web Worker) and, for a lesson's challenge, the
 // engine's check. The page decides nothing: every run, verdict and check is the engine's.
 
-import { h, replaceChildren, rebuildKeepingFocus, afterNextPaint, measureNextFrame, handFocusNextFrame } from '../dom.js';
+import { h, replaceChildren, rebuildKeepingFocus, afterNextPaint, measureNextFrame, handFocusNextFrame, stickyBar } from '../dom.js';
 import { t, l, nameOf } from '../i18n.js';
 import { listHash, lessonHash, compareHash, replaceHashSoon, flushPendingHash, sandboxHash, shortText } from '../router.js';
 import { encodeState } from '../sandbox/codec.js';
@@ -544,12 +544,14 @@ export class SandboxView {
         ),
         el.notices,
         el.challenge,
-        h(
-          'div',
-          { class: 'controls', role: 'group', 'aria-label': t('lesson.controls'), 'data-testid': 'controls', tabindex: '-1' },
-          h('div', { class: 'btn-row' }, el.first, el.prev, el.next, el.last),
-          h('div', { class: 'scrub' }, h('div', { class: 'scrub-track' }, el.range), el.stepLabel),
-          h('p', { class: 'keys-hint muted' }, t('sandbox.keys')),
+        stickyBar(
+          h(
+            'div',
+            { class: 'controls', role: 'group', 'aria-label': t('lesson.controls'), 'data-testid': 'controls', tabindex: '-1' },
+            h('div', { class: 'btn-row' }, el.first, el.prev, el.next, el.last),
+            h('div', { class: 'scrub' }, h('div', { class: 'scrub-track' }, el.range), el.stepLabel),
+            h('p', { class: 'keys-hint muted' }, t('sandbox.keys')),
+          ),
         ),
         h(
           'div',
