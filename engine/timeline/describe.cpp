@@ -79,11 +79,27 @@ L10n record_note(const LocalView& local) {
   if (st == status::kFailed && reason == Service::kMissingKey) {
     return {"——确定失败：什么也没做；不带标识，同样的请求还会被拒绝", " — a definite error: nothing was done, and without a key the same request would be refused again"};
   }
+  std::string kind = str(local.error_kind);
+  L10n what = kind == "timeout"   ? L10n{"超时", "a timeout"}
+              : kind == "connect" ? L10n{"连接失败", "a refused connection"}
+                                  : L10n{kind, "a " + kind};
+  if (st == status::kNeedsHuman && reason == Client::kLayersSpent && local.layers) {
+    // Not the budget: sends of it are left, but no layer that retries this error has an
+    // attempt left.
+    std::string names;
+    for (const LayerAt& l : *local.layers) {
+      names += (names.empty() ? "" : ", ") + l.layer + " " + std::to_string(l.iteration) + "/" + std::to_string(l.attempts);
+    }
+    bool one = local.layers->size() == 1;
+    std::string send = std::to_string(local.send.value_or(0));
+    std::string budget = std::to_string(local.budget.value_or(0));
+    return {"——已没有哪一层还会重试" + what.zh + "：会重试它的层（" + names + "）已用完次数。预算 " + budget + " 次发送只用了 " + send +
+                " 次，结果仍然未知：需要人工对账",
+            " — no layer will retry " + what.en + " again: the " + (one ? "layer" : "layers") + " that retr" + (one ? "ies" : "y") +
+                " it (" + names + ") " + (one ? "has used its" : "have used their") + " attempts. Only " + send + " of the budget's " +
+                budget + " sends " + (send == "1" ? "is" : "are") + " used, and the outcome is still unknown: a person must reconcile it"};
+  }
   if (st == status::kNeedsHuman && reason == Client::kNotRetried) {
-    std::string kind = str(local.error_kind);
-    L10n what = kind == "timeout"   ? L10n{"超时", "a timeout"}
-                : kind == "connect" ? L10n{"连接失败", "a refused connection"}
-                                    : L10n{kind, "a " + kind};
     return {"——没有哪一层重试会重试" + what.zh + "：它一路传到应用，结果仍然未知，又没有谁去对账：需要人工",
             " — no retry layer retries " + what.en + ": it reaches the application with the outcome unknown, and nothing reconciles it: a person must"};
   }
@@ -244,7 +260,8 @@ L10n describe(const Step& s, const Run& run) {
     std::string extra_zh = receipt.empty() ? "" : "，回执 " + receipt;
     std::string extra_en = receipt.empty() ? "" : ", receipt " + receipt;
     std::string reason = str(e.local.reason);
-    bool limit = reason == Client::kBudgetSpent || reason == Client::kDeadlinePassed || reason == Client::kNotRetried;
+    bool limit = reason == Client::kBudgetSpent || reason == Client::kDeadlinePassed || reason == Client::kNotRetried ||
+                 reason == Client::kLayersSpent;
     bool explained = reason == Service::kAlreadyExists || reason == Service::kInternalError || reason == Service::kRefusedReason ||
                      reason == Service::kMissingKey || reason == Client::kConnectRefused ||
                      reason == Client::kReadBackMissing;
