@@ -43,7 +43,11 @@ bool is_bare_scenario(const json& parsed) {
 
 }  // namespace
 
-json file_input(const std::string& file, const std::string& text, json& refusal) {
+bool is_scenario_wrapper(const json& parsed) {
+  return parsed.is_object() && parsed.size() == 1 && parsed.contains("scenario") && parsed["scenario"].is_object();
+}
+
+json file_input(const std::string& file, const std::string& text, json& refusal, bool* bare) {
   Reader r(file);
   std::optional<json> parsed = r.parse(text, limits::kMaxLessonBytes);
   if (!parsed) {
@@ -52,7 +56,9 @@ json file_input(const std::string& file, const std::string& text, json& refusal)
     refusal["errors"] = json::array({r.problems().front().to_json()});
     return nullptr;
   }
+  if (bare) *bare = is_bare_scenario(*parsed);
   if (is_bare_scenario(*parsed)) return {{"file", file}, {"scenario", std::move(*parsed)}};
+  if (is_scenario_wrapper(*parsed)) return {{"file", file}, {"scenario", std::move((*parsed)["scenario"])}};
   return {{"file", file}, {"text", text}};
 }
 

@@ -21,12 +21,19 @@ namespace idemlab::cli {
 
 /// A lesson file as the API's lesson input (engine/api/API.md): {"file", "text"}, or
 /// {"file", "scenario"} when the file is a bare scenario (a JSON object with none of a
-/// lesson's fields). When the text is not JSON the engine reads (longer than
+/// lesson's fields; `*bare` is then set true: the API names its problems at /scenario/...,
+/// which in the file are at the top) or the API's own bare-scenario input saved as a file,
+/// {"scenario": {...}} and nothing else (the API unwraps it as it unwraps any such input;
+/// its problems' paths are the file's own). When the text is not JSON the engine reads (longer than
 /// limits::kMaxLessonBytes, not UTF-8, a syntax error, nested too deep), returns null and
 /// sets `refusal` to the API's answer for it, {"ok": false, "errors": [problem]}: the
 /// same problem, from the same reader (engine/scenario/reader.hpp), that the API names
 /// (a text that is not UTF-8 cannot even be put in the API's JSON input).
-nlohmann::json file_input(const std::string& file, const std::string& text, nlohmann::json& refusal);
+nlohmann::json file_input(const std::string& file, const std::string& text, nlohmann::json& refusal, bool* bare = nullptr);
+
+/// Whether `parsed` is the API's bare-scenario input {"scenario": {...}} with no other field:
+/// a scenario in its wrapper, not a lesson (a lesson has an id, a title, ...).
+bool is_scenario_wrapper(const nlohmann::json& parsed);
 
 /// One lesson file: its name as the page fetches it, and its text (none: it could not be read).
 struct IndexSource {

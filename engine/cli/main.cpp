@@ -19,7 +19,7 @@
 //   idemlab explore FILE [--faults K] [--limit N] [--max-ms MS] [--policy ID]
 //                                    every fault schedule of up to K (1..3, default 2) faults
 //                                    of a lesson or a bare scenario file (JSON with "script"
-//                                    at its top), optionally as one of the lesson's compare
+//                                    at its top, or the API's {"scenario": ...}), optionally as one of the lesson's compare
 //                                    policies (--limit: schedules at most, default 20000;
 //                                    --max-ms: a wall-clock budget, default none; a cut
 //                                    search says so): outcome classes and shrunk counterexamples
@@ -80,21 +80,21 @@ bool read_file(const std::string& path, std::string& out) {
 }
 
 // Calls the API's `method` on a lesson file (with the `extra` input fields, e.g. explore's
-// "faults"); `in` is the input it was given (null when the text could not be given: then
-// the answer is the problem cli::file_input found). Returns the answer's text.
-std::string call_on_file(const std::string& method, const std::string& path, const std::string& text, json& in,
+// "faults"); sets `bare` when the file is a bare scenario (file_paths). Returns the
+// answer's text (when the text could not be given, the problem cli::file_input found).
+std::string call_on_file(const std::string& method, const std::string& path, const std::string& text, bool& bare,
                          const json& extra = json::object()) {
   json refusal;
-  in = idemlab::cli::file_input(idemlab::printable_utf8(path), text, refusal);  // a file name need not be UTF-8
+  json in = idemlab::cli::file_input(idemlab::printable_utf8(path), text, refusal, &bare);  // a file name need not be UTF-8
   if (in.is_null()) return refusal.dump();
   in.update(extra);
   return idemlab::api::call(method, in.dump());
 }
 
 // The API names a bare scenario's problems under /scenario (its place in the API's
-// input); in the file they are at the top.
-void file_paths(json& out, const json& input) {
-  if (!input.contains("scenario")) return;
+// input); in a bare scenario file they are at the top (in a wrapped one, where it says).
+void file_paths(json& out, bool bare) {
+  if (!bare) return;
   auto fix = [](json& p) {
     std::string path = p.value("path", "");
     if (path.rfind("/scenario", 0) == 0) p["path"] = path.substr(9);
@@ -130,10 +130,10 @@ std::optional<json> call_file(const std::string& method, const std::string& file
     std::cerr << file << ": /: cannot read the file\n";
     return std::nullopt;
   }
-  json in;
-  std::string answer = call_on_file(method, file, text, in);
+  bool bare = false;
+  std::string answer = call_on_file(method, file, text, bare);
   json out = json::parse(answer);
-  file_paths(out, in);
+  file_paths(out, bare);
   if (raw) *raw = std::move(answer);
   if (report_failure(out)) return std::nullopt;
   return out;
@@ -281,9 +281,9 @@ int cmd_explore(const std::vector<std::string>& args) {
     std::cerr << file << ": /: cannot read the file\n";
     return 1;
   }
-  json input;
-  json out = json::parse(call_on_file("explore", file, text, input, in));
-  file_paths(out, input);
+  bool bare = false;
+  json out = json::parse(call_on_file("explore", file, text, bare, in));
+  file_paths(out, bare);
   std::cout << out.dump() << "\n";
   if (report_failure(out)) return 1;
   // What was searched, in words (the JSON's "text"), and retry layers the search could not
@@ -304,6 +304,8 @@ int cmd_challenge(const std::string& lesson, const std::string& attempt) {
     std::cerr << attempt << ": /: not valid JSON\n";
     return 1;
   }
+  // The API's bare-scenario input saved as a file: the scenario is inside it.
+  if (idemlab::cli::is_scenario_wrapper(scenario)) scenario = json(scenario["scenario"]);
   json in = {{"file", lesson}, {"text", text}, {"attempt", scenario}};
   json out = json::parse(idemlab::api::call("challenge", in.dump()));
   std::cout << out.dump(2) << "\n";

@@ -255,9 +255,7 @@ void Client::on_connect_error(const std::string& intent) {
     escalate(intent, stop);
     return;
   }
-  LocalView extra;
-  extra.error_kind = retry_on_name(kRetryConnect);
-  record_status(intent, status::kNeedsHuman, std::nullopt, kNotRetried, error_kind::kIndefinite, std::move(extra));
+  not_retried(intent, kRetryConnect);
 }
 
 // The send's place in the retry budget, for its local view; called when the send is
@@ -350,6 +348,29 @@ void Client::escalate(const std::string& intent, const std::string& reason) {
   record_status(intent, status::kNeedsHuman, std::nullopt, reason, error_kind::kIndefinite, std::move(extra));
 }
 
+// No layer from `from_layer` out retries `error` now, and with layers the client has no retry of its own
+// (retry_after_ms is refused beside them): the outcome is left to a person. Either no
+// layer retries it at all, or those that do have used their attempts; the budget and the
+// deadline are not what stopped it (retry_stops would have said so first).
+void Client::not_retried(const std::string& intent, unsigned error, int from_layer) {
+  const ClientPolicy& policy = sim_.scenario().client;
+  LocalView extra;
+  extra.error_kind = retry_on_name(error);
+  std::vector<LayerAt> spent;
+  const std::vector<LayerState>& at = layers_of(intent);
+  for (std::size_t i = static_cast<std::size_t>(from_layer); i < policy.retry_layers.size(); ++i) {
+    const RetryLayer& l = policy.retry_layers[i];
+    if (l.retry_on & error) spent.push_back({l.layer, at[i].iteration, l.attempts});
+  }
+  const char* reason = spent.empty() ? kNotRetried : kLayersSpent;
+  if (!spent.empty()) {
+    extra.layers = std::move(spent);
+    extra.send = sends(intent);
+    extra.budget = send_budget(policy);
+  }
+  record_status(intent, status::kNeedsHuman, std::nullopt, reason, error_kind::kIndefinite, std::move(extra));
+}
+
 void Client::on_timeout(const std::string& intent, MessageKind kind, int n, int epoch) {
   if (!alive_ || epoch != epoch_) return;
   auto it = std::find_if(waiting_.begin(), waiting_.end(), [&](const Waiting& w) {
@@ -397,18 +418,7 @@ void Client::retry(const std::string& intent, MessageKind call, unsigned error, 
   bool layered = !sim_.scenario().client.retry_layers.empty();
   int layer = layered ? retrying_layer_for(intent, error, from_layer) : -1;
   if (layered && layer < 0) {
-    const std::vector<RetryLayer>& layers = sim_.scenario().client.retry_layers;
-    bool retried = std::any_of(layers.begin(), layers.end(), [&](const RetryLayer& l) { return (l.retry_on & error) != 0; });
-    if (!escalate_when_spent || waiting_on(intent)) return;
-    if (retried) {
-      escalate(intent, kBudgetSpent);  // every layer that retries it has used its attempts
-    } else {
-      // No layer retries it, and with layers the client has no retry of its own
-      // (retry_after_ms is refused beside them): the outcome is left to a person.
-      LocalView extra;
-      extra.error_kind = retry_on_name(error);
-      record_status(intent, status::kNeedsHuman, std::nullopt, kNotRetried, error_kind::kIndefinite, std::move(extra));
-    }
+    if (escalate_when_spent && !waiting_on(intent)) not_retried(intent, error, from_layer);
     return;
   }
   if (wait == 0) {

@@ -99,6 +99,10 @@ class Client {
   /// local.reason of a NEEDS_HUMAN record: no retry layer retries the error that reached
   /// the client (RetryLayer::retry_on).
   static constexpr const char* kNotRetried = "not_retried";
+  /// local.reason of a NEEDS_HUMAN record: the layers that retry the error have used their
+  /// attempts (local.layers: those layers), with sends of the budget left (local.send of
+  /// local.budget) and no other layer retrying it.
+  static constexpr const char* kLayersSpent = "layers_spent";
   /// local.reason of the FAILED record after a refused connection no retry follows, when no
   /// send of the intent ever left.
   static constexpr const char* kConnectRefused = "connect_refused";
@@ -183,6 +187,9 @@ class Client {
   std::string no_send_reason(const std::string& intent, std::int64_t at);
   bool waiting_on(const std::string& intent) const;
   void escalate(const std::string& intent, const std::string& reason);
+  /// NEEDS_HUMAN because no layer (from `from_layer` out) retries `error` (a RetryOn bit)
+  /// now: kNotRetried, or kLayersSpent when the layers that retry it have used their attempts.
+  void not_retried(const std::string& intent, unsigned error, int from_layer = 0);
   void record_status(const std::string& intent, const std::string& status,
                      const std::optional<std::string>& receipt, const std::string& reason = "",
                      const char* error = nullptr, LocalView&& extra = LocalView());

@@ -70,7 +70,8 @@ std::string plural(int n, const std::string& one, const std::string& many) { ret
 std::string short_hash(const std::string& fp) { return fp.substr(0, 8); }
 
 // Why `inv` fails for `intent` with tally `t`, after its title: the intent and the numbers.
-L10n reason_body(Invariant inv, const std::string& intent, const Tally& t) {
+// `credits`: the provider's notices are credits to a balance (Run::credits), not emails.
+L10n reason_body(Invariant inv, const std::string& intent, const Tally& t, bool credits) {
   switch (inv) {
     case Invariant::DuplicateEffect:
       return {"意图 " + intent + " 有 " + num(t.effects) + " 条业务效果，同一件事被服务端做了 " +
@@ -116,10 +117,19 @@ L10n reason_body(Invariant inv, const std::string& intent, const Tally& t) {
                   (t.effects == 1 ? " exists" : " exist") +
                   " and the client's row is still PENDING with nothing left to reconcile it"};
     case Invariant::LostNotification:
+      if (credits) {
+        return {"意图 " + intent + " 已有 " + num(t.effects) + " 条业务效果，余额账本（邮件服务商那条泳道代替它）却没有为它记过加值",
+                "" + plural(t.effects, "effect", "effects") + " of " + intent + (t.effects == 1 ? " exists" : " exist") +
+                    " and the balance ledger (the mail provider's lane stands in for it) holds no credit for it"};
+      }
       return {"意图 " + intent + " 已有 " + num(t.effects) + " 条业务效果，邮件服务商却没有收到关于它的任何通知邮件",
               "" + plural(t.effects, "effect", "effects") + " of " + intent +
                   (t.effects == 1 ? " exists" : " exist") + " and the mail provider's inbox holds no email for it"};
     case Invariant::DuplicateNotification:
+      if (credits) {
+        return {"余额账本（邮件服务商那条泳道代替它）为意图 " + intent + " 记了 " + num(t.emails) + " 次加值",
+                plural(t.emails, "credit", "credits") + " for " + intent + " in the balance ledger (the mail provider's lane stands in for it)"};
+      }
       return {"邮件服务商收下了意图 " + intent + " 的 " + num(t.emails) + " 封通知邮件",
               "" + num(t.emails) + " emails for " + intent + " in the mail provider's inbox"};
     case Invariant::ConcurrentExecution:
@@ -132,9 +142,9 @@ L10n reason_body(Invariant inv, const std::string& intent, const Tally& t) {
 }
 
 // "duplicate effect: 2 effects for weekly-report": the invariant's title, then why.
-L10n reason(Invariant inv, const std::string& intent, const Tally& t) {
+L10n reason(Invariant inv, const std::string& intent, const Tally& t, bool credits) {
   const L10n& title = info(inv).title;
-  L10n why = reason_body(inv, intent, t);
+  L10n why = reason_body(inv, intent, t, credits);
   return {title.zh + "：" + why.zh, title.en + ": " + why.en};
 }
 
@@ -225,7 +235,7 @@ std::vector<Violation> RunVerdict::at_step(const Run& run, int step) const {
     Tally t = tally_of(all, v.intent);
     if (!fails(v.invariant, t, run.mail)) continue;  // it holds again here
     Violation now = v;
-    now.reason = reason(v.invariant, v.intent, t);  // the numbers of this step
+    now.reason = reason(v.invariant, v.intent, t, run.credits);  // the numbers of this step
     out.push_back(std::move(now));
   }
   return out;
@@ -290,7 +300,7 @@ RunVerdict check_invariants(const Run& run) {
         bool f = fails(inv.id, t, mail);
         if (always) {
           if (f && !first.count(at)) {
-            first[at] = Violation{inv.id, intent, static_cast<int>(i), reason(inv.id, intent, t)};
+            first[at] = Violation{inv.id, intent, static_cast<int>(i), reason(inv.id, intent, t, run.credits)};
           }
         } else if (!f) {
           streak.erase(at);
@@ -304,13 +314,13 @@ RunVerdict check_invariants(const Run& run) {
     // Still broken at the end: its reason gives the end's numbers, as the run's ending
     // does ("3 effects", not the 2 of the step where it first broke).
     Tally end = tally_of(all, v.intent);
-    if (fails(v.invariant, end, mail)) v.reason = reason(v.invariant, v.intent, end);
+    if (fails(v.invariant, end, mail)) v.reason = reason(v.invariant, v.intent, end, run.credits);
     verdict.violations.push_back(std::move(v));
   }
   for (const auto& [at, step] : streak) {
     const InvariantInfo& inv = table[static_cast<std::size_t>(at.first)];
     // The reason as of the end, where the verdict is given.
-    verdict.violations.push_back(Violation{inv.id, at.second, step, reason(inv.id, at.second, tally_of(all, at.second))});
+    verdict.violations.push_back(Violation{inv.id, at.second, step, reason(inv.id, at.second, tally_of(all, at.second), run.credits)});
   }
   std::sort(verdict.violations.begin(), verdict.violations.end(), before);
   return verdict;
@@ -350,6 +360,7 @@ L10n describe(StopReason s) {
 RunEnding ending_of(const Run& run) {
   RunEnding out;
   out.mail = run.mail;
+  out.credits = run.credits;
   out.stop = run.stop;
   const Step& last = run.steps.back();
   const std::map<std::string, IntentTruth> truth = truth_at(run, last);
@@ -395,7 +406,9 @@ L10n RunEnding::text() const {
                     (e.effects == 1 ? " effect" : " effects")};
     if (mail) {
       std::string m = std::to_string(e.emails);
-      one = L10n::join(one, {"，" + m + " 封邮件", m + (e.emails == 1 ? " email" : " emails")}, "", ", ");
+      L10n count = credits ? L10n{"，" + m + " 次加值", m + (e.emails == 1 ? " credit" : " credits")}
+                           : L10n{"，" + m + " 封邮件", m + (e.emails == 1 ? " email" : " emails")};
+      one = L10n::join(one, count, "", ", ");
     }
     text = text.en.empty() ? one : L10n::join(text, one, "；", "; ");
   }

@@ -135,6 +135,7 @@ struct IntentEnding {
 struct RunEnding {
   std::vector<IntentEnding> intents;  ///< the client's rows, then intents with effects only
   bool mail = false;                  ///< emails are counted (the service notifies)
+  bool credits = false;               ///< ... as credits to a balance (Run::credits)
   StopReason stop = StopReason::Settled;
   /// "weekly-report=DELIVERED/1[/1mail];..." + "|" + stop when the run did not settle
   std::string key() const;

@@ -198,6 +198,8 @@ const KnobRow kKnobs[] = {
     // --- the mail provider (engine/provider/provider.hpp) ---
     {"provider", "dedup", T::Choice, "邮件服务商是否按邮件的幂等键去重", "whether the mail provider deduplicates emails by their key",
      0, 0, 0, 0, false, 0, IDEMLAB_ENUM_FIELD(provider.dedup_by_key)},
+    {"provider", "effect", T::Choice, "邮件服务商收下的每条通知算作什么（只改文字）", "what each notice the mail provider takes in counts as (wording only)",
+     0, 0, 0, 0, false, 0, IDEMLAB_ENUM_FIELD(provider.effect)},
     // --- timing ---
     {"timing", "latency_ms", T::Integer, "每条消息单程的网络延迟（虚拟毫秒）", "one-way network latency of every message (virtual ms)",
      limits::kMinLatencyMs, limits::kMaxLatencyMs, 2, 60, false, 10, IDEMLAB_FIELD(timing.latency_ms), nullptr},
@@ -267,6 +269,8 @@ const ValueRow kValues[] = {
     {"service.notify", "outbox", S::Right, "事务性发件箱：邮件欠条和业务效果同一事务写入，由中继发送", "transactional outbox: the email owed is written with the effect, a relay sends it", static_cast<int>(Notify::Outbox)},
     {"provider.dedup", "key", S::Right, "按邮件键去重：中继重发也只收一封", "by email key: a relay's resend is still one email", 1},
     {"provider.dedup", "none", S::Wrong, "不去重：中继每重发一次就多一封", "none: every resend of the relay is one more email", 0},
+    {"provider.effect", "email", S::Neutral, "一封通知邮件，进收件箱", "a notification email in an inbox", static_cast<int>(MailProviderContract::Effect::Email)},
+    {"provider.effect", "credit", S::Neutral, "余额的一次加值：这条泳道代替余额账本（如支付回调给钱包加值）", "one credit to a balance: the lane stands in for the balance ledger (as a payment webhook credits a wallet)", static_cast<int>(MailProviderContract::Effect::Credit)},
 };
 
 // Wrong values known to compose safely under a condition a scenario can meet: the knob,

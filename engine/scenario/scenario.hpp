@@ -311,6 +311,12 @@ struct MailProviderContract {
   /// delivered again (right: the outbox row's key is the email's idempotency key), or
   /// delivered as one more email (wrong: every resend of the relay is a second email).
   bool dedup_by_key = true;
+  /// What one notice the provider takes in is, in the texts that count them: an email in
+  /// an inbox, or one credit to a balance (a payment webhook crediting a wallet: the
+  /// provider's lane stands in for the balance ledger). Wording only; the provider acts
+  /// the same either way.
+  enum class Effect { Email, Credit };
+  Effect effect = Effect::Email;
 };
 
 struct Timing {

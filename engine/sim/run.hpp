@@ -312,6 +312,9 @@ struct Run {
   /// timeline then shows the provider's inbox / the outbox table.
   bool mail = false;
   bool outbox = false;
+  /// Each notice the provider takes in is a credit to a balance (provider.effect = credit):
+  /// the texts count credits, not emails.
+  bool credits = false;
   /// The service takes time to process a request (processing_ms > 0): only then can two
   /// run at once, and the timeline shows the concurrent_execution flag.
   bool processing = false;

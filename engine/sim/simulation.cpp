@@ -31,6 +31,7 @@ Simulation::Simulation(const Scenario& scenario, const FaultPlan& plan, std::vec
   run_.key_per_attempt = scenario_.client.key_scope == KeyScope::PerAttempt;
   run_.mail = scenario_.service.notify != Notify::None;
   run_.outbox = scenario_.service.notify == Notify::Outbox;
+  run_.credits = scenario_.provider.effect == MailProviderContract::Effect::Credit;
   run_.processing = scenario_.service.processing_ms > 0;
   client_ = std::make_unique<Client>(*this);
   service_ = std::make_unique<Service>(*this);

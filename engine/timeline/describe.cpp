@@ -79,11 +79,27 @@ L10n record_note(const LocalView& local) {
   if (st == status::kFailed && reason == Service::kMissingKey) {
     return {"——确定失败：什么也没做；不带标识，同样的请求还会被拒绝", " — a definite error: nothing was done, and without a key the same request would be refused again"};
   }
+  std::string kind = str(local.error_kind);
+  L10n what = kind == "timeout"   ? L10n{"超时", "a timeout"}
+              : kind == "connect" ? L10n{"连接失败", "a refused connection"}
+                                  : L10n{kind, "a " + kind};
+  if (st == status::kNeedsHuman && reason == Client::kLayersSpent && local.layers) {
+    // Not the budget: sends of it are left, but no layer that retries this error has an
+    // attempt left.
+    std::string names;
+    for (const LayerAt& l : *local.layers) {
+      names += (names.empty() ? "" : ", ") + l.layer + " " + std::to_string(l.iteration) + "/" + std::to_string(l.attempts);
+    }
+    bool one = local.layers->size() == 1;
+    std::string send = std::to_string(local.send.value_or(0));
+    std::string budget = std::to_string(local.budget.value_or(0));
+    return {"——已没有哪一层还会重试" + what.zh + "：会重试它的层（" + names + "）已用完次数。预算 " + budget + " 次发送只用了 " + send +
+                " 次，结果仍然未知：需要人工对账",
+            " — no layer will retry " + what.en + " again: the " + (one ? "layer" : "layers") + " that retr" + (one ? "ies" : "y") +
+                " it (" + names + ") " + (one ? "has used its" : "have used their") + " attempts. Only " + send + " of the budget's " +
+                budget + " sends " + (send == "1" ? "is" : "are") + " used, and the outcome is still unknown: a person must reconcile it"};
+  }
   if (st == status::kNeedsHuman && reason == Client::kNotRetried) {
-    std::string kind = str(local.error_kind);
-    L10n what = kind == "timeout"   ? L10n{"超时", "a timeout"}
-                : kind == "connect" ? L10n{"连接失败", "a refused connection"}
-                                    : L10n{kind, "a " + kind};
     return {"——没有哪一层重试会重试" + what.zh + "：它一路传到应用，结果仍然未知，又没有谁去对账：需要人工",
             " — no retry layer retries " + what.en + ": it reaches the application with the outcome unknown, and nothing reconciles it: a person must"};
   }
@@ -244,7 +260,8 @@ L10n describe(const Step& s, const Run& run) {
     std::string extra_zh = receipt.empty() ? "" : "，回执 " + receipt;
     std::string extra_en = receipt.empty() ? "" : ", receipt " + receipt;
     std::string reason = str(e.local.reason);
-    bool limit = reason == Client::kBudgetSpent || reason == Client::kDeadlinePassed || reason == Client::kNotRetried;
+    bool limit = reason == Client::kBudgetSpent || reason == Client::kDeadlinePassed || reason == Client::kNotRetried ||
+                 reason == Client::kLayersSpent;
     bool explained = reason == Service::kAlreadyExists || reason == Service::kInternalError || reason == Service::kRefusedReason ||
                      reason == Service::kMissingKey || reason == Client::kConnectRefused ||
                      reason == Client::kReadBackMissing;
@@ -333,6 +350,10 @@ L10n describe(const Step& s, const Run& run) {
     return {"转发器取出 outbox 里 pending 的一行，记下第 " + attempt + " 次尝试，把通知邮件 " + email + " 发给邮件服务商", "the relay takes the pending outbox row, counts try " + attempt + " in it, and sends notification email " + email + " to the mail provider"};
   }
   if (k == "mark_sent") return {"转发器收到确认，把邮件 " + email + " 那一行 outbox 标为 sent", "the relay has the ack and marks the outbox row of email " + email + " sent"};
+  // provider.effect = credit: the provider's lane stands in for a balance ledger.
+  if (k == "accept_email" && run.credits && e.local.repeat.value_or(false)) return {"余额账本（邮件服务商那条泳道）不按通知标识去重：通知 " + email + " 又记了一次，余额多加一次值，并回复确认", "the balance ledger (the mail provider's lane) does not deduplicate by key: notice " + email + " is credited again, one more credit to the balance, and it acks"};
+  if (k == "accept_email" && run.credits) return {"余额账本（邮件服务商那条泳道）收下通知 " + email + "：余额加值一次，并回复确认", "the balance ledger (the mail provider's lane) takes notice " + email + ": one credit to the balance, and it acks"};
+  if (k == "dedup_email" && run.credits) return {"余额账本已有通知标识 " + email + "：不再加值，只再回复一次确认", "the balance ledger already holds notice key " + email + ": it credits nothing more and acks again"};
   if (k == "accept_email" && e.local.repeat.value_or(false)) return {"邮件服务商不按邮件标识去重：把 " + email + " 又投递了一次，收件人收到第二封同样的邮件，并回复确认", "the mail provider does not deduplicate by key: it delivers " + email + " again, the recipient gets a second copy, and it acks"};
   if (k == "accept_email") return {"邮件服务商把邮件 " + email + " 投进收件箱，并回复确认", "the mail provider puts email " + email + " in the inbox and acks it"};
   if (k == "dedup_email") return {"邮件服务商已有邮件标识 " + email + "：不再投递，只再回复一次确认", "the mail provider already holds email key " + email + ": it delivers nothing new and acks again"};
@@ -366,14 +387,15 @@ L10n describe(const Step& s, const Run& run) {
   }
   if (k == "in_progress") return {"服务端仍在处理操作标识 " + key + "：答复“处理中”（409）", "the service is still processing key " + key + ": it answers in progress (409)"};
   if (k == "expire") return {"去重保留期已过：服务端删除操作标识 " + key + " 的去重记录（业务效果仍在）", "the retention window has passed: the service forgets the dedup record of key " + key + " (the effect stays)"};
+  // A saved 429 or 500 replayed (stores_refusal, after_error = replay_error): no receipt to name.
+  if (k == "replay" && e.local.stored_status.value_or(0) == Service::kRefusedStatus) return {"服务端在操作标识 " + key + " 下存着一次拒绝，内容相同：再答一次 429", "the service holds a refusal under key " + key + ", same payload: it answers 429 again"};
+  if (k == "replay" && e.local.stored_status.value_or(0) == Service::kErrorStatus) return {"服务端在操作标识 " + key + " 下存着第一次请求的 500，内容相同：原样再答 500，不看业务效果在不在，也不再做", "the service holds the 500 of the first request under key " + key + ", same payload: it answers that 500 again, whether or not the effect exists, and does no work"};
   std::string matched = str(e.local.matched_key);
   if (k == "replay" && e.local.unchecked.value_or(false)) return {"服务端已有操作标识 " + key + "，却不比对内容：这次请求的内容和第一次不同，它照样重放第一次的回执 " + receipt + "，什么也不写——客户端会以为新内容做成了", "the service already has key " + key + " and does not compare content: this request's content differs from the first, yet it replays the first's receipt " + receipt + " and writes nothing — the client will take it for its new content done"};
   if (k == "replay" && !matched.empty()) return {"服务端按内容哈希找到操作标识 " + matched + " 的记录，把这次请求当成重复：重放回执 " + receipt + "，不写业务效果", "the service finds the record of key " + matched + " by the payload fingerprint and treats this request as a repeat: it replays receipt " + receipt + " and writes no effect"};
   if (k == "replay") return {"服务端已有操作标识 " + key + "，内容相同：重放原回执 " + receipt, "the service already has key " + key + " with the same payload: it replays receipt " + receipt};
   if (k == "reject" && str(e.local.reason) == Service::kMissingKey) return {"服务端拒绝，答复 400：这个操作要求带操作标识，请求却没带；什么也不做", "the service refuses with 400: this operation requires an operation key and the request has none; it does nothing"};
   if (k == "reject" && str(e.local.reason) == Service::kAlreadyExists) return {"服务端按自然键创建：操作标识 " + key + " 已存在，答复“409 已存在”。它凭唯一键拒绝，不查存下的结果：答复里没有回执、没有内容（尽管它都有），什么也不写", "the service creates by natural key: key " + key + " already exists, so it answers 409 already exists. Its unique key refuses the insert without reading any stored result, so the answer carries no receipt and no content (though it holds both), and nothing is written"};
-  if (k == "replay" && e.local.stored_status.value_or(0) == Service::kRefusedStatus) return {"服务端在操作标识 " + key + " 下存着一次拒绝，内容相同：再答一次 429", "the service holds a refusal under key " + key + ", same payload: it answers 429 again"};
-  if (k == "replay" && e.local.stored_status.value_or(0) == Service::kErrorStatus) return {"服务端在操作标识 " + key + " 下存着第一次请求的 500，内容相同：原样再答 500，不看业务效果在不在，也不再做", "the service holds the 500 of the first request under key " + key + ", same payload: it answers that 500 again, whether or not the effect exists, and does no work"};
   if (k == "error" && e.local.stored.value_or(false) && e.local.committed.value_or(false)) return {"服务端已经提交了操作标识 " + key + " 的业务效果，随后出错：答复 500，并把这个 500 存成这个标识的结果（业务效果留着）", "the service has committed the effect for key " + key + ", then fails: it answers 500 and saves that 500 as the key's result (the effect stays)"};
   if (k == "error" && e.local.stored.value_or(false)) return {"服务端处理操作标识 " + key + " 时出错，什么也没写成：答复 500，并把这个 500 存成这个标识的结果", "the service fails handling key " + key + " before writing any effect: it answers 500 and saves that 500 as the key's result"};
   if (k == "error" && e.local.committed.value_or(false)) return {"服务端已经提交了操作标识 " + key + " 的业务效果，随后出错：答复 500，业务效果留着", "the service has committed the effect for key " + key + ", then fails: it answers 500, and the effect stays"};

@@ -363,6 +363,48 @@ TEST_CASE("a layer retries only the errors it names; the others pass to the laye
   CHECK(describe(*human, untouched).en.find("no retry layer retries a timeout") != std::string::npos);
 }
 
+TEST_CASE("a 5xx the inner layer does not retry, after the outer layer's last retry, is not a spent budget") {
+  // An SDK that retries only timeouts inside an application step that retries a 5xx once:
+  // a budget of 3 x 2 = 6 sends, and two 500s in a row.
+  Scenario s = one_intent();
+  s.client.retry_layers = {{"sdk", 3, false, kRetryTimeout}, {"app", 2, false, kRetryServerError}};
+  auto error = [](int n) {
+    Fault f;
+    f.kind = Fault::Kind::ServiceError;
+    f.error_point = ErrorPoint::BeforeCommit;
+    f.intent = "r";
+    f.n = n;
+    return f;
+  };
+  Run run = Simulation(s, FaultPlan{{error(1), error(2)}}).run();
+  REQUIRE(sends(run).size() == 2);
+  const Step* human = first_record(run, status::kNeedsHuman);
+  REQUIRE(human != nullptr);
+  L10n text = describe(*human, run);
+  CAPTURE(text.en);
+  CAPTURE(text.zh);
+  // Four of the six sends are left: the budget is not what stopped it.
+  CHECK(text.en.find("budget (6 sends) is spent") == std::string::npos);
+  CHECK(text.zh.find("已用完，结果仍然未知") == std::string::npos);
+  // What did: the only layer that retries a 5xx has used its two attempts.
+  CHECK(text.en.find("no layer will retry a 5xx again") != std::string::npos);
+  CHECK(text.en.find("app 2/2") != std::string::npos);
+  CHECK(text.en.find("Only 2 of the budget's 6 sends are used") != std::string::npos);
+  CHECK(text.zh.find("已没有哪一层还会重试5xx") != std::string::npos);
+  CHECK(text.zh.find("app 2/2") != std::string::npos);
+
+  SUBCASE("when every layer retries it, the budget really is spent and says so") {
+    s.client.retry_layers = {{"sdk", 3, false, kRetryServerError}, {"app", 2, false, kRetryServerError}};
+    FaultPlan all;
+    for (int n = 1; n <= 6; ++n) all.faults.push_back(error(n));
+    Run spent = Simulation(s, all).run();
+    REQUIRE(sends(spent).size() == 6);
+    const Step* end = first_record(spent, status::kNeedsHuman);
+    REQUIRE(end != nullptr);
+    CHECK(describe(*end, spent).en.find("the retry budget (6 sends) is spent") != std::string::npos);
+  }
+}
+
 TEST_CASE("a layer's own timeout gives up on a call the service still runs and starts the next one beside it") {
   // Temporal's start-to-close timeout: 100 ms for an activity the service runs for 250 ms,
   // while the call itself would wait far longer.

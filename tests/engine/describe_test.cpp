@@ -52,6 +52,15 @@ std::string key_of_attempt(const Run& run, int n) {
 
 bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
+// The service's last replay step, or nullptr.
+const Step* last_replay(const Run& run) {
+  const Step* out = nullptr;
+  for (const Step& st : run.steps) {
+    if (st.event.kind == "replay") out = &st;
+  }
+  return out;
+}
+
 }  // namespace
 
 TEST_CASE("not_found says why: a lagging replica, a forgotten record, or no record") {
@@ -150,5 +159,48 @@ TEST_CASE("a service that never deduplicates does not claim a dedup record in it
     CHECK(has(text_of(keyed, "commit", Side::Service, 1), "the dedup record"));
     CHECK(text_of(keyed, "commit", Side::Service, 2).empty());
     CHECK(!has(text_of(keyed, "receive", Side::Service, 2), "never looks"));
+  }
+}
+
+TEST_CASE("a replayed saved 500 or 429 says which answer it replays, in both languages, never an empty receipt") {
+  // Stripe API v1 (after_error = replay_error): the first request fails with a 500, the
+  // SDK's retries under the same key are answered that saved 500 again.
+  Scenario s;
+  s.script.push_back({ActionKind::Deliver, 0, -1, kIntent, "payload-1"});
+  s.client.retry_layers = {{"sdk", 2}};
+  s.service.after_error = AfterError::ReplayError;
+  Fault error;
+  error.kind = Fault::Kind::ServiceError;
+  error.error_point = ErrorPoint::AfterCommit;
+  error.intent = kIntent;
+  error.n = 1;
+  Run run = Simulation(s, FaultPlan{{error}}).run();
+  const Step* replay = last_replay(run);
+  REQUIRE(replay != nullptr);
+  L10n text = describe(*replay, run);
+  CAPTURE(text.en);
+  CAPTURE(text.zh);
+  CHECK(has(text.en, "500"));
+  CHECK(has(text.zh, "500"));
+  CHECK(!has(text.en, "receipt"));
+  CHECK(!has(text.zh, "回执"));
+
+  SUBCASE("a saved refusal (stores_refusal) replayed to a retry says 429") {
+    Scenario r;
+    r.script.push_back({ActionKind::Deliver, 0, -1, kIntent, "payload-1"});
+    r.service.stores_refusal = true;
+    r.service.refusal_retry_after_ms = 50;
+    r.client.on_refused = OnRefused::Retry;
+    Fault refused = error;
+    refused.error_point = ErrorPoint::Refused;
+    Run again = Simulation(r, FaultPlan{{refused}}).run();
+    const Step* second = last_replay(again);
+    REQUIRE(second != nullptr);
+    L10n said = describe(*second, again);
+    CAPTURE(said.en);
+    CHECK(has(said.en, "429"));
+    CHECK(has(said.zh, "429"));
+    CHECK(!has(said.en, "receipt"));
+    CHECK(!has(said.zh, "回执"));
   }
 }

@@ -98,6 +98,41 @@ TEST_CASE("incident akash top-up: every charge credits the wallet again, and the
   CHECK(fixed["status"] == "DELIVERED");
 }
 
+TEST_CASE("incident akash top-up: what the learner reads counts credits to the balance, not emails") {
+  json in = {{"file", "lessons/incident-akash-topup.json"}, {"text", read_lesson_text("incident-akash-topup.json")}};
+  json out = call("compare", in);
+  REQUIRE_MESSAGE(out.contains("policies"), out.dump());
+  // The side-by-side's ending line and its verdicts, in both languages.
+  std::vector<std::string> texts;
+  for (const json& p : out["policies"]) {
+    for (const char* lang : {"en", "zh-CN"}) {
+      texts.push_back(p["ending"]["text"][lang].get<std::string>());
+      for (const json& v : p["verdict"]["violations"]) texts.push_back(v["reason"][lang].get<std::string>());
+    }
+  }
+  for (const std::string& t : texts) {
+    CAPTURE(t);
+    CHECK(t.find("email") == std::string::npos);
+    CHECK(t.find("封") == std::string::npos);  // the measure word of an email (封邮件)
+  }
+  const json& reported = out["policies"][0];
+  CHECK(reported["ending"]["text"]["en"] == "topup: DELIVERED, 3 effects, 3 credits");
+  CHECK(reported["ending"]["text"]["zh-CN"] == "topup：DELIVERED，3 条业务效果，3 次加值");
+  bool duplicate = false;
+  for (const json& v : reported["verdict"]["violations"]) {
+    if (v["invariant"] != "duplicate_notification") continue;
+    duplicate = true;
+    CHECK(v["reason"]["en"].get<std::string>().find("3 credits for topup in the balance ledger") != std::string::npos);
+    CHECK(v["reason"]["zh-CN"].get<std::string>().find("记了 3 次加值") != std::string::npos);
+  }
+  CHECK(duplicate);
+  // The outbox lesson's provider is a mail provider still: its counts say emails.
+  json mail = call("run", {{"file", "lessons/11-outbox.json"}, {"text", read_lesson_text("11-outbox.json")}});
+  REQUIRE_MESSAGE(mail.contains("ending"), mail.dump());
+  CHECK(mail["ending"]["text"]["en"].get<std::string>().find("email") != std::string::npos);
+  CHECK(mail["ending"]["text"]["zh-CN"].get<std::string>().find("封邮件") != std::string::npos);
+}
+
 TEST_CASE("incident materialize: the producer is acknowledged whether the broker stopped before or after the append") {
   // What the producer cannot tell apart: a broker stopped before appending leaves one
   // record after the resend, one stopped after it leaves two; both end acknowledged.

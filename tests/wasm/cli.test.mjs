@@ -141,6 +141,31 @@ test('explore: retry layers that absorb K faults are named, with the K that reac
   assert.ok(deeper.counterexamples.some((c) => c.invariant === 'duplicate_effect'));
 });
 
+test('run, explore and challenge read a scenario wrapped as the API takes it, {"scenario": ...}, as the scenario itself', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'idemlab-'));
+  const scenario = JSON.parse(readFileSync(resolve(REPO, 'lessons/02-retry-duplicates.json'), 'utf8')).scenario;
+  const bare = join(dir, 'bare.json');
+  writeFileSync(bare, JSON.stringify(scenario));
+  const wrapped = join(dir, 'wrapped.json');
+  writeFileSync(wrapped, JSON.stringify({ scenario }));
+  const run = cli('run', wrapped, '--json');
+  assert.equal(run.status, 0, run.stderr);
+  assert.doesNotMatch(run.stderr, /missing required field 'id'/);
+  assert.deepEqual(JSON.parse(run.stdout), JSON.parse(cli('run', bare, '--json').stdout));
+  const explored = cli('explore', wrapped);
+  assert.equal(explored.status, 0, explored.stderr);
+  assert.deepEqual(JSON.parse(explored.stdout), JSON.parse(cli('explore', bare).stdout));
+  const attempt = cli('challenge', 'lessons/02-retry-duplicates.json', wrapped);
+  assert.deepEqual(JSON.parse(attempt.stdout), JSON.parse(cli('challenge', 'lessons/02-retry-duplicates.json', bare).stdout));
+  assert.doesNotMatch(attempt.stdout, /unknown field 'scenario'/);
+  // A problem inside it is named where it is in the file: under /scenario.
+  const typo = join(dir, 'typo.json');
+  writeFileSync(typo, JSON.stringify({ scenario: { ...scenario, client: { key_scop: 'intent' } } }));
+  const bad = cli('run', typo);
+  assert.equal(bad.status, 1);
+  assert.match(bad.stderr, /typo\.json: \/scenario\/client\/key_scop: unknown field 'key_scop'/);
+});
+
 test('explore and fuzz: bad input is named with its file, its own path and the reason; fuzz --out makes its folder', () => {
   const dir = mkdtempSync(join(tmpdir(), 'idemlab-'));
   const bare = join(dir, 'bare.json');
