@@ -18,7 +18,9 @@
 //   sandbox_edit_main_cpu_ms (the main thread's CPU per timed edit, median) and
 //   explore_longest_task_cpu_ms (over the timed explores).
 // usage: node sandbox.mjs PORT  ->  {"sandbox_edit_ms", "sandbox_longest_task_ms", "explore_ms_page", "explore_longest_task_ms", "lesson", ...}
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { chromium } from '@playwright/test';
 import config from '../../playwright.config.js';
 import { serveDist } from './serve.mjs';
@@ -30,6 +32,19 @@ const LESSON = 'retry-layers';
 const EDITS = 21;
 
 
+const DIST = resolve(dirname(fileURLToPath(import.meta.url)), '../../dist');
+// "Open in sandbox" waits until every question of the lesson is settled (it would show
+// their answers): the bench starts as a learner who has had every answer shown.
+const settled = () => {
+  const index = JSON.parse(readFileSync(resolve(DIST, 'lessons/index.json'), 'utf8'));
+  const lesson = JSON.parse(readFileSync(resolve(DIST, index.lessons.find((e) => e.id === LESSON).file), 'utf8'));
+  const answers = {};
+  for (const q of lesson.questions) {
+    answers[q.id] = { tries: [], correct: false, reveal: { expected: null, explanation: null, cells: null, options: null, after: 0, at: null } };
+  }
+  return { version: 1, lessons: { [LESSON]: { answers, reached: 0, completed: false, self_check: {} } } };
+};
+
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 const stopServer = await serveDist(port);
@@ -37,12 +52,13 @@ const browser = await chromium.launch({ ...config.use.launchOptions, headless: t
 let out;
 try {
   const page = await browser.newPage({ viewport: { width: 1300, height: 1000 } });
-  await page.addInitScript(() => {
+  await page.addInitScript((progress) => {
+    if (!localStorage.getItem('idemlab.progress.v1')) localStorage.setItem('idemlab.progress.v1', JSON.stringify(progress));
     window.__longTasks = [];
     new PerformanceObserver((list) => {
       for (const e of list.getEntries()) window.__longTasks.push({ start: e.startTime, ms: e.duration });
     }).observe({ type: 'longtask', buffered: true });
-  });
+  }, settled());
   await page.goto(`${origin}/#/lesson/${LESSON}`);
   await page.waitForSelector('body[data-ready="true"]', { state: 'attached', timeout: 30_000 });
   const trace = await startTrace(page);
