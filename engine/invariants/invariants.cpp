@@ -435,6 +435,7 @@ nlohmann::json RunEnding::to_json() const {
   put(out, "text", text().to_json());
   put(out, "intents", list);
   put(out, "stop", to_string(stop));
+  if (mail) put(out, "effect", credits ? "credit" : "email");  // what `emails` counts
   return out;
 }
 
