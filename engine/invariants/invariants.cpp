@@ -118,17 +118,17 @@ L10n reason_body(Invariant inv, const std::string& intent, const Tally& t, bool 
                   " and the client's row is still PENDING with nothing left to reconcile it"};
     case Invariant::LostNotification:
       if (credits) {
-        return {"意图 " + intent + " 已有 " + num(t.effects) + " 条业务效果，余额账本（邮件服务商那条泳道代替它）却没有为它记过加值",
+        return {"意图 " + intent + " 已有 " + num(t.effects) + " 条业务效果，余额账本却没有为它记过加值",
                 "" + plural(t.effects, "effect", "effects") + " of " + intent + (t.effects == 1 ? " exists" : " exist") +
-                    " and the balance ledger (the mail provider's lane stands in for it) holds no credit for it"};
+                    " and the balance ledger holds no credit for it"};
       }
       return {"意图 " + intent + " 已有 " + num(t.effects) + " 条业务效果，邮件服务商却没有收到关于它的任何通知邮件",
               "" + plural(t.effects, "effect", "effects") + " of " + intent +
                   (t.effects == 1 ? " exists" : " exist") + " and the mail provider's inbox holds no email for it"};
     case Invariant::DuplicateNotification:
       if (credits) {
-        return {"余额账本（邮件服务商那条泳道代替它）为意图 " + intent + " 记了 " + num(t.emails) + " 次加值",
-                plural(t.emails, "credit", "credits") + " for " + intent + " in the balance ledger (the mail provider's lane stands in for it)"};
+        return {"余额账本为意图 " + intent + " 记了 " + num(t.emails) + " 次加值",
+                plural(t.emails, "credit", "credits") + " for " + intent + " in the balance ledger"};
       }
       return {"邮件服务商收下了意图 " + intent + " 的 " + num(t.emails) + " 封通知邮件",
               "" + num(t.emails) + " emails for " + intent + " in the mail provider's inbox"};
@@ -435,6 +435,7 @@ nlohmann::json RunEnding::to_json() const {
   put(out, "text", text().to_json());
   put(out, "intents", list);
   put(out, "stop", to_string(stop));
+  if (mail) put(out, "effect", credits ? "credit" : "email");  // what `emails` counts
   return out;
 }
 

@@ -351,8 +351,8 @@ L10n describe(const Step& s, const Run& run) {
   }
   if (k == "mark_sent") return {"转发器收到确认，把邮件 " + email + " 那一行 outbox 标为 sent", "the relay has the ack and marks the outbox row of email " + email + " sent"};
   // provider.effect = credit: the provider's lane stands in for a balance ledger.
-  if (k == "accept_email" && run.credits && e.local.repeat.value_or(false)) return {"余额账本（邮件服务商那条泳道）不按通知标识去重：通知 " + email + " 又记了一次，余额多加一次值，并回复确认", "the balance ledger (the mail provider's lane) does not deduplicate by key: notice " + email + " is credited again, one more credit to the balance, and it acks"};
-  if (k == "accept_email" && run.credits) return {"余额账本（邮件服务商那条泳道）收下通知 " + email + "：余额加值一次，并回复确认", "the balance ledger (the mail provider's lane) takes notice " + email + ": one credit to the balance, and it acks"};
+  if (k == "accept_email" && run.credits && e.local.repeat.value_or(false)) return {"余额账本不按通知标识去重：通知 " + email + " 又记了一次，余额多加一次值，并回复确认", "the balance ledger does not deduplicate by key: notice " + email + " is credited again, one more credit to the balance, and it acks"};
+  if (k == "accept_email" && run.credits) return {"余额账本收下通知 " + email + "：余额加值一次，并回复确认", "the balance ledger takes notice " + email + ": one credit to the balance, and it acks"};
   if (k == "dedup_email" && run.credits) return {"余额账本已有通知标识 " + email + "：不再加值，只再回复一次确认", "the balance ledger already holds notice key " + email + ": it credits nothing more and acks again"};
   if (k == "accept_email" && e.local.repeat.value_or(false)) return {"邮件服务商不按邮件标识去重：把 " + email + " 又投递了一次，收件人收到第二封同样的邮件，并回复确认", "the mail provider does not deduplicate by key: it delivers " + email + " again, the recipient gets a second copy, and it acks"};
   if (k == "accept_email") return {"邮件服务商把邮件 " + email + " 投进收件箱，并回复确认", "the mail provider puts email " + email + " in the inbox and acks it"};

@@ -359,7 +359,8 @@ json step_json(const Run& run, int index, const RunVerdict& verdict) {
       emails.push_back({{"id", e.id}, {"email_key", e.email_key}, {"op_key", e.op_key}, {"receipt", e.receipt},
                         {"received_at", e.received_at}, {"changed", changed}});
     }
-    out["provider"] = {{"emails", std::move(emails)}};
+    // What the provider's rows count (provider.effect): the page words its lane by it.
+    out["provider"] = {{"effect", run.credits ? "credit" : "email"}, {"emails", std::move(emails)}};
     out["truth"]["emails"] = emails_truth(run, s);
   }
   return out;

@@ -7,7 +7,7 @@
 
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { test, expect, useEnglish, waitReady, serveLessons, builtLesson, builtLessons, engineIndex, openEmbedded, settleLessons } from './helpers.mjs';
+import { test, expect, useEnglish, waitReady, sandboxReady, serveLessons, builtLesson, builtLessons, engineIndex, openEmbedded, settleLessons } from './helpers.mjs';
 import { REPO } from '../wasm/engine-node.mjs';
 
 const ID = 'incident-test-double-charge';
@@ -263,5 +263,69 @@ test('a shipped incident\'s report, shown on the step-by-step view, points to no
       // that shows it.
       expect((await page.getByTestId('incident-fix').innerText()).length).toBeGreaterThan(0);
     }
+  }
+});
+
+// The akash incident's provider is a stand-in: its lane is the balance ledger a payment
+// webhook credits (the engine's `provider.effect` = credit), so nothing the page says of
+// that lane may speak of mail; the outbox lesson's provider is a mail provider still.
+const MAIL = /\bmail\b|e-?mail|inbox|邮件|收件箱|发信/i;
+
+/** What the page says of the provider at the current step: truth, invariants, panel, diagram. */
+function providerTexts(page) {
+  return page.evaluate(() => {
+    const all = (sel) => [...document.querySelectorAll(sel)].map((e) => e.textContent.trim()).filter(Boolean);
+    return {
+      truth: all('[data-testid="truth-emails"]'),
+      invariants: all('[data-testid="truth"] .invariants li'),
+      panel: all('[data-testid="panel-provider"] h3, [data-testid="panel-provider"] .db-caption, [data-testid="panel-provider"] th'),
+      lane: all('[data-testid="lesson-view"] .diagram-head .lane-provider'),
+      diagram: all('[data-testid="lesson-view"] [data-testid="diagram"] .ev-label, [data-testid="lesson-view"] [data-testid="diagram"] desc'),
+    };
+  });
+}
+
+/** Every provider text met while stepping the lesson `id` (its questions settled) from its first step to its last, in `lang`. */
+async function providerTextsThroughout(page, id, lang) {
+  await page.goto(`./?lang=${lang}#/lesson/${id}`);
+  await waitReady(page, id);
+  const view = page.getByTestId('lesson-view');
+  const last = Number(await view.getAttribute('data-last'));
+  const seen = { truth: new Set(), invariants: new Set(), panel: new Set(), lane: new Set(), diagram: new Set() };
+  for (let at = Number(await view.getAttribute('data-step')); ; at++) {
+    for (const [part, texts] of Object.entries(await providerTexts(page))) for (const x of texts) seen[part].add(x);
+    if (at >= last) break;
+    await page.getByTestId('next').click();
+    await expect(view).toHaveAttribute('data-step', String(at + 1));
+  }
+  return Object.fromEntries(Object.entries(seen).map(([part, set]) => [part, [...set]]));
+}
+
+test('the akash incident speaks of credits to the balance ledger, never of mail, in both languages; the outbox lesson still speaks of emails', async ({ page }) => {
+  const AKASH = 'incident-akash-topup';
+  await settleLessons(page, [AKASH, 'outbox']);
+  for (const lang of ['en', 'zh-CN']) {
+    const credit = await providerTextsThroughout(page, AKASH, lang);
+    for (const [part, texts] of Object.entries(credit)) {
+      expect(texts.length, `${lang}: the incident shows its ${part}`).toBeGreaterThan(0);
+      expect.soft(texts.filter((x) => MAIL.test(x)), `${lang}: the incident's ${part}`).toEqual([]);
+    }
+    // What it says instead: the credits, and the ledger they are counted in.
+    expect(credit.truth.join(' ')).toMatch(lang === 'en' ? /credit/i : /加值/);
+    expect(credit.lane.join(' ')).toMatch(lang === 'en' ? /balance ledger/i : /余额账本/);
+    // How the run ends, in the sandbox: credits too.
+    await page.getByTestId('open-in-sandbox').click();
+    await sandboxReady(page);
+    await expect(page.getByTestId('sb-ending')).toContainText(lang === 'en' ? /\b3 credits\b/ : /3 次加值/);
+    await expect(page.getByTestId('sb-ending')).not.toContainText(MAIL);
+
+    const mail = await providerTextsThroughout(page, 'outbox', lang);
+    expect(mail.truth.join(' '), `${lang}: the outbox lesson's truth line`).toMatch(lang === 'en' ? /email/ : /邮件/);
+    expect(mail.lane.join(' '), `${lang}: the outbox lesson's lane`).toMatch(lang === 'en' ? /mail provider/ : /邮件服务商/);
+    expect(mail.panel.join(' '), `${lang}: the outbox lesson's provider panel`).toMatch(lang === 'en' ? /inbox/ : /收件箱/);
+    expect(mail.invariants.join(' '), `${lang}: the outbox lesson's invariants`).toMatch(lang === 'en' ? /email/ : /邮件/);
+    await page.getByTestId('open-in-sandbox').click();
+    await sandboxReady(page);
+    await expect(page.getByTestId('sb-ending')).toContainText(lang === 'en' ? /\bemails?\b/ : /封邮件/);
   }
 });

@@ -212,17 +212,49 @@ const NAMES = {
   setting: { right: 'sandbox.setting.right', wrong: 'sandbox.setting.wrong', neutral: 'sandbox.setting.neutral' },
 };
 
+// A provider whose effect is `credit` (the engine's knob provider.effect, said in a step's
+// `provider.effect` and an ending's `effect`) is no mail provider: its lane stands in for a
+// balance ledger, and what it takes in is a credit to the balance. Its words, key by key;
+// every other key, and every key under `email`, reads as written.
+const CREDIT_WORDS = {
+  'side.provider': 'side.provider.credit',
+  'diagram.notify': 'diagram.notify.credit',
+  'diagram.acceptEmail': 'diagram.acceptEmail.credit',
+  'diagram.dedupEmail': 'diagram.dedupEmail.credit',
+  'diagram.descMail': 'diagram.descMail.credit',
+  'msg.email': 'msg.email.credit',
+  'msg.email_ack': 'msg.email_ack.credit',
+  'msg.send': 'msg.send.credit',
+  'panel.outbox': 'panel.outbox.credit',
+  'panel.relayWaiting': 'panel.relayWaiting.credit',
+  'panel.emails': 'panel.emails.credit',
+  'col.email_key': 'col.email_key.credit',
+  'truth.emails': 'truth.emails.credit',
+  'inv.lost_notification.ok': 'inv.lost_notification.ok.credit',
+  'inv.lost_notification.broken': 'inv.lost_notification.broken.credit',
+  'inv.duplicate_notification.ok': 'inv.duplicate_notification.ok.credit',
+  'inv.duplicate_notification.broken': 'inv.duplicate_notification.broken.credit',
+  'sandbox.email': 'sandbox.email.credit',
+  'sandbox.emails': 'sandbox.emails.credit',
+};
+
+/** The catalogue key that says `key` for a provider whose effect is `effect` ("email", "credit" or absent). */
+export function worded(key, effect) {
+  return (effect === 'credit' && CREDIT_WORDS[key]) || key;
+}
+
 /**
  * The UI name of a value of one of the engine's enumerations (`family` is a key of NAMES:
  * side, level, message, column, answer, questionKind, problem, invariantOk,
  * invariantBroken, engineError, importSkipped, knobGroup, setting); the value itself when
- * the catalogue has no name for it (a newer engine's value).
+ * the catalogue has no name for it (a newer engine's value). `effect`: the provider's
+ * effect, where the name is about the provider (worded()).
  */
-export function nameOf(family, value, params) {
+export function nameOf(family, value, params, effect) {
   const key = NAMES[family] && Object.prototype.hasOwnProperty.call(NAMES[family], value) ? NAMES[family][value] : null;
-  return key ? t(key, params) : String(value);
+  return key ? t(worded(key, effect), params) : String(value);
 }
 
-export function sideName(side) {
-  return nameOf('side', side);
+export function sideName(side, effect) {
+  return nameOf('side', side, undefined, effect);
 }

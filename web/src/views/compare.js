@@ -316,7 +316,7 @@ export class CompareView {
                 'data-testid': name === 'duplicate_effect' ? 'compare-duplicate' : `compare-${name}`,
                 title: violations.filter((v) => v.invariant === name).map((v) => l(v.reason)).join('; ') || null,
               },
-              nameOf('invariantBroken', name),
+              nameOf('invariantBroken', name, undefined, st && st.provider && st.provider.effect),
             ),
           ),
       );
@@ -373,7 +373,7 @@ export class CompareView {
       p.ending && p.ending.text ? h('p', { class: 'compare-ending', 'data-testid': 'compare-ending' }, l(p.ending.text)) : null,
       // The whole run's verdict: an invariant broken on the way (two copies of the work at
       // once, over before the end) stays broken here.
-      h('ul', { class: 'invariants' }, invariantLines(brokenInRun(last.invariants || {}, verdict.violations))),
+      h('ul', { class: 'invariants' }, invariantLines(brokenInRun(last.invariants || {}, verdict.violations), last.provider && last.provider.effect)),
       verdict.stop_text ? h('p', { class: 'muted small', 'data-testid': 'compare-stop' }, l(verdict.stop_text)) : null,
     );
   }

@@ -6,7 +6,7 @@
 // labelled with its length); the learner's choice applies to every diagram and is kept.
 
 import { h, s, keyedChildren, measureNextFrame } from '../dom.js';
-import { t, l, sideName, nameOf } from '../i18n.js';
+import { t, l, sideName, nameOf, worded } from '../i18n.js';
 
 // Lane positions (x) and the drawing's width. A run whose steps carry `provider` (the
 // service notifies a mail provider) gets a fourth lane right of the service's.
@@ -72,6 +72,8 @@ export function setDiagramAxis(next) {
 }
 const geometryOf = (run) => (run.steps.length && run.steps[0].provider ? FOUR : THREE);
 const laneX = (geo, side) => geo.lanes[side] ?? geo.lanes.network;
+// What the run's provider takes in (provider.effect: email, or a credit to a balance), which its words name.
+const effectOf = (run) => (run.steps.length && run.steps[0].provider ? run.steps[0].provider.effect : undefined);
 
 function markerDefs(prefix) {
   const mk = (id, color) =>
@@ -83,9 +85,9 @@ function markerDefs(prefix) {
   return s('defs', null, mk('client', 'var(--c-client)'), mk('service', 'var(--c-service)'), mk('provider', 'var(--c-provider)'), mk('muted', 'var(--c-muted)'));
 }
 
-function msgLabel(m) {
+function msgLabel(m, effect) {
   const nth = m.kind === 'email' || m.kind === 'email_ack' ? 'msg.send' : 'msg.attempt';
-  return `${nameOf('message', m.kind)} #${m.id + 1}` + (m.attempt ? ` · ${t(nth, { n: m.attempt })}` : '');
+  return `${nameOf('message', m.kind, undefined, effect)} #${m.id + 1}` + (m.attempt ? ` · ${t(worded(nth, effect), { n: m.attempt })}` : '');
 }
 
 function cross(x, yy, size, cls) {
@@ -105,7 +107,8 @@ function eventMark(step, i, geo, y) {
   const kind = step.event.kind;
   const labelX = side === 'service' ? x + 14 : side === 'client' ? x - 14 : x + 12;
   const anchor = side === 'client' ? 'end' : 'start';
-  const label = (key, cls) => s('text', { x: labelX, y: yy + 4, 'text-anchor': anchor, class: ['ev-label', cls] }, t(key));
+  const effect = step.provider && step.provider.effect;
+  const label = (key, cls) => s('text', { x: labelX, y: yy + 4, 'text-anchor': anchor, class: ['ev-label', cls] }, t(worded(key, effect)));
   switch (kind) {
     case 'commit':
       return s('g', { class: 'ev ev-commit' }, s('rect', { x: x - 7, y: yy - 7, width: 14, height: 14, rx: 2 }), label('diagram.commit', 'ev-label-commit'));
@@ -155,7 +158,7 @@ function eventMark(step, i, geo, y) {
   }
 }
 
-function messageShape(m, cur, prefix, geo, y) {
+function messageShape(m, cur, prefix, geo, y, effect) {
   if (!Number.isInteger(m.sent_step) || m.sent_step > cur) return null;
   const x1 = laneX(geo, m.from);
   const y1 = y(m.sent_step);
@@ -165,7 +168,7 @@ function messageShape(m, cur, prefix, geo, y) {
   const ended = Number.isInteger(m.end_step) && m.end_step <= cur;
   const g = s('g', { class: ['msg', `msg-${m.kind}`], 'data-message': m.id });
   const when = Number.isFinite(m.end_at) && Number.isInteger(m.end_step) && m.end_step <= cur ? `t=${m.sent_at}→${m.end_at}ms` : `t=${m.sent_at}ms→`;
-  const title = s('title', null, `${msgLabel(m)} · ${when}`);
+  const title = s('title', null, `${msgLabel(m, effect)} · ${when}`);
   g.appendChild(title);
   let lx;
   let ly;
@@ -195,7 +198,7 @@ function messageShape(m, cur, prefix, geo, y) {
     lx = (x1 + xe) / 2;
     ly = (y1 + ye) / 2;
   }
-  g.appendChild(s('text', { x: lx, y: ly - 5, 'text-anchor': 'middle', class: 'msg-label' }, msgLabel(m)));
+  g.appendChild(s('text', { x: lx, y: ly - 5, 'text-anchor': 'middle', class: 'msg-label' }, msgLabel(m, effect)));
   return g;
 }
 
@@ -255,7 +258,7 @@ function mountDiagram(container, run, label, scrollerBefore = null) {
     sides.map((side) =>
       s('g', { class: `lane-head lane-${side}` },
         s('rect', { x: laneX(geo, side) - 62, y: 4, width: 124, height: 26, rx: 13 }),
-        s('text', { x: laneX(geo, side), y: 22, 'text-anchor': 'middle' }, sideName(side))),
+        s('text', { x: laneX(geo, side), y: 22, 'text-anchor': 'middle' }, sideName(side, effectOf(run)))),
     ),
   );
   const svg = s('svg', { class: 'diagram-svg', role: 'img', 'aria-labelledby': `${titleId} ${descId}`, 'data-testid': 'diagram', 'data-step': 0, preserveAspectRatio: 'xMidYMin meet' });
@@ -288,7 +291,7 @@ function mountDiagram(container, run, label, scrollerBefore = null) {
     onPick: null,
     fixed: {
       title: s('title', { id: titleId }, t('diagram.title')),
-      desc: s('desc', { id: descId }, t(geo === FOUR ? 'diagram.descMail' : 'diagram.desc')),
+      desc: s('desc', { id: descId }, t(geo === FOUR ? worded('diagram.descMail', effectOf(run)) : 'diagram.desc')),
       defs: markerDefs(prefix),
       rows: s('g', { class: 'rows' }),
       gaps: s('g', { class: 'gaps' }),
@@ -438,7 +441,7 @@ function draw(view, cur) {
   const msgItems = [];
   (run.messages || []).forEach((m, idx) => {
     const key = messageKey(m, idx, cur);
-    if (key) msgItems.push([key, () => messageShape(m, cur, prefix, geo, y)]);
+    if (key) msgItems.push([key, () => messageShape(m, cur, prefix, geo, y, effectOf(run))]);
   });
   view.messages = keyedChildren(fixed.messages, view.messages, msgItems);
 

@@ -5,7 +5,7 @@
 // A cell an open question would be given away by is hidden, and names that question.
 
 import { h, nextId } from '../dom.js';
-import { t, l, sideName, nameOf } from '../i18n.js';
+import { t, l, sideName, nameOf, worded } from '../i18n.js';
 
 const SIDES = ['client', 'service'];
 
@@ -173,13 +173,16 @@ export const INVARIANTS = ['duplicate_effect', 'false_success', 'false_failure',
 // Test ids the browser tests address lines by.
 const INVARIANT_TESTIDS = { duplicate_effect: 'inv-duplicate', duplicate_notification: 'inv-duplicate-email' };
 
-/** One line per invariant of the step: held (✓), or broken (⚠ with the engine's reasons). */
-export function invariantLines(inv) {
+/**
+ * One line per invariant of the step: held (✓), or broken (⚠ with the engine's reasons).
+ * `effect`: the run's provider's (a step's provider.effect), which the notification lines name.
+ */
+export function invariantLines(inv, effect) {
   const violations = Array.isArray(inv.violations) ? inv.violations : [];
   return INVARIANTS.filter((name) => typeof inv[name] === 'boolean').map((name) => {
     const broken = inv[name];
     const reasons = violations.filter((v) => v.invariant === name).map((v) => l(v.reason)).filter(Boolean);
-    const text = broken ? `⚠ ${reasons.length ? reasons.join('; ') : nameOf('invariantBroken', name)}` : `✓ ${nameOf('invariantOk', name)}`;
+    const text = broken ? `⚠ ${reasons.length ? reasons.join('; ') : nameOf('invariantBroken', name, undefined, effect)}` : `✓ ${nameOf('invariantOk', name, undefined, effect)}`;
     return h('li', { class: broken ? 'inv-broken' : 'inv-ok', 'data-invariant': name, 'data-testid': INVARIANT_TESTIDS[name] || `inv-${name}` }, text);
   });
 }
@@ -189,13 +192,14 @@ export function truthSummary(step) {
   const truth = step.truth || {};
   const inv = step.invariants || {};
   const effects = Object.entries(truth.effects || {});
+  const effect = step.provider && step.provider.effect;
   return h(
     'div',
     { class: 'truth', 'data-testid': 'truth' },
     h('p', { class: 'truth-total' }, t('truth.effects', { n: truth.total ?? effects.reduce((a, [, n]) => a + n, 0) })),
     effects.length ? h('p', { class: 'truth-keys mono' }, effects.map(([key, n]) => h('span', { class: 'chip' }, t('truth.byKey', { key, n })))) : null,
-    h('ul', { class: 'invariants' }, invariantLines(inv)),
-    truth.emails ? h('p', { class: 'truth-total', 'data-testid': 'truth-emails' }, t('truth.emails', { n: truth.emails.total })) : null,
+    h('ul', { class: 'invariants' }, invariantLines(inv, effect)),
+    truth.emails ? h('p', { class: 'truth-total', 'data-testid': 'truth-emails' }, t(worded('truth.emails', effect), { n: truth.emails.total })) : null,
   );
 }
 

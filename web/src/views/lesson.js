@@ -385,7 +385,7 @@ export class LessonView {
     renderDiagram(this.el.diagram, this.run, i, (n) => this.tryGo(n));
 
     rebuildKeepingFocus(this.el.panels, () =>
-      replaceChildren(this.el.panels, clientPanel(st.client), networkStrip(st.network, this.run.messages), servicePanel(st.service), st.provider ? providerPanel(st.provider) : null),
+      replaceChildren(this.el.panels, clientPanel(st.client), networkStrip(st.network, this.run.messages, st.provider && st.provider.effect), servicePanel(st.service, st.provider && st.provider.effect), st.provider ? providerPanel(st.provider) : null),
     );
 
     rebuildKeepingFocus(this.el.grid, () => replaceChildren(this.el.grid, knowledgeGrid(this.lesson, st, numbered(hidden, this.lesson.questions), this.showTruth, this.run.worlds, (q) => this.questionRef(q))));

@@ -5,7 +5,7 @@
 // emails, the mail provider's inbox.
 
 import { h } from '../dom.js';
-import { t, sideName, nameOf } from '../i18n.js';
+import { t, sideName, nameOf, worded } from '../i18n.js';
 
 function shortHex(hex) {
   if (typeof hex !== 'string') return t('value.null');
@@ -31,7 +31,8 @@ function aliveBadge(alive) {
   );
 }
 
-function table(caption, columns, rows, rowCells) {
+// `effect`: the provider's (a step's provider.effect), which names the email key column.
+function table(caption, columns, rows, rowCells, effect) {
   if (!rows || rows.length === 0) {
     return h('div', { class: 'db' }, h('p', { class: 'db-caption' }, caption), h('p', { class: 'muted db-empty' }, t('panel.noRows')));
   }
@@ -42,7 +43,7 @@ function table(caption, columns, rows, rowCells) {
       'table',
       { class: 'rows-table' },
       h('caption', { class: 'db-caption' }, caption),
-      h('thead', null, h('tr', null, columns.map((c) => h('th', { scope: 'col' }, nameOf('column', c))))),
+      h('thead', null, h('tr', null, columns.map((c) => h('th', { scope: 'col' }, nameOf('column', c, undefined, effect))))),
       h(
         'tbody',
         null,
@@ -128,11 +129,12 @@ export function clientPanel(c) {
   );
 }
 
-export function servicePanel(sv) {
+/** The service's tables; `effect` is the provider's, which its outbox owes (worded()). */
+export function servicePanel(sv, effect) {
   // Not when it will commit: the service's own memory holds the work in hand, and its end
   // is what a predict question may ask.
   const inProgress = ((sv && sv.volatile && sv.volatile.in_progress) || []).map((p) => t('panel.inProgress', { op_key: p.op_key }));
-  const relay = ((sv && sv.volatile && sv.volatile.relay_waiting) || []).map((w) => t('panel.relayWaiting', { email_key: w.email_key, send: w.send, deadline: w.deadline }));
+  const relay = ((sv && sv.volatile && sv.volatile.relay_waiting) || []).map((w) => t(worded('panel.relayWaiting', effect), { email_key: w.email_key, send: w.send, deadline: w.deadline }));
   return h(
     'section',
     { class: ['panel', 'panel-service', sv && sv.alive === false && 'is-down'], 'data-testid': 'panel-service', 'aria-labelledby': 'panel-service-h' },
@@ -144,42 +146,46 @@ export function servicePanel(sv) {
     ]),
     // Only a service with a transactional outbox has this table.
     sv && Array.isArray(sv.outbox)
-      ? table(t('panel.outbox'), ['id', 'email_key', 'op_key', 'status', 'attempts', 'created_at'], sv.outbox, (r) => [
+      ? table(t(worded('panel.outbox', effect)), ['id', 'email_key', 'op_key', 'status', 'attempts', 'created_at'], sv.outbox, (r) => [
           h('td', null, changedMark(r), String(r.id)),
           h('td', { class: 'mono' }, r.email_key),
           h('td', { class: 'mono' }, r.op_key),
           h('td', null, statusPill(r.status)),
           valueCell(r.attempts),
           valueCell(`t=${r.created_at}ms`),
-        ])
+        ], effect)
       : null,
     volatileBlock([...inProgress, ...relay], (line) => line, sv && sv.alive === false, 'panel.noInProgress'),
   );
 }
 
-/** The mail provider's inbox: the emails it delivered (it never crashes). */
+/**
+ * The mail provider's inbox: the emails it delivered (it never crashes); or, where its
+ * effect is `credit`, the balance ledger it stands in for: the credits.
+ */
 export function providerPanel(pv) {
+  const effect = pv && pv.effect;
   return h(
     'section',
     { class: 'panel panel-provider', 'data-testid': 'panel-provider', 'aria-labelledby': 'panel-provider-h' },
-    h('header', { class: 'panel-head' }, h('h3', { id: 'panel-provider-h' }, sideName('provider'))),
-    table(t('panel.emails'), ['id', 'email_key', 'op_key', 'receipt', 'received_at'], pv && pv.emails, (r) => [
+    h('header', { class: 'panel-head' }, h('h3', { id: 'panel-provider-h' }, sideName('provider', effect))),
+    table(t(worded('panel.emails', effect)), ['id', 'email_key', 'op_key', 'receipt', 'received_at'], pv && pv.emails, (r) => [
       h('td', null, changedMark(r), String(r.id)),
       h('td', { class: 'mono' }, r.email_key),
       h('td', { class: 'mono' }, r.op_key),
       valueCell(r.receipt),
       valueCell(`t=${r.received_at}ms`),
-    ]),
+    ], effect),
   );
 }
 
-export function networkStrip(net, messages) {
+export function networkStrip(net, messages, effect) {
   const byId = new Map((messages || []).map((m) => [m.id, m]));
   const names = (ids) =>
     (ids || []).length
       ? (ids || []).map((id) => {
           const m = byId.get(id);
-          return h('span', { class: 'chip' }, m ? `${nameOf('message', m.kind)} #${id + 1}` : `#${id + 1}`);
+          return h('span', { class: 'chip' }, m ? `${nameOf('message', m.kind, undefined, effect)} #${id + 1}` : `#${id + 1}`);
         })
       : h('span', { class: 'muted' }, t('panel.none'));
   return h(

@@ -7,7 +7,7 @@
 // engine's check. The page decides nothing: every run, verdict and check is the engine's.
 
 import { h, replaceChildren, rebuildKeepingFocus, afterNextPaint, measureNextFrame, handFocusNextFrame, stickyBar } from '../dom.js';
-import { t, l, nameOf } from '../i18n.js';
+import { t, l, nameOf, worded } from '../i18n.js';
 import { listHash, lessonHash, compareHash, replaceHashSoon, flushPendingHash, sandboxHash, shortText } from '../router.js';
 import { encodeState } from '../sandbox/codec.js';
 import { History } from '../sandbox/history.js';
@@ -722,7 +722,7 @@ export class SandboxView {
   renderSides() {
     const st = this.run.steps[this.step];
     rebuildKeepingFocus(this.el.panels, () =>
-      replaceChildren(this.el.panels, clientPanel(st.client), networkStrip(st.network, this.run.messages), servicePanel(st.service), st.provider ? providerPanel(st.provider) : null),
+      replaceChildren(this.el.panels, clientPanel(st.client), networkStrip(st.network, this.run.messages, st.provider && st.provider.effect), servicePanel(st.service, st.provider && st.provider.effect), st.provider ? providerPanel(st.provider) : null),
     );
     rebuildKeepingFocus(this.el.targets, () => this.renderTargets());
   }
@@ -774,7 +774,7 @@ export class SandboxView {
             e.status === 'NONE' ? h('span', { class: 'muted' }, t('sandbox.noRow')) : statusPill(e.status),
             ' ',
             t(e.effects === 1 ? 'sandbox.effect' : 'sandbox.effects', { n: e.effects }),
-            e.emails !== undefined ? ` · ${t(e.emails === 1 ? 'sandbox.email' : 'sandbox.emails', { n: e.emails })}` : null,
+            e.emails !== undefined ? ` · ${t(worded(e.emails === 1 ? 'sandbox.email' : 'sandbox.emails', run.ending.effect), { n: e.emails })}` : null,
           ),
         ),
       ),

@@ -7,7 +7,7 @@ import { t, l, sideName } from '../i18n.js';
 
 export function stepLine(step) {
   const side = step.event && step.event.side ? step.event.side : 'none';
-  return t('timeline.line', { t: step.t, side: sideName(side), text: l(step.event && step.event.text) });
+  return t('timeline.line', { t: step.t, side: sideName(side, step.provider && step.provider.effect), text: l(step.event && step.event.text) });
 }
 
 const views = new WeakMap(); // container -> the timeline listed in it
