@@ -208,7 +208,7 @@ json drop_unfired(json& scenario) {
     json o = json::object();
     put(o, "id", f.id());
     put(o, "fault", write_fault(f));
-    put(o, "text", f.describe().to_json());
+    put(o, "text", f.describe(sc.provider.effect == MailProviderContract::Effect::Credit).to_json());
     out.push_back(std::move(o));
   }
   if (out.empty()) return json();

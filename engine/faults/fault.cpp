@@ -113,8 +113,10 @@ std::string Fault::id() const {
   return "?";
 }
 
-L10n Fault::describe() const {
+L10n Fault::describe(bool credits) const {
   std::string num = std::to_string(n);
+  const L10n sent = credits ? L10n{"加值通知", "credit notice"} : L10n{"邮件", "email"};
+  const L10n to = credits ? L10n{"余额账本", "the balance ledger"} : L10n{"邮件服务商", "the mail provider"};
   if (kind == Kind::Drop) {
     switch (message) {
       case MessageKind::Request:
@@ -126,9 +128,9 @@ L10n Fault::describe() const {
       case MessageKind::LookupReply:
         return {"第 " + num + " 次对账查询的答复丢失", "the reply to lookup " + num + " is lost"};
       case MessageKind::Email:
-        return {"第 " + num + " 次发给邮件服务商的邮件丢失", "email send " + num + " to the mail provider is lost"};
+        return {"第 " + num + " 次发给" + to.zh + "的" + sent.zh + "丢失", sent.en + " send " + num + " to " + to.en + " is lost"};
       case MessageKind::EmailAck:
-        return {"邮件服务商对第 " + num + " 次邮件的确认丢失", "the mail provider's ack of email send " + num + " is lost"};
+        return {to.zh + "对第 " + num + " 次" + sent.zh + "的确认丢失", to.en + "'s ack of " + sent.en + " send " + num + " is lost"};
     }
   }
   if (kind == Kind::CrashService) {
@@ -143,8 +145,8 @@ L10n Fault::describe() const {
         return {"服务端提交第 " + num + " 次请求后、回复前崩溃",
                 "the service crashes after committing the request of attempt " + num + ", before replying"};
       case ServicePoint::AfterEmailSend:
-        return {"服务端第 " + num + " 次把邮件发给邮件服务商后、做任何别的事之前崩溃",
-                "the service crashes right after email send " + num + " to the mail provider, before doing anything else"};
+        return {"服务端第 " + num + " 次把" + sent.zh + "发给" + to.zh + "后、做任何别的事之前崩溃",
+                "the service crashes right after " + sent.en + " send " + num + " to " + to.en + ", before doing anything else"};
     }
   }
   if (kind == Kind::ConnectError) {
@@ -185,10 +187,10 @@ std::string FaultPlan::id() const {
   return out;
 }
 
-L10n FaultPlan::describe() const {
+L10n FaultPlan::describe(bool credits) const {
   if (faults.empty()) return {"没有故障", "no fault"};
-  L10n out = faults.front().describe();
-  for (std::size_t i = 1; i < faults.size(); ++i) out = L10n::join(out, faults[i].describe(), "，", ", and ");
+  L10n out = faults.front().describe(credits);
+  for (std::size_t i = 1; i < faults.size(); ++i) out = L10n::join(out, faults[i].describe(credits), "，", ", and ");
   return out;
 }
 

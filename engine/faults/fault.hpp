@@ -110,16 +110,18 @@ struct Fault {
   bool same_kind(const Fault& other) const;
   /// Whether `other` is the same injection point (equal id()), without writing out either id.
   bool same_point(const Fault& other) const { return same_kind(other) && n == other.n && intent == other.intent; }
-  /// "the response of attempt 1 is lost" / "第 1 次尝试的响应丢失"
-  L10n describe() const;
+  /// "the response of attempt 1 is lost" / "第 1 次尝试的响应丢失". `credits`: the provider's
+  /// lane stands in for a balance ledger (provider.effect = credit), so what it is sent is a
+  /// credit notice, not an email.
+  L10n describe(bool credits = false) const;
 };
 
 struct FaultPlan {
   std::vector<Fault> faults;
   /// Ids joined by ",", "" for no fault: two plans are the same run when ids match.
   std::string id() const;
-  /// "no fault" or the faults described and joined.
-  L10n describe() const;
+  /// "no fault" or the faults described and joined (`credits`: as Fault::describe).
+  L10n describe(bool credits = false) const;
 };
 
 /// The runs a side must consider possible: the run with no fault and every run with one

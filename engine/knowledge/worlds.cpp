@@ -118,11 +118,11 @@ FaultSpaceSize fault_space_size(const Scenario& scenario) {
 
 L10n run_name(const World& world) {
   if (world.actual) {
-    L10n plan = world.plan.describe();
+    L10n plan = world.plan.describe(world.run.credits);
     return {"这次运行本身（" + plan.zh + "）", "this run itself (" + plan.en + ")"};
   }
   if (world.plan.faults.empty()) return {"没有故障的运行", "the run with no fault"};
-  L10n plan = world.plan.describe();
+  L10n plan = world.plan.describe(world.run.credits);
   return {"“" + plan.zh + "”的运行", "the run where " + plan.en};
 }
 

@@ -9,15 +9,28 @@ namespace {
 
 std::string str(const std::optional<std::string>& v) { return v.value_or(""); }
 
-L10n message_name(const Message& m) {
+// What the provider's lane is, in words: a mail provider's inbox, or, under provider.effect =
+// credit, the balance ledger it stands in for (the akash incident: a webhook crediting a
+// wallet). `item` is what the service sends it, `one` the same counted, `key` the name of
+// its deduplication key, `provider` the lane.
+struct ProviderWords {
+  L10n item, one, key, provider;
+};
+ProviderWords provider_words(bool credits) {
+  if (credits) return {{"加值通知", "credit notice"}, {"一条加值通知", "one credit notice"}, {"通知标识", "notice key"}, {"余额账本", "the balance ledger"}};
+  return {{"通知邮件", "notification email"}, {"一封通知邮件", "one notification email"}, {"邮件标识", "email key"}, {"邮件服务商", "the mail provider"}};
+}
+
+L10n message_name(const Message& m, bool credits) {
   std::string n = std::to_string(m.n);
+  const ProviderWords w = provider_words(credits);
   switch (m.kind) {
     case MessageKind::Request: return {"第 " + n + " 次尝试的请求", "the request of attempt " + n};
     case MessageKind::Response: return {"第 " + n + " 次尝试的响应", "the response to attempt " + n};
     case MessageKind::Lookup: return {"第 " + n + " 次对账查询", "lookup " + n};
     case MessageKind::LookupReply: return {"第 " + n + " 次对账查询的答复", "the reply to lookup " + n};
-    case MessageKind::Email: return {"第 " + n + " 次发出的通知邮件", "email send " + n};
-    case MessageKind::EmailAck: return {"邮件服务商对第 " + n + " 次邮件的确认", "the provider's ack of email send " + n};
+    case MessageKind::Email: return {"第 " + n + " 次发出的" + w.item.zh, w.item.en + " send " + n};
+    case MessageKind::EmailAck: return {w.provider.zh + "对第 " + n + " 次" + w.item.zh + "的确认", "the provider's ack of " + w.item.en + " send " + n};
   }
   return {"?", "?"};
 }
@@ -170,7 +183,8 @@ L10n describe(const Step& s, const Run& run) {
   std::string receipt = str(e.local.receipt);
   std::string intent = e.intent;
   const Message* m = e.message >= 0 ? &run.messages[e.message] : nullptr;
-  L10n msg = m ? message_name(*m) : L10n{"消息", "a message"};
+  L10n msg = m ? message_name(*m, run.credits) : L10n{"消息", "a message"};
+  const ProviderWords pw = provider_words(run.credits);
 
   if (k == "start") return {"开始：客户端与服务端各有一个空数据库", "start: client and service each have an empty database"};
   if (k == "decide" && e.local.cancels.has_value()) {
@@ -239,7 +253,7 @@ L10n describe(const Step& s, const Run& run) {
                       send_note(e.local), "", "");
   }
   std::string email = str(e.local.email_key);
-  if (k == "timeout" && e.side == Side::Service) return {"转发器等邮件服务商的确认超时：邮件 " + email + " 送到没有，结果未知；这一行仍是 pending", "the relay times out waiting for the provider's ack: whether email " + email + " arrived is unknown; its row stays pending"};
+  if (k == "timeout" && e.side == Side::Service) return {"转发器等" + pw.provider.zh + "的确认超时：" + pw.item.zh + " " + email + " 送到没有，结果未知；这一行仍是 pending", "the relay times out waiting for the provider's ack: whether " + pw.item.en + " " + email + " arrived is unknown; its row stays pending"};
   if (k == "timeout" && str(e.local.awaited) == "layer") {
     std::string layer = str(e.local.layer);
     std::string ms = std::to_string(e.local.timeout_ms.value_or(0));
@@ -252,7 +266,7 @@ L10n describe(const Step& s, const Run& run) {
     bool known = e.local.n.has_value() && parse(str(e.local.awaited), awaited.kind);
     if (!known) return {"客户端等答复超时", "the client times out waiting for a reply"};
     awaited.n = static_cast<int>(*e.local.n);
-    L10n what = message_name(awaited);
+    L10n what = message_name(awaited, run.credits);
     return {"客户端等" + what.zh + "超时", "the client times out waiting for " + what.en};
   }
   if (k == "record") {
@@ -328,8 +342,8 @@ L10n describe(const Step& s, const Run& run) {
     if (reason == Service::kSameKeyDifferentPayload) return {"客户端收到" + msg.zh + "：422——这个操作标识已经用于别的内容", "the client receives " + msg.en + ": 422 — the key is already used for other content"};
     return {"客户端收到" + msg.zh + "：被拒绝（" + reason + "）", "the client receives " + msg.en + ": rejected (" + reason + ")"};
   }
-  if (k == "receive" && e.side == Side::Provider) return {"邮件服务商收到" + msg.zh + "（邮件标识 " + email + "）", "the mail provider receives " + msg.en + " (email key " + email + ")"};
-  if (k == "receive" && m && m->kind == MessageKind::EmailAck) return {"服务端收到" + msg.zh + "（邮件标识 " + email + "）", "the service receives " + msg.en + " (email key " + email + ")"};
+  if (k == "receive" && e.side == Side::Provider) return {pw.provider.zh + "收到" + msg.zh + "（" + pw.key.zh + " " + email + "）", pw.provider.en + " receives " + msg.en + " (" + pw.key.en + " " + email + ")"};
+  if (k == "receive" && m && m->kind == MessageKind::EmailAck) return {"服务端收到" + msg.zh + "（" + pw.key.zh + " " + email + "）", "the service receives " + msg.en + " (" + pw.key.en + " " + email + ")"};
   if (k == "receive" && e.side == Side::Service && !e.local.key_sent.value_or(true)) {
     if (key.empty()) return {"服务端收到" + msg.zh + "：没带操作标识", "the service receives " + msg.en + ": it carries no key"};
     return {"服务端收到" + msg.zh + "：没带操作标识，它就当成一次新操作，自己起名 " + key + "——没有什么能和它比对",
@@ -344,12 +358,12 @@ L10n describe(const Step& s, const Run& run) {
             "the service receives " + msg.en + " (key " + key + "): it never looks for a repeat, so the key is compared with nothing"};
   }
   if (k == "receive") return {"服务端收到" + msg.zh + "（操作标识 " + key + "）", "the service receives " + msg.en + " (key " + key + ")"};
-  if (k == "notify") return {"服务端提交之后亲自调用邮件服务商，发出通知邮件 " + email + "；没有任何持久的记录说它欠着这封邮件", "after its commit the service calls the mail provider itself and sends notification email " + email + "; nothing durable records that the email is owed"};
+  if (k == "notify") return {"服务端提交之后亲自调用" + pw.provider.zh + "，发出" + pw.item.zh + " " + email + "；没有任何持久的记录说它欠着这一条", "after its commit the service calls " + pw.provider.en + " itself and sends " + pw.item.en + " " + email + "; nothing durable records that it is owed"};
   if (k == "relay") {
     std::string attempt = e.local.attempt.has_value() ? std::to_string(*e.local.attempt) : "?";
-    return {"转发器取出 outbox 里 pending 的一行，记下第 " + attempt + " 次尝试，把通知邮件 " + email + " 发给邮件服务商", "the relay takes the pending outbox row, counts try " + attempt + " in it, and sends notification email " + email + " to the mail provider"};
+    return {"转发器取出 outbox 里 pending 的一行，记下第 " + attempt + " 次尝试，把" + pw.item.zh + " " + email + " 发给" + pw.provider.zh, "the relay takes the pending outbox row, counts try " + attempt + " in it, and sends " + pw.item.en + " " + email + " to " + pw.provider.en};
   }
-  if (k == "mark_sent") return {"转发器收到确认，把邮件 " + email + " 那一行 outbox 标为 sent", "the relay has the ack and marks the outbox row of email " + email + " sent"};
+  if (k == "mark_sent") return {"转发器收到确认，把" + pw.item.zh + " " + email + " 那一行 outbox 标为 sent", "the relay has the ack and marks the outbox row of " + pw.item.en + " " + email + " sent"};
   // provider.effect = credit: the provider's lane stands in for a balance ledger.
   if (k == "accept_email" && run.credits && e.local.repeat.value_or(false)) return {"余额账本不按通知标识去重：通知 " + email + " 又记了一次，余额多加一次值，并回复确认", "the balance ledger does not deduplicate by key: notice " + email + " is credited again, one more credit to the balance, and it acks"};
   if (k == "accept_email" && run.credits) return {"余额账本收下通知 " + email + "：余额加值一次，并回复确认", "the balance ledger takes notice " + email + ": one credit to the balance, and it acks"};
@@ -360,8 +374,8 @@ L10n describe(const Step& s, const Run& run) {
   std::string ordering = str(e.local.ordering);
   // Under notify = outbox the effect's transaction also writes the email it owes.
   L10n owed = email.empty() ? L10n{"", ""}
-                            : L10n{"；同一事务还写下一行 outbox：欠一封通知邮件（邮件标识 " + email + "）",
-                                   "; the same transaction writes an outbox row: one notification email owed (email key " + email + ")"};
+                            : L10n{"；同一事务还写下一行 outbox：欠" + pw.one.zh + "（" + pw.key.zh + " " + email + "）",
+                                   "; the same transaction writes an outbox row: " + pw.one.en + " owed (" + pw.key.en + " " + email + ")"};
   if (k == "commit" && ordering == "key_first") return L10n::join({"服务端写入业务效果和回执 " + receipt + "（操作标识 " + key + "），去重记录已先行提交", "the service commits the effect and receipt " + receipt + " for key " + key + "; its dedup record was committed before"}, owed, "", "");
   if (k == "commit" && ordering == "effect_first") return L10n::join({"服务端先写入业务效果和回执 " + receipt + "（操作标识 " + key + "），去重记录还没写", "the service commits the effect and receipt " + receipt + " for key " + key + "; its dedup record is not written yet"}, owed, "", "");
   if (k == "commit" && e.local.named_by_service.value_or(false)) return L10n::join({"服务端在一个事务里写入业务效果和回执 " + receipt + "，记在它自己起的名字 " + key + " 下：下一个不带标识的请求，没有什么能和它对上", "the service commits the effect and receipt " + receipt + " under the name it gave it, " + key + ": nothing a later keyless request carries can match it"}, owed, "", "");

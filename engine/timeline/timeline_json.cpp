@@ -57,7 +57,7 @@ json targets_json(const Run& run, const FaultPlan& plan, std::int64_t restart_af
     put(o, "step", where.step);
     put(o, "t", where.t);
     put(o, "message", where.message >= 0 ? json(where.message) : json(nullptr));
-    put(o, "text", f.describe().to_json());
+    put(o, "text", f.describe(run.credits).to_json());
     put(o, "planned", planned);
     put(o, "fired", fired);
     out.push_back(std::move(o));
@@ -390,7 +390,7 @@ json timeline_json(const PreparedLesson& p) {
     put(o, "id", w.id);
     put(o, "actual", w.actual);
     put(o, "faults", std::move(faults));
-    put(o, "text", w.plan.describe().to_json());
+    put(o, "text", w.plan.describe(run.credits).to_json());
     worlds.push_back(std::move(o));
   }
   json messages = messages_json(run);

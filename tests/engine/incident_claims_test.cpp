@@ -133,6 +133,53 @@ TEST_CASE("incident akash top-up: what the learner reads counts credits to the b
   CHECK(mail["ending"]["text"]["zh-CN"].get<std::string>().find("封邮件") != std::string::npos);
 }
 
+// Every text the engine writes about a run, in both languages ({"en", "zh-CN"} objects),
+// with its JSON path; the lesson's own texts (under /lesson) are the author's.
+static void engine_texts(const json& v, const std::string& path, std::vector<std::pair<std::string, std::string>>& out) {
+  if (v.is_object() && v.contains("en") && v.contains("zh-CN") && v["en"].is_string()) {
+    out.emplace_back(path, v["en"].get<std::string>());
+    out.emplace_back(path, v["zh-CN"].get<std::string>());
+    return;
+  }
+  if (v.is_object()) {
+    for (auto it = v.begin(); it != v.end(); ++it) {
+      if (path.empty() && it.key() == "lesson") continue;
+      engine_texts(it.value(), path + "/" + it.key(), out);
+    }
+  } else if (v.is_array()) {
+    for (std::size_t i = 0; i < v.size(); ++i) engine_texts(v[i], path + "/" + std::to_string(i), out);
+  }
+}
+
+TEST_CASE("incident akash top-up: the timeline's narration, faults and runs speak of credit notices and the ledger") {
+  json out = call("run", {{"file", "lessons/incident-akash-topup.json"}, {"text", read_lesson_text("incident-akash-topup.json")}});
+  REQUIRE_MESSAGE(out.contains("steps"), out.dump());
+  std::vector<std::pair<std::string, std::string>> texts;
+  engine_texts(out, "", texts);
+  bool ledger = false, notice = false;
+  for (const auto& [path, t] : texts) {
+    CAPTURE(path);
+    CAPTURE(t);
+    // Keys such as mail-8621661d74 are names, not words: "email", "mail provider", 邮件 are.
+    CHECK(t.find("email") == std::string::npos);
+    CHECK(t.find("mail provider") == std::string::npos);
+    CHECK(t.find("inbox") == std::string::npos);
+    CHECK(t.find("邮件") == std::string::npos);
+    CHECK(t.find("收件箱") == std::string::npos);
+    ledger = ledger || t.find("the balance ledger") != std::string::npos;
+    notice = notice || t.find("credit notice") != std::string::npos;
+  }
+  CHECK(ledger);
+  CHECK(notice);
+  // The outbox lesson keeps its mail provider in the same texts.
+  json mail = call("run", {{"file", "lessons/11-outbox.json"}, {"text", read_lesson_text("11-outbox.json")}});
+  std::vector<std::pair<std::string, std::string>> mail_texts;
+  engine_texts(mail, "", mail_texts);
+  bool says_mail = false;
+  for (const auto& [path, t] : mail_texts) says_mail = says_mail || t.find("to the mail provider") != std::string::npos;
+  CHECK(says_mail);
+}
+
 TEST_CASE("incident materialize: the producer is acknowledged whether the broker stopped before or after the append") {
   // What the producer cannot tell apart: a broker stopped before appending leaves one
   // record after the resend, one stopped after it leaves two; both end acknowledged.
