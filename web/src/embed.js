@@ -27,13 +27,17 @@ function readOrigin(raw) {
   }
 }
 
-function readParams() {
-  let q;
+/** The address's query string (empty when it cannot be read). */
+export function queryParams() {
   try {
-    q = new URLSearchParams(window.location.search);
+    return new URLSearchParams(window.location.search);
   } catch (_) {
-    q = new URLSearchParams();
+    return new URLSearchParams();
   }
+}
+
+function readParams() {
+  const q = queryParams();
   const given = q.get('origin');
   const origin = given === null ? null : readOrigin(given);
   // An origin that is not one: say so once (in English, for the host's developer), post nothing.

@@ -11,6 +11,7 @@ import { letterKey } from './keys.js';
 // The sandbox's link codec (with fflate): loaded for the sandbox, not on a lesson's way.
 const codec = () => import('./sandbox/codec.js');
 import { isEmbedded, params as embedParams, listenToHost, postReady, newView } from './embed.js';
+import { lmsParams, LmsLink } from './lms.js';
 import { isOfflineCopy } from './bundled.js';
 import { useAxisPreference } from './views/diagram.js';
 import { LessonView } from './views/lesson.js';
@@ -581,6 +582,8 @@ function onKey(ev) {
 }
 
 async function start() {
+  // Launched from a SCORM package (?lms=...&lesson=<id>, docs/lms.md): the lesson, unless the address names a view.
+  if (lmsParams.lesson && window.location.hash.replace(/^#\/?/, '') === '') window.history.replaceState(null, '', lessonHash(lmsParams.lesson));
   // The network first: the engine and the lesson files load while the page sets up.
   app.store = new LessonStore(app.call);
   const first = currentRoute();
@@ -597,6 +600,14 @@ async function start() {
   listenToHost({ setLang, openLesson: (id, step) => (window.location.hash = lessonHash(id, step)) });
   app.progress = new Progress();
   app.progress.onSaveState(onSaveState);
+  // In a SCORM package: the LMS's record of the lesson replaces this browser's, and every
+  // change is reported to it; without a working LMS the browser's storage goes on alone.
+  if (lmsParams.lesson) {
+    app.lms = new LmsLink(lmsParams, app.progress, () => app.store.loadIndex().then((entries) => {
+      const e = entries.find((x) => x.id === lmsParams.lesson && x.status === 'ok');
+      return e ? e.questionIds : [];
+    }), notify);
+  }
   useAxisPreference({ get: (name, fallback) => app.progress.getPref(name, fallback), set: (name, value) => app.progress.setPref(name, value) });
   for (const n of app.progress.notices) {
     // Unreadable progress that could not be set aside: offered as a file before it is written over.

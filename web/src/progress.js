@@ -85,7 +85,7 @@ function revealProblem(rv) {
 }
 
 /** Why one lesson's record is not well formed, or null. */
-function lessonProblem(lp) {
+export function lessonProblem(lp) {
   if (!isObject(lp)) return 'is not an object';
   if (lp.answers !== undefined && !isObject(lp.answers)) return '"answers" is not an object';
   for (const [qid, a] of Object.entries(lp.answers || {})) {

@@ -10,6 +10,7 @@ import { lessonHash, listHash, replaceHash, sandboxHash, shortText } from '../ro
 const codec = () => import('../sandbox/codec.js');
 import { clampStep, blockingStep, questionsAt, hiddenAt, momentAt } from '../gating.js';
 import { postAnswerChecked, postRevealed, postLessonCompleted, postStep } from '../embed.js';
+import { questionShown } from '../lms.js';
 import { renderDiagram } from './diagram.js';
 import { clientPanel, servicePanel, networkStrip, providerPanel } from './panels.js';
 import { knowledgeGrid, truthSummary, worldList } from './knowledge.js';
@@ -363,8 +364,9 @@ export class LessonView {
       rebuildKeepingFocus(this.el.questions, () =>
         replaceChildren(
           this.el.questions,
-          questionsAt(this.lesson.questions, i).map((q) =>
-            questionCard(q, {
+          questionsAt(this.lesson.questions, i).map((q) => {
+            questionShown(this.id, q.id);
+            return questionCard(q, {
               lessonId: this.id,
               number: this.lesson.questions.indexOf(q) + 1,
               seed: this.seed,
@@ -374,8 +376,8 @@ export class LessonView {
               check: async (answer) => this.check(q, answer),
               reveal: async () => this.reveal(q),
               afterCheck: () => this.focusEnd(),
-            }),
-          ),
+            });
+          }),
         ),
       );
       // The focused card went away with its step: keep the keyboard on the step controls.
