@@ -5,26 +5,17 @@
 // one decided here. Any LMS failure (no API, a call that throws or says false) leaves the
 // lesson working on the browser's storage, and the learner is told once.
 //
+// Loaded only when the address asks for an LMS (main.js; lms-launch.js reads the address
+// and times the questions on every page, so that a learner off an LMS never loads this).
+//
 // No npm SCORM wrapper is used (docs/lms.md, "Why no wrapper library"): the handshake is
 // the few calls below.
 
 import { lessonSummary, lessonProblem } from './progress.js';
-import { queryParams } from './embed.js';
+import { shownAt } from './lms-launch.js';
 
-const LESSON_ID = /^[a-z0-9-]+$/;
-const MODES = { scorm12: '1.2', scorm2004: '2004' };
 /** The suspend data's size limit (characters): SCORM 1.2's CMIString4096, SCORM 2004 4th edition's 64000. */
 export const SUSPEND_LIMIT = { '1.2': 4096, 2004: 64000 };
-
-function readParams() {
-  const q = queryParams();
-  const version = MODES[q.get('lms')] || null;
-  const lesson = q.get('lesson');
-  return { version, lesson: version && lesson && LESSON_ID.test(lesson) ? lesson : null };
-}
-
-/** {version: '1.2' | '2004' | null, lesson: id | null}: what the package's launch address asks. */
-export const lmsParams = readParams();
 
 /**
  * The LMS's API object, found as the SCORM run-time specs say: the window's parents, up to
@@ -74,14 +65,6 @@ export function duration(ms, version) {
 
 // When each question's card was first shown in this launch: an interaction's latency runs
 // from there to its first try.
-const shownAt = new Map();
-
-/** Question `qid` of lesson `lesson` is on screen (its card drawn). */
-export function questionShown(lesson, qid) {
-  const key = `${lesson}\n${qid}`;
-  if (!shownAt.has(key)) shownAt.set(key, Date.now());
-}
-
 /** The data model elements of each version, by what they hold. */
 const CMI = {
   '1.2': {

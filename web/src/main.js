@@ -11,7 +11,7 @@ import { letterKey } from './keys.js';
 // The sandbox's link codec (with fflate): loaded for the sandbox, not on a lesson's way.
 const codec = () => import('./sandbox/codec.js');
 import { isEmbedded, params as embedParams, listenToHost, postReady, newView } from './embed.js';
-import { lmsParams, LmsLink } from './lms.js';
+import { lmsParams } from './lms-launch.js';
 import { isOfflineCopy } from './bundled.js';
 import { useAxisPreference } from './views/diagram.js';
 import { LessonView } from './views/lesson.js';
@@ -603,10 +603,15 @@ async function start() {
   // In a SCORM package: the LMS's record of the lesson replaces this browser's, and every
   // change is reported to it; without a working LMS the browser's storage goes on alone.
   if (lmsParams.lesson) {
-    app.lms = new LmsLink(lmsParams, app.progress, () => app.store.loadIndex().then((entries) => {
-      const e = entries.find((x) => x.id === lmsParams.lesson && x.status === 'ok');
-      return e ? e.questionIds : [];
-    }), notify);
+    // Loaded only on an LMS: off one, never. When it cannot load (a served page whose
+    // chunk went missing), the lesson goes on with the browser's storage and says so.
+    const link = await import('./lms.js').catch(() => null);
+    if (link) {
+      app.lms = new link.LmsLink(lmsParams, app.progress, () => app.store.loadIndex().then((entries) => {
+        const e = entries.find((x) => x.id === lmsParams.lesson && x.status === 'ok');
+        return e ? e.questionIds : [];
+      }), notify);
+    } else notify({ key: 'notice.lmsMissing', testid: 'notice-lms' });
   }
   useAxisPreference({ get: (name, fallback) => app.progress.getPref(name, fallback), set: (name, value) => app.progress.setPref(name, value) });
   for (const n of app.progress.notices) {

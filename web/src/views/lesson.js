@@ -10,7 +10,7 @@ import { lessonHash, listHash, replaceHash, sandboxHash, shortText } from '../ro
 const codec = () => import('../sandbox/codec.js');
 import { clampStep, blockingStep, questionsAt, hiddenAt, momentAt } from '../gating.js';
 import { postAnswerChecked, postRevealed, postLessonCompleted, postStep } from '../embed.js';
-import { questionShown } from '../lms.js';
+import { questionShown } from '../lms-launch.js';
 import { renderDiagram } from './diagram.js';
 import { clientPanel, servicePanel, networkStrip, providerPanel } from './panels.js';
 import { knowledgeGrid, truthSummary, worldList } from './knowledge.js';
