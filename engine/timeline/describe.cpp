@@ -30,7 +30,7 @@ L10n message_name(const Message& m, bool credits) {
     case MessageKind::Lookup: return {"第 " + n + " 次对账查询", "lookup " + n};
     case MessageKind::LookupReply: return {"第 " + n + " 次对账查询的答复", "the reply to lookup " + n};
     case MessageKind::Email: return {"第 " + n + " 次发出的" + w.item.zh, w.item.en + " send " + n};
-    case MessageKind::EmailAck: return {w.provider.zh + "对第 " + n + " 次" + w.item.zh + "的确认", "the provider's ack of " + w.item.en + " send " + n};
+    case MessageKind::EmailAck: return {w.provider.zh + "对第 " + n + " 次" + w.item.zh + "的确认", w.provider.en + "'s ack of " + w.item.en + " send " + n};
   }
   return {"?", "?"};
 }
@@ -253,7 +253,7 @@ L10n describe(const Step& s, const Run& run) {
                       send_note(e.local), "", "");
   }
   std::string email = str(e.local.email_key);
-  if (k == "timeout" && e.side == Side::Service) return {"转发器等" + pw.provider.zh + "的确认超时：" + pw.item.zh + " " + email + " 送到没有，结果未知；这一行仍是 pending", "the relay times out waiting for the provider's ack: whether " + pw.item.en + " " + email + " arrived is unknown; its row stays pending"};
+  if (k == "timeout" && e.side == Side::Service) return {"转发器等" + pw.provider.zh + "的确认超时：" + pw.item.zh + " " + email + " 送到没有，结果未知；这一行仍是 pending", "the relay times out waiting for " + pw.provider.en + "'s ack: whether " + pw.item.en + " " + email + " arrived is unknown; its row stays pending"};
   if (k == "timeout" && str(e.local.awaited) == "layer") {
     std::string layer = str(e.local.layer);
     std::string ms = std::to_string(e.local.timeout_ms.value_or(0));

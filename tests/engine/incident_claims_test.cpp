@@ -167,6 +167,7 @@ TEST_CASE("incident akash top-up: the timeline's narration, faults and runs spea
     CHECK(t.find("email") == std::string::npos);
     CHECK(t.find("mail provider") == std::string::npos);
     CHECK(t.find("inbox") == std::string::npos);
+    CHECK(t.find("the provider's") == std::string::npos);  // a lane with two names
     CHECK(t.find("邮件") == std::string::npos);
     CHECK(t.find("收件箱") == std::string::npos);
     ledger = ledger || t.find("the balance ledger") != std::string::npos;
