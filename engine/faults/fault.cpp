@@ -1,5 +1,7 @@
 #include "engine/faults/fault.hpp"
 
+#include "engine/text/provider_words.hpp"
+
 namespace idemlab {
 
 const char* to_string(MessageKind k) {
@@ -115,8 +117,9 @@ std::string Fault::id() const {
 
 L10n Fault::describe(bool credits) const {
   std::string num = std::to_string(n);
-  const L10n sent = credits ? L10n{"加值通知", "credit notice"} : L10n{"邮件", "email"};
-  const L10n to = credits ? L10n{"余额账本", "the balance ledger"} : L10n{"邮件服务商", "the mail provider"};
+  const ProviderWords words = provider_words(credits);
+  const L10n& sent = words.short_item;
+  const L10n& to = words.provider;
   if (kind == Kind::Drop) {
     switch (message) {
       case MessageKind::Request:

@@ -3,23 +3,12 @@
 #include "engine/client/client.hpp"
 #include "engine/service/service.hpp"
 #include "engine/scenario/limits.hpp"
+#include "engine/text/provider_words.hpp"
 
 namespace idemlab {
 namespace {
 
 std::string str(const std::optional<std::string>& v) { return v.value_or(""); }
-
-// What the provider's lane is, in words: a mail provider's inbox, or, under provider.effect =
-// credit, the balance ledger it stands in for (the akash incident: a webhook crediting a
-// wallet). `item` is what the service sends it, `one` the same counted, `key` the name of
-// its deduplication key, `provider` the lane.
-struct ProviderWords {
-  L10n item, one, key, provider;
-};
-ProviderWords provider_words(bool credits) {
-  if (credits) return {{"加值通知", "credit notice"}, {"一条加值通知", "one credit notice"}, {"通知标识", "notice key"}, {"余额账本", "the balance ledger"}};
-  return {{"通知邮件", "notification email"}, {"一封通知邮件", "one notification email"}, {"邮件标识", "email key"}, {"邮件服务商", "the mail provider"}};
-}
 
 L10n message_name(const Message& m, bool credits) {
   std::string n = std::to_string(m.n);
