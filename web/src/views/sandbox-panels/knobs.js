@@ -1,0 +1,255 @@
+// The scenario's knobs: one control per row of the engine's knob table (`vocabulary`),
+// drawn as a group per side, each value marked as the engine marks it.
+// Methods of the sandbox's view (../sandbox.js), kept here by concept; they run with
+// `this` the SandboxView, as its own methods do.
+
+import { h, replaceChildren, rebuildKeepingFocus } from '../../dom.js';
+import { t, l, nameOf } from '../../i18n.js';
+import { GROUPS, placeOf, placed, typedNumber } from './shared.js';
+
+export class KnobsPanel {
+  /** What this challenge lets the learner change: 'faults' (break), 'knobs' (fix), or null (free play). */
+  editable() {
+    if (!this.challenge) return null;
+    return this.challenge.view.kind === 'break' ? 'faults' : 'knobs';
+  }
+
+  /**
+   * The knob controls, built once per mount; an edit updates them in place (a control the
+   * learner is leaving with Tab must still be there for the focus to move on from it).
+   */
+  renderKnobs() {
+    const mode = this.editable();
+    const fix = mode === 'knobs' ? this.challenge.view : null;
+    this.knobViews = [];
+    const groups = GROUPS.map((g) => {
+      const knobs = (this.vocab.knobs || []).filter((k) => k.group === g);
+      if (!knobs.length) return null;
+      return h(
+        'fieldset',
+        { class: 'sb-group', disabled: mode === 'faults' || null },
+        h('legend', null, nameOf('knobGroup', g)),
+        knobs.map((k) => {
+          const view = this.knobControl(k);
+          this.knobViews.push(view);
+          return view.el;
+        }),
+      );
+    });
+    const allowed = fix && Array.isArray(fix.knobs) ? fix.knobs : null;
+    replaceChildren(
+      this.el.knobs,
+      h('h3', { id: 'sb-knobs-h', class: 'section-title' }, t('sandbox.scenario')),
+      mode === 'faults' ? h('p', { class: 'muted small' }, t('sandbox.lockedBreak')) : null,
+      allowed ? h('p', { class: 'muted small', 'data-testid': 'sb-allowed-knobs' }, t('sandbox.allowedKnobs', { knobs: allowed.join(', ') })) : null,
+      // In a fix-it challenge the table's judgement of each value would give the answer away.
+      fix ? null : h('p', { class: 'muted small' }, t('sandbox.settingLegend')),
+      groups,
+    );
+  }
+
+  refreshKnobs() {
+    for (const view of this.knobViews || []) view.update();
+  }
+
+  knobControl(k) {
+    // A fix-it challenge names the knobs it lets the learner change: the others stay put.
+    const mode = this.editable();
+    const fix = mode === 'knobs' ? this.challenge.view : null;
+    const fixed = fix && Array.isArray(fix.knobs) && !fix.knobs.includes(`${k.group}.${k.name}`);
+    const id = `knob-${k.group}-${k.name}`;
+    const current = () => {
+      const group = this.state.s[k.group] || {};
+      return Object.prototype.hasOwnProperty.call(group, k.name) ? group[k.name] : k.default;
+    };
+    const badge = h('span', { class: 'badge', 'data-testid': 'knob-setting', hidden: true });
+    const label = h('label', { for: id, class: 'sb-knob-name' }, h('code', null, k.name));
+    const meaning = h('p', { class: 'muted small sb-knob-meaning', id: `${id}-m` }, l(k.meaning));
+    const valueMeaning = h('p', { class: 'small sb-value-meaning', id: `${id}-v` });
+    // A value the engine refused, said beside the control (the page's notice is far above).
+    const refused = h('p', { class: 'small sb-knob-refused', role: 'alert', 'data-testid': 'sb-knob-refused', hidden: true });
+    let control;
+    let show; // puts the current value into the control
+    if (k.type === 'choice' || k.type === 'boolean') {
+      control = h(
+        'select',
+        { id, 'data-fkey': id, 'aria-describedby': `${id}-v ${id}-m`, 'data-knob': `${k.group}.${k.name}`, onchange: (ev) => this.setKnob(k.group, k.name, k.type === 'boolean' ? ev.target.value === 'true' : ev.target.value) },
+        (k.values || []).map((v) => h('option', { value: v.name, title: l(v.meaning) }, v.name)),
+      );
+      show = (value) => {
+        control.value = String(value);
+        const v = (k.values || []).find((x) => x.name === String(value));
+        valueMeaning.textContent = v ? l(v.meaning) : '';
+      };
+    } else if (k.type === 'integer') {
+      const input = h('input', {
+        id,
+        'data-fkey': id,
+        type: 'number',
+        class: 'sb-num',
+        min: String(k.min),
+        max: String(k.max),
+        step: '1',
+        placeholder: k.optional ? t('sandbox.unset') : '',
+        'aria-describedby': `${id}-m`,
+        'data-knob': `${k.group}.${k.name}`,
+        onchange: (ev) => {
+          // As typed (a fraction or a value out of range is refused by the engine, by name);
+          // emptied, an optional knob is unset; otherwise the value still in force is shown.
+          const v = typedNumber(ev.target, null, k.optional);
+          if (v === null) this.refreshKnobs();
+          else this.setKnob(k.group, k.name, v);
+        },
+      });
+      const unsetBtn = k.optional ? h('button', { type: 'button', class: 'btn btn-small', 'data-fkey': `${id}-unset`, onclick: () => this.setKnob(k.group, k.name, undefined) }, t('sandbox.unsetIt')) : null;
+      control = h('span', { class: 'sb-inline' }, input, k.unit ? ` ${k.unit}` : null, unsetBtn);
+      show = (value) => {
+        const unset = value === null || value === undefined;
+        const text = unset ? '' : String(value);
+        if (input.value !== text) input.value = text;
+        if (unsetBtn) unsetBtn.hidden = unset;
+      };
+    } else if (k.type === 'layers') {
+      control = h('div', { class: 'sb-layers', 'data-knob': `${k.group}.${k.name}` });
+      let shown = null;
+      show = (value) => {
+        const layers = Array.isArray(value) ? value : [];
+        const text = JSON.stringify(layers);
+        if (text === shown) return;
+        shown = text;
+        // Layer i with `field` set to `v`, or left out (its default) when v is undefined.
+        // Each edit redraws the rows from the value then in force: a refused one (a fraction,
+        // 0) shows the layers as they still are, not what was typed.
+        const setLayer = (i, field, v) => {
+          shown = null;
+          this.setKnob(k.group, k.name, layers.map((x, j) => {
+            if (j !== i) return x;
+            const rest = { ...x };
+            delete rest[field];
+            return v === undefined ? rest : { ...rest, [field]: v };
+          }));
+        };
+        rebuildKeepingFocus(control, () =>
+          replaceChildren(
+            control,
+            layers.map((ly, i) =>
+              h(
+                'span',
+                { class: 'sb-inline sb-layer' },
+                h('code', null, ly.layer),
+                ' × ',
+                h('input', {
+                  type: 'number',
+                  class: 'sb-num',
+                  min: '1',
+                  max: String(k.max_attempts || 20),
+                  value: String(ly.attempts),
+                  disabled: fixed || null,
+                  'aria-label': t('sandbox.layerAttempts', { layer: ly.layer }),
+                  'data-fkey': `${id}-layer-${i}`,
+                  onchange: (ev) => {
+                    const n = typedNumber(ev.target, ly.attempts);
+                    if (n !== null) setLayer(i, 'attempts', n);
+                  },
+                }),
+                h(
+                  'label',
+                  { class: 'sb-inline', title: t('sandbox.layerOwnKeyOf', { layer: ly.layer }) },
+                  h('input', {
+                    type: 'checkbox',
+                    checked: ly.key === 'per_call',
+                    disabled: fixed || null,
+                    'aria-label': t('sandbox.layerOwnKeyOf', { layer: ly.layer }),
+                    'data-fkey': `${id}-key-${i}`,
+                    onchange: (ev) => setLayer(i, 'key', ev.target.checked ? 'per_call' : undefined),
+                  }),
+                  ' ',
+                  t('sandbox.layerOwnKey'),
+                ),
+                ' ',
+                // Its own timeout for one call (empty: none; it waits as long as what is inside it).
+                h(
+                  'label',
+                  { class: 'sb-inline' },
+                  t('sandbox.layerTimeout'),
+                  ' ',
+                  h('input', {
+                    type: 'number',
+                    class: 'sb-num',
+                    min: '1',
+                    max: String(k.max_timeout_ms),
+                    value: ly.timeout_ms === undefined ? '' : String(ly.timeout_ms),
+                    placeholder: t('sandbox.layerNoTimeout'),
+                    disabled: fixed || null,
+                    'aria-label': t('sandbox.layerTimeoutOf', { layer: ly.layer }),
+                    'data-fkey': `${id}-timeout-${i}`,
+                    onchange: (ev) => {
+                      // Emptied: no timeout of its own. Otherwise as typed (the engine refuses a fraction or 0).
+                      const ms = typedNumber(ev.target, ly.timeout_ms, true);
+                      if (ms !== null) setLayer(i, 'timeout_ms', ms);
+                    },
+                  }),
+                  ' ms',
+                ),
+                ' ',
+                // Which errors it retries (the engine's list): all when none is unticked.
+                h(
+                  'span',
+                  { class: 'sb-inline sb-retry-on', role: 'group', 'aria-label': t('sandbox.layerRetriesOf', { layer: ly.layer }) },
+                  t('sandbox.layerRetries'),
+                  (k.retry_on || []).map((kind) =>
+                    h(
+                      'label',
+                      { class: 'sb-inline' },
+                      h('input', {
+                        type: 'checkbox',
+                        checked: !Array.isArray(ly.retry_on) || ly.retry_on.includes(kind),
+                        disabled: fixed || null,
+                        'aria-label': t('sandbox.layerRetriesKind', { layer: ly.layer, kind }),
+                        'data-fkey': `${id}-retry-${i}-${kind}`,
+                        onchange: (ev) => {
+                          const was = Array.isArray(ly.retry_on) ? ly.retry_on : k.retry_on;
+                          const now = k.retry_on.filter((n) => (n === kind ? ev.target.checked : was.includes(n)));
+                          setLayer(i, 'retry_on', now.length === k.retry_on.length ? undefined : now);
+                        },
+                      }),
+                      ' ',
+                      kind,
+                    ),
+                  ),
+                ),
+                ' ',
+                h('button', { type: 'button', class: 'btn btn-small', disabled: fixed || null, 'data-fkey': `${id}-rm-${i}`, 'aria-label': t('sandbox.removeLayer', { layer: ly.layer }), onclick: () => this.setKnob(k.group, k.name, layers.filter((_, j) => j !== i)) }, '×'),
+              ),
+            ),
+            layers.length < (k.max_layers || 5)
+              ? h('button', { type: 'button', class: 'btn btn-small', id, 'aria-label': t('sandbox.addLayer'), disabled: fixed || null, 'data-fkey': `${id}-add`, onclick: () => this.setKnob(k.group, k.name, [...layers, { layer: `layer${layers.length + 1}`, attempts: 2 }]) }, t('sandbox.addLayer'))
+              : null,
+          ),
+        );
+      };
+    }
+    if (fixed) {
+      for (const el of [control, ...control.querySelectorAll('input, select, button')]) {
+        if ('disabled' in el) el.disabled = true;
+      }
+    }
+    const update = () => {
+      show(current());
+      const mine = (this.editError || []).filter((e) => placeOf(e.path).startsWith(`${k.group}.${k.name}`));
+      refused.hidden = !mine.length;
+      replaceChildren(refused, mine.length ? [t('sandbox.knobRefused'), ' ', h('span', { lang: 'en' }, mine.map(placed).join('; '))] : null);
+      // The engine's judgement of the value in force (run's "settings"); none in a fix-it.
+      const setting = fix ? null : (this.run.settings || {})[`${k.group}.${k.name}`] || null;
+      badge.hidden = !setting;
+      badge.className = setting ? `badge setting-${setting}` : 'badge';
+      badge.textContent = setting ? nameOf('setting', setting) : '';
+      badge.title = setting === 'wrong' ? t('sandbox.settingWrongMeaning') : '';
+      // A layers value has no named values: the engine says what its judgement means.
+      if (k.type === 'layers') valueMeaning.textContent = setting && k.setting_meanings && k.setting_meanings[setting] ? l(k.setting_meanings[setting]) : '';
+    };
+    const el = h('div', { class: ['sb-knob', fixed && 'is-fixed'], 'data-fixed': fixed ? 'true' : null }, h('div', { class: 'sb-knob-head' }, label, ' ', badge), control, refused, valueMeaning, meaning);
+    update();
+    return { el, update };
+  }
+}

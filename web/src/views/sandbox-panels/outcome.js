@@ -1,0 +1,234 @@
+// What the run came to and how it was made: the ending and verdicts, policy A beside B, the
+// fault plan, the run's injection points, and a lesson's challenge checked by the engine.
+// Methods of the sandbox's view (../sandbox.js), kept here by concept; they run with
+// `this` the SandboxView, as its own methods do.
+
+import { h, replaceChildren } from '../../dom.js';
+import { t, l, nameOf, worded } from '../../i18n.js';
+import { outputErrors } from '../../engine.js';
+import { postChallengeChecked } from '../../embed.js';
+import { targetAction } from '../diagram.js';
+import { statusPill } from '../panels.js';
+import { unreachedNote } from '../wrongalone.js';
+import { faultKey, clone, placed, typedNumber } from './shared.js';
+
+export class OutcomePanel {
+  renderSummary() {
+    const run = this.run;
+    const verdict = run.verdict || { violations: [] };
+    replaceChildren(
+      this.el.summary,
+      h('h3', { id: 'sb-summary-h', class: 'section-title' }, t('sandbox.summary')),
+      h(
+        'ul',
+        { class: 'sb-ending', 'data-testid': 'sb-ending' },
+        (run.ending.intents || []).map((e) =>
+          h(
+            'li',
+            { 'data-intent': e.intent, 'data-status': e.status, 'data-effects': e.effects },
+            h('code', null, e.intent),
+            ' ',
+            e.status === 'NONE' ? h('span', { class: 'muted' }, t('sandbox.noRow')) : statusPill(e.status),
+            ' ',
+            t(e.effects === 1 ? 'sandbox.effect' : 'sandbox.effects', { n: e.effects }),
+            e.emails !== undefined ? ` · ${t(worded(e.emails === 1 ? 'sandbox.email' : 'sandbox.emails', run.ending.effect), { n: e.emails })}` : null,
+          ),
+        ),
+      ),
+      verdict.violations.length
+        ? h('ul', { class: 'sb-verdict inv-list', 'data-testid': 'sb-verdict' }, verdict.violations.map((v) => h('li', { class: 'inv-broken', 'data-invariant': v.invariant }, '⚠ ', l(v.reason))))
+        : h('p', { class: 'inv-ok', 'data-testid': 'sb-verdict' }, '✓ ', t('sandbox.noViolation')),
+      verdict.stop && verdict.stop !== 'settled' ? h('p', { class: 'muted' }, l(verdict.stop_text)) : null,
+      // Why nothing breaks: no fault of this run reaches a wrong-alone setting (not in a
+      // challenge, where naming it would give the answer away).
+      this.challenge ? null : unreachedNote(run, () => this.searchUnreached()),
+    );
+  }
+
+  /** The unreached note's one click: the explorer, at the K chosen in its card, in view. */
+  searchUnreached() {
+    this.startExplore(this.exploreK);
+    this.el.explore.focus({ preventScroll: true });
+    this.el.explore.scrollIntoView({ block: 'nearest' });
+  }
+
+  renderCompare() {
+    if (!this.state.a) {
+      replaceChildren(
+        this.el.compare,
+        h('p', { class: 'sb-pin-row' }, h('button', { type: 'button', class: 'btn', 'data-testid': 'sb-pin', 'data-fkey': 'pin', onclick: () => this.pin() }, t('sandbox.pin')), ' ', h('span', { class: 'muted small' }, t('sandbox.pinHint'))),
+      );
+      return;
+    }
+    const column = (name, run, policy) => {
+      if (!run || run.errors) {
+        return h('div', { class: 'sb-col', 'data-testid': `sb-col-${name}` }, h('h4', null, name), h('p', { class: 'notice notice-warn' }, t('sandbox.pinRefused'), ' ', h('span', { lang: 'en' }, (run && run.errors ? run.errors : []).map(placed).join('; '))));
+      }
+      const changed = [];
+      for (const g of ['client', 'service', 'provider']) {
+        for (const [k, v] of Object.entries(policy[g] || {})) {
+          const other = ((name === 'A' ? this.state.s : this.state.a)[g] || {})[k];
+          if (JSON.stringify(other) !== JSON.stringify(v)) changed.push(h('code', { class: 'chip' }, `${g}.${k}: ${typeof v === 'string' ? v : JSON.stringify(v)}`));
+        }
+      }
+      return h(
+        'div',
+        { class: 'sb-col', 'data-testid': `sb-col-${name}` },
+        h('h4', null, name === 'A' ? t('sandbox.pinnedA') : t('sandbox.editedB')),
+        changed.length ? h('p', { class: 'compare-knobs' }, changed) : h('p', { class: 'muted small' }, t('sandbox.samePolicy')),
+        h('ul', { class: 'sb-ending' }, (run.ending.intents || []).map((e) => h('li', { 'data-intent': e.intent, 'data-effects': e.effects }, h('strong', { class: 'sb-count' }, String(e.effects)), ' ', t(e.effects === 1 ? 'sandbox.effectOf' : 'sandbox.effectsOf', { intent: e.intent }), ' · ', e.status === 'NONE' ? t('sandbox.noRow') : statusPill(e.status)))),
+        run.verdict.violations.length ? h('ul', { class: 'inv-list' }, run.verdict.violations.map((v) => h('li', { class: 'inv-broken' }, '⚠ ', l(v.reason)))) : h('p', { class: 'inv-ok' }, '✓ ', t('sandbox.noViolation')),
+        run.unfired && run.unfired.length ? h('p', { class: 'muted small' }, t('sandbox.unfiredIn', { text: run.unfired.map((u) => l(u.text)).join('; ') })) : null,
+      );
+    };
+    replaceChildren(
+      this.el.compare,
+      h(
+        'section',
+        { class: 'card sb-compare', 'data-testid': 'sb-compare', 'aria-labelledby': 'sb-compare-h' },
+        h('h3', { id: 'sb-compare-h', class: 'section-title' }, t('sandbox.compareTitle')),
+        h('p', { class: 'muted small' }, t('sandbox.compareCaption', { faults: this.planText() })),
+        h('div', { class: 'sb-cols' }, column('A', this.pinRun, this.state.a), column('B', this.run, this.state.s)),
+        h('button', { type: 'button', class: 'btn btn-small', 'data-testid': 'sb-unpin', 'data-fkey': 'pin', onclick: () => this.unpin() }, t('sandbox.unpin')),
+      ),
+    );
+  }
+
+  planText() {
+    const planned = (this.run.targets || []).filter((tg) => tg.planned);
+    return planned.length ? planned.map((tg) => l(tg.text)).join('; ') : t('sandbox.noFault');
+  }
+
+  renderPlan() {
+    const faults = this.state.s.faults || [];
+    const byKey = new Map((this.run.targets || []).map((tg) => [faultKey(tg.fault), tg]));
+    replaceChildren(
+      this.el.plan,
+      h('h3', { id: 'sb-plan-h', class: 'section-title' }, t('sandbox.plan')),
+      faults.length === 0
+        ? h('p', { class: 'muted', 'data-testid': 'sb-plan-empty' }, t('sandbox.planEmpty'))
+        : h(
+            'ol',
+            { class: 'sb-plan-list', 'data-testid': 'sb-plan-list' },
+            faults.map((f, i) => {
+              const tg = byKey.get(faultKey(f));
+              const crash = Boolean(f.crash_client || f.crash_service);
+              return h(
+                'li',
+                { 'data-fault': faultKey(f) },
+                h('span', null, tg ? l(tg.text) : faultKey(f), f.intent ? h('span', { class: 'muted' }, ` (${f.intent})`) : null),
+                crash
+                  ? h(
+                      'label',
+                      { class: 'sb-inline' },
+                      t('sandbox.restartAfter'),
+                      ' ',
+                      h('input', { type: 'number', min: '1', max: this.maxMs(), step: '10', value: String(f.restart_after_ms ?? 50), class: 'sb-num', 'data-fkey': `restart-${faultKey(f)}`, 'aria-label': t('sandbox.restartOf', { text: tg ? l(tg.text) : faultKey(f) }), onchange: (ev) => { const ms = typedNumber(ev.target, f.restart_after_ms ?? 50); if (ms !== null) this.setRestart(f, ms); } }),
+                      ' ms',
+                    )
+                  : null,
+                ' ',
+                h('button', { type: 'button', class: 'btn btn-small', 'data-fkey': `remove-${faultKey(f)}`, 'aria-label': t('sandbox.removeFault', { text: tg ? l(tg.text) : faultKey(f) }), onclick: () => this.removeFault(f) }, t('sandbox.remove')),
+              );
+            }),
+          ),
+    );
+  }
+
+  renderTargets() {
+    const cur = this.step;
+    const targets = this.run.targets || [];
+    const side = (s) => nameOf('side', s);
+    replaceChildren(
+      this.el.targets,
+      h('h3', { id: 'sb-targets-h', class: 'section-title' }, t('sandbox.targets')),
+      h('p', { class: 'muted small' }, t('sandbox.targetsHint')),
+      h(
+        'ul',
+        { class: 'sb-target-list', 'data-testid': 'sb-target-list' },
+        targets.map((tg, i) =>
+          h(
+            'li',
+            { class: [tg.step > cur + 1 && 'is-later'] },
+            h(
+              'button',
+              {
+                type: 'button',
+                class: ['btn', 'btn-small', 'sb-target', tg.planned && 'is-planned'],
+                'aria-pressed': tg.planned ? 'true' : 'false',
+                // Several buttons share a name ("Crash here"): each is described by its point.
+                'aria-describedby': `sb-target-${i}`,
+                'data-target': tg.id,
+                'data-fkey': `target-${tg.id}`,
+                'data-testid': 'sb-target',
+                onclick: () => this.toggleTarget(tg),
+              },
+              targetAction(tg),
+            ),
+            ' ',
+            h('span', { id: `sb-target-${i}` }, h('span', null, l(tg.text)), h('span', { class: 'muted small' }, ` · ${side(tg.side)} · t=${tg.t}ms`)),
+          ),
+        ),
+      ),
+    );
+  }
+
+  async checkChallenge() {
+    if (this.check && this.check.running) return;
+    const { rec } = this.challenge;
+    this.check = { running: true };
+    this.renderChallenge();
+    await this.queue; // the attempt is the scenario once the edits before this click are answered
+    if (this.destroyed) return;
+    try {
+      const out = await this.app.call('challenge', { file: rec.file, text: rec.text, attempt: clone(this.state.s) }, { cancellable: true });
+      const errors = outputErrors(out, rec.file);
+      if (errors) {
+        this.check = { error: errors.map((e) => `${e.path ? e.path + ': ' : ''}${e.reason}`).join('; ') };
+      } else {
+        this.check = { result: out };
+        const qid = 'challenge';
+        this.app.progress.recordTry(rec.id, qid, this.code, { correct: !!out.solved, explanation: out.text });
+        postChallengeChecked(rec.id, this.challenge.view.kind, !!out.solved, !!out.allowed);
+      }
+    } catch (e) {
+      this.check = e.cancelled ? null : { error: e.reason || e.message };
+    }
+    this.renderChallenge();
+  }
+
+  renderChallenge() {
+    if (!this.challenge) {
+      replaceChildren(this.el.challenge);
+      return;
+    }
+    const v = this.challenge.view;
+    const c = this.check;
+    let verdict = null;
+    if (c && c.running) verdict = h('p', { role: 'status' }, t('sandbox.checking'));
+    else if (c && c.error) verdict = h('p', { class: 'notice notice-warn', role: 'alert' }, t('sandbox.checkFailed'), ' ', h('span', { lang: 'en' }, c.error));
+    else if (c && c.result) {
+      const r = c.result;
+      verdict = h('div', { class: ['notice', r.solved ? 'notice-ok' : 'notice-warn'], role: 'status', 'data-testid': 'sb-check-result', 'data-solved': r.solved ? 'true' : 'false' }, h('p', null, r.solved ? '✓ ' : '✕ ', t(r.solved ? 'sandbox.solved' : r.allowed === false ? 'sandbox.notAllowed' : 'sandbox.notSolved')), h('p', null, l(r.text)));
+    }
+    const goal = v.goal_title ? l(v.goal_title) : this.invariantTitle(v.goal);
+    const limits =
+      v.kind === 'break'
+        ? t(v.max_faults === 1 ? 'sandbox.breakLimitsOne' : 'sandbox.breakLimits', { n: v.max_faults, goal })
+        : t(v.max_changes === 1 ? 'sandbox.fixLimitsOne' : 'sandbox.fixLimits', { n: v.max_changes, k: v.faults });
+    const solvedBefore = this.app.progress.isCorrect(this.challenge.rec.id, 'challenge');
+    replaceChildren(
+      this.el.challenge,
+      h(
+        'section',
+        { class: 'card sb-challenge', 'data-testid': 'sb-challenge', 'data-kind': v.kind },
+        h('h3', { class: 'section-title' }, t(v.kind === 'break' ? 'challenge.break' : 'challenge.fix'), solvedBefore ? h('span', { class: 'badge badge-ok' }, ' ✓ ', t('challenge.solvedBefore')) : null),
+        h('p', { 'data-testid': 'sb-challenge-prompt' }, l(v.prompt)),
+        h('p', { class: 'muted small' }, limits),
+        v.hint ? h('details', null, h('summary', null, t('challenge.hint')), h('p', null, l(v.hint))) : null,
+        h('p', null, h('button', { type: 'button', class: 'btn btn-primary', 'data-testid': 'sb-check', 'data-fkey': 'check', 'aria-disabled': c && c.running ? 'true' : null, onclick: () => this.checkChallenge() }, t('sandbox.check'))),
+        verdict,
+      ),
+    );
+  }
+}

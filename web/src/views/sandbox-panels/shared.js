@@ -1,0 +1,102 @@
+// What the sandbox's view and its panels (./*.js) share: fault identity, scenario
+// places, number boxes, and running a state in the engine.
+
+import { t } from '../../i18n.js';
+import { outputErrors } from '../../engine.js';
+
+export const GROUPS = ['client', 'service', 'provider', 'timing'];
+export const NO_HIDDEN = { sides: new Map(), truth: null };
+
+/** The same fault, whatever its restart delay: kind, point, intent, attempt. */
+export function faultKey(f) {
+  const kind = ['drop', 'crash_client', 'crash_service', 'service_error', 'connect_error'].find((k) => f[k]) || 'drop';
+  return `${kind}:${f[kind]}:${f.intent || ''}:${f.attempt || 1}`;
+}
+
+export const clone = (x) => JSON.parse(JSON.stringify(x));
+
+/**
+ * Where a script action drawn at row `index` is in `script` now (-1: gone). An action is
+ * the same whatever its time (a time edit may be waiting ahead of this one); of several
+ * alike, the one at the drawn row, else the nearest.
+ */
+export function actionIndex(script, action, index) {
+  const sameAs = (x) => JSON.stringify({ ...x, at: 0 }) === JSON.stringify({ ...action, at: 0 });
+  let best = -1;
+  (script || []).forEach((x, i) => {
+    if (sameAs(x) && (best < 0 || Math.abs(i - index) < Math.abs(best - index))) best = i;
+  });
+  return best;
+}
+/**
+ * Where in the scenario an engine problem is, as the sandbox's controls name it: a knob
+ * ("timing.latency_ms"), a script action or a fault counted from 1, else the JSON path.
+ */
+export function placeOf(path) {
+  const p = String(path || '').replace(/^\/scenario\/?/, '');
+  if (!p) return '';
+  // A knob, or a field of one of its entries: client.retry_layers[0].attempts.
+  let m = /^(client|service|provider|timing)\/([a-z_]+)(?:\/(\d+)(?:\/([a-z_]+))?)?/.exec(p);
+  if (m) return `${m[1]}.${m[2]}${m[3] === undefined ? '' : `[${m[3]}]`}${m[4] ? `.${m[4]}` : ''}`;
+  m = /^script\/(\d+)(?:\/([a-z_]+))?/.exec(p);
+  if (m) return t('sandbox.whereAction', { n: Number(m[1]) + 1, field: m[2] || '' }).trim();
+  m = /^faults\/(\d+)(?:\/([a-z_]+))?/.exec(p);
+  if (m) return t('sandbox.whereFault', { n: Number(m[1]) + 1, field: m[2] || '' }).trim();
+  return p;
+}
+
+/** An engine problem with its place first, when it has one: "client.key_scope: unknown value ...". */
+export const placed = (e) => (placeOf(e.path) ? `${placeOf(e.path)}: ` : '') + e.reason;
+
+/**
+ * A number box's value as typed, for the engine to judge (a fraction, 0 or a value past its
+ * limit is refused by name, beside the box: never rounded or clamped here); undefined when an
+ * `optional` box was emptied (the value is unset); null when there is nothing to ask: the
+ * box is empty, or holds what the browser cannot read as a number (1e309), and `shown`, the
+ * value in force, is put back.
+ */
+export function typedNumber(input, shown, optional = false) {
+  const raw = input.value.trim();
+  const unreadable = input.validity.badInput;
+  if (raw === '' && optional && !unreadable) return undefined;
+  if (raw !== '' && !unreadable) return Number(raw);
+  input.value = shown === undefined || shown === null ? '' : String(shown);
+  return null;
+}
+
+/** A state without its fault plan (what an explore result depends on). */
+export const withoutFaults = (state) => JSON.stringify({ ...state.s, faults: [] }) + JSON.stringify(state.a || null);
+export const fmt = (n) => Number(n).toLocaleString('en-US');
+
+/**
+ * Runs a state's scenario (and the pinned policy's) in the engine (`call`: main.js
+ * app.call): a promise of {state, run, pinRun, removed} or {errors}. Rejects with an
+ * EngineError when the engine cannot answer.
+ */
+export async function evaluateState(call, state) {
+  const next = clone(state);
+  const pinned = next.a ? { ...clone(next.s), ...clone(next.a) } : null;
+  // Both runs are asked at once: the worker answers them in order.
+  const [out, outA] = await Promise.all([call('run', { scenario: next.s }), pinned ? call('run', { scenario: pinned }) : null]);
+  const errors = outputErrors(out, 'scenario');
+  if (errors) return { errors };
+  const removed = Array.isArray(out.unfired) ? out.unfired : [];
+  if (removed.length) {
+    const gone = new Set(removed.map((u) => faultKey(u.fault)));
+    next.s.faults = (next.s.faults || []).filter((f) => !gone.has(faultKey(f)));
+  }
+  // A fault written without its intent (as lesson files may write it) takes the intent the
+  // engine gave it, from the run's planned targets: the plan then names it as the targets do.
+  const planned = (out.targets || []).filter((tg) => tg.planned);
+  next.s.faults = (next.s.faults || []).map((f) => {
+    if (f.intent) return f;
+    const tg = planned.find((p) => faultKey({ ...f, intent: p.fault.intent }) === faultKey(p.fault));
+    return tg ? { ...f, intent: tg.fault.intent } : f;
+  });
+  let pinRun = null;
+  if (pinned) {
+    const errA = outputErrors(outA, 'scenario A');
+    pinRun = errA ? { errors: errA } : outA;
+  }
+  return { state: next, run: out, pinRun, removed };
+}
