@@ -588,3 +588,25 @@ test('on a narrow screen the end of the lesson comes after the last question car
   expect(endBox.y).toBeGreaterThan(narration.y);
 });
 
+
+test('keyboard: a wrong option chosen with Enter keeps its focus ring, not only its "chosen" mark', async ({ page }) => {
+  await openLesson(page, LESSON, 0);
+  const qs = await questionsOf(page);
+  const q = qs.find((x) => x.kind !== 'table' && wrongIds(x, null).length >= 2) || qs.find((x) => x.kind === 'knowledge');
+  const card = await reach(page, q);
+  const { expected } = await engineExpected(page, LESSON, q.id);
+  const [wrong] = wrongIds(q, expected);
+  const option = card.locator(`button[data-answer="${wrong}"]`);
+  // Reached by Tab, so the browser shows focus as for a keyboard user (:focus-visible).
+  await option.focus();
+  await page.keyboard.press('Shift+Tab');
+  await page.keyboard.press('Tab');
+  await expect(option).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(card).toHaveAttribute('data-answered', 'true');
+  await expect(option).toBeFocused();
+  const ring = await option.evaluate((el) => ({ visible: el.matches(':focus-visible'), shadow: getComputedStyle(el).boxShadow }));
+  expect(ring.visible).toBe(true);
+  // The focus ring's colour (--focus: #ffbf47) is among the button's shadows.
+  expect(ring.shadow).toContain('rgb(255, 191, 71)');
+});
