@@ -26,7 +26,7 @@
 #include "engine/lesson/feedback.hpp"
 #include "engine/lesson/prepared.hpp"
 #include "engine/lesson/warnings.hpp"
-#include "engine/sim/simulation.hpp"
+#include "engine/nodes/nodes.hpp"
 #include "engine/store/database.hpp"
 #include "engine/timeline/timeline_json.hpp"
 
@@ -194,7 +194,7 @@ json drop_unfired(json& scenario) {
       scenario["faults"].size() != sc.faults.faults.size()) {
     return json();
   }
-  Run run = Simulation(sc, sc.faults).run();
+  Run run = simulate(sc, sc.faults);
   std::set<std::string> fired;
   for (const Fault& f : run.fired) fired.insert(f.id());
   json kept = json::array();
@@ -244,7 +244,7 @@ json simulate(const std::string& input) {
     // (A throw on the way stops the recording in api::call: engine/api/call.cpp.)
     std::vector<SqlCall> log;
     Database::record_sql(&log);
-    steps = Simulation(s, s.faults).run().steps.size();
+    steps = simulate(s, s.faults).steps.size();
     Database::record_sql(nullptr);
     long long statements = 0;
     for (const SqlCall& c : log) statements += c.kind != SqlCall::Kind::Open;
@@ -254,7 +254,7 @@ json simulate(const std::string& input) {
     put(out, "statements_per_run", statements);
     return out;
   }
-  for (long long i = 0; i < runs; ++i) steps += Simulation(s, s.faults).run().steps.size();
+  for (long long i = 0; i < runs; ++i) steps += simulate(s, s.faults).steps.size();
   put(out, "runs", runs);
   put(out, "steps_per_run", steps / runs);
   return out;

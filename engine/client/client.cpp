@@ -4,10 +4,8 @@
 
 #include "engine/client/retry_budget.hpp"
 #include "engine/fingerprint/sha256.hpp"
-#include "engine/net/network.hpp"
-#include "engine/service/service.hpp"
+#include "engine/scenario/knobs.hpp"
 #include "engine/sim/rng.hpp"
-#include "engine/sim/simulation.hpp"
 
 namespace idemlab {
 namespace {
@@ -22,7 +20,7 @@ SqlValue text_or_null(const std::optional<std::string>& s) {
 
 }  // namespace
 
-Client::Client(Simulation& sim) : sim_(sim), db_(Database::with_schema(
+Client::Client(Env& env, ClientSetup setup) : env_(env), setup_(std::move(setup)), db_(Database::with_schema(
       "CREATE TABLE intents(intent TEXT PRIMARY KEY, op_key TEXT NOT NULL,"
       " fingerprint TEXT NOT NULL, payload TEXT NOT NULL, status TEXT NOT NULL,"
       " receipt TEXT, attempts INTEGER NOT NULL, lookups INTEGER NOT NULL,"
@@ -32,8 +30,9 @@ Client::Client(Simulation& sim) : sim_(sim), db_(Database::with_schema(
       " PRIMARY KEY(intent, version))",
       "DELETE FROM intents; DELETE FROM earlier_versions")) {}
 
-Client::Client(Simulation& sim, Client& from, bool take)
-    : sim_(sim),
+Client::Client(Env& env, Client& from, bool take)
+    : env_(env),
+      setup_(from.setup_),
       db_(take ? std::move(from.db_) : from.db_.copy()),
       rows_(from.rows_),
       rows_read_at_(take ? from.rows_read_at_ : from.rows_read_at_ == from.db_.changes() ? db_.changes() : -1),
@@ -45,22 +44,59 @@ Client::Client(Simulation& sim, Client& from, bool take)
       layers_(from.layers_),
       never_left_(from.never_left_) {}
 
+std::unique_ptr<Node> Client::fork(Env& env, bool take) {
+  return std::make_unique<Client>(env, *this, take);
+}
+
+void Client::snapshot(Snapshot& into) {
+  into.client_alive = alive_;
+  into.intents = rows();
+  into.earlier = earlier();
+  into.waiting = waiting_;
+}
+
+void Client::act(const Action& a) {
+  const ActionInfo& info = action_info(a.kind);
+  if (info.needs_intent && a.kind != ActionKind::Deliver && !a.intent.empty() && alive_ && !has_row(a.intent)) {
+    // Said on the timeline, so that a learner who put the action too early sees why
+    // nothing happened.
+    LocalView ignored;
+    ignored.action = info.name;
+    ignored.reason = reasons::kUndecided;
+    record(EventKind::Ignored, a.intent, std::move(ignored));
+    return;
+  }
+  switch (a.kind) {
+    case ActionKind::Deliver: deliver(a.intent, a.payload); break;
+    case ActionKind::CrashClient: crash(); break;
+    case ActionKind::RestartClient: restart(); break;
+    case ActionKind::Reconcile: reconcile(a.intent); break;
+    case ActionKind::ResendNewKey: resend_new_key(a.intent); break;
+    case ActionKind::ResendChangedPayload: resend_changed_payload(a.intent, a.payload); break;
+    case ActionKind::ResendSameKey: resend_same_key(a.intent); break;
+    case ActionKind::MarkFailed: mark_failed(a.intent); break;
+    case ActionKind::Cancel: cancel(a.intent); break;
+    case ActionKind::Fallback: fallback(a.intent, a.payload); break;
+    case ActionKind::Reapply: reapply(a.intent); break;
+  }
+}
+
 std::string Client::make_key(const std::string& intent, long long k) const {
-  return "op-" + Rng::derive_hex(sim_.scenario().seed, "key/" + intent + "/" + std::to_string(k), 12);
+  return "op-" + Rng::derive_hex(setup_.seed, "key/" + intent + "/" + std::to_string(k), 12);
 }
 
 std::string Client::key_of(const std::string& intent, const std::string& fingerprint) const {
-  KeySource source = sim_.scenario().client.key_source;
+  KeySource source = setup_.policy.key_source;
   if (source == KeySource::PayloadHash) return "op-" + sha256_hex(intent + "\n" + fingerprint).substr(0, 12);
   // The request as sent carries the time it was submitted (virtual ms).
   if (source == KeySource::RequestHash) {
-    return "op-" + sha256_hex(intent + "\n" + fingerprint + "\n" + std::to_string(sim_.now())).substr(0, 12);
+    return "op-" + sha256_hex(intent + "\n" + fingerprint + "\n" + std::to_string(env_.now())).substr(0, 12);
   }
   return make_key(intent, 1);
 }
 
-int Client::record(const char* kind, const std::string& intent, LocalView&& local, int message) {
-  return sim_.record(kind, Side::Client, intent, message, std::move(local));
+int Client::record(EventKind kind, const std::string& intent, LocalView&& local, int message) {
+  return env_.emit(kind, Side::Client, intent, message, std::move(local));
 }
 
 Rows<IntentRow> Client::rows() {
@@ -117,30 +153,30 @@ void Client::decide(const std::string& intent, const std::string& payload, const
   view.op_key = key;
   view.fingerprint = fp;
   if (!cancels.empty()) view.cancels = cancels;
-  KeySource source = sim_.scenario().client.key_source;
+  KeySource source = setup_.policy.key_source;
   if (source != KeySource::Stored) view.key_source = source == KeySource::PayloadHash ? "payload_hash" : "request_hash";
-  record("decide", intent, std::move(view));
-  bool send_first = sim_.scenario().client.persist == PersistWhen::AfterSend;
+  record(EventKind::Decide, intent, std::move(view));
+  bool send_first = setup_.policy.persist == PersistWhen::AfterSend;
   if (send_first) {
     // The mistake: the request leaves before the intent is stored. A crash here leaves
     // an effect at the service and no trace of the intent at the client.
-    begin_calls(intent, static_cast<int>(sim_.scenario().client.retry_layers.size()) - 1);
+    begin_calls(intent, static_cast<int>(setup_.policy.retry_layers.size()) - 1);
     bool sent = launch_request(intent, wire_key(intent, key), payload, fp, 1, 0, key);
-    if (sent && sim_.crash_here(ClientPoint::AfterSend, intent, 1)) return;
+    if (sent && env_.crash_here(ClientPoint::AfterSend, intent, 1)) return;
   }
   db_.query(
       "INSERT INTO intents(intent, op_key, fingerprint, payload, status, receipt, attempts, lookups, decided_at)"
       " VALUES (?1, ?2, ?3, ?4, 'PENDING', NULL, ?5, 0, ?6)",
       {SqlValue::of(intent), SqlValue::of(key), SqlValue::of(fp), SqlValue::of(payload),
-       SqlValue::of(send_first ? 1LL : 0LL), SqlValue::of(static_cast<long long>(sim_.now()))});
+       SqlValue::of(send_first ? 1LL : 0LL), SqlValue::of(static_cast<long long>(env_.now()))});
   LocalView persisted;
   persisted.op_key = key;
   persisted.status = status::kPending;
-  record("persist", intent, std::move(persisted));
+  record(EventKind::Persist, intent, std::move(persisted));
   if (send_first) return;
-  if (sim_.crash_here(ClientPoint::AfterPersist, intent, 1)) return;
+  if (env_.crash_here(ClientPoint::AfterPersist, intent, 1)) return;
   // Every retry layer starts its first call of the intent.
-  begin_calls(intent, static_cast<int>(sim_.scenario().client.retry_layers.size()) - 1);
+  begin_calls(intent, static_cast<int>(setup_.policy.retry_layers.size()) - 1);
   send_attempt(intent, KeyChoice::ByPolicy);
 }
 
@@ -150,21 +186,21 @@ void Client::send_attempt(const std::string& intent, KeyChoice choice, std::int6
   long long attempt = r->attempts + 1;
   std::string key = r->op_key;
   bool fresh = choice == KeyChoice::Fresh ||
-               (choice == KeyChoice::ByPolicy && sim_.scenario().client.key_scope == KeyScope::PerAttempt);
+               (choice == KeyChoice::ByPolicy && setup_.policy.key_scope == KeyScope::PerAttempt);
   if (fresh && attempt > 1) key = make_key(intent, attempt);
   // A key derived from the content follows it: changed content, a new key.
-  if (!fresh && sim_.scenario().client.key_source != KeySource::Stored) key = key_of(intent, r->fingerprint);
+  if (!fresh && setup_.policy.key_source != KeySource::Stored) key = key_of(intent, r->fingerprint);
   std::string status = r->status == status::kFailed ? status::kPending : r->status;
   db_.query("UPDATE intents SET op_key = ?1, attempts = ?2, status = ?3 WHERE intent = ?4",
             {SqlValue::of(key), SqlValue::of(attempt), SqlValue::of(status), SqlValue::of(intent)});
   std::string wire = fresh ? key : wire_key(intent, key);
   if (launch_request(intent, wire, r->payload, r->fingerprint, static_cast<int>(attempt), waited, key)) {
-    sim_.crash_here(ClientPoint::AfterSend, intent, static_cast<int>(attempt));
+    env_.crash_here(ClientPoint::AfterSend, intent, static_cast<int>(attempt));
   }
 }
 
 std::string Client::wire_key(const std::string& intent, const std::string& stored) {
-  const std::vector<RetryLayer>& layers = sim_.scenario().client.retry_layers;
+  const std::vector<RetryLayer>& layers = setup_.policy.retry_layers;
   int own = -1;  // the innermost layer that makes its own key per call
   for (std::size_t i = 0; i < layers.size() && own < 0; ++i) {
     if (layers[i].key_per_call) own = static_cast<int>(i);
@@ -174,13 +210,13 @@ std::string Client::wire_key(const std::string& intent, const std::string& store
   std::string call;
   const std::vector<LayerState>& at = layers_of(intent);
   for (std::size_t i = static_cast<std::size_t>(own) + 1; i < at.size(); ++i) call += "/" + std::to_string(at[i].iteration);
-  return "op-" + Rng::derive_hex(sim_.scenario().seed, "key/" + intent + "/" + layers[static_cast<std::size_t>(own)].layer + call, 12);
+  return "op-" + Rng::derive_hex(setup_.seed, "key/" + intent + "/" + layers[static_cast<std::size_t>(own)].layer + call, 12);
 }
 
 bool Client::launch_request(const std::string& intent, const std::string& key, const std::string& payload,
                             const std::string& fingerprint, int attempt, std::int64_t waited,
                             const std::string& stored) {
-  if (sim_.connect_error_here(intent, attempt)) {
+  if (env_.connect_error_here(intent, attempt)) {
     // The connection is refused before a byte leaves: the client knows at once that this
     // request reached no one (a definite error), and decides what next once the step that
     // tried to send is over.
@@ -193,10 +229,9 @@ bool Client::launch_request(const std::string& intent, const std::string& key, c
     // Whether an earlier request of the intent went out: then this refusal says nothing of it.
     ++never_left_[intent];
     if (any_left(intent, attempt)) local.earlier_sent = true;
-    record("connect_error", intent, std::move(local));
+    record(EventKind::ConnectError, intent, std::move(local));
     int epoch = epoch_;
-    sim_.schedule(sim_.now(), [intent, epoch](Simulation& s) {
-      Client& c = s.client();
+    schedule_self<Client>(env_, env_.now(), Side::Client, [intent, epoch](Client& c) {
       if (c.alive_ && epoch == c.epoch_) c.on_connect_error(intent);
     });
     return false;
@@ -210,9 +245,9 @@ bool Client::launch_request(const std::string& intent, const std::string& key, c
   m.op_key = key;
   m.payload = payload;
   m.fingerprint = fingerprint;
-  m.key_sent = sim_.scenario().client.sends_key;
-  sim_.own_key(key, intent);
-  int id = sim_.network().send(m);
+  m.key_sent = setup_.policy.sends_key;
+  env_.own_key(key, intent);
+  int id = env_.send(m);
   LocalView local = send_view(intent, waited);
   local.op_key = key;
   if (!m.key_sent) local.key_sent = false;  // the key stays in the client's row
@@ -221,7 +256,7 @@ bool Client::launch_request(const std::string& intent, const std::string& key, c
   local.fingerprint = fingerprint;
   local.attempt = attempt;
   if (reapplying_) local.reapply = true;
-  record("send", intent, std::move(local), id);
+  record(EventKind::Send, intent, std::move(local), id);
   wait_for(intent, MessageKind::Response, attempt);
   return true;
 }
@@ -235,9 +270,9 @@ void Client::on_connect_error(const std::string& intent) {
   std::optional<IntentRow> r = row(intent);
   if (!r || is_final(r->status)) return;
   const bool nothing_left = !any_left(intent, r->attempts);
-  const ClientPolicy& policy = sim_.scenario().client;
+  const ClientPolicy& policy = setup_.policy;
   std::int64_t wait = backoff_before(policy, sends(intent) + 1);
-  bool retried = no_send_reason(intent, sim_.now() + wait).empty() &&
+  bool retried = no_send_reason(intent, env_.now() + wait).empty() &&
                  (policy.retry_layers.empty() || retrying_layer_for(intent, kRetryConnect) >= 0);
   if (retried) {
     retry(intent, MessageKind::Request, kRetryConnect, true);
@@ -250,7 +285,7 @@ void Client::on_connect_error(const std::string& intent) {
   // An earlier send may have taken effect, and nothing sends this content again: whatever
   // the client still waits for may be an answer to other content (resend_changed_payload),
   // so a person is told now; a reply that still comes settles the row as any reply does.
-  std::string stop = no_send_reason(intent, sim_.now() + wait);
+  std::string stop = no_send_reason(intent, env_.now() + wait);
   if (!stop.empty()) {
     escalate(intent, stop);
     return;
@@ -261,7 +296,7 @@ void Client::on_connect_error(const std::string& intent) {
 // The send's place in the retry budget, for its local view; called when the send is
 // counted in the intent's row (or, sending before persisting, is the first).
 LocalView Client::send_view(const std::string& intent, std::int64_t waited) {
-  const ClientPolicy& policy = sim_.scenario().client;
+  const ClientPolicy& policy = setup_.policy;
   LocalView view;
   if (waited > 0) view.backoff_ms = waited;
   if (policy.retry_layers.empty()) return view;
@@ -291,21 +326,21 @@ void Client::send_lookup(const std::string& intent, std::int64_t waited, bool re
   m.from = Side::Client;
   m.to = Side::Service;
   m.intent = intent;
-  m.n = sim_.network().next_lookup(intent);
+  m.n = env_.next_lookup(intent);
   m.op_key = r->op_key;
-  int id = sim_.network().send(m);
+  int id = env_.send(m);
   LocalView local = send_view(intent, waited);
   local.op_key = r->op_key;
   if (read_back) local.read_back = true;
-  record("lookup", intent, std::move(local), id);
+  record(EventKind::Lookup, intent, std::move(local), id);
   wait_for(intent, MessageKind::LookupReply, m.n);
 }
 
 void Client::wait_for(const std::string& intent, MessageKind kind, int n) {
-  std::int64_t deadline = sim_.now() + sim_.scenario().timing.timeout_ms;
+  std::int64_t deadline = env_.now() + setup_.timeout_ms;
   waiting_.push_back({intent, kind, n, deadline});
   int epoch = epoch_;
-  sim_.schedule(deadline, [intent, kind, n, epoch](Simulation& s) { s.client().on_timeout(intent, kind, n, epoch); });
+  schedule_self<Client>(env_, deadline, Side::Client, [intent, kind, n, epoch](Client& c) { c.on_timeout(intent, kind, n, epoch); });
 }
 
 void Client::stop_waiting(const std::string& intent) {
@@ -324,7 +359,7 @@ long long Client::sends(const std::string& intent) {
 }
 
 std::optional<std::int64_t> Client::deadline_at(const std::string& intent) {
-  const ClientPolicy& policy = sim_.scenario().client;
+  const ClientPolicy& policy = setup_.policy;
   if (!policy.deadline_ms) return std::nullopt;
   auto r = db_.query("SELECT decided_at FROM intents WHERE intent = ?1", {SqlValue::of(intent)});
   if (r.empty()) return std::nullopt;
@@ -332,7 +367,7 @@ std::optional<std::int64_t> Client::deadline_at(const std::string& intent) {
 }
 
 std::string Client::no_send_reason(const std::string& intent, std::int64_t at) {
-  if (sends(intent) >= send_budget(sim_.scenario().client)) return kBudgetSpent;
+  if (sends(intent) >= send_budget(setup_.policy)) return kBudgetSpent;
   std::optional<std::int64_t> deadline = deadline_at(intent);
   if (deadline && at > *deadline) return kDeadlinePassed;
   return "";
@@ -343,7 +378,7 @@ void Client::escalate(const std::string& intent, const std::string& reason) {
   if (reason == kDeadlinePassed) {
     extra.deadline_at = *deadline_at(intent);
   } else if (reason == kBudgetSpent) {
-    extra.budget = send_budget(sim_.scenario().client);
+    extra.budget = send_budget(setup_.policy);
   }
   record_status(intent, status::kNeedsHuman, std::nullopt, reason, error_kind::kIndefinite, std::move(extra));
 }
@@ -353,7 +388,7 @@ void Client::escalate(const std::string& intent, const std::string& reason) {
 // layer retries it at all, or those that do have used their attempts; the budget and the
 // deadline are not what stopped it (retry_stops would have said so first).
 void Client::not_retried(const std::string& intent, unsigned error, int from_layer) {
-  const ClientPolicy& policy = sim_.scenario().client;
+  const ClientPolicy& policy = setup_.policy;
   LocalView extra;
   extra.error_kind = retry_on_name(error);
   std::vector<LayerAt> spent;
@@ -381,7 +416,7 @@ void Client::on_timeout(const std::string& intent, MessageKind kind, int n, int 
   LocalView local;
   local.awaited = to_string(kind);
   local.n = n;
-  record("timeout", intent, std::move(local));
+  record(EventKind::Timeout, intent, std::move(local));
   on_indefinite(intent, kind, kRetryTimeout);
 }
 
@@ -390,7 +425,7 @@ void Client::on_timeout(const std::string& intent, MessageKind kind, int n, int 
 void Client::on_indefinite(const std::string& intent, MessageKind awaited, unsigned error) {
   std::optional<IntentRow> r = row(intent);
   if (!r || is_final(r->status)) return;
-  const ClientPolicy& policy = sim_.scenario().client;
+  const ClientPolicy& policy = setup_.policy;
   if (awaited == MessageKind::Response && policy.on_timeout == OnTimeout::MarkFailedAndResend) {
     // The mistake: an indefinite error recorded as if it were a definite one.
     record_status(intent, status::kFailed, std::nullopt, "", error_kind::kIndefinite);
@@ -411,11 +446,11 @@ void Client::on_indefinite(const std::string& intent, MessageKind awaited, unsig
 // the backoff, within the budget and the deadline. When neither allows it and nothing
 // else is in flight, `escalate` makes the intent NEEDS_HUMAN (FAILED stays FAILED).
 void Client::retry(const std::string& intent, MessageKind call, unsigned error, bool escalate_when_spent, int from_layer) {
-  std::int64_t wait = backoff_before(sim_.scenario().client, sends(intent) + 1);
+  std::int64_t wait = backoff_before(setup_.policy, sends(intent) + 1);
   // Known already: the retry would come past the budget or after the deadline.
-  if (retry_stops(intent, sim_.now() + wait, escalate_when_spent)) return;
+  if (retry_stops(intent, env_.now() + wait, escalate_when_spent)) return;
   // Without layers the client's own budget (max_attempts) is all there is.
-  bool layered = !sim_.scenario().client.retry_layers.empty();
+  bool layered = !setup_.policy.retry_layers.empty();
   int layer = layered ? retrying_layer_for(intent, error, from_layer) : -1;
   if (layered && layer < 0) {
     if (escalate_when_spent && !waiting_on(intent)) not_retried(intent, error, from_layer);
@@ -427,21 +462,20 @@ void Client::retry(const std::string& intent, MessageKind call, unsigned error, 
   }
   int epoch = epoch_;
   int calls = layer >= 0 ? layers_of(intent)[static_cast<std::size_t>(layer)].calls : -1;
-  sim_.schedule(sim_.now() + wait, [intent, call, wait, escalate_when_spent, epoch, layer, calls](Simulation& s) {
-    Client& c = s.client();
+  schedule_self<Client>(env_, env_.now() + wait, Side::Client, [intent, call, wait, escalate_when_spent, epoch, layer, calls](Client& c) {
     if (c.alive_ && epoch == c.epoch_) c.retry_now(intent, call, wait, escalate_when_spent, layer, calls);
   });
 }
 
 void Client::begin_calls(const std::string& intent, int upto) {
-  const std::vector<RetryLayer>& layers = sim_.scenario().client.retry_layers;
+  const std::vector<RetryLayer>& layers = setup_.policy.retry_layers;
   std::vector<LayerState>& at = layers_of(intent);
   for (int i = 0; i <= upto && i < static_cast<int>(layers.size()); ++i) {
     int n = ++at[static_cast<std::size_t>(i)].calls;
     const std::optional<std::int64_t>& timeout = layers[static_cast<std::size_t>(i)].timeout_ms;
     if (!timeout) continue;
     int epoch = epoch_;
-    sim_.schedule(sim_.now() + *timeout, [intent, i, n, epoch](Simulation& s) { s.client().on_layer_timeout(intent, i, n, epoch); });
+    schedule_self<Client>(env_, env_.now() + *timeout, Side::Client, [intent, i, n, epoch](Client& c) { c.on_layer_timeout(intent, i, n, epoch); });
   }
 }
 
@@ -450,12 +484,12 @@ void Client::on_layer_timeout(const std::string& intent, int layer, int calls, i
   if (layers_of(intent)[static_cast<std::size_t>(layer)].calls != calls) return;  // a newer call
   std::optional<IntentRow> r = row(intent);
   if (!r || is_final(r->status) || r->status == status::kFailed) return;  // the call ended
-  const RetryLayer& l = sim_.scenario().client.retry_layers.at(static_cast<std::size_t>(layer));
+  const RetryLayer& l = setup_.policy.retry_layers.at(static_cast<std::size_t>(layer));
   LocalView local;
   local.awaited = "layer";
   local.layer = l.layer;
   local.timeout_ms = *l.timeout_ms;
-  record("timeout", intent, std::move(local));
+  record(EventKind::Timeout, intent, std::move(local));
   // It stops waiting for the call it gave up on: a reply that still comes is late.
   stop_waiting(intent);
   if (r->status != status::kUnknown) record_status(intent, status::kUnknown, std::nullopt, "", error_kind::kIndefinite);
@@ -464,12 +498,12 @@ void Client::on_layer_timeout(const std::string& intent, int layer, int calls, i
 
 std::vector<LayerState>& Client::layers_of(const std::string& intent) {
   std::vector<LayerState>& at = layers_[intent];
-  at.resize(sim_.scenario().client.retry_layers.size());
+  at.resize(setup_.policy.retry_layers.size());
   return at;
 }
 
 int Client::retrying_layer_for(const std::string& intent, unsigned error, int from_layer) {
-  const std::vector<RetryLayer>& layers = sim_.scenario().client.retry_layers;
+  const std::vector<RetryLayer>& layers = setup_.policy.retry_layers;
   const std::vector<LayerState>& at = layers_of(intent);
   for (std::size_t i = static_cast<std::size_t>(from_layer); i < layers.size(); ++i) {
     if ((layers[i].retry_on & error) && at[i].iteration < layers[i].attempts) return static_cast<int>(i);
@@ -489,10 +523,10 @@ void Client::retry_now(const std::string& intent, MessageKind call, std::int64_t
   if (layer >= 0 && calls >= 0 && layers_of(intent)[static_cast<std::size_t>(layer)].calls != calls) return;
   std::optional<IntentRow> r = row(intent);
   if (!r || is_final(r->status)) return;                          // a late reply settled it during the backoff
-  if (retry_stops(intent, sim_.now(), escalate_when_spent)) return;  // a scripted send spent the budget meanwhile
+  if (retry_stops(intent, env_.now(), escalate_when_spent)) return;  // a scripted send spent the budget meanwhile
   if (layer >= 0) {
     std::vector<LayerState>& at = layers_of(intent);
-    const RetryLayer& l = sim_.scenario().client.retry_layers[static_cast<std::size_t>(layer)];
+    const RetryLayer& l = setup_.policy.retry_layers[static_cast<std::size_t>(layer)];
     if (at[static_cast<std::size_t>(layer)].iteration >= l.attempts) return;  // another retry used it meanwhile
     ++at[static_cast<std::size_t>(layer)].iteration;
     for (int i = 0; i < layer; ++i) at[static_cast<std::size_t>(i)].iteration = 1;
@@ -508,17 +542,16 @@ void Client::retry_now(const std::string& intent, MessageKind call, std::int64_t
 }
 
 void Client::after_unknown(const std::string& intent) {
-  const ClientPolicy& policy = sim_.scenario().client;
+  const ClientPolicy& policy = setup_.policy;
   if (waiting_on(intent)) return;
-  std::string stop = no_send_reason(intent, sim_.now());
+  std::string stop = no_send_reason(intent, env_.now());
   if (stop.empty() && policy.retry_after_ms) {
     std::int64_t wait = backoff_before(policy, sends(intent) + 1);
-    std::int64_t due = sim_.now() + *policy.retry_after_ms + wait;
+    std::int64_t due = env_.now() + *policy.retry_after_ms + wait;
     stop = no_send_reason(intent, due);
     if (stop.empty()) {
       int epoch = epoch_;
-      sim_.schedule(due, [intent, epoch, wait](Simulation& s) {
-        Client& c = s.client();
+      schedule_self<Client>(env_, due, Side::Client, [intent, epoch, wait](Client& c) {
         if (epoch == c.epoch_) c.reconcile(intent, wait);
       });
       return;
@@ -531,12 +564,12 @@ void Client::reconcile(const std::string& intent, std::int64_t waited) {
   if (!alive_) return;
   std::optional<IntentRow> r = row(intent);
   if (!r || (r->status != status::kUnknown && r->status != status::kPending)) return;
-  std::string stop = no_send_reason(intent, sim_.now());
+  std::string stop = no_send_reason(intent, env_.now());
   if (!stop.empty()) {
     escalate(intent, stop);
     return;
   }
-  if (sim_.scenario().client.recovery == Recovery::Lookup && sim_.scenario().service.lookup) {
+  if (setup_.policy.recovery == Recovery::Lookup && setup_.lookup_offered) {
     send_lookup(intent, waited);
   } else {
     send_attempt(intent, KeyChoice::ByPolicy, waited);
@@ -599,7 +632,7 @@ void Client::record_status(const std::string& intent, const std::string& status,
   if (receipt) local.receipt = *receipt;
   if (!reason.empty()) local.reason = reason;
   if (error) local.error = error;
-  record("record", intent, std::move(local));
+  record(EventKind::Record, intent, std::move(local));
 }
 
 void Client::on_message(const Message& m) {
@@ -607,7 +640,7 @@ void Client::on_message(const Message& m) {
   auto answers = [&](const Waiting& w) { return w.intent == m.intent && w.n == m.n && w.for_kind == awaited; };
   const bool waited = std::any_of(waiting_.begin(), waiting_.end(), answers);
   // Its timeout fired first: the client closed the connection and never reads it.
-  const bool discard = !waited && sim_.scenario().client.late_reply == LateReply::Discard;
+  const bool discard = !waited && setup_.policy.late_reply == LateReply::Discard;
   LocalView local;
   local.message = to_string(m.kind);
   local.op_key = m.op_key;
@@ -625,9 +658,9 @@ void Client::on_message(const Message& m) {
   }
   // What it waited for has come: the receive step's memory no longer waits for it.
   if (!discard) waiting_.erase(std::remove_if(waiting_.begin(), waiting_.end(), answers), waiting_.end());
-  record("receive", m.intent, std::move(local), m.id);
+  record(EventKind::Receive, m.intent, std::move(local), m.id);
   if (discard) return;
-  if (sim_.crash_here(ClientPoint::BeforeRecord, m.intent, m.n)) return;
+  if (env_.crash_here(ClientPoint::BeforeRecord, m.intent, m.n)) return;
   std::optional<IntentRow> r = row(m.intent);
   if (r && r->status == status::kDelivered && m.kind == MessageKind::LookupReply) {
     on_read_back(*r, m);
@@ -643,28 +676,28 @@ void Client::on_message(const Message& m) {
     // this key (IETF draft: 422): a definite error.
     if (m.outcome == "ok") return;
     stop_waiting(m.intent);
-    record_status(m.intent, status::kConflict, std::nullopt, Service::kSameKeyDifferentPayload, error_kind::kDefinite);
+    record_status(m.intent, status::kConflict, std::nullopt, reasons::kSameKeyDifferentPayload, error_kind::kDefinite);
     return;
   }
-  const ClientPolicy& policy = sim_.scenario().client;
+  const ClientPolicy& policy = setup_.policy;
   if (vouches) {
     stop_waiting(m.intent);
     record_status(m.intent, status::kDelivered, m.receipt);
     // Confirming by reading it back: one lookup by the key, within the budget.
-    if (policy.read_back != ReadBack::Off && sim_.scenario().service.lookup && no_send_reason(m.intent, sim_.now()).empty()) {
+    if (policy.read_back != ReadBack::Off && setup_.lookup_offered && no_send_reason(m.intent, env_.now()).empty()) {
       send_lookup(m.intent, 0, true);
     }
-  } else if (m.outcome == "rejected" && m.reason == Service::kAlreadyExists) {
+  } else if (m.outcome == "rejected" && m.reason == reasons::kAlreadyExists) {
     on_already_exists(m.intent);
   } else if (m.outcome == "error" && policy.on_server_error == OnServerError::Fail) {
     // The mistake: a 500 read as a definite failure, though the work may have committed.
     stop_waiting(m.intent);
-    record_status(m.intent, status::kFailed, std::nullopt, Service::kInternalError, error_kind::kIndefinite);
+    record_status(m.intent, status::kFailed, std::nullopt, reasons::kInternalError, error_kind::kIndefinite);
   } else if (m.outcome == "refused" && refusal_settles(*r, m)) {
     // A definite error: the service did nothing (a 429, or the stored one found again).
     stop_waiting(m.intent);
     if (!retry_after_refusal(m)) record_status(m.intent, status::kFailed, std::nullopt, m.reason, error_kind::kDefinite);
-  } else if (m.outcome == "rejected" && m.reason == Service::kMissingKey) {
+  } else if (m.outcome == "rejected" && m.reason == reasons::kMissingKey) {
     // A definite error: the service did nothing, and the same request would be refused again.
     stop_waiting(m.intent);
     record_status(m.intent, status::kFailed, std::nullopt, m.reason, error_kind::kDefinite);
@@ -673,10 +706,10 @@ void Client::on_message(const Message& m) {
     stop_waiting(m.intent);
     record_status(m.intent, status::kConflict, std::nullopt, m.reason, error_kind::kDefinite);
   } else if (m.outcome == "not_found") {
-    std::string stop = no_send_reason(m.intent, sim_.now());
+    std::string stop = no_send_reason(m.intent, env_.now());
     if (!stop.empty()) {
       escalate(m.intent, stop);
-    } else if (sim_.scenario().client.on_not_found == OnNotFound::RetryLookup) {
+    } else if (setup_.policy.on_not_found == OnNotFound::RetryLookup) {
       // The lookup may lag or have forgotten the key: the outcome is unknown (a row a
       // recovery scan reconciled may still say PENDING), and the client asks again later.
       if (r->status != status::kUnknown) {
@@ -698,8 +731,8 @@ void Client::on_message(const Message& m) {
 }
 
 void Client::on_read_back(const IntentRow& r, const Message& m) {
-  if (m.outcome != "not_found" || sim_.scenario().client.read_back != ReadBack::Recreate) return;
-  if (!no_send_reason(r.intent, sim_.now()).empty()) return;
+  if (m.outcome != "not_found" || setup_.policy.read_back != ReadBack::Recreate) return;
+  if (!no_send_reason(r.intent, env_.now()).empty()) return;
   // The mistake: the read's "not found" outweighs the receipt in hand, and the intent is
   // created again, as a new operation.
   record_status(r.intent, status::kPending, std::nullopt, kReadBackMissing);
@@ -708,18 +741,17 @@ void Client::on_read_back(const IntentRow& r, const Message& m) {
 
 bool Client::retry_after_refusal(const Message& m) {
   // A stored refusal binds the key: a retry under it is refused again.
-  if (sim_.scenario().client.on_refused != OnRefused::Retry || m.replayed || m.kind != MessageKind::Response) return false;
+  if (setup_.policy.on_refused != OnRefused::Retry || m.replayed || m.kind != MessageKind::Response) return false;
   // Without a Retry-After, its own backoff (none: at once).
-  std::int64_t wait = m.retry_after_ms > 0 ? m.retry_after_ms : backoff_before(sim_.scenario().client, sends(m.intent) + 1);
-  std::int64_t due = sim_.now() + wait;
+  std::int64_t wait = m.retry_after_ms > 0 ? m.retry_after_ms : backoff_before(setup_.policy, sends(m.intent) + 1);
+  std::int64_t due = env_.now() + wait;
   if (!no_send_reason(m.intent, due).empty()) return false;  // past the budget or the deadline: FAILED
   LocalView extra;
   extra.retry_at = due;
   record_status(m.intent, status::kPending, std::nullopt, m.reason, error_kind::kDefinite, std::move(extra));
   int epoch = epoch_;
   std::string intent = m.intent;
-  sim_.schedule(due, [intent, epoch, wait](Simulation& s) {
-    Client& c = s.client();
+  schedule_self<Client>(env_, due, Side::Client, [intent, epoch, wait](Client& c) {
     if (!c.alive_ || epoch != c.epoch_) return;  // a restart's scan finds the PENDING row
     std::optional<IntentRow> r = c.row(intent);
     if (r && r->status == status::kPending) c.send_attempt(intent, KeyChoice::ByPolicy, wait);
@@ -736,19 +768,19 @@ bool Client::refusal_settles(const IntentRow& r, const Message& m) const {
 
 void Client::on_already_exists(const std::string& intent) {
   stop_waiting(intent);
-  const ClientPolicy& policy = sim_.scenario().client;
+  const ClientPolicy& policy = setup_.policy;
   if (policy.on_already_exists == OnAlreadyExists::Success) {
-    record_status(intent, status::kDelivered, std::nullopt, Service::kAlreadyExists);
+    record_status(intent, status::kDelivered, std::nullopt, reasons::kAlreadyExists);
     return;
   }
   if (policy.on_already_exists == OnAlreadyExists::Fail) {
     // The mistake: the create this retry repeats did happen.
-    record_status(intent, status::kFailed, std::nullopt, Service::kAlreadyExists, error_kind::kDefinite);
+    record_status(intent, status::kFailed, std::nullopt, reasons::kAlreadyExists, error_kind::kDefinite);
     return;
   }
   // Something exists under the key, but whose content? Only a lookup says.
-  std::string stop = no_send_reason(intent, sim_.now());
-  if (!sim_.scenario().service.lookup) stop = Service::kAlreadyExists;  // nothing to ask: a person decides
+  std::string stop = no_send_reason(intent, env_.now());
+  if (!setup_.lookup_offered) stop = reasons::kAlreadyExists;  // nothing to ask: a person decides
   if (!stop.empty()) {
     escalate(intent, stop);
     return;
@@ -764,16 +796,16 @@ void Client::crash() {
   waiting_.clear();
   layers_.clear();
   never_left_.clear();
-  record("crash", "", LocalView());
+  record(EventKind::Crash, "", LocalView());
 }
 
 void Client::restart() {
   if (alive_) return;
   alive_ = true;  // the database was never lost: only memory was
-  record("restart", "", LocalView());
+  record(EventKind::Restart, "", LocalView());
   // Every PENDING intent is stale after a restart: whatever was in flight for it was
   // forgotten with the process's memory.
-  bool pending_too = sim_.scenario().client.recovery_scan == RecoveryScan::UnknownAndStalePending;
+  bool pending_too = setup_.policy.recovery_scan == RecoveryScan::UnknownAndStalePending;
   std::vector<std::string> unknown;
   for (const SqlRow& r : db_.query("SELECT intent FROM intents WHERE status = 'UNKNOWN'"
                                    " OR (?1 AND status = 'PENDING') ORDER BY rowid",
@@ -783,7 +815,7 @@ void Client::restart() {
   LocalView local;
   local.found = unknown;
   local.scan = pending_too ? "unknown_and_pending" : "unknown";
-  record("recover", "", std::move(local));
+  record(EventKind::Recover, "", std::move(local));
   for (const std::string& intent : unknown) reconcile(intent);
 }
 

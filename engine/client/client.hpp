@@ -41,12 +41,24 @@
 #include <string>
 #include <vector>
 
-#include "engine/sim/run.hpp"
+#include "engine/scenario/scenario.hpp"
+#include "engine/sim/node.hpp"
 #include "engine/store/database.hpp"
 
 namespace idemlab {
 
-class Simulation;
+/// What the client is built with: its own policy and what it is written against, nothing
+/// of another side's contract.
+struct ClientSetup {
+  ClientPolicy policy;
+  /// How long it waits for a reply before it times out (virtual ms; Timing::timeout_ms).
+  std::int64_t timeout_ms = 0;
+  /// Its seed for the operation keys it draws (Scenario::seed).
+  std::uint64_t seed = 1;
+  /// Whether the service's API it is written against offers a lookup by key
+  /// (ServiceContract::lookup): a published API, not the service's state.
+  bool lookup_offered = false;
+};
 
 /// One retry layer's place in one intent's call: its iteration (from 1: which of its
 /// attempts is running) and the calls it has started (monotonic: a layer's timer or a
@@ -56,17 +68,23 @@ struct LayerState {
   int calls = 0;
 };
 
-class Client {
+class Client final : public Node {
  public:
-  explicit Client(Simulation& sim);
-  /// A copy of `from` working in `sim` (Simulation::fork): its own database holding the
+  Client(Env& env, ClientSetup setup);
+  /// A copy of `from` working in `env` (Simulation::fork): its own database holding the
   /// same rows, or with `take`, from's own database (`from` is then left without one).
-  Client(Simulation& sim, Client& from, bool take);
+  Client(Env& env, Client& from, bool take);
+
+  /// A script action (engine/scenario/knobs.hpp): one about an intent the client has not
+  /// decided (yet) does nothing, and an `ignored` step (reason "undecided") says so.
+  void act(const Action& a) override;
+  void snapshot(Snapshot& into) override;
+  std::unique_ptr<Node> fork(Env& env, bool take) override;
 
   // Script actions (each a no-op on a crashed client, except restart).
   void deliver(const std::string& intent, const std::string& payload);
-  void crash();
-  void restart();
+  void crash() override;
+  void restart() override;
   void reconcile(const std::string& intent) { reconcile(intent, 0); }
   void resend_new_key(const std::string& intent);
   void resend_changed_payload(const std::string& intent, const std::string& payload);
@@ -89,25 +107,25 @@ class Client {
   void cancel(const std::string& intent);
 
   /// A reply that reached the (alive) client.
-  void on_message(const Message& m);
+  void on_message(const Message& m) override;
 
   /// local.reason of a NEEDS_HUMAN record: the sends are used up / the deadline passed.
-  static constexpr const char* kBudgetSpent = "budget_spent";
-  static constexpr const char* kDeadlinePassed = "deadline_passed";
+  static constexpr const char* kBudgetSpent = reasons::kBudgetSpent;
+  static constexpr const char* kDeadlinePassed = reasons::kDeadlinePassed;
   /// local.reason of the PENDING record a read-back that found nothing leads to (read_back = recreate).
-  static constexpr const char* kReadBackMissing = "read_back_missing";
+  static constexpr const char* kReadBackMissing = reasons::kReadBackMissing;
   /// local.reason of a NEEDS_HUMAN record: no retry layer retries the error that reached
   /// the client (RetryLayer::retry_on).
-  static constexpr const char* kNotRetried = "not_retried";
+  static constexpr const char* kNotRetried = reasons::kNotRetried;
   /// local.reason of a NEEDS_HUMAN record: the layers that retry the error have used their
   /// attempts (local.layers: those layers), with sends of the budget left (local.send of
   /// local.budget) and no other layer retrying it.
-  static constexpr const char* kLayersSpent = "layers_spent";
+  static constexpr const char* kLayersSpent = reasons::kLayersSpent;
   /// local.reason of the FAILED record after a refused connection no retry follows, when no
   /// send of the intent ever left.
-  static constexpr const char* kConnectRefused = "connect_refused";
+  static constexpr const char* kConnectRefused = reasons::kConnectRefused;
 
-  bool alive() const { return alive_; }
+  bool alive() const override { return alive_; }
   /// Whether the client has decided `intent` (its row exists).
   bool has_row(const std::string& intent) { return row(intent).has_value(); }
   /// Every row of `intents`, in insertion order (as last read while crashed).
@@ -199,9 +217,10 @@ class Client {
   /// The intent's operation key for content `fingerprint`: drawn (make_key 1), or under
   /// KeySource::PayloadHash derived from the intent and the content.
   std::string key_of(const std::string& intent, const std::string& fingerprint) const;
-  int record(const char* kind, const std::string& intent, LocalView&& local, int message = -1);
+  int record(EventKind kind, const std::string& intent, LocalView&& local, int message = -1);
 
-  Simulation& sim_;
+  Env& env_;
+  const ClientSetup setup_;
   Database db_;
   Rows<IntentRow> rows_;         // the last read of `intents`
   long long rows_read_at_ = -1;  // db_.changes() when rows_ was read

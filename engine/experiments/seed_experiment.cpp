@@ -2,7 +2,7 @@
 
 #include "engine/invariants/invariants.hpp"
 #include "engine/json/fields.hpp"
-#include "engine/sim/simulation.hpp"
+#include "engine/nodes/nodes.hpp"
 
 namespace idemlab {
 namespace {
@@ -84,7 +84,7 @@ json seed_lab() {
   s.client.recovery = Recovery::Resend;  // the seed retries the same operation
   s.client.retry_after_ms = 50;
   s.faults.faults.push_back(drop_response(1));
-  Run run = Simulation(s, s.faults).run();
+  Run run = simulate(s, s.faults);
   json before = nullptr, first_receipt = nullptr;
   for (const Step& step : run.steps) {
     if (step.event.kind == "commit" && first_receipt.is_null()) first_receipt = step.event.local.to_json()["receipt"];
@@ -110,14 +110,14 @@ json seed_experiment() {
   new_key.client.key_scope = KeyScope::PerAttempt;
   new_key.client.on_timeout = OnTimeout::MarkFailedAndResend;
   new_key.faults.faults.push_back(drop_response(1));
-  rows.push_back(row("lost_response_retry_new_key", Simulation(new_key, new_key.faults).run()));
+  rows.push_back(row("lost_response_retry_new_key", simulate(new_key, new_key.faults)));
 
   Scenario reconcile = lost_response_reconcile_scenario();
-  rows.push_back(row("lost_response_reconcile_same_key", Simulation(reconcile, reconcile.faults).run()));
+  rows.push_back(row("lost_response_reconcile_same_key", simulate(reconcile, reconcile.faults)));
 
   Scenario conflict = base();
   conflict.script.push_back({ActionKind::ResendChangedPayload, 200, -1, kIntent, "report-v2"});
-  rows.push_back(row("same_key_different_payload", Simulation(conflict, conflict.faults).run()));
+  rows.push_back(row("same_key_different_payload", simulate(conflict, conflict.faults)));
   return rows;
 }
 

@@ -8,7 +8,7 @@
 #include "engine/json/fields.hpp"
 #include "engine/scenario/scenario_json.hpp"
 #include "engine/sim/schedules.hpp"
-#include "engine/sim/simulation.hpp"
+#include "engine/nodes/nodes.hpp"
 
 namespace idemlab {
 namespace {
@@ -85,7 +85,7 @@ L10n ExploreResult::text() const {
 }
 
 Counterexample shrink(const Scenario& scenario, FaultPlan plan, Invariant invariant, const std::string& intent) {
-  Run run = Simulation(scenario, plan).run();
+  Run run = simulate(scenario, plan);
   RunVerdict verdict = check_invariants(run);
   const Violation* v = find_violation(verdict, invariant, intent);
   Counterexample best{fired_plan(run), v ? *v : Violation{}};
@@ -95,7 +95,7 @@ Counterexample shrink(const Scenario& scenario, FaultPlan plan, Invariant invari
     for (std::size_t i = 0; i < best.plan.faults.size(); ++i) {
       FaultPlan fewer = best.plan;
       fewer.faults.erase(fewer.faults.begin() + static_cast<std::ptrdiff_t>(i));
-      Run r = Simulation(scenario, fewer).run();
+      Run r = simulate(scenario, fewer);
       RunVerdict rv = check_invariants(r);
       const Violation* w = find_violation(rv, invariant, intent);
       if (w && r.fired.size() < best.plan.faults.size()) {
@@ -149,7 +149,7 @@ ExploreResult explore(const Scenario& scenario, const ExploreLimits& limits) {
     std::string planned;
     for (const std::string& id : ids) planned += (planned.empty() ? "" : ",") + id;
     if (seen.count(planned)) return true;
-    Run run = forks ? forks->run(plan.faults.back(), work, last) : Simulation(scenario, plan).run();
+    Run run = forks ? forks->run(plan.faults.back(), work, last) : simulate(scenario, plan);
     seen.insert(planned);
     std::string fired_key = schedule_key(run);
     if (fired_key != planned && !seen.insert(fired_key).second) return true;
@@ -221,7 +221,7 @@ ExploreResult explore(const Scenario& scenario, const ExploreLimits& limits) {
     report();
     for (const Node& node : frontier) {
       // The children forked from one paused run of the node's plan (sim/schedules.hpp).
-      OneMoreFault forks(scenario, node.plan);
+      OneMoreFault forks(scenario, &standard_nodes, node.plan);
       for (std::size_t c = 0; c < node.next.size(); ++c) {
         const Fault& f = node.next[c];
         FaultPlan plan = node.plan;

@@ -10,7 +10,7 @@
 #include "engine/scenario/scenario_json.hpp"
 #include "engine/sim/rng.hpp"
 #include "engine/sim/schedules.hpp"
-#include "engine/sim/simulation.hpp"
+#include "engine/nodes/nodes.hpp"
 
 namespace idemlab {
 namespace {
@@ -192,13 +192,13 @@ json fuzz(const FuzzOptions& options) {
     sc.space.restart_after_ms = space.restart_after_ms;
     int faults = static_cast<int>(d.between(0, options.max_faults));
     FaultPlan plan;
-    Run run = Simulation(sc, plan).run();
+    Run run = simulate(sc, plan);
     ++schedules;
     for (int f = 0; f < faults; ++f) {
       std::vector<Fault> next = next_faults(run, plan, space);
       if (next.empty()) break;
       plan.faults.push_back(pick_fault(d, next));
-      run = Simulation(sc, plan).run();
+      run = simulate(sc, plan);
       ++schedules;
     }
     sc.faults.faults = run.fired;

@@ -5,7 +5,7 @@
 #include "engine/json/fields.hpp"
 #include "engine/scenario/reader.hpp"
 #include "engine/scenario/scenario_json.hpp"
-#include "engine/sim/simulation.hpp"
+#include "engine/nodes/nodes.hpp"
 
 namespace idemlab {
 namespace {
@@ -70,7 +70,7 @@ std::vector<WrongAlone> wrong_alone(const Scenario& scenario, const Run& run) {
     w.knob = &k;
     w.value = value;
     Scenario right;
-    if (moved_to_right(scenario, k, right)) w.reached = !same_course(run, Simulation(right, right.faults).run());
+    if (moved_to_right(scenario, k, right)) w.reached = !same_course(run, simulate(right, right.faults));
     if (const L10n* c = k.composes_in(value, scenario)) w.composes = *c;
     out.push_back(std::move(w));
   }

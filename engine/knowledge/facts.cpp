@@ -2,7 +2,6 @@
 
 #include <algorithm>
 
-#include "engine/service/service.hpp"
 
 namespace idemlab {
 namespace {
@@ -46,7 +45,7 @@ bool lookup_authoritative(const Run& run, int step, const std::string& intent) {
   const KeyRow* record = key_record(s, key);
   // A record with no receipt (a stored 429 or a saved 500 that committed nothing) says no
   // effect, as not_found does.
-  bool found = record && !record->receipt.empty() && Service::lookup_sees(record->created_at, s.t, run.lookup_lag_ms);
+  bool found = record && !record->receipt.empty() && run.lookup_sees(record->created_at, s.t);
   bool effects = false;
   for (const DeliveryRow& d : s.snap.deliveries) {
     auto owner = run.key_owner.find(d.op_key);

@@ -4,7 +4,7 @@
 #include <set>
 
 #include "engine/sim/schedules.hpp"
-#include "engine/sim/simulation.hpp"
+#include "engine/nodes/nodes.hpp"
 
 namespace idemlab {
 namespace {
@@ -42,7 +42,7 @@ std::vector<World> build_worlds(const Scenario& scenario, const std::vector<Acti
     } else if (known && known->fault_free && plan.faults.empty()) {
       w.run = take(known->fault_free);
     } else {
-      w.run = Simulation(scenario, plan, extra).run();
+      w.run = simulate(scenario, plan, extra);
     }
     FaultPlan fired;
     fired.faults = w.run.fired;
@@ -74,7 +74,7 @@ std::vector<World> build_worlds(const Scenario& scenario, const std::vector<Acti
     // run of `base` (sim/schedules.hpp).
     std::vector<int> works = first_pass_works(base_run, fresh);
     std::vector<Run> runs;
-    OneMoreFault forks(scenario, base, extra);
+    OneMoreFault forks(scenario, &standard_nodes, base, extra);
     for (std::size_t i = 0; i < fresh.size(); ++i) runs.push_back(forks.run(fresh[i], works[i], i + 1 == fresh.size()));
     for (std::size_t i = 0; i < plans.size(); ++i) add(plans[i], false, &runs[i]);
   };
@@ -93,7 +93,7 @@ std::vector<World> build_worlds(const Scenario& scenario, const std::vector<Acti
   // then a refused connection).
   for (std::size_t i = 0; scenario.faults.faults.size() > 1 && i < scenario.faults.faults.size(); ++i) {
     FaultPlan rest = without(scenario.faults, i);
-    Run run = Simulation(scenario, rest, extra).run();
+    Run run = simulate(scenario, rest, extra);
     add_one_more(rest, run, next_faults(run, rest, scenario.space));
   }
   return worlds;
@@ -101,15 +101,15 @@ std::vector<World> build_worlds(const Scenario& scenario, const std::vector<Acti
 
 FaultSpaceSize fault_space_size(const Scenario& scenario) {
   FaultSpaceSize out;
-  out.fault_free = Simulation(scenario, FaultPlan{}).run();
+  out.fault_free = simulate(scenario, FaultPlan{});
   std::size_t n = 2 + next_faults(*out.fault_free, FaultPlan{}, scenario.space).size();
   if (crashes(scenario.faults)) {
-    out.own = Simulation(scenario, scenario.faults).run();
+    out.own = simulate(scenario, scenario.faults);
     n += next_faults(*out.own, scenario.faults, scenario.space).size();
   }
   for (std::size_t i = 0; scenario.faults.faults.size() > 1 && i < scenario.faults.faults.size(); ++i) {
     FaultPlan rest = without(scenario.faults, i);
-    n += 1 + next_faults(Simulation(scenario, rest).run(), rest, scenario.space).size();
+    n += 1 + next_faults(simulate(scenario, rest), rest, scenario.space).size();
   }
   out.plans = static_cast<int>(n);
   out.fault_free_steps = static_cast<int>(out.fault_free->steps.size());

@@ -8,7 +8,7 @@
 #include "engine/scenario/knobs.hpp"
 #include "engine/scenario/limits.hpp"
 #include "engine/scenario/scenario_json.hpp"
-#include "engine/sim/simulation.hpp"
+#include "engine/nodes/nodes.hpp"
 
 namespace idemlab {
 namespace {
@@ -185,7 +185,7 @@ bool apply(const Scenario& start, const std::vector<const Move*>& moves, Scenari
 
 bool solve_break(const Lesson& lesson, const Challenge& c, ChallengeSolution& out, LessonProblem& why) {
   const std::string name = to_string(*c.goal);
-  Run start = Simulation(c.start, c.start.faults).run();
+  Run start = simulate(c.start, c.start.faults);
   if (violation_of(check_invariants(start).violations, *c.goal)) {
     why = {lesson.file, "/challenge",
            "the starting point already breaks " + name +
@@ -326,7 +326,7 @@ json judge_break(const Lesson& lesson, const Challenge& c, const Scenario& a) {
     put(out, "violations", json::array());
     return out;
   }
-  Run run = Simulation(a, a.faults).run();
+  Run run = simulate(a, a.faults);
   std::vector<LessonProblem> problems;
   unfired_faults(lesson.file, a.faults.faults, run, "/attempt/faults", problems);
   if (!problems.empty()) {

@@ -6,7 +6,7 @@
 
 #include "engine/invariants/invariants.hpp"
 #include "engine/json/fields.hpp"
-#include "engine/sim/simulation.hpp"
+#include "engine/nodes/nodes.hpp"
 #include "engine/timeline/timeline_json.hpp"
 
 namespace idemlab {
@@ -15,7 +15,7 @@ namespace {
 using nlohmann::json;
 
 json policy_json(const ComparePolicy& policy) {
-  const Run run = Simulation(policy.scenario, policy.scenario.faults).run();
+  const Run run = simulate(policy.scenario, policy.scenario.faults);
   const RunVerdict verdict = check_invariants(run);
   json steps = json::array();
   for (std::size_t i = 0; i < run.steps.size(); ++i) steps.push_back(step_json(run, static_cast<int>(i), verdict));

@@ -1,6 +1,5 @@
 #include "engine/lesson/feedback.hpp"
 
-#include <map>
 #include <set>
 
 #include "engine/json/fields.hpp"
@@ -12,43 +11,11 @@ namespace {
 
 using nlohmann::json;
 
-// An event of a side's own, named for a hint ("record UNKNOWN" / "记录 UNKNOWN").
+// An event of a side's own, named for a hint ("record UNKNOWN" / "记录 UNKNOWN"): its
+// name in the events table (engine/sim/events.hpp), with the status a record step wrote.
 L10n event_name(const Event& e) {
-  static const std::map<std::string, L10n> names = {
-      {"start", {"启动", "start"}},
-      {"decide", {"决定发送", "decide"}},
-      {"persist", {"写入记录", "persist"}},
-      {"send", {"发送请求", "send"}},
-      {"connect_error", {"连接被拒绝，请求没发出去", "connection refused"}},
-      {"ignored", {"脚本动作落空", "script action ignored"}},
-      {"lookup", {"发起对账查询", "lookup"}},
-      {"receive", {"收到消息", "receive"}},
-      {"timeout", {"超时", "timeout"}},
-      {"record", {"记录", "record"}},
-      {"crash", {"崩溃", "crash"}},
-      {"restart", {"重启", "restart"}},
-      {"recover", {"恢复扫描", "recover"}},
-      {"commit", {"提交", "commit"}},
-      {"replay", {"重放回执", "replay"}},
-      {"reject", {"拒绝", "reject"}},
-      {"found", {"查到记录", "found"}},
-      {"not_found", {"查无记录", "not found"}},
-      {"reply", {"答复", "reply"}},
-      {"register", {"登记幂等键", "register"}},
-      {"in_progress", {"答复“仍在处理”", "in progress"}},
-      {"expire", {"遗忘过期的幂等记录", "expire"}},
-      {"redeliver", {"租约到期，再交给一个工作者", "redeliver"}},
-      {"error", {"答复 500 服务器错误", "answer 500"}},
-      {"refuse", {"拒绝请求，答复 429", "refuse (429)"}},
-      {"notify", {"发送通知邮件", "notify"}},
-      {"relay", {"中继发送邮件", "relay"}},
-      {"mark_sent", {"标记邮件已发", "mark sent"}},
-      {"accept_email", {"收下邮件", "accept email"}},
-      {"dedup_email", {"去重邮件", "dedup email"}},
-  };
-  auto it = names.find(e.kind);
-  L10n out = it == names.end() ? L10n{e.kind, e.kind} : it->second;
-  if (e.kind == "record" && e.local.status) {
+  L10n out = event_row(e.type).hint_name;
+  if (e.type == EventKind::Record && e.local.status) {
     const std::string& st = *e.local.status;
     out.zh += " " + st;
     out.en += " " + st;

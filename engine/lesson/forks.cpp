@@ -4,7 +4,7 @@
 #include <set>
 #include <stdexcept>
 
-#include "engine/sim/simulation.hpp"
+#include "engine/nodes/nodes.hpp"
 
 namespace idemlab {
 namespace {
@@ -35,7 +35,7 @@ std::vector<std::vector<ForkedRun>> fork_runs(const PreparedLesson& p, int step,
     // steps before it are the world's own (no action has happened yet).
     std::optional<Simulation> paused;
     if (any) {
-      paused.emplace(p.lesson.scenario, world.plan);
+      paused.emplace(p.lesson.scenario, world.plan, std::vector<Action>{}, &standard_nodes);
       if (!paused->pause_after(j)) throw std::logic_error("a world's run ends before its matching step");
     }
     std::size_t last = actions.size();  // the last action: it takes the paused run over

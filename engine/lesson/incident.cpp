@@ -2,7 +2,7 @@
 
 #include <stdexcept>
 
-#include "engine/sim/simulation.hpp"
+#include "engine/nodes/nodes.hpp"
 
 namespace idemlab {
 
@@ -30,7 +30,7 @@ ReportedRun reported_run(const Lesson& lesson) {
   ReportedRun out;
   out.policy = policy.id;
   out.intent = lesson.compare->counted_intent(lesson.scenario);
-  const Run run = Simulation(policy.scenario, policy.scenario.faults).run();
+  const Run run = simulate(policy.scenario, policy.scenario.faults);
   for (const IntentEnding& e : ending_of(run).intents) {
     if (e.intent != out.intent) continue;
     out.effects = e.effects;

@@ -1,39 +1,28 @@
 #pragma once
 // The network between client and service (and between the service and the mail
-// provider it notifies): every message takes Timing::latency_ms one way;
-// the fault plan may lose any one of them (it is lost at the time it would have arrived, so
-// that no one can tell from the clock alone whether it arrived).
-// A message that reaches a crashed process is lost too.
-#include <map>
-#include <string>
+// provider it notifies), as the node of Side::Network: every message sent is handed to it
+// to carry (Env::send), and takes Timing::latency_ms one way; the fault plan may lose any
+// one of them (it is lost at the time it would have arrived, so that no one can tell from
+// the clock alone whether it arrived). It delivers to the node of the message's side
+// (Env::arrive), never to a type; a message that reaches a crashed process is lost too.
+#include <cstdint>
 
-#include "engine/sim/run.hpp"
+#include "engine/sim/node.hpp"
 
 namespace idemlab {
 
-class Simulation;
-
-class Network {
+class Network final : public Node {
  public:
-  explicit Network(Simulation& sim) : sim_(sim) {}
-  /// A copy of `from` working in `sim` (Simulation::fork).
-  Network(Simulation& sim, const Network& from) : sim_(sim), lookups_(from.lookups_), emails_(from.emails_) {}
-  /// Puts `m` in flight now; returns its id. The sender records its own step for it.
-  int send(Message m);
-  /// The next lookup number for an intent (1, 2, ...): the network's numbering, so that a
-  /// lookup's drop point has a stable name across runs.
-  int next_lookup(const std::string& intent) { return ++lookups_[intent]; }
-  /// The next email send number for an intent (1, 2, ...), the same way: the service's
-  /// sends to the mail provider, by its direct call or its outbox relay.
-  int next_email(const std::string& intent) { return ++emails_[intent]; }
+  /// `latency_ms`: one way, every message (Timing::latency_ms, virtual ms).
+  Network(Env& env, std::int64_t latency_ms) : env_(env), latency_ms_(latency_ms) {}
+  /// Carries `m` (just sent, its id set): it arrives, or is lost, latency_ms later.
+  void on_message(const Message& m) override;
+  void snapshot(Snapshot&) override {}  // what is in flight is the kernel's record of messages
+  std::unique_ptr<Node> fork(Env& env, bool) override { return std::make_unique<Network>(env, latency_ms_); }
 
  private:
-  void arrive(int id);
-  void lose(int id, const char* reason);
-
-  Simulation& sim_;
-  std::map<std::string, int> lookups_;
-  std::map<std::string, int> emails_;
+  Env& env_;
+  std::int64_t latency_ms_;
 };
 
 }  // namespace idemlab

@@ -12,25 +12,26 @@
 // received is one more email in the inbox.
 #include <vector>
 
-#include "engine/sim/run.hpp"
+#include "engine/scenario/scenario.hpp"
+#include "engine/sim/node.hpp"
 
 namespace idemlab {
 
-class Simulation;
-
-class MailProvider {
+class MailProvider final : public Node {
  public:
-  explicit MailProvider(Simulation& sim) : sim_(sim) {}
-  /// A copy of `from` working in `sim` (Simulation::fork).
-  MailProvider(Simulation& sim, const MailProvider& from) : sim_(sim), inbox_(from.inbox_), emails_(from.emails_) {}
+  /// Built with its own contract only.
+  MailProvider(Env& env, const MailProviderContract& contract) : env_(env), contract_(contract) {}
   /// An email that reached the provider: records `receive`, then `accept_email` (a new
   /// email in the inbox) or `dedup_email` (its key is already there), and acks it.
-  void on_message(const Message& m);
+  void on_message(const Message& m) override;
+  void snapshot(Snapshot& into) override { into.emails = emails_; }
+  std::unique_ptr<Node> fork(Env& env, bool take) override;
   /// The inbox, in arrival order.
   const Rows<EmailRow>& emails() const { return emails_; }
 
  private:
-  Simulation& sim_;
+  Env& env_;
+  MailProviderContract contract_;
   std::vector<EmailRow> inbox_;
   Rows<EmailRow> emails_;  // inbox_ as of the last write, shared by the steps after it
 };

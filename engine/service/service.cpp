@@ -3,9 +3,7 @@
 #include <algorithm>
 
 #include "engine/scenario/limits.hpp"
-#include "engine/net/network.hpp"
 #include "engine/sim/rng.hpp"
-#include "engine/sim/simulation.hpp"
 
 namespace idemlab {
 namespace {
@@ -19,7 +17,7 @@ long long current(bool take, long long read_at, const Database& from, const Data
 
 }  // namespace
 
-Service::Service(Simulation& sim) : sim_(sim), db_(Database::with_schema(
+Service::Service(Env& env, ServiceSetup setup) : env_(env), setup_(std::move(setup)), db_(Database::with_schema(
       "CREATE TABLE idempotency_keys(op_key TEXT PRIMARY KEY, fingerprint TEXT NOT NULL,"
       " receipt TEXT NOT NULL, created_at INTEGER NOT NULL, status INTEGER NOT NULL DEFAULT 201);"
       "CREATE TABLE deliveries(id INTEGER PRIMARY KEY, op_key TEXT NOT NULL, fingerprint TEXT NOT NULL,"
@@ -29,9 +27,11 @@ Service::Service(Simulation& sim) : sim_(sim), db_(Database::with_schema(
       "CREATE TABLE expired_keys(op_key TEXT PRIMARY KEY, expired_at INTEGER NOT NULL)",
       "DELETE FROM idempotency_keys; DELETE FROM deliveries; DELETE FROM outbox; DELETE FROM expired_keys")) {}
 
-Service::Service(Simulation& sim, Service& from, bool take)
-    : sim_(sim),
+Service::Service(Env& env, Service& from, bool take)
+    : env_(env),
+      setup_(from.setup_),
       db_(take ? std::move(from.db_) : from.db_.copy()),
+      intent_of_key_(from.intent_of_key_),
       alive_(from.alive_),
       epoch_(from.epoch_),
       in_progress_(from.in_progress_),
@@ -43,6 +43,26 @@ Service::Service(Simulation& sim, Service& from, bool take)
       rows_read_at_(current(take, from.rows_read_at_, from.db_, db_)),
       outbox_(from.outbox_),
       outbox_read_at_(current(take, from.outbox_read_at_, from.db_, db_)) {}
+
+std::unique_ptr<Node> Service::fork(Env& env, bool take) {
+  return std::make_unique<Service>(env, *this, take);
+}
+
+void Service::snapshot(Snapshot& into) {
+  into.service_alive = alive_;
+  into.keys = keys();
+  into.deliveries = rows();
+  into.in_progress = in_progress_;
+  if (contract().notify == Notify::Outbox) {
+    into.outbox = outbox();
+    into.relay_waiting = relay_waiting_;
+  }
+}
+
+void Service::bind_key(const std::string& op_key, const Message& m) {
+  intent_of_key_[op_key] = m.intent;
+  env_.own_key(op_key, m.intent);
+}
 
 Rows<KeyRow> Service::keys() {
   if (keys_read_at_ == db_.changes()) return keys_;
@@ -80,22 +100,22 @@ Rows<OutboxRow> Service::outbox() {
   return outbox_;
 }
 
-int Service::record(const char* kind, const std::string& intent, LocalView&& local, int message) {
-  return sim_.record(kind, Side::Service, intent, message, std::move(local));
+int Service::record(EventKind kind, const std::string& intent, LocalView&& local, int message) {
+  return env_.emit(kind, Side::Service, intent, message, std::move(local));
 }
 
 bool Service::in_progress(const Message& m) const {
   // A service that never deduplicates keeps no key in progress either.
-  if (m.kind == MessageKind::Request && sim_.scenario().service.dedup == Dedup::None) return false;
-  bool by_fingerprint = m.kind == MessageKind::Request && sim_.scenario().service.dedup == Dedup::Fingerprint;
+  if (m.kind == MessageKind::Request && contract().dedup == Dedup::None) return false;
+  bool by_fingerprint = m.kind == MessageKind::Request && contract().dedup == Dedup::Fingerprint;
   return std::any_of(in_progress_.begin(), in_progress_.end(), [&](const InProgress& p) {
     return by_fingerprint ? p.fingerprint == m.fingerprint : p.op_key == m.op_key;
   });
 }
 
 std::vector<SqlRow> Service::dedup_record(const Message& m) {
-  if (sim_.scenario().service.dedup == Dedup::None) return {};  // it never looks
-  return sim_.scenario().service.dedup == Dedup::Fingerprint
+  if (contract().dedup == Dedup::None) return {};  // it never looks
+  return contract().dedup == Dedup::Fingerprint
              ? db_.query("SELECT fingerprint, receipt, op_key, status FROM idempotency_keys WHERE fingerprint = ?1"
                          " ORDER BY rowid LIMIT 1", {SqlValue::of(m.fingerprint)})
              : db_.query("SELECT fingerprint, receipt, op_key, status FROM idempotency_keys WHERE op_key = ?1",
@@ -103,15 +123,15 @@ std::vector<SqlRow> Service::dedup_record(const Message& m) {
 }
 
 void Service::on_keyless(const Message& m) {
-  if (sim_.scenario().service.missing_key == MissingKey::Reject) {
+  if (contract().missing_key == MissingKey::Reject) {
     LocalView local;
     local.message = to_string(m.kind);
     local.key_sent = false;
     local.fingerprint = m.fingerprint;
-    record("receive", m.intent, std::move(local), m.id);
+    record(EventKind::Receive, m.intent, std::move(local), m.id);
     LocalView refused;
     refused.reason = kMissingKey;
-    record("reject", m.intent, std::move(refused), m.id);
+    record(EventKind::Reject, m.intent, std::move(refused), m.id);
     reply(m, MessageKind::Response, "rejected", "", kMissingKey);
     return;
   }
@@ -120,7 +140,7 @@ void Service::on_keyless(const Message& m) {
   Message named = m;
   named.key_sent = true;
   named.named_by_service = true;
-  named.op_key = "nokey-" + Rng::derive_hex(sim_.scenario().seed, "nokey/" + std::to_string(m.id), 10);
+  named.op_key = "nokey-" + Rng::derive_hex(setup_.seed, "nokey/" + std::to_string(m.id), 10);
   on_message(named);
 }
 
@@ -133,7 +153,7 @@ void Service::on_message(const Message& m) {
     on_keyless(m);
     return;
   }
-  std::int64_t processing = sim_.scenario().service.processing_ms;
+  std::int64_t processing = contract().processing_ms;
   bool request = m.kind == MessageKind::Request;
   // The IETF Idempotency-Key draft: a repeat of a key whose first request has completed is
   // answered from the stored result at once (replayed, or the 422 for another payload);
@@ -142,24 +162,24 @@ void Service::on_message(const Message& m) {
   bool committed = request && processing > 0 && !dedup_record(m).empty();
   // Only a service with the in-progress guard answers 409; without it the key being
   // processed is not looked at, and the second request is processed as well.
-  bool guard = sim_.scenario().service.concurrent_same_key == ConcurrentSameKey::Reject;
+  bool guard = contract().concurrent_same_key == ConcurrentSameKey::Reject;
   bool busy = guard && !committed && in_progress(m);
   bool process_later = request && !committed && !busy && processing > 0;
   // Shown in progress from the step that receives it.
-  if (process_later) in_progress_.push_back({m.op_key, m.fingerprint, sim_.now() + processing});
+  if (process_later) in_progress_.push_back({m.op_key, m.fingerprint, env_.now() + processing});
   LocalView local;
   local.message = to_string(m.kind);
   local.op_key = m.op_key;
   if (m.named_by_service) local.key_sent = false;
   if (m.kind == MessageKind::Request) local.fingerprint = m.fingerprint;
   // Check, then insert: this is the only look for a dedup record the request gets.
-  if (process_later && sim_.scenario().service.concurrent_same_key == ConcurrentSameKey::CheckThenInsert) {
+  if (process_later && contract().concurrent_same_key == ConcurrentSameKey::CheckThenInsert) {
     local.checked = "no_record";
   }
   // No dedup at all: the request is never compared with anything (the timeline says so).
-  if (m.kind == MessageKind::Request && sim_.scenario().service.dedup == Dedup::None) local.checked = "never";
-  record("receive", m.intent, std::move(local), m.id);
-  if (request && sim_.error_here(ErrorPoint::Refused, m.intent, m.n)) {
+  if (m.kind == MessageKind::Request && contract().dedup == Dedup::None) local.checked = "never";
+  record(EventKind::Receive, m.intent, std::move(local), m.id);
+  if (request && env_.error_here(ErrorPoint::Refused, m.intent, m.n)) {
     if (process_later) in_progress_.pop_back();  // refused: it is not processed after all
     refuse(m);
     return;
@@ -168,7 +188,7 @@ void Service::on_message(const Message& m) {
     // The draft's 409: the first request with this key may still take effect.
     LocalView key;
     key.op_key = m.op_key;
-    record("in_progress", m.intent, std::move(key), m.id);
+    record(EventKind::InProgress, m.intent, std::move(key), m.id);
     reply(m, m.kind == MessageKind::Request ? MessageKind::Response : MessageKind::LookupReply,
           "in_progress", "", "");
     return;
@@ -185,31 +205,31 @@ void Service::on_message(const Message& m) {
 }
 
 void Service::start_processing(const Message& m, int redelivered) {
-  const ServiceContract& contract = sim_.scenario().service;
+  const ServiceContract& contract = this->contract();
   int epoch = epoch_;
-  sim_.schedule(sim_.now() + contract.processing_ms, [m, epoch](Simulation& s) { s.service().processed(m, epoch); });
+  schedule_self<Service>(env_, env_.now() + contract.processing_ms, Side::Service,
+                         [m, epoch](Service& self) { self.processed(m, epoch); });
   // The queue's lease on this delivery runs out before the work is done: it hands the
   // same request to another worker while this one still runs it.
   if (contract.lease_ms && *contract.lease_ms < contract.processing_ms && redelivered < limits::kMaxLeaseRedeliveries) {
-    sim_.schedule(sim_.now() + *contract.lease_ms, [m, epoch, redelivered](Simulation& s) {
-      s.service().redeliver(m, epoch, redelivered + 1);
-    });
+    schedule_self<Service>(env_, env_.now() + *contract.lease_ms, Side::Service,
+                           [m, epoch, redelivered](Service& self) { self.redeliver(m, epoch, redelivered + 1); });
   }
 }
 
 void Service::redeliver(const Message& m, int epoch, int n) {
   if (epoch != epoch_ || !alive_) return;  // a crash forgot the work and its lease
-  in_progress_.push_back({m.op_key, m.fingerprint, sim_.now() + sim_.scenario().service.processing_ms});
+  in_progress_.push_back({m.op_key, m.fingerprint, env_.now() + contract().processing_ms});
   LocalView local;
   local.op_key = m.op_key;
-  local.lease_ms = *sim_.scenario().service.lease_ms;
+  local.lease_ms = *contract().lease_ms;
   local.redelivery = n;
   // How many copies of this request's work now run at once (this one among them).
   local.running = std::count_if(in_progress_.begin(), in_progress_.end(),
                                 [&](const InProgress& p) { return p.op_key == m.op_key; });
   // The model's queue stops here (limits::kMaxLeaseRedeliveries); the timeline says so.
   if (n == limits::kMaxLeaseRedeliveries) local.last = true;
-  record("redeliver", m.intent, std::move(local), m.id);
+  record(EventKind::Redeliver, m.intent, std::move(local), m.id);
   start_processing(m, n);
 }
 
@@ -220,11 +240,11 @@ void Service::processed(const Message& m, int epoch) {
   }));
   // Check, then insert: the check ran when the request arrived (on_message), so the
   // insert does not look again, and a second request that arrived meanwhile commits too.
-  submit(m, sim_.scenario().service.concurrent_same_key != ConcurrentSameKey::CheckThenInsert);
+  submit(m, contract().concurrent_same_key != ConcurrentSameKey::CheckThenInsert);
 }
 
 void Service::submit(const Message& m, bool look) {
-  const ServiceContract& contract = sim_.scenario().service;
+  const ServiceContract& contract = this->contract();
   bool atomic = contract.ordering == Ordering::Atomic;
   if (atomic) {
     db_.query("BEGIN IMMEDIATE");
@@ -246,7 +266,7 @@ void Service::submit(const Message& m, bool look) {
     LocalView local;
     local.op_key = m.op_key;
     local.stored_status = stored;
-    record("replay", m.intent, std::move(local), m.id);
+    record(EventKind::Replay, m.intent, std::move(local), m.id);
     reply(m, MessageKind::Response, refusal ? "refused" : "error", "", refusal ? kRefusedReason : kInternalError,
           "", true);
   } else if (stored == 201 && contract.on_repeat == OnRepeat::AlreadyExists) {
@@ -255,7 +275,7 @@ void Service::submit(const Message& m, bool look) {
     LocalView local;
     local.op_key = m.op_key;
     local.reason = kAlreadyExists;
-    record("reject", m.intent, std::move(local), m.id);
+    record(EventKind::Reject, m.intent, std::move(local), m.id);
     reply(m, MessageKind::Response, "rejected", "", kAlreadyExists);
   } else if (same) {
     LocalView local;
@@ -264,36 +284,36 @@ void Service::submit(const Message& m, bool look) {
     if (found[0][2].text != m.op_key) local.matched_key = found[0][2].text;
     // Not compared: the answer speaks for the stored content, the client takes it for its own.
     if (found[0][0].text != m.fingerprint) local.unchecked = true;
-    record("replay", m.intent, std::move(local), m.id);
+    record(EventKind::Replay, m.intent, std::move(local), m.id);
     reply(m, MessageKind::Response, "ok", receipt, "", m.fingerprint, true);
   } else {
     LocalView local;
     local.op_key = m.op_key;
     local.reason = kSameKeyDifferentPayload;
-    record("reject", m.intent, std::move(local), m.id);
+    record(EventKind::Reject, m.intent, std::move(local), m.id);
     reply(m, MessageKind::Response, "rejected", "", kSameKeyDifferentPayload);
   }
 }
 
 void Service::write_new(const Message& m) {
-  const ServiceContract& contract = sim_.scenario().service;
-  if (sim_.crash_service_here(ServicePoint::BeforeCommit, m.intent, m.n)) return;
-  if (sim_.error_here(ErrorPoint::BeforeCommit, m.intent, m.n)) {
+  const ServiceContract& contract = this->contract();
+  if (env_.crash_service_here(ServicePoint::BeforeCommit, m.intent, m.n)) return;
+  if (env_.error_here(ErrorPoint::BeforeCommit, m.intent, m.n)) {
     if (db_.in_transaction()) db_.query("ROLLBACK");  // nothing was written yet
     fail(m, false);
     return;
   }
   std::string receipt =
-      "rcpt-" + Rng::derive_hex(sim_.scenario().seed,
-                                "receipt/" + m.op_key + "/" + std::to_string(sim_.now()), 10);
+      "rcpt-" + Rng::derive_hex(setup_.seed,
+                                "receipt/" + m.op_key + "/" + std::to_string(env_.now()), 10);
   // Two effects of one key in the same virtual ms (no dedup, or a race, and a retry with
   // no wait) still get receipts of their own: each is an effect, and its email is owed once.
   for (int n = 2; !db_.query("SELECT 1 FROM deliveries WHERE receipt = ?1", {SqlValue::of(receipt)}).empty(); ++n) {
-    receipt = "rcpt-" + Rng::derive_hex(sim_.scenario().seed,
-                                        "receipt/" + m.op_key + "/" + std::to_string(sim_.now()) + "/" + std::to_string(n), 10);
+    receipt = "rcpt-" + Rng::derive_hex(setup_.seed,
+                                        "receipt/" + m.op_key + "/" + std::to_string(env_.now()) + "/" + std::to_string(n), 10);
   }
   std::vector<SqlValue> row = {SqlValue::of(m.op_key), SqlValue::of(m.fingerprint), SqlValue::of(receipt),
-                               SqlValue::of(static_cast<long long>(sim_.now()))};
+                               SqlValue::of(static_cast<long long>(env_.now()))};
   auto write_key = [&] {
     // REPLACE: under dedup by fingerprint a key may come back with another payload.
     db_.query("INSERT OR REPLACE INTO idempotency_keys(op_key, fingerprint, receipt, created_at)"
@@ -302,7 +322,7 @@ void Service::write_new(const Message& m) {
   };
   bool outbox = contract.notify == Notify::Outbox;
   // The notification's own idempotency key, one per effect.
-  std::string email_key = "mail-" + Rng::derive_hex(sim_.scenario().seed, "email/" + receipt, 10);
+  std::string email_key = "mail-" + Rng::derive_hex(setup_.seed, "email/" + receipt, 10);
   auto write_effect = [&] {
     // The outbox row shares the effect's transaction: a crash leaves both or neither.
     bool own_transaction = outbox && contract.ordering != Ordering::Atomic;
@@ -312,7 +332,7 @@ void Service::write_new(const Message& m) {
       db_.query("INSERT INTO outbox(email_key, op_key, receipt, status, attempts, created_at)"
                 " VALUES (?1, ?2, ?3, 'pending', 0, ?4)",
                 {SqlValue::of(email_key), SqlValue::of(m.op_key), SqlValue::of(receipt),
-                 SqlValue::of(static_cast<long long>(sim_.now()))});
+                 SqlValue::of(static_cast<long long>(env_.now()))});
     }
     if (own_transaction) db_.query("COMMIT");
   };
@@ -321,27 +341,27 @@ void Service::write_new(const Message& m) {
   local.receipt = receipt;
   LocalView effect_local = local;
   if (outbox) effect_local.email_key = email_key;
-  if (sim_.scenario().service.dedup == Dedup::None) effect_local.dedup = "none";
+  if (contract.dedup == Dedup::None) effect_local.dedup = "none";
   if (m.named_by_service) effect_local.named_by_service = true;
-  sim_.own_key(m.op_key, m.intent);
+  bind_key(m.op_key, m);
   if (contract.ordering == Ordering::Atomic) {
     write_key();
-    if (sim_.crash_service_here(ServicePoint::BetweenWrites, m.intent, m.n)) return;  // rolled back
+    if (env_.crash_service_here(ServicePoint::BetweenWrites, m.intent, m.n)) return;  // rolled back
     write_effect();
     db_.query("COMMIT");
-    record("commit", m.intent, std::move(effect_local), m.id);
+    record(EventKind::Commit, m.intent, std::move(effect_local), m.id);
   } else {
     bool key_first = contract.ordering == Ordering::KeyFirst;
     local.ordering = effect_local.ordering = key_first ? "key_first" : "effect_first";
     key_first ? write_key() : write_effect();
-    record(key_first ? "register" : "commit", m.intent, LocalView(key_first ? local : effect_local), m.id);
-    if (sim_.crash_service_here(ServicePoint::BetweenWrites, m.intent, m.n)) return;
+    record(key_first ? EventKind::Register : EventKind::Commit, m.intent, LocalView(key_first ? local : effect_local), m.id);
+    if (env_.crash_service_here(ServicePoint::BetweenWrites, m.intent, m.n)) return;
     key_first ? write_effect() : write_key();
-    record(key_first ? "commit" : "register", m.intent, std::move(key_first ? effect_local : local), m.id);
+    record(key_first ? EventKind::Commit : EventKind::Register, m.intent, std::move(key_first ? effect_local : local), m.id);
   }
-  if (sim_.crash_service_here(ServicePoint::AfterCommit, m.intent, m.n)) return;
+  if (env_.crash_service_here(ServicePoint::AfterCommit, m.intent, m.n)) return;
   if (contract.notify == Notify::Direct && !notify_directly(m.intent, m.op_key, email_key, receipt)) return;
-  if (sim_.error_here(ErrorPoint::AfterCommit, m.intent, m.n)) {
+  if (env_.error_here(ErrorPoint::AfterCommit, m.intent, m.n)) {
     fail(m, true);  // the effect stays: only the answer is lost to an error
   } else {
     reply(m, MessageKind::Response, "ok", receipt, "", m.fingerprint);
@@ -349,17 +369,15 @@ void Service::write_new(const Message& m) {
   if (outbox) {
     // The relay's own step, after this request's: it finds the row this commit wrote.
     int epoch = epoch_;
-    sim_.schedule(sim_.now(), [epoch](Simulation& s) {
-      Service& self = s.service();
+    schedule_self<Service>(env_, env_.now(), Side::Service, [epoch](Service& self) {
       if (epoch == self.epoch_) self.relay();
     });
   }
 }
 
 std::string Service::intent_of(const std::string& op_key) const {
-  const std::map<std::string, std::string>& owner = sim_.out().key_owner;
-  auto it = owner.find(op_key);
-  return it == owner.end() ? "" : it->second;
+  auto it = intent_of_key_.find(op_key);
+  return it == intent_of_key_.end() ? "" : it->second;
 }
 
 int Service::send_email(const std::string& intent, const std::string& op_key, const std::string& email_key,
@@ -369,11 +387,11 @@ int Service::send_email(const std::string& intent, const std::string& op_key, co
   e.from = Side::Service;
   e.to = Side::Provider;
   e.intent = intent;
-  e.n = sim_.network().next_email(intent);
+  e.n = env_.next_email(intent);
   e.op_key = op_key;
   e.email_key = email_key;
   e.receipt = receipt;
-  return sim_.network().send(e);
+  return env_.send(e);
 }
 
 bool Service::notify_directly(const std::string& intent, const std::string& op_key, const std::string& email_key,
@@ -382,8 +400,8 @@ bool Service::notify_directly(const std::string& intent, const std::string& op_k
   LocalView local;
   local.op_key = op_key;
   local.email_key = email_key;
-  record("notify", intent, std::move(local), id);
-  return !sim_.crash_service_here(ServicePoint::AfterEmailSend, intent, sim_.out().messages[id].n);
+  record(EventKind::Notify, intent, std::move(local), id);
+  return !env_.crash_service_here(ServicePoint::AfterEmailSend, intent, env_.message(id).n);
 }
 
 void Service::relay() {
@@ -399,17 +417,18 @@ void Service::relay() {
     db_.query("UPDATE outbox SET attempts = attempts + 1 WHERE id = ?1", {SqlValue::of(r[0].integer)});
     std::string intent = intent_of(r[2].text);
     int id = send_email(intent, r[2].text, email_key, r[3].text);
-    int n = sim_.out().messages[id].n;
-    std::int64_t deadline = sim_.now() + sim_.scenario().timing.timeout_ms;
+    int n = env_.message(id).n;
+    std::int64_t deadline = env_.now() + setup_.relay_timeout_ms;
     relay_waiting_.push_back({email_key, intent, n, deadline});
     LocalView local;
     local.op_key = r[2].text;
     local.email_key = email_key;
     local.attempt = r[4].integer + 1;
-    record("relay", intent, std::move(local), id);
+    record(EventKind::Relay, intent, std::move(local), id);
     int epoch = epoch_;
-    sim_.schedule(deadline, [email_key, n, epoch](Simulation& s) { s.service().relay_timeout(email_key, n, epoch); });
-    if (sim_.crash_service_here(ServicePoint::AfterEmailSend, intent, n)) return;
+    schedule_self<Service>(env_, deadline, Side::Service,
+                           [email_key, n, epoch](Service& self) { self.relay_timeout(email_key, n, epoch); });
+    if (env_.crash_service_here(ServicePoint::AfterEmailSend, intent, n)) return;
   }
 }
 
@@ -425,7 +444,7 @@ void Service::relay_timeout(const std::string& email_key, int n, int epoch) {
   local.awaited = "email_ack";
   local.n = n;
   local.email_key = email_key;
-  record("timeout", intent, std::move(local));
+  record(EventKind::Timeout, intent, std::move(local));
   relay();
 }
 
@@ -434,8 +453,8 @@ void Service::on_email_ack(const Message& m) {
   local.message = to_string(m.kind);
   local.op_key = m.op_key;
   local.email_key = m.email_key;
-  record("receive", m.intent, std::move(local), m.id);
-  if (sim_.scenario().service.notify != Notify::Outbox) return;  // a direct call waits for nothing
+  record(EventKind::Receive, m.intent, std::move(local), m.id);
+  if (contract().notify != Notify::Outbox) return;  // a direct call waits for nothing
   relay_waiting_.erase(std::remove_if(relay_waiting_.begin(), relay_waiting_.end(),
                                       [&](const RelayWait& w) { return w.email_key == m.email_key; }),
                        relay_waiting_.end());
@@ -446,14 +465,14 @@ void Service::on_email_ack(const Message& m) {
   LocalView sent;
   sent.op_key = m.op_key;
   sent.email_key = m.email_key;
-  record("mark_sent", m.intent, std::move(sent));
+  record(EventKind::MarkSent, m.intent, std::move(sent));
 }
 
 void Service::lookup(const Message& m) {
-  std::int64_t lag = sim_.scenario().service.lookup_lag_ms;
+  std::int64_t lag = contract().lookup_lag_ms;
   auto found = db_.query("SELECT receipt, created_at, fingerprint, status FROM idempotency_keys WHERE op_key = ?1",
                          {SqlValue::of(m.op_key)});
-  bool seen = !found.empty() && lookup_sees(found[0][1].integer, sim_.now(), lag);
+  bool seen = !found.empty() && lookup_sees(found[0][1].integer, env_.now(), lag);
   LocalView local;
   local.op_key = m.op_key;
   if (seen && !found[0][0].text.empty()) local.receipt = found[0][0].text;
@@ -463,7 +482,7 @@ void Service::lookup(const Message& m) {
     if (!found.empty()) {
       local.why = kLaggingReplica;
       local.lag_ms = lag;
-      local.age_ms = static_cast<long long>(sim_.now()) - found[0][1].integer;
+      local.age_ms = static_cast<long long>(env_.now()) - found[0][1].integer;
     } else {
       auto expired = db_.query("SELECT expired_at FROM expired_keys WHERE op_key = ?1", {SqlValue::of(m.op_key)});
       local.why = expired.empty() ? kNoRecord : kExpired;
@@ -477,7 +496,7 @@ void Service::lookup(const Message& m) {
     seen = false;
     local.why = kStoredError;
   }
-  record(seen ? "found" : "not_found", m.intent, std::move(local), m.id);
+  record(seen ? EventKind::Found : EventKind::NotFound, m.intent, std::move(local), m.id);
   if (refusal) {
     reply(m, MessageKind::LookupReply, "refused", "", kRefusedReason);
     return;
@@ -487,30 +506,30 @@ void Service::lookup(const Message& m) {
 }
 
 void Service::expire_later() {
-  const std::optional<std::int64_t>& retention = sim_.scenario().service.retention_ms;
+  const std::optional<std::int64_t>& retention = contract().retention_ms;
   // A record kept past the horizon never expires within the run: no event for it, or
   // every run with a day's retention would end at the horizon instead of settling.
-  if (retention && *retention <= Simulation::kHorizonMs - sim_.now()) {
+  if (retention && *retention <= limits::kMaxVirtualMs - env_.now()) {
     // Down at that time: the restart forgets what came due meanwhile.
-    sim_.schedule(sim_.now() + *retention, [](Simulation& s) { s.service().expire_due(); });
+    schedule_self<Service>(env_, env_.now() + *retention, Side::Service, [](Service& self) { self.expire_due(); });
   }
 }
 
 void Service::expire_due() {
-  const std::optional<std::int64_t>& retention = sim_.scenario().service.retention_ms;
+  const std::optional<std::int64_t>& retention = contract().retention_ms;
   if (!alive_ || !retention) return;
   auto due = db_.query("SELECT op_key FROM idempotency_keys WHERE created_at <= ?1 ORDER BY rowid",
-                       {SqlValue::of(static_cast<long long>(sim_.now() - *retention))});
+                       {SqlValue::of(static_cast<long long>(env_.now() - *retention))});
   for (const SqlRow& r : due) {
     // The tombstone and the delete in one transaction: a crash keeps both or neither.
     db_.query("BEGIN IMMEDIATE");
     db_.query("DELETE FROM idempotency_keys WHERE op_key = ?1", {SqlValue::of(r[0].text)});
     db_.query("INSERT OR REPLACE INTO expired_keys(op_key, expired_at) VALUES (?1, ?2)",
-              {SqlValue::of(r[0].text), SqlValue::of(static_cast<long long>(sim_.now()))});
+              {SqlValue::of(r[0].text), SqlValue::of(static_cast<long long>(env_.now()))});
     db_.query("COMMIT");
     LocalView local;
     local.op_key = r[0].text;
-    record("expire", intent_of(r[0].text), std::move(local));
+    record(EventKind::Expire, intent_of(r[0].text), std::move(local));
   }
 }
 
@@ -525,15 +544,15 @@ void Service::crash() {
   relay_waiting_.clear();
   LocalView local;
   if (rolled_back) local.rolled_back = true;
-  record("crash", "", std::move(local));
+  record(EventKind::Crash, "", std::move(local));
 }
 
 void Service::restart() {
   if (alive_) return;
   alive_ = true;
-  record("restart", "", LocalView());
+  record(EventKind::Restart, "", LocalView());
   expire_due();
-  if (sim_.scenario().service.notify == Notify::Outbox) relay();
+  if (contract().notify == Notify::Outbox) relay();
 }
 
 int Service::http_status(MessageKind kind, const std::string& outcome, const std::string& reason, bool replayed) {
@@ -553,21 +572,21 @@ void Service::refuse(const Message& m) {
   local.op_key = m.op_key;
   // A record from an earlier attempt under this key: this refusal leaves it as it is.
   if (!db_.query("SELECT 1 FROM idempotency_keys WHERE op_key = ?1", {SqlValue::of(m.op_key)}).empty()) local.held = true;
-  if (sim_.scenario().service.stores_refusal) {
+  if (contract().stores_refusal) {
     // EC2's client token: the key is now bound to this call and its content, though it
     // did nothing. A key that already has a record keeps it.
     long long before = db_.changes();
     db_.query("INSERT OR IGNORE INTO idempotency_keys(op_key, fingerprint, receipt, created_at, status)"
               " VALUES (?1, ?2, '', ?3, ?4)",
-              {SqlValue::of(m.op_key), SqlValue::of(m.fingerprint), SqlValue::of(static_cast<long long>(sim_.now())),
+              {SqlValue::of(m.op_key), SqlValue::of(m.fingerprint), SqlValue::of(static_cast<long long>(env_.now())),
                SqlValue::of(static_cast<long long>(kRefusedStatus))});
     if (db_.changes() != before) {
-      sim_.own_key(m.op_key, m.intent);
+      bind_key(m.op_key, m);
       expire_later();
       local.stored = true;
     }
   }
-  record("refuse", m.intent, std::move(local), m.id);
+  record(EventKind::Refuse, m.intent, std::move(local), m.id);
   reply(m, MessageKind::Response, "refused", "", kRefusedReason);
 }
 
@@ -575,7 +594,7 @@ void Service::fail(const Message& m, bool committed) {
   LocalView local;
   local.op_key = m.op_key;
   local.committed = committed;
-  if (sim_.scenario().service.after_error == AfterError::ReplayError) {
+  if (contract().after_error == AfterError::ReplayError) {
     // Stripe API v1: the 500 is the key's saved result. After the commit it replaces the
     // effect's 201 (the receipt stays in the row, where a lookup still finds it); before,
     // it binds the free key to this content and no effect.
@@ -585,14 +604,14 @@ void Service::fail(const Message& m, bool committed) {
     } else {
       db_.query("INSERT OR IGNORE INTO idempotency_keys(op_key, fingerprint, receipt, created_at, status)"
                 " VALUES (?1, ?2, '', ?3, ?4)",
-                {SqlValue::of(m.op_key), SqlValue::of(m.fingerprint), SqlValue::of(static_cast<long long>(sim_.now())),
+                {SqlValue::of(m.op_key), SqlValue::of(m.fingerprint), SqlValue::of(static_cast<long long>(env_.now())),
                  SqlValue::of(kErrorStatus)});
-      sim_.own_key(m.op_key, m.intent);
+      bind_key(m.op_key, m);
       expire_later();
     }
     local.stored = true;
   }
-  record("error", m.intent, std::move(local), m.id);
+  record(EventKind::Error, m.intent, std::move(local), m.id);
   reply(m, MessageKind::Response, "error", "", kInternalError);
 }
 
@@ -612,8 +631,8 @@ void Service::reply(const Message& to, MessageKind kind, const std::string& outc
   r.fingerprint = fingerprint;
   r.http = http_status(kind, outcome, reason, replayed);
   r.replayed = replayed;
-  if (r.http == kRefusedStatus) r.retry_after_ms = sim_.scenario().service.refusal_retry_after_ms;
-  int id = sim_.network().send(r);
+  if (r.http == kRefusedStatus) r.retry_after_ms = contract().refusal_retry_after_ms;
+  int id = env_.send(r);
   LocalView local;
   local.message = to_string(kind);
   local.op_key = to.op_key;
@@ -621,7 +640,7 @@ void Service::reply(const Message& to, MessageKind kind, const std::string& outc
   local.http = r.http;
   if (replayed) local.replayed = true;
   if (r.retry_after_ms > 0) local.retry_after_ms = r.retry_after_ms;
-  record("reply", to.intent, std::move(local), id);
+  record(EventKind::Reply, to.intent, std::move(local), id);
 }
 
 }  // namespace idemlab

@@ -79,38 +79,49 @@
 // keeps the database; an open transaction is rolled back. A message that reaches a crashed
 // service is lost.
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
-#include "engine/sim/run.hpp"
+#include "engine/scenario/scenario.hpp"
+#include "engine/sim/node.hpp"
 #include "engine/store/database.hpp"
 
 namespace idemlab {
 
-class Simulation;
+/// What the service is built with: its own contract and nothing of another side's.
+struct ServiceSetup {
+  ServiceContract contract;
+  /// How long the outbox relay waits for the provider's ack (virtual ms; Timing::timeout_ms).
+  std::int64_t relay_timeout_ms = 0;
+  /// Its seed for the receipts and names it draws (Scenario::seed).
+  std::uint64_t seed = 1;
+};
 
-class Service {
+class Service final : public Node {
  public:
-  explicit Service(Simulation& sim);
-  /// A copy of `from` working in `sim` (Simulation::fork): its own database holding the
+  Service(Env& env, ServiceSetup setup);
+  /// A copy of `from` working in `env` (Simulation::fork): its own database holding the
   /// same rows, or with `take`, from's own database (`from` is then left without one).
   /// `from` has no transaction open.
-  Service(Simulation& sim, Service& from, bool take);
-  bool alive() const { return alive_; }
+  Service(Env& env, Service& from, bool take);
+  bool alive() const override { return alive_; }
   /// Handles a request or lookup that reached the (alive) service; records its steps and
   /// replies. An email_ack from the mail provider is recorded, and under notify = outbox
   /// marks its outbox row sent.
-  void on_message(const Message& m);
+  void on_message(const Message& m) override;
+  void snapshot(Snapshot& into) override;
+  std::unique_ptr<Node> fork(Env& env, bool take) override;
   /// A request with no key (Message::key_sent false): refused 400 under missing_key =
   /// reject, else handled as a new operation under a key the service makes for it.
   void on_keyless(const Message& m);
   /// The process dies: requests in progress are forgotten, an open transaction is rolled
   /// back, the database is kept. Records a `crash` step.
-  void crash();
+  void crash() override;
   /// The process starts again on its database; records a `restart` step, then forgets the
   /// dedup records whose retention window passed while it was down, and (notify = outbox)
   /// runs the relay over the rows still pending.
-  void restart();
+  void restart() override;
   /// Every row of `idempotency_keys` / `deliveries`, in insertion order.
   Rows<KeyRow> keys();
   Rows<DeliveryRow> rows();
@@ -124,21 +135,22 @@ class Service {
   /// Whether a lookup at `now` sees a dedup record made at `created_at`, on a replica
   /// `lag_ms` behind (virtual ms): only records at least that old are there.
   static bool lookup_sees(long long created_at, std::int64_t now, std::int64_t lag_ms) {
-    return created_at + lag_ms <= now;
+    return Run::lookup_sees_at(created_at, now, lag_ms);
   }
 
-  static constexpr const char* kSameKeyDifferentPayload = "same_key_different_payload";
+  // The reasons its answers and steps carry (engine/sim/events.hpp, namespace reasons).
+  static constexpr const char* kSameKeyDifferentPayload = reasons::kSameKeyDifferentPayload;
   /// The reason of a "rejected" answer to a repeat under on_repeat = already_exists (409).
-  static constexpr const char* kAlreadyExists = "already_exists";
+  static constexpr const char* kAlreadyExists = reasons::kAlreadyExists;
   /// The reason of a "rejected" answer (400) to a request with no key (missing_key = reject).
-  static constexpr const char* kMissingKey = "missing_key";
+  static constexpr const char* kMissingKey = reasons::kMissingKey;
   /// The reason of an "error" answer (500) and of a "refused" one (429).
-  static constexpr const char* kInternalError = "internal_error";
-  static constexpr const char* kRefusedReason = "refused";
+  static constexpr const char* kInternalError = reasons::kInternalError;
+  static constexpr const char* kRefusedReason = reasons::kRefused;
   /// The HTTP status of a refusal (a throttle, no capacity), as stored under a key (stores_refusal).
-  static constexpr long long kRefusedStatus = 429;
+  static constexpr long long kRefusedStatus = http::kRefused;
   /// The HTTP status of an internal error, as stored under a key (after_error = replay_error).
-  static constexpr long long kErrorStatus = 500;
+  static constexpr long long kErrorStatus = http::kError;
   /// The HTTP status an answer stands for (Message::http): ok 201 (200 when `replayed`),
   /// found 200, not_found 404, in_progress 409 (IETF draft), rejected 422 (IETF draft:
   /// same key, different payload), 409 (already_exists) or 400 (missing_key: no key
@@ -146,12 +158,12 @@ class Service {
   /// lookup that finds a stored refusal: 200, answering refused).
   static int http_status(MessageKind kind, const std::string& outcome, const std::string& reason, bool replayed);
   /// local.why of a not_found step (see lookup above).
-  static constexpr const char* kLaggingReplica = "lagging_replica";
-  static constexpr const char* kExpired = "expired";
-  static constexpr const char* kNoRecord = "no_record";
+  static constexpr const char* kLaggingReplica = reasons::kLaggingReplica;
+  static constexpr const char* kExpired = reasons::kExpired;
+  static constexpr const char* kNoRecord = reasons::kNoRecord;
   /// The key holds a saved 500 from a request that committed nothing (after_error =
   /// replay_error): nothing to find.
-  static constexpr const char* kStoredError = "stored_error";
+  static constexpr const char* kStoredError = reasons::kStoredError;
   /// Sends of one outbox row before the relay leaves it pending for a person.
   static constexpr int kRelayMaxAttempts = 5;
 
@@ -194,8 +206,14 @@ class Service {
   void relay();
   void relay_timeout(const std::string& email_key, int n, int epoch);
   void on_email_ack(const Message& m);
+  /// The intent label the requests of `op_key` carried (Message::intent), as the service
+  /// kept it with its record of the key ("" for none): learned from the messages, as a
+  /// real service keeps a request's trace id.
   std::string intent_of(const std::string& op_key) const;
-  int record(const char* kind, const std::string& intent, LocalView&& local, int message = -1);
+  /// Binds `op_key` to the intent label of `m` where a record of the key is written, and
+  /// notes it for the observer (Env::own_key).
+  void bind_key(const std::string& op_key, const Message& m);
+  int record(EventKind kind, const std::string& intent, LocalView&& local, int message = -1);
   /// `fingerprint`: for an ok response or a found lookup reply, the fingerprint of the
   /// content the receipt is for (as a Stripe or IETF-draft service returns the original
   /// request with a replay), so the client can tell whose receipt it holds.
@@ -203,8 +221,13 @@ class Service {
              const std::string& receipt, const std::string& reason, const std::string& fingerprint = "",
              bool replayed = false);
 
-  Simulation& sim_;
+  Env& env_;
+  ServiceSetup setup_;
+  const ServiceContract& contract() const { return setup_.contract; }
   Database db_;
+  // The intent label of each key it holds a record of (intent_of): durable like the
+  // records (a crash keeps it), never shown in its tables.
+  std::map<std::string, std::string> intent_of_key_;
   bool alive_ = true;
   int epoch_ = 0;  // bumped by a crash: work scheduled in an earlier life does nothing
   std::vector<InProgress> in_progress_;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "engine/faults/fault.hpp"
+#include "engine/sim/events.hpp"
 #include "engine/sim/local_view.hpp"
 
 namespace idemlab {
@@ -33,28 +34,7 @@ inline constexpr const char* kDefinite = "definite";      ///< it certainly did 
 inline constexpr const char* kIndefinite = "indefinite";  ///< it may have (a timeout, a reply that leaves it open)
 }  // namespace error_kind
 
-/// Provider: the mail provider the service notifies (engine/provider/provider.hpp).
-enum class Side { None, Client, Service, Network, Provider };
-
-/// Every event kind a step can have (moments match on these).
-inline const std::vector<std::string>& event_kinds() {
-  static const std::vector<std::string> kinds = {
-      "start", "decide", "persist", "send", "lookup", "receive", "timeout", "record", "crash",
-      "restart", "recover", "commit", "replay", "reject", "found", "not_found", "reply", "drop",
-      "register", "in_progress", "expire", "redeliver",
-      // a request whose connection was refused (fault connect_error): it never left
-      "connect_error",
-      // a script action about an intent the client has not decided yet: it does nothing
-      "ignored",
-      // the service answering with an error instead of its result (fault service_error):
-      // a 500 (before or after its commit) or a 429 refusal
-      "error", "refuse",
-      // the notification email (ServiceContract::notify): the service's direct call, the
-      // outbox relay's send and its mark, the provider taking or deduplicating an email
-      "notify", "relay", "mark_sent", "accept_email", "dedup_email"};
-  return kinds;
-}
-const char* to_string(Side s);
+// Side, EventKind and the event table: engine/sim/events.hpp.
 
 struct Message {
   int id = 0;
@@ -251,9 +231,10 @@ struct Snapshot {
 struct Event {
   Event() = default;
   /// `local` is moved in (constructed from it: cheaper than assigned, LocalView being large).
-  Event(const char* kind, Side side, int message, const std::string& intent, LocalView&& local)
-      : kind(kind), side(side), message(message), intent(intent), local(std::move(local)) {}
-  std::string kind;  ///< one of event_kinds()
+  Event(EventKind type, Side side, int message, const std::string& intent, LocalView&& local)
+      : type(type), kind(event_row(type).name), side(side), message(message), intent(intent), local(std::move(local)) {}
+  EventKind type = EventKind::Start;  ///< its row in event_table()
+  std::string kind;  ///< its name (event_row(type).name)
   Side side = Side::None;
   int message = -1;  ///< the message sent, received or lost by this event
   std::string intent;
@@ -265,7 +246,7 @@ struct Event {
 struct Step {
   Step() = default;
   /// The step's event built in place (Simulation::record), from its parts.
-  Step(int i, std::int64_t t, const char* kind, Side side, int message, const std::string& intent, LocalView&& local,
+  Step(int i, std::int64_t t, EventKind kind, Side side, int message, const std::string& intent, LocalView&& local,
        Snapshot&& snap)
       : i(i), t(t), event(kind, side, message, intent, std::move(local)), snap(std::move(snap)) {}
   int i = 0;
@@ -305,6 +286,13 @@ struct Run {
   /// The service's lookup as the scenario sets it (for the facts about lookup).
   bool lookup_offered = true;
   std::int64_t lookup_lag_ms = 0;
+  /// Whether a lookup at `now` sees a dedup record made at `created_at`, on a replica
+  /// lookup_lag_ms behind (virtual ms): only records at least that old are there. The
+  /// service answers by it (Service::lookup_sees) and the facts about lookup judge by it.
+  bool lookup_sees(long long created_at, std::int64_t now) const { return lookup_sees_at(created_at, now, lookup_lag_ms); }
+  static bool lookup_sees_at(long long created_at, std::int64_t now, std::int64_t lag_ms) {
+    return created_at + lag_ms <= now;
+  }
   /// The client makes a new operation key per attempt (ClientPolicy::key_scope = attempt):
   /// the timeline texts then name the attempt a looked-up key belongs to.
   bool key_per_attempt = false;

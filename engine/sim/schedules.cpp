@@ -65,14 +65,14 @@ std::vector<int> first_pass_works(const Run& run, const std::vector<Fault>& faul
   return out;
 }
 
-OneMoreFault::OneMoreFault(const Scenario& scenario, FaultPlan base, std::vector<Action> extra)
-    : scenario_(scenario), base_(std::move(base)), extra_(std::move(extra)) {}
+OneMoreFault::OneMoreFault(const Scenario& scenario, NodeFactory nodes, FaultPlan base, std::vector<Action> extra)
+    : scenario_(scenario), nodes_(nodes), base_(std::move(base)), extra_(std::move(extra)) {}
 
 OneMoreFault::~OneMoreFault() = default;
 
 Run OneMoreFault::run(const Fault& fault, int work, bool last) {
   if (work >= 0) {
-    if (!paused_) paused_ = std::make_unique<Simulation>(scenario_, base_, extra_);
+    if (!paused_) paused_ = std::make_unique<Simulation>(scenario_, base_, extra_, nodes_);
     // False when the paused run has gone past that event (asked out of order) or ended.
     if (paused_->pause_before_work(work)) {
       Run out = Simulation::fork_with_fault(*paused_, fault, last)->run();
@@ -82,7 +82,7 @@ Run OneMoreFault::run(const Fault& fault, int work, bool last) {
   }
   FaultPlan plan = base_;
   plan.faults.push_back(fault);
-  return Simulation(scenario_, plan, extra_).run();
+  return Simulation(scenario_, plan, extra_, nodes_).run();
 }
 
 }  // namespace idemlab

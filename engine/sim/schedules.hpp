@@ -13,6 +13,7 @@
 
 #include "engine/faults/fault.hpp"
 #include "engine/scenario/scenario.hpp"
+#include "engine/sim/node.hpp"
 #include "engine/sim/run.hpp"
 
 namespace idemlab {
@@ -44,11 +45,11 @@ class Simulation;
 /// not once per fault. Ask for them in the order the base run passes their points (the
 /// order of next_faults); one asked out of that order, or whose point the base run never
 /// passes (`work` < 0), is simulated from t = 0. Either way the run is the one
-/// Simulation(scenario, base + fault, extra) gives.
+/// Simulation(scenario, base + fault, extra, nodes) gives.
 class OneMoreFault {
  public:
-  /// `scenario` must outlive this object.
-  OneMoreFault(const Scenario& scenario, FaultPlan base, std::vector<Action> extra = {});
+  /// `scenario` must outlive this object; `nodes` builds the sides of every run.
+  OneMoreFault(const Scenario& scenario, NodeFactory nodes, FaultPlan base, std::vector<Action> extra = {});
   ~OneMoreFault();
   OneMoreFault(const OneMoreFault&) = delete;
   OneMoreFault& operator=(const OneMoreFault&) = delete;
@@ -58,6 +59,7 @@ class OneMoreFault {
 
  private:
   const Scenario& scenario_;
+  NodeFactory nodes_;
   FaultPlan base_;
   std::vector<Action> extra_;
   std::unique_ptr<Simulation> paused_;

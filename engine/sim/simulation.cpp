@@ -4,26 +4,11 @@
 #include <cstring>
 #include <stdexcept>
 
-#include "engine/client/client.hpp"
-#include "engine/net/network.hpp"
-#include "engine/provider/provider.hpp"
 #include "engine/scenario/knobs.hpp"
-#include "engine/service/service.hpp"
 
 namespace idemlab {
 
-const char* to_string(Side s) {
-  switch (s) {
-    case Side::None: return "none";
-    case Side::Client: return "client";
-    case Side::Service: return "service";
-    case Side::Network: return "network";
-    case Side::Provider: return "provider";
-  }
-  return "?";
-}
-
-Simulation::Simulation(const Scenario& scenario, const FaultPlan& plan, std::vector<Action> extra)
+Simulation::Simulation(const Scenario& scenario, const FaultPlan& plan, std::vector<Action> extra, NodeFactory nodes)
     : scenario_(scenario), plan_(plan) {
   fired_.assign(plan_.faults.size(), false);
   run_.lookup_offered = scenario_.service.lookup;
@@ -33,17 +18,14 @@ Simulation::Simulation(const Scenario& scenario, const FaultPlan& plan, std::vec
   run_.outbox = scenario_.service.notify == Notify::Outbox;
   run_.credits = scenario_.provider.effect == MailProviderContract::Effect::Credit;
   run_.processing = scenario_.service.processing_ms > 0;
-  client_ = std::make_unique<Client>(*this);
-  service_ = std::make_unique<Service>(*this);
-  network_ = std::make_unique<Network>(*this);
-  provider_ = std::make_unique<MailProvider>(*this);
+  nodes_ = nodes(scenario_, *this);
   std::vector<Action> all = scenario_.script;
   all.insert(all.end(), extra.begin(), extra.end());
   for (const Action& a : all) {
     if (a.after_step >= 0) {
       forks_.push_back(a);
     } else {
-      schedule(a.at, [a](Simulation& s) { s.perform(a); });
+      schedule_action(a.at, a, false);
     }
   }
 }
@@ -70,10 +52,11 @@ Simulation::Simulation(Simulation& paused, std::vector<Action> extra, bool take)
     seq_after_step_ = paused.seq_after_step_;
     run_ = paused.run_;
   }
-  client_ = std::make_unique<Client>(*this, *paused.client_, take);
-  service_ = std::make_unique<Service>(*this, *paused.service_, take);
-  network_ = std::make_unique<Network>(*this, *paused.network_);
-  provider_ = std::make_unique<MailProvider>(*this, *paused.provider_);
+  lookups_ = paused.lookups_;
+  emails_ = paused.emails_;
+  for (std::size_t side = 0; side < nodes_.size(); ++side) {
+    if (paused.nodes_[side]) nodes_[side] = paused.nodes_[side]->fork(*this, take);
+  }
   int last = static_cast<int>(run_.steps.size()) - 1;
   int k = 0;
   for (Action& a : extra) {
@@ -81,7 +64,7 @@ Simulation::Simulation(Simulation& paused, std::vector<Action> extra, bool take)
       if (a.after_step >= 0) {
         forks_.push_back(a);
       } else {
-        schedule(a.at, [a](Simulation& s) { s.perform(a); });
+        schedule_action(a.at, a, false);
       }
       continue;
     }
@@ -94,7 +77,7 @@ Simulation::Simulation(Simulation& paused, std::vector<Action> extra, bool take)
                              " of a simulation paused after step " + std::to_string(last));
     }
     queue_.emplace(std::make_tuple(run_.steps[j].t, 0, seq_after_step_[j], -1000 + k++),
-                   [a](Simulation& s) { s.perform(a); });
+                   Work{Side::Client, [a](Node& n) { n.act(a); }});
   }
 }
 
@@ -114,35 +97,23 @@ std::unique_ptr<Simulation> Simulation::fork_with_fault(Simulation& paused, cons
 
 Simulation::~Simulation() = default;
 
-void Simulation::schedule(std::int64_t at, std::function<void(Simulation&)> fn, bool first) {
-  queue_.emplace(std::make_tuple(at < now_ ? now_ : at, first ? 0 : 1, seq_++, 0), std::move(fn));
+Node& Simulation::node(Side side) {
+  Node* n = nodes_[static_cast<std::size_t>(side)].get();
+  if (!n) throw std::logic_error(std::string("Simulation: no node on the side ") + to_string(side));
+  return *n;
 }
 
-void Simulation::perform(const Action& a) {
-  // An action about an intent the client has not decided (yet) does nothing; the timeline
-  // says so, so that a learner who put it too early sees why nothing happened.
-  const ActionInfo& info = action_info(a.kind);
-  if (info.needs_intent && a.kind != ActionKind::Deliver && !a.intent.empty() && client_->alive() &&
-      !client_->has_row(a.intent)) {
-    LocalView ignored;
-    ignored.action = info.name;
-    ignored.reason = "undecided";
-    record("ignored", Side::Client, a.intent, -1, std::move(ignored));
-    return;
-  }
-  switch (a.kind) {
-    case ActionKind::Deliver: client_->deliver(a.intent, a.payload); break;
-    case ActionKind::CrashClient: client_->crash(); break;
-    case ActionKind::RestartClient: client_->restart(); break;
-    case ActionKind::Reconcile: client_->reconcile(a.intent); break;
-    case ActionKind::ResendNewKey: client_->resend_new_key(a.intent); break;
-    case ActionKind::ResendChangedPayload: client_->resend_changed_payload(a.intent, a.payload); break;
-    case ActionKind::ResendSameKey: client_->resend_same_key(a.intent); break;
-    case ActionKind::MarkFailed: client_->mark_failed(a.intent); break;
-    case ActionKind::Cancel: client_->cancel(a.intent); break;
-    case ActionKind::Fallback: client_->fallback(a.intent, a.payload); break;
-    case ActionKind::Reapply: client_->reapply(a.intent); break;
-  }
+void Simulation::queue(std::int64_t at, Side side, std::function<void(Node&)> fn, bool first) {
+  queue_.emplace(std::make_tuple(at < now_ ? now_ : at, first ? 0 : 1, seq_++, 0), Work{side, std::move(fn)});
+}
+
+void Simulation::schedule(std::int64_t at, Side side, std::function<void(Node&)> work) {
+  queue(at, side, std::move(work));
+}
+
+void Simulation::schedule_action(std::int64_t at, const Action& a, bool first) {
+  // Every script action is the client's (action_table()).
+  queue(at, Side::Client, [a](Node& n) { n.act(a); }, first);
 }
 
 void Simulation::refresh_fates() {
@@ -157,33 +128,26 @@ void Simulation::refresh_fates() {
 
 Snapshot Simulation::snapshot() {
   refresh_fates();
-  // Built whole, in the order the parts are read: no member default-built and replaced.
-  return Snapshot{client_->alive(),
-                  service_->alive(),
-                  client_->rows(),
-                  client_->earlier(),
-                  client_->waiting(),
-                  service_->keys(),
-                  service_->rows(),
-                  service_->in_progress(),
-                  run_.outbox ? service_->outbox() : Rows<OutboxRow>(),
-                  run_.outbox ? service_->relay_waiting() : std::vector<RelayWait>(),
-                  provider_->emails(),
-                  in_flight_,
-                  delivered_,
-                  dropped_};
+  Snapshot snap;
+  for (const std::unique_ptr<Node>& n : nodes_) {
+    if (n) n->snapshot(snap);
+  }
+  snap.in_flight = in_flight_;
+  snap.delivered = delivered_;
+  snap.dropped = dropped_;
+  return snap;
 }
 
-int Simulation::record(const char* kind, Side side, const std::string& intent, int message, LocalView&& local) {
+int Simulation::emit(EventKind kind, Side side, const std::string& intent, int message, LocalView&& local) {
   int index = static_cast<int>(run_.steps.size());
   if (message >= 0) {
     Message& m = run_.messages[message];
     if (m.sent_step < 0) m.sent_step = index;
-    else if (std::strcmp(kind, "receive") == 0 || std::strcmp(kind, "drop") == 0) m.end_step = index;
+    else if (kind == EventKind::Receive || kind == EventKind::Drop) m.end_step = index;
   }
   run_.steps.emplace_back(index, now_, kind, side, message, intent, std::move(local), snapshot());
   for (const Action& a : forks_) {
-    if (a.after_step == index) schedule(now_, [a](Simulation& s) { s.perform(a); }, true);
+    if (a.after_step == index) schedule_action(now_, a, true);
   }
   seq_after_step_.push_back(seq_);
   return index;
@@ -208,6 +172,39 @@ const Fault* Simulation::pass(Fault point, int message) {
     return &f;
   }
   return nullptr;
+}
+
+int Simulation::send(Message m) {
+  m.id = static_cast<int>(run_.messages.size());
+  m.sent_at = now_;
+  m.sent_step = -1;
+  m.fate = Message::Fate::InFlight;
+  run_.messages.push_back(std::move(m));
+  const Message& sent = run_.messages.back();
+  node(Side::Network).on_message(sent);  // the network carries it
+  return sent.id;
+}
+
+void Simulation::arrive(int id) {
+  Message& stored = run_.messages[static_cast<std::size_t>(id)];
+  Node& to = node(stored.to);
+  if (!to.alive()) {
+    lose(id, reasons::kReceiverDown);
+    return;
+  }
+  stored.fate = Message::Fate::Delivered;
+  stored.end_at = now_;
+  Message m = stored;  // a copy: the receiver's sends grow run_.messages
+  to.on_message(m);
+}
+
+void Simulation::lose(int id, const char* why) {
+  Message& m = run_.messages[static_cast<std::size_t>(id)];
+  m.fate = Message::Fate::Dropped;
+  m.end_at = now_;
+  LocalView local;
+  local.reason = why;
+  emit(EventKind::Drop, Side::Network, m.intent, id, std::move(local));
 }
 
 bool Simulation::planned_drop(const Message& m) {
@@ -257,13 +254,9 @@ bool Simulation::crash_at(Fault point, const std::string& intent, int n) {
   bool service = point.kind == Fault::Kind::CrashService;
   const Fault* f = pass(point);
   if (!f) return false;
-  if (service) {
-    service_->crash();
-    schedule(now_ + f->restart_after_ms, [](Simulation& s) { s.service_->restart(); });
-  } else {
-    client_->crash();
-    schedule(now_ + f->restart_after_ms, [](Simulation& s) { s.client_->restart(); });
-  }
+  Side side = service ? Side::Service : Side::Client;
+  node(side).crash();
+  queue(now_ + f->restart_after_ms, side, [](Node& n) { n.restart(); });
   return true;
 }
 
@@ -271,7 +264,7 @@ void Simulation::begin() {
   if (begun_) return;
   begun_ = true;
   run_.steps.reserve(64);
-  record("start", Side::None, "", -1, LocalView());
+  emit(EventKind::Start, Side::None, "", -1, LocalView());
   run_.stop = StopReason::Settled;
 }
 
@@ -292,12 +285,12 @@ bool Simulation::next() {
     ended_ = true;
     return false;
   }
-  std::function<void(Simulation&)> fn = std::move(it->second);
+  Work work = std::move(it->second);
   queue_.erase(it);
   now_ = at;
   work_first_step_ = static_cast<int>(run_.steps.size());
   ++works_;
-  fn(*this);
+  work.fn(node(work.side));
   return true;
 }
 

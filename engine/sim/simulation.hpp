@@ -1,8 +1,9 @@
 #pragma once
 // The deterministic discrete-event simulation: a virtual clock in ms, an event queue
-// ordered by (time, priority, insertion), and the parts (client, network, service, and the
-// mail provider the service may notify) that schedule work on it. Every event a part performs becomes one timeline Step with a
-// snapshot of both sides (docs/design.md, "The model").
+// ordered by (time, priority, insertion), and the nodes (engine/sim/node.hpp: one per
+// side, built by a NodeFactory, engine/nodes/) that act on it through its Env face.
+// Every event a node performs becomes one timeline Step with a snapshot of every side
+// (docs/design.md, "The model"). The kernel knows no node's type.
 //
 // Determinism: no wall clock, no unordered containers, no floating point; the same
 // Scenario and FaultPlan give the same Run natively and in WASM.
@@ -12,23 +13,20 @@
 #include <memory>
 #include <tuple>
 
+#include "engine/sim/node.hpp"
 #include "engine/sim/run.hpp"
 #include "engine/scenario/limits.hpp"
 #include "engine/scenario/scenario.hpp"
 
 namespace idemlab {
 
-class Client;
-class Service;
-class Network;
-class MailProvider;
-
-class Simulation {
+class Simulation final : public Env {
  public:
   /// `plan` replaces scenario.faults (the fault space runs the same script under other
-  /// plans); `extra` adds actions (a predict question's fork).
-  Simulation(const Scenario& scenario, const FaultPlan& plan, std::vector<Action> extra = {});
-  ~Simulation();
+  /// plans); `extra` adds actions (a predict question's fork); `nodes` builds the sides
+  /// (engine/nodes/nodes.hpp: simulate() and start() pass today's).
+  Simulation(const Scenario& scenario, const FaultPlan& plan, std::vector<Action> extra, NodeFactory nodes);
+  ~Simulation() override;
   Simulation(const Simulation&) = delete;
   Simulation& operator=(const Simulation&) = delete;
 
@@ -65,45 +63,35 @@ class Simulation {
   static constexpr int kMaxSteps = limits::kMaxRunSteps;
   static constexpr std::int64_t kHorizonMs = limits::kMaxVirtualMs;
 
-  // --- used by the parts ---
-  std::int64_t now() const { return now_; }
-  const Scenario& scenario() const { return scenario_; }
-  /// Schedules `fn` at virtual time `at` (>= now). `first` puts it before other work at
-  /// that time (forks run right after the step they follow).
-  /// `fn` is given the simulation it runs in (a fork's copy, for work scheduled before
-  /// the fork), so it captures values only, never a part.
-  void schedule(std::int64_t at, std::function<void(Simulation&)> fn, bool first = false);
-  /// Appends one timeline step for the event `kind` (one of event_kinds()) of `side`
-  /// about `intent` ("" for none) and `message` (-1 for none), with what the side observed
-  /// (`local`, moved into the step) and a snapshot taken now. Returns its index. The event
-  /// is built in its step: a LocalView is large (its members are the union of every
-  /// event's), and moving it once per step instead of four times was ~8% of a run.
-  int record(const char* kind, Side side, const std::string& intent, int message, LocalView&& local);
-  /// The drop fault planned for this message, recorded as an injection point passed.
-  bool planned_drop(const Message& m);
-  /// Records the crash point as passed; if the plan crashes the client here, crashes it,
-  /// schedules its restart and returns true (the caller stops what it was doing).
-  bool crash_here(ClientPoint point, const std::string& intent, int n);
-  /// The same for the service's crash points (the request of attempt n of `intent`).
-  bool crash_service_here(ServicePoint point, const std::string& intent, int n);
-  /// Records the service's error point as passed; true if the plan makes the service
-  /// answer the request of attempt n of `intent` with that error here (it stays up).
-  bool error_here(ErrorPoint point, const std::string& intent, int n);
-  /// Records the request of attempt n of `intent` as a connect-error point passed; true if
-  /// the plan refuses its connection (Fault::Kind::ConnectError): it is never sent.
-  bool connect_error_here(const std::string& intent, int n);
-  /// op_key -> intent, for the observer's truth.
-  void own_key(const std::string& op_key, const std::string& intent) { run_.key_owner[op_key] = intent; }
-
-  Client& client() { return *client_; }
-  Service& service() { return *service_; }
-  Network& network() { return *network_; }
-  MailProvider& provider() { return *provider_; }
-  Run& out() { return run_; }
+  // --- Env: the face the nodes act through (engine/sim/node.hpp) ---
+  std::int64_t now() const override { return now_; }
+  void schedule(std::int64_t at, Side side, std::function<void(Node&)> work) override;
+  int send(Message m) override;
+  int emit(EventKind kind, Side side, const std::string& intent, int message, LocalView&& local) override;
+  const Message& message(int id) const override { return run_.messages[static_cast<std::size_t>(id)]; }
+  int next_lookup(const std::string& intent) override { return ++lookups_[intent]; }
+  int next_email(const std::string& intent) override { return ++emails_[intent]; }
+  void own_key(const std::string& op_key, const std::string& intent) override { run_.key_owner[op_key] = intent; }
+  bool crash_here(ClientPoint point, const std::string& intent, int n) override;
+  bool crash_service_here(ServicePoint point, const std::string& intent, int n) override;
+  bool error_here(ErrorPoint point, const std::string& intent, int n) override;
+  bool connect_error_here(const std::string& intent, int n) override;
+  bool planned_drop(const Message& m) override;
+  void arrive(int id) override;
+  void lose(int id, const char* reason) override;
 
  private:
   Simulation(Simulation& paused, std::vector<Action> extra, bool take);
-  void perform(const Action& a);
+  /// One entry of the queue: work on the node of a side (an action, a restart, or what a
+  /// node scheduled for itself).
+  struct Work {
+    Side side = Side::None;
+    std::function<void(Node&)> fn;
+  };
+  Node& node(Side side);
+  /// Schedules script action `a` on the node its ActionInfo names (the client's).
+  void schedule_action(std::int64_t at, const Action& a, bool first);
+  void queue(std::int64_t at, Side side, std::function<void(Node&)> fn, bool first = false);
   void begin();
   /// Performs the next scheduled work; false when the run has ended (run_.stop says why).
   bool next();
@@ -125,7 +113,7 @@ class Simulation {
   std::uint64_t seq_ = 0;
   // (time, 0 for a fork's action / 1, insertion order, and for an action a fork adds at a
   // step already recorded, its place before the work scheduled after that step: < 0)
-  std::map<std::tuple<std::int64_t, int, std::uint64_t, int>, std::function<void(Simulation&)>> queue_;
+  std::map<std::tuple<std::int64_t, int, std::uint64_t, int>, Work> queue_;
   std::vector<std::uint64_t> seq_after_step_;  // seq_ once step i's forks were scheduled
   int work_first_step_ = 0;  // the first step the last work performed recorded (if any)
   int works_ = 0;            // events of the queue performed so far
@@ -135,10 +123,9 @@ class Simulation {
   // compared with them.
   Rows<int> in_flight_, delivered_, dropped_;
   std::vector<int> fates_now_[3];
-  std::unique_ptr<Client> client_;
-  std::unique_ptr<Service> service_;
-  std::unique_ptr<Network> network_;
-  std::unique_ptr<MailProvider> provider_;
+  Nodes nodes_;  // by Side
+  // The network's numbering of lookups and email sends per intent (next_lookup, next_email).
+  std::map<std::string, int> lookups_, emails_;
   bool ran_ = false;
   bool begun_ = false;
   bool ended_ = false;

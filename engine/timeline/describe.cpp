@@ -1,7 +1,5 @@
 #include "engine/timeline/describe.hpp"
 
-#include "engine/client/client.hpp"
-#include "engine/service/service.hpp"
 #include "engine/scenario/limits.hpp"
 #include "engine/text/provider_words.hpp"
 
@@ -56,36 +54,36 @@ L10n record_note(const LocalView& local) {
   std::string st = str(local.status);
   std::string error = str(local.error);
   std::string reason = str(local.reason);
-  if (st == status::kNeedsHuman && reason == Client::kBudgetSpent) {
+  if (st == status::kNeedsHuman && reason == reasons::kBudgetSpent) {
     std::string n = std::to_string(local.budget.value_or(0));
     return {"——重试预算（" + n + " 次发送）已用完，结果仍然未知：需要人工对账",
             " — the retry budget (" + n + (n == "1" ? " send" : " sends") + ") is spent and the outcome is still unknown: a person must reconcile it"};
   }
-  if (st == status::kNeedsHuman && reason == Client::kDeadlinePassed) {
+  if (st == status::kNeedsHuman && reason == reasons::kDeadlinePassed) {
     std::string at = std::to_string(local.deadline_at.value_or(0));
     return {"——截止时间（" + at + " ms）前已来不及再发送，结果仍然未知：需要人工对账",
             " — the deadline (" + at + " ms) leaves no time for another send and the outcome is still unknown: a person must reconcile it"};
   }
-  if (reason == Service::kAlreadyExists && st == status::kFailed) {
+  if (reason == reasons::kAlreadyExists && st == status::kFailed) {
     return {"——可在 500 之后，“已存在”的很可能正是它自己第一次的创建：它并不知道自己失败了", " — yet after a 500, what \"already exists\" may well be its own first try: it records a failure it does not know of"};
   }
-  if (reason == Service::kAlreadyExists && st == status::kDelivered) {
+  if (reason == reasons::kAlreadyExists && st == status::kDelivered) {
     return {"——凭“409 已存在”，没有回执：它认定已有的就是自己这份", " — on \"409 already exists\", with no receipt: it takes what exists to be its own"};
   }
-  if (reason == Service::kAlreadyExists && st == status::kNeedsHuman) {
+  if (reason == reasons::kAlreadyExists && st == status::kNeedsHuman) {
     return {"——“409 已存在”，又没有查询可以确认是谁的：需要人工核对", " — \"409 already exists\", and no lookup to learn whose it is: a person must check"};
   }
-  if (st == status::kFailed && reason == Client::kConnectRefused) {
+  if (st == status::kFailed && reason == reasons::kConnectRefused) {
     return {"——确定失败：它的请求一次也没发出去，服务端什么也不可能做", " — a definite error: none of its requests ever left, so the service cannot have done anything"};
   }
-  if (st == status::kFailed && reason == Service::kMissingKey) {
+  if (st == status::kFailed && reason == reasons::kMissingKey) {
     return {"——确定失败：什么也没做；不带标识，同样的请求还会被拒绝", " — a definite error: nothing was done, and without a key the same request would be refused again"};
   }
   std::string kind = str(local.error_kind);
   L10n what = kind == "timeout"   ? L10n{"超时", "a timeout"}
               : kind == "connect" ? L10n{"连接失败", "a refused connection"}
                                   : L10n{kind, "a " + kind};
-  if (st == status::kNeedsHuman && reason == Client::kLayersSpent && local.layers) {
+  if (st == status::kNeedsHuman && reason == reasons::kLayersSpent && local.layers) {
     // Not the budget: sends of it are left, but no layer that retries this error has an
     // attempt left.
     std::string names;
@@ -101,20 +99,20 @@ L10n record_note(const LocalView& local) {
                 " it (" + names + ") " + (one ? "has used its" : "have used their") + " attempts. Only " + send + " of the budget's " +
                 budget + " sends " + (send == "1" ? "is" : "are") + " used, and the outcome is still unknown: a person must reconcile it"};
   }
-  if (st == status::kNeedsHuman && reason == Client::kNotRetried) {
+  if (st == status::kNeedsHuman && reason == reasons::kNotRetried) {
     return {"——没有哪一层重试会重试" + what.zh + "：它一路传到应用，结果仍然未知，又没有谁去对账：需要人工",
             " — no retry layer retries " + what.en + ": it reaches the application with the outcome unknown, and nothing reconciles it: a person must"};
   }
-  if (st == status::kPending && reason == Client::kReadBackMissing) {
+  if (st == status::kPending && reason == reasons::kReadBackMissing) {
     return {"——它自己的读回查不到，它就信了这次读、不信手里的回执：用新的操作标识再建一次（读可能只是落后）",
             " — its own read-back found nothing, and it believes the read over the receipt in hand: it creates the intent again under a new key (the read may only lag)"};
   }
-  if (st == status::kPending && reason == Service::kRefusedReason) {
+  if (st == status::kPending && reason == reasons::kRefused) {
     std::string at = std::to_string(local.retry_at.value_or(0));
     return {"——429 说这次什么也没做；它照 Retry-After 等到 " + at + " ms 再发一次",
             " — the 429 says nothing was done; as its Retry-After asks, it will send again at " + at + " ms"};
   }
-  if (st == status::kFailed && reason == Service::kInternalError) {
+  if (st == status::kFailed && reason == reasons::kInternalError) {
     return {"——可 500 是不确定结果：服务端可能在出错前已经提交了", " — yet a 500 is an indefinite error: the service may have committed before it failed"};
   }
   if (st == status::kFailed && error == error_kind::kIndefinite) {
@@ -124,7 +122,7 @@ L10n record_note(const LocalView& local) {
   if (st == status::kUnknown && error == error_kind::kIndefinite) {
     return {"——不确定结果：请求可能生效了，也可能没有", " — an indefinite error: the request may or may not have taken effect"};
   }
-  if (error == error_kind::kDefinite && reason == Service::kSameKeyDifferentPayload) {
+  if (error == error_kind::kDefinite && reason == reasons::kSameKeyDifferentPayload) {
     return {"——确定失败：服务端拒绝了这份内容，没为它做任何事（这个标识下已有的，是另一份内容的结果）",
             " — a definite error: the service refused this content and did nothing for it (what the key already holds is another content's result)"};
   }
@@ -263,12 +261,12 @@ L10n describe(const Step& s, const Run& run) {
     std::string extra_zh = receipt.empty() ? "" : "，回执 " + receipt;
     std::string extra_en = receipt.empty() ? "" : ", receipt " + receipt;
     std::string reason = str(e.local.reason);
-    bool limit = reason == Client::kBudgetSpent || reason == Client::kDeadlinePassed || reason == Client::kNotRetried ||
-                 reason == Client::kLayersSpent;
-    bool explained = reason == Service::kAlreadyExists || reason == Service::kInternalError || reason == Service::kRefusedReason ||
-                     reason == Service::kMissingKey || reason == Client::kConnectRefused ||
-                     reason == Client::kReadBackMissing;
-    if (reason == Service::kSameKeyDifferentPayload) {
+    bool limit = reason == reasons::kBudgetSpent || reason == reasons::kDeadlinePassed || reason == reasons::kNotRetried ||
+                 reason == reasons::kLayersSpent;
+    bool explained = reason == reasons::kAlreadyExists || reason == reasons::kInternalError || reason == reasons::kRefused ||
+                     reason == reasons::kMissingKey || reason == reasons::kConnectRefused ||
+                     reason == reasons::kReadBackMissing;
+    if (reason == reasons::kSameKeyDifferentPayload) {
       extra_zh += "（422：同一个标识，内容不同）";
       extra_en += " (422: same key, different payload)";
       explained = true;
@@ -316,8 +314,8 @@ L10n describe(const Step& s, const Run& run) {
       return {"客户端收到" + msg.zh + "：429 被拒绝（限流或容量不足），Retry-After " + after + " ms——这一次请求什么也没做", "the client receives " + msg.en + ": 429, refused (throttled, or out of capacity), Retry-After " + after + " ms — this request did nothing"};
     }
     if (outcome == "refused") return {"客户端收到" + msg.zh + "：429 被拒绝（限流或容量不足）——这一次请求什么也没做", "the client receives " + msg.en + ": 429, refused (throttled, or out of capacity) — this request did nothing"};
-    if (outcome == "rejected" && str(e.local.reason) == Service::kMissingKey) return {"客户端收到" + msg.zh + "：400 请求有误——没带操作标识，服务端什么也没做", "the client receives " + msg.en + ": 400 Bad Request — it carried no key, and the service did nothing"};
-    if (outcome == "rejected" && str(e.local.reason) == Service::kAlreadyExists) return {"客户端收到" + msg.zh + "：409 已存在——操作标识 " + key + " 下已经有东西了，但答复没说是谁的、哪份内容", "the client receives " + msg.en + ": 409 already exists — something exists under key " + key + ", but the answer does not say whose, or which content"};
+    if (outcome == "rejected" && str(e.local.reason) == reasons::kMissingKey) return {"客户端收到" + msg.zh + "：400 请求有误——没带操作标识，服务端什么也没做", "the client receives " + msg.en + ": 400 Bad Request — it carried no key, and the service did nothing"};
+    if (outcome == "rejected" && str(e.local.reason) == reasons::kAlreadyExists) return {"客户端收到" + msg.zh + "：409 已存在——操作标识 " + key + " 下已经有东西了，但答复没说是谁的、哪份内容", "the client receives " + msg.en + ": 409 already exists — something exists under key " + key + ", but the answer does not say whose, or which content"};
     if (outcome == "found") return {"客户端收到" + msg.zh + "：找到，回执 " + receipt, "the client receives " + msg.en + ": found, receipt " + receipt};
     // Only "this lookup saw no record now": a lagging replica or a forgotten record
     // answers the same (the service's not_found step says which).
@@ -328,7 +326,7 @@ L10n describe(const Step& s, const Run& run) {
     }
     if (outcome == "in_progress") return {"客户端收到" + msg.zh + "：仍在处理中（409），结果未知", "the client receives " + msg.en + ": still in progress (409), the outcome is unknown"};
     std::string reason = str(e.local.reason);
-    if (reason == Service::kSameKeyDifferentPayload) return {"客户端收到" + msg.zh + "：422——这个操作标识已经用于别的内容", "the client receives " + msg.en + ": 422 — the key is already used for other content"};
+    if (reason == reasons::kSameKeyDifferentPayload) return {"客户端收到" + msg.zh + "：422——这个操作标识已经用于别的内容", "the client receives " + msg.en + ": 422 — the key is already used for other content"};
     return {"客户端收到" + msg.zh + "：被拒绝（" + reason + "）", "the client receives " + msg.en + ": rejected (" + reason + ")"};
   }
   if (k == "receive" && e.side == Side::Provider) return {pw.provider.zh + "收到" + msg.zh + "（" + pw.key.zh + " " + email + "）", pw.provider.en + " receives " + msg.en + " (" + pw.key.en + " " + email + ")"};
@@ -391,14 +389,14 @@ L10n describe(const Step& s, const Run& run) {
   if (k == "in_progress") return {"服务端仍在处理操作标识 " + key + "：答复“处理中”（409）", "the service is still processing key " + key + ": it answers in progress (409)"};
   if (k == "expire") return {"去重保留期已过：服务端删除操作标识 " + key + " 的去重记录（业务效果仍在）", "the retention window has passed: the service forgets the dedup record of key " + key + " (the effect stays)"};
   // A saved 429 or 500 replayed (stores_refusal, after_error = replay_error): no receipt to name.
-  if (k == "replay" && e.local.stored_status.value_or(0) == Service::kRefusedStatus) return {"服务端在操作标识 " + key + " 下存着一次拒绝，内容相同：再答一次 429", "the service holds a refusal under key " + key + ", same payload: it answers 429 again"};
-  if (k == "replay" && e.local.stored_status.value_or(0) == Service::kErrorStatus) return {"服务端在操作标识 " + key + " 下存着第一次请求的 500，内容相同：原样再答 500，不看业务效果在不在，也不再做", "the service holds the 500 of the first request under key " + key + ", same payload: it answers that 500 again, whether or not the effect exists, and does no work"};
+  if (k == "replay" && e.local.stored_status.value_or(0) == http::kRefused) return {"服务端在操作标识 " + key + " 下存着一次拒绝，内容相同：再答一次 429", "the service holds a refusal under key " + key + ", same payload: it answers 429 again"};
+  if (k == "replay" && e.local.stored_status.value_or(0) == http::kError) return {"服务端在操作标识 " + key + " 下存着第一次请求的 500，内容相同：原样再答 500，不看业务效果在不在，也不再做", "the service holds the 500 of the first request under key " + key + ", same payload: it answers that 500 again, whether or not the effect exists, and does no work"};
   std::string matched = str(e.local.matched_key);
   if (k == "replay" && e.local.unchecked.value_or(false)) return {"服务端已有操作标识 " + key + "，却不比对内容：这次请求的内容和第一次不同，它照样重放第一次的回执 " + receipt + "，什么也不写——客户端会以为新内容做成了", "the service already has key " + key + " and does not compare content: this request's content differs from the first, yet it replays the first's receipt " + receipt + " and writes nothing — the client will take it for its new content done"};
   if (k == "replay" && !matched.empty()) return {"服务端按内容哈希找到操作标识 " + matched + " 的记录，把这次请求当成重复：重放回执 " + receipt + "，不写业务效果", "the service finds the record of key " + matched + " by the payload fingerprint and treats this request as a repeat: it replays receipt " + receipt + " and writes no effect"};
   if (k == "replay") return {"服务端已有操作标识 " + key + "，内容相同：重放原回执 " + receipt, "the service already has key " + key + " with the same payload: it replays receipt " + receipt};
-  if (k == "reject" && str(e.local.reason) == Service::kMissingKey) return {"服务端拒绝，答复 400：这个操作要求带操作标识，请求却没带；什么也不做", "the service refuses with 400: this operation requires an operation key and the request has none; it does nothing"};
-  if (k == "reject" && str(e.local.reason) == Service::kAlreadyExists) return {"服务端按自然键创建：操作标识 " + key + " 已存在，答复“409 已存在”。它凭唯一键拒绝，不查存下的结果：答复里没有回执、没有内容（尽管它都有），什么也不写", "the service creates by natural key: key " + key + " already exists, so it answers 409 already exists. Its unique key refuses the insert without reading any stored result, so the answer carries no receipt and no content (though it holds both), and nothing is written"};
+  if (k == "reject" && str(e.local.reason) == reasons::kMissingKey) return {"服务端拒绝，答复 400：这个操作要求带操作标识，请求却没带；什么也不做", "the service refuses with 400: this operation requires an operation key and the request has none; it does nothing"};
+  if (k == "reject" && str(e.local.reason) == reasons::kAlreadyExists) return {"服务端按自然键创建：操作标识 " + key + " 已存在，答复“409 已存在”。它凭唯一键拒绝，不查存下的结果：答复里没有回执、没有内容（尽管它都有），什么也不写", "the service creates by natural key: key " + key + " already exists, so it answers 409 already exists. Its unique key refuses the insert without reading any stored result, so the answer carries no receipt and no content (though it holds both), and nothing is written"};
   if (k == "error" && e.local.stored.value_or(false) && e.local.committed.value_or(false)) return {"服务端已经提交了操作标识 " + key + " 的业务效果，随后出错：答复 500，并把这个 500 存成这个标识的结果（业务效果留着）", "the service has committed the effect for key " + key + ", then fails: it answers 500 and saves that 500 as the key's result (the effect stays)"};
   if (k == "error" && e.local.stored.value_or(false)) return {"服务端处理操作标识 " + key + " 时出错，什么也没写成：答复 500，并把这个 500 存成这个标识的结果", "the service fails handling key " + key + " before writing any effect: it answers 500 and saves that 500 as the key's result"};
   if (k == "error" && e.local.committed.value_or(false)) return {"服务端已经提交了操作标识 " + key + " 的业务效果，随后出错：答复 500，业务效果留着", "the service has committed the effect for key " + key + ", then fails: it answers 500, and the effect stays"};
@@ -406,7 +404,7 @@ L10n describe(const Step& s, const Run& run) {
   if (k == "refuse" && e.local.stored.value_or(false)) return {"服务端拒绝请求（429：限流或容量不足），什么也没做，但把这次拒绝连同内容存在操作标识 " + key + " 下——这个标识从此绑定了这份内容", "the service refuses the request (429: throttled, or out of capacity) and does nothing, but stores the refusal and its content under key " + key + " — the key is now bound to this content"};
   if (k == "refuse" && e.local.held.value_or(false)) return {"服务端拒绝请求（429：限流或容量不足），这一次什么也没做；操作标识 " + key + " 下已经有更早一次尝试留下的记录，这次拒绝碰不到它", "the service refuses the request (429: throttled, or out of capacity) and does nothing this time; key " + key + " already holds the record of an earlier attempt, which this refusal leaves as it is"};
   if (k == "refuse") return {"服务端拒绝请求（429：限流或容量不足），什么也没做，操作标识 " + key + " 仍是空的", "the service refuses the request (429: throttled, or out of capacity), does nothing, and key " + key + " stays free"};
-  if (k == "found" && e.local.stored_status.value_or(0) == Service::kRefusedStatus) return {"服务端查到操作标识 " + key + "：存着的是一次拒绝（429），没有业务效果", "the service finds key " + key + ": what it holds is a refusal (429), no effect"};
+  if (k == "found" && e.local.stored_status.value_or(0) == http::kRefused) return {"服务端查到操作标识 " + key + "：存着的是一次拒绝（429），没有业务效果", "the service finds key " + key + ": what it holds is a refusal (429), no effect"};
   if (k == "reject") return {"服务端拒绝，答复 422：操作标识 " + key + " 已用于不同内容，什么也不写", "the service rejects key " + key + " with 422: same key, different payload; it writes nothing"};
   if (k == "found") return {"服务端查到操作标识 " + key + "：回执 " + receipt, "the service finds key " + key + ": receipt " + receipt};
   if (k == "not_found") {
@@ -424,7 +422,7 @@ L10n describe(const Step& s, const Run& run) {
       return {"查不到：操作标识 " + key + " 的记录在去重保留期过后（" + at + " ms 时）被删除了",
               "not found: the record of " + key + " was forgotten when its retention window passed (at " + at + " ms)"};
     }
-    if (why == Service::kStoredError) {
+    if (why == reasons::kStoredError) {
       return {"查不到：操作标识 " + key + " 下只存着一次 500，那次请求什么也没提交",
               "not found: key " + key + " holds only a saved 500, from a request that committed nothing"};
     }

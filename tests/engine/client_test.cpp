@@ -13,7 +13,7 @@
 #include "engine/knowledge/facts.hpp"
 #include "engine/knowledge/knowledge.hpp"
 #include "engine/knowledge/worlds.hpp"
-#include "engine/sim/simulation.hpp"
+#include "engine/nodes/nodes.hpp"
 #include "engine/timeline/describe.hpp"
 #include "lesson_file.hpp"
 
@@ -84,7 +84,7 @@ const std::vector<RetryLayer> kThreeLayers = {{"sdk", 3}, {"app", 2}, {"schedule
 
 TEST_CASE("retry layers multiply: 3 x 2 x 2 layers send 12 requests to a slow service, one owning layer sends 3") {
   Scenario layered = slow_service(kThreeLayers, KeyScope::PerIntent);
-  Run run = Simulation(layered, layered.faults).run();
+  Run run = simulate(layered, layered.faults);
   auto sent = sends(run);
   CHECK(sent.size() == 12);
   // Every send names its iteration of each layer and the layer that retried it.
@@ -103,15 +103,15 @@ TEST_CASE("retry layers multiply: 3 x 2 x 2 layers send 12 requests to a slow se
 
   // Under a key per attempt each of the 12 is an effect of its own.
   Scenario fresh = slow_service(kThreeLayers, KeyScope::PerAttempt);
-  CHECK(final_effects(Simulation(fresh, fresh.faults).run(), "r") == 12);
+  CHECK(final_effects(simulate(fresh, fresh.faults), "r") == 12);
 
   Scenario owned = slow_service({{"sdk", 1}, {"app", 3}, {"scheduler", 1}}, KeyScope::PerIntent);
-  CHECK(sends(Simulation(owned, owned.faults).run()).size() == 3);
+  CHECK(sends(simulate(owned, owned.faults)).size() == 3);
 }
 
 TEST_CASE("NEEDS_HUMAN is reached while the effect exists: a slow service, and lost responses") {
   Scenario slow = slow_service(kThreeLayers, KeyScope::PerIntent);
-  Run run = Simulation(slow, slow.faults).run();
+  Run run = simulate(slow, slow.faults);
   const Step* human = first_record(run, status::kNeedsHuman);
   REQUIRE(human != nullptr);
   CHECK(human->event.local.to_json()["reason"] == "budget_spent");
@@ -122,7 +122,7 @@ TEST_CASE("NEEDS_HUMAN is reached while the effect exists: a slow service, and l
   Scenario lossy = one_intent();
   lossy.client.retry_layers = {{"sdk", 2}};
   lossy.faults.faults = {drop(MessageKind::Response, 1), drop(MessageKind::Response, 2)};
-  Run lost = Simulation(lossy, lossy.faults).run();
+  Run lost = simulate(lossy, lossy.faults);
   human = first_record(lost, status::kNeedsHuman);
   REQUIRE(human != nullptr);
   CHECK(effects_for(lost, human->i, "r") == 1);
@@ -132,11 +132,11 @@ TEST_CASE("NEEDS_HUMAN is reached while the effect exists: a slow service, and l
 
 TEST_CASE("a deadline stops sends: none leaves after it, and the intent needs a human") {
   Scenario open = slow_service({{"sdk", 10}}, KeyScope::PerIntent);
-  CHECK(sends(Simulation(open, open.faults).run()).size() == 10);
+  CHECK(sends(simulate(open, open.faults)).size() == 10);
 
   Scenario bounded = open;
   bounded.client.deadline_ms = 350;
-  Run run = Simulation(bounded, bounded.faults).run();
+  Run run = simulate(bounded, bounded.faults);
   auto sent = sends(run);
   CHECK(sent.size() == 4);  // at 0, 100, 200 and 300 ms
   for (const Step* s : sent) CHECK(s->t <= 350);
@@ -149,7 +149,7 @@ TEST_CASE("a deadline stops sends: none leaves after it, and the intent needs a 
 TEST_CASE("backoff doubles the wait before each retry") {
   Scenario s = slow_service({{"sdk", 4}}, KeyScope::PerIntent);
   s.client.backoff_ms = 50;
-  Run run = Simulation(s, s.faults).run();
+  Run run = simulate(s, s.faults);
   auto sent = sends(run);
   REQUIRE(sent.size() == 4);
   std::vector<std::int64_t> waits;  // the gap between sends beyond the timeout
@@ -162,7 +162,7 @@ TEST_CASE("a cancel is a new intent and a new effect: the original's effect stay
   Scenario s = one_intent();
   s.faults.faults = {drop(MessageKind::Response, 1)};
   s.script.push_back({ActionKind::Cancel, 150, -1, "r", ""});
-  Run run = Simulation(s, s.faults).run();
+  Run run = simulate(s, s.faults);
 
   CHECK(final_effects(run, "r") == 1);
   CHECK(final_effects(run, "r-cancel") == 1);
@@ -188,7 +188,7 @@ TEST_CASE("a cancel is a new intent and a new effect: the original's effect stay
   without.script.pop_back();
   int runs = 0;
   for (const World& w : build_worlds(s)) {
-    Run plain = Simulation(without, w.plan).run();
+    Run plain = simulate(without, w.plan);
     CHECK_MESSAGE(final_effects(w.run, "r") == final_effects(plain, "r"), w.plan.id());
     runs += 1;
   }
@@ -202,7 +202,7 @@ TEST_CASE("errors are marked definite or indefinite; only a definite one ends an
   wrong.client.on_timeout = OnTimeout::MarkFailedAndResend;
   wrong.faults.faults = {drop(MessageKind::Response, 1)};
   wrong.script.push_back({ActionKind::ResendChangedPayload, 300, -1, "r", "payload-2"});
-  Run run = Simulation(wrong, wrong.faults).run();
+  Run run = simulate(wrong, wrong.faults);
   const Step* failed = first_record(run, status::kFailed);
   REQUIRE(failed != nullptr);
   CHECK(failed->event.local.to_json()["error"] == error_kind::kIndefinite);
@@ -286,13 +286,13 @@ TEST_CASE("intent_durable: the client's row survives its crash, and is missing w
   crash.point = ClientPoint::AfterSend;
   crash.intent = "r";
   s.faults.faults = {crash};
-  Run run = Simulation(s, s.faults).run();
+  Run run = simulate(s, s.faults);
   int last = static_cast<int>(run.steps.size()) - 1;
   CHECK(evaluate(durable, run, last) == false);
   CHECK(effects_for(run, last, "r") == 1);
 
   s.client.persist = PersistWhen::BeforeSend;
-  run = Simulation(s, s.faults).run();
+  run = simulate(s, s.faults);
   const Step* crashed = steps_where(run, [](const Step& st) { return st.event.kind == "crash"; }).front();
   CHECK(evaluate(durable, run, crashed->i) == true);
 }
@@ -301,7 +301,7 @@ TEST_CASE("a read-back after success: a lagging read makes recreate a second eff
   Scenario s = one_intent();
   s.service.lookup_lag_ms = 200;  // the read-back comes 20 ms after the commit: not there yet
   s.client.read_back = ReadBack::Recreate;
-  Run recreated = Simulation(s, s.faults).run();
+  Run recreated = simulate(s, s.faults);
   RunEnding e = ending_of(recreated);
   REQUIRE(e.intents.size() == 1);
   CHECK(e.intents[0].effects >= 2);
@@ -317,7 +317,7 @@ TEST_CASE("a read-back after success: a lagging read makes recreate a second eff
   CHECK(sent[0]->event.local.to_json().value("op_key", "") != sent[1]->event.local.to_json().value("op_key", ""));
 
   s.client.read_back = ReadBack::Keep;
-  Run kept = Simulation(s, s.faults).run();
+  Run kept = simulate(s, s.faults);
   CHECK(ending_of(kept).intents[0].effects == 1);
   CHECK(ending_of(kept).intents[0].status == "DELIVERED");
   CHECK(check_invariants(kept).safe());
@@ -326,7 +326,7 @@ TEST_CASE("a read-back after success: a lagging read makes recreate a second eff
   // With a read that sees the record, recreate changes nothing either.
   s.client.read_back = ReadBack::Recreate;
   s.service.lookup_lag_ms = 0;
-  CHECK(ending_of(Simulation(s, s.faults).run()).intents[0].effects == 1);
+  CHECK(ending_of(simulate(s, s.faults)).intents[0].effects == 1);
 }
 
 TEST_CASE("a layer retries only the errors it names; the others pass to the layer outside it, then to the client") {
@@ -338,7 +338,7 @@ TEST_CASE("a layer retries only the errors it names; the others pass to the laye
   error.error_point = ErrorPoint::BeforeCommit;
   error.intent = "r";
   error.n = 1;
-  Run run = Simulation(s, FaultPlan{{error, drop(MessageKind::Response, 2)}}).run();
+  Run run = simulate(s, FaultPlan{{error, drop(MessageKind::Response, 2)}});
   auto sent = sends(run);
   REQUIRE(sent.size() == 3);
   // The 500 is the SDK's to retry; the lost response after it times out, which only the
@@ -352,7 +352,7 @@ TEST_CASE("a layer retries only the errors it names; the others pass to the laye
   // No layer retries a timeout: it reaches the client, which records UNKNOWN, and with no
   // reconciliation of its own leaves it to a person.
   s.client.retry_layers = {{"interceptor", 2, false, kRetryServerError}};
-  Run untouched = Simulation(s, FaultPlan{{drop(MessageKind::Response, 1)}}).run();
+  Run untouched = simulate(s, FaultPlan{{drop(MessageKind::Response, 1)}});
   CHECK(sends(untouched).size() == 1);
   CHECK(ending_of(untouched).intents[0].status == "NEEDS_HUMAN");
   CHECK(ending_of(untouched).intents[0].effects == 1);
@@ -376,7 +376,7 @@ TEST_CASE("a 5xx the inner layer does not retry, after the outer layer's last re
     f.n = n;
     return f;
   };
-  Run run = Simulation(s, FaultPlan{{error(1), error(2)}}).run();
+  Run run = simulate(s, FaultPlan{{error(1), error(2)}});
   REQUIRE(sends(run).size() == 2);
   const Step* human = first_record(run, status::kNeedsHuman);
   REQUIRE(human != nullptr);
@@ -397,7 +397,7 @@ TEST_CASE("a 5xx the inner layer does not retry, after the outer layer's last re
     s.client.retry_layers = {{"sdk", 3, false, kRetryServerError}, {"app", 2, false, kRetryServerError}};
     FaultPlan all;
     for (int n = 1; n <= 6; ++n) all.faults.push_back(error(n));
-    Run spent = Simulation(s, all).run();
+    Run spent = simulate(s, all);
     REQUIRE(sends(spent).size() == 6);
     const Step* end = first_record(spent, status::kNeedsHuman);
     REQUIRE(end != nullptr);
@@ -415,7 +415,7 @@ TEST_CASE("a layer's own timeout gives up on a call the service still runs and s
   RetryLayer temporal{"temporal", 3};
   temporal.timeout_ms = 100;
   s.client.retry_layers = {temporal};
-  Run run = Simulation(s, s.faults).run();
+  Run run = simulate(s, s.faults);
   auto layer_timeouts = steps_where(run, [](const Step& st) {
     return st.event.kind == "timeout" && st.event.local.to_json().value("for", "") == "layer";
   });
@@ -430,7 +430,7 @@ TEST_CASE("a layer's own timeout gives up on a call the service still runs and s
 
   // Without the layer's timeout the one call waits for the work: one send, one execution.
   s.client.retry_layers = {{"temporal", 3}};
-  Run patient = Simulation(s, s.faults).run();
+  Run patient = simulate(s, s.faults);
   CHECK(sends(patient).size() == 1);
   CHECK(check_invariants(patient).safe());
   CHECK(ending_of(patient).intents[0].status == "DELIVERED");
@@ -452,7 +452,7 @@ TEST_CASE("a refused connection never leaves: the client knows at once, and even
   // connection cannot, because nothing reached the service.
   Scenario s = one_intent();
   s.client.key_scope = KeyScope::PerAttempt;
-  Run run = Simulation(s, FaultPlan{{refused_connection(1)}}).run();
+  Run run = simulate(s, FaultPlan{{refused_connection(1)}});
   auto refused = steps_where(run, [](const Step& st) { return st.event.kind == "connect_error"; });
   REQUIRE(refused.size() == 1);
   CHECK(refused[0]->event.local.to_json().value("attempt", 0) == 1);
@@ -492,7 +492,7 @@ TEST_CASE("a refused connection never leaves: the client knows at once, and even
 TEST_CASE("a refused connection no layer retries ends FAILED when nothing ever left, NEEDS_HUMAN when a send may have") {
   Scenario s = one_intent();
   s.client.retry_layers = {{"interceptor", 3, false, kRetryServerError}};
-  Run run = Simulation(s, FaultPlan{{refused_connection(1)}}).run();
+  Run run = simulate(s, FaultPlan{{refused_connection(1)}});
   CHECK(sends(run).empty());
   CHECK(final_status(run, "r") == "FAILED");
   CHECK(final_effects(run, "r") == 0);
@@ -504,7 +504,7 @@ TEST_CASE("a refused connection no layer retries ends FAILED when nothing ever l
 
   // A layer that retries connection errors sends it again.
   s.client.retry_layers = {{"sdk", 3, false, kRetryServerError | kRetryConnect}};
-  Run retried = Simulation(s, FaultPlan{{refused_connection(1)}}).run();
+  Run retried = simulate(s, FaultPlan{{refused_connection(1)}});
   CHECK(sends(retried).size() == 1);
   CHECK(sends(retried)[0]->event.local.to_json().value("retried_by", "") == "sdk");
   CHECK(final_status(retried, "r") == "DELIVERED");
@@ -512,7 +512,7 @@ TEST_CASE("a refused connection no layer retries ends FAILED when nothing ever l
   // Attempt 1 committed and its response was lost; attempt 2's connection is refused with
   // no attempt left. The refusal says nothing of attempt 1: FAILED would be a false failure.
   s.client.retry_layers = {{"sdk", 2}};
-  Run earlier = Simulation(s, FaultPlan{{drop(MessageKind::Response, 1), refused_connection(2)}}).run();
+  Run earlier = simulate(s, FaultPlan{{drop(MessageKind::Response, 1), refused_connection(2)}});
   CHECK(final_status(earlier, "r") == "NEEDS_HUMAN");
   // Its step does not call another key safe: attempt 1 went out.
   auto second = steps_where(earlier, [](const Step& st) { return st.event.kind == "connect_error"; });
@@ -526,7 +526,7 @@ TEST_CASE("a refused connection no layer retries ends FAILED when nothing ever l
 TEST_CASE("a desired-state controller re-applies on a schedule: a replay under the stored key, one more effect per pass under a key per attempt") {
   Scenario s = one_intent();
   for (std::int64_t at : {300, 600, 900}) s.script.push_back({ActionKind::Reapply, at, -1, "r", ""});
-  Run run = Simulation(s, s.faults).run();
+  Run run = simulate(s, s.faults);
   CHECK(sends(run).size() == 4);
   CHECK(describe(*sends(run)[1], run).en.find("a desired-state controller applies \"r\" again") == 0);
   CHECK(describe(*sends(run)[0], run).en.find("controller") == std::string::npos);
@@ -542,7 +542,7 @@ TEST_CASE("a desired-state controller re-applies on a schedule: a replay under t
 
   // The same passes, each under a key of its own: every pass is another effect.
   s.client.key_scope = KeyScope::PerAttempt;
-  Run fresh = Simulation(s, s.faults).run();
+  Run fresh = simulate(s, s.faults);
   CHECK(final_effects(fresh, "r") == 4);
   bool duplicate = false;
   for (const Violation& v : check_invariants(fresh).violations) duplicate |= v.invariant == Invariant::DuplicateEffect;
@@ -552,7 +552,7 @@ TEST_CASE("a desired-state controller re-applies on a schedule: a replay under t
   s.client.key_scope = KeyScope::PerIntent;
   s.client.max_attempts = 1;
   s.script.resize(2);
-  Run open = Simulation(s, FaultPlan{{drop(MessageKind::Response, 1)}}).run();
+  Run open = simulate(s, FaultPlan{{drop(MessageKind::Response, 1)}});
   CHECK(final_status(open, "r") == "DELIVERED");
   CHECK(final_effects(open, "r") == 1);
 }
@@ -563,7 +563,7 @@ TEST_CASE("a refused connection while an earlier send is still out is retried, n
   // content, so waiting for it would leave the row PENDING for good.
   Scenario s = one_intent();
   s.script.push_back({ActionKind::ResendChangedPayload, 5, -1, "r", "payload-2"});
-  Run run = Simulation(s, FaultPlan{{refused_connection(2)}}).run();
+  Run run = simulate(s, FaultPlan{{refused_connection(2)}});
   CHECK(sends(run).size() == 2);
   CHECK(final_status(run, "r") != "PENDING");
   CHECK(check_invariants(run).safe());
@@ -593,7 +593,7 @@ TEST_CASE("a script action about an intent not decided yet does nothing, and the
   Scenario s;
   s.script.push_back({ActionKind::Reapply, 0, -1, "r", ""});
   s.script.push_back({ActionKind::Deliver, 100, -1, "r", "payload-1"});
-  Run run = Simulation(s, s.faults).run();
+  Run run = simulate(s, s.faults);
   auto ignored = steps_where(run, [](const Step& st) { return st.event.kind == "ignored"; });
   REQUIRE(ignored.size() == 1);
   CHECK(ignored[0]->t == 0);

@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "engine/sim/simulation.hpp"
+#include "engine/nodes/nodes.hpp"
 #include "engine/timeline/describe.hpp"
 
 using namespace idemlab;
@@ -67,7 +67,7 @@ TEST_CASE("not_found says why: a lagging replica, a forgotten record, or no reco
   SUBCASE("the record exists but the replica lags") {
     Scenario s = reconciling(OnNotFound::RetryLookup, {drop(MessageKind::Response)});
     s.service.lookup_lag_ms = 300;  // the record, written at t=10, is 120 ms old at t=130
-    Run run = Simulation(s, s.faults).run();
+    Run run = simulate(s, s.faults);
     std::string key = key_of_attempt(run, 1);
     CHECK(text_of(run, "not_found", Side::Service) ==
           "not found: the lookup reads a replica 300 ms behind, and the record of " + key +
@@ -76,14 +76,14 @@ TEST_CASE("not_found says why: a lagging replica, a forgotten record, or no reco
   SUBCASE("the record was forgotten when its retention window passed") {
     Scenario s = reconciling(OnNotFound::RetryLookup, {drop(MessageKind::Response)});
     s.service.retention_ms = 50;  // written at t=10, forgotten at t=60
-    Run run = Simulation(s, s.faults).run();
+    Run run = simulate(s, s.faults);
     std::string key = key_of_attempt(run, 1);
     CHECK(text_of(run, "not_found", Side::Service) ==
           "not found: the record of " + key + " was forgotten when its retention window passed (at 60 ms)");
   }
   SUBCASE("the request never arrived: no record") {
     Scenario s = reconciling(OnNotFound::RetryLookup, {drop(MessageKind::Request)});
-    Run run = Simulation(s, s.faults).run();
+    Run run = simulate(s, s.faults);
     std::string key = key_of_attempt(run, 1);
     CHECK(text_of(run, "not_found", Side::Service) == "not found: no record of " + key);
     // The client's text does not claim the key never existed.
@@ -107,14 +107,14 @@ TEST_CASE("a lookup names the key it carries and the attempt it belongs to") {
   Scenario s = reconciling(OnNotFound::Resend, {drop(MessageKind::Request, 1), drop(MessageKind::Response, 2)});
   s.client.max_attempts = 5;  // sends of any kind: attempt 1, lookup 1, attempt 2, lookup 2
   SUBCASE("key per intent: the key every attempt so far carried, and nothing about later ones") {
-    Run run = Simulation(s, s.faults).run();
+    Run run = simulate(s, s.faults);
     std::string key = key_of_attempt(run, 1);
     CHECK(key_of_attempt(run, 2) == key);
     CHECK(text_of(run, "lookup", Side::Client, 2) == "the client reconciles: it looks up " + key + " (the key of attempts 1, 2)");
   }
   SUBCASE("key per attempt: the latest attempt's key, not the original one") {
     s.client.key_scope = KeyScope::PerAttempt;
-    Run run = Simulation(s, s.faults).run();
+    Run run = simulate(s, s.faults);
     std::string first = key_of_attempt(run, 1), second = key_of_attempt(run, 2);
     REQUIRE(first != second);
     CHECK(text_of(run, "lookup", Side::Client, 1) == "the client reconciles: it looks up " + first + " (the key of attempt 1)");
@@ -129,7 +129,7 @@ TEST_CASE("a spent retry budget of one send reads as one send") {
   // One send in all, and its response is lost: nothing is left to ask with.
   Scenario s = reconciling(OnNotFound::Resend, {drop(MessageKind::Response)});
   s.client.max_attempts = 1;
-  Run run = Simulation(s, s.faults).run();
+  Run run = simulate(s, s.faults);
   std::string text;
   for (const Step& st : run.steps) {
     std::string t = describe(st, run).en;
@@ -144,7 +144,7 @@ TEST_CASE("a service that never deduplicates does not claim a dedup record in it
   Scenario s = reconciling(OnNotFound::Resend, {drop(MessageKind::Response)});
   s.client.recovery = Recovery::Resend;
   s.service.dedup = Dedup::None;
-  Run run = Simulation(s, s.faults).run();
+  Run run = simulate(s, s.faults);
   std::string receive = text_of(run, "receive", Side::Service, 2);
   CHECK(has(receive, "never looks for a repeat"));
   for (int nth = 1; nth <= 2; ++nth) {
@@ -155,7 +155,7 @@ TEST_CASE("a service that never deduplicates does not claim a dedup record in it
   }
   SUBCASE("by key, the same run commits a dedup record once and replays the retry") {
     s.service.dedup = Dedup::Key;
-    Run keyed = Simulation(s, s.faults).run();
+    Run keyed = simulate(s, s.faults);
     CHECK(has(text_of(keyed, "commit", Side::Service, 1), "the dedup record"));
     CHECK(text_of(keyed, "commit", Side::Service, 2).empty());
     CHECK(!has(text_of(keyed, "receive", Side::Service, 2), "never looks"));
@@ -174,7 +174,7 @@ TEST_CASE("a replayed saved 500 or 429 says which answer it replays, in both lan
   error.error_point = ErrorPoint::AfterCommit;
   error.intent = kIntent;
   error.n = 1;
-  Run run = Simulation(s, FaultPlan{{error}}).run();
+  Run run = simulate(s, FaultPlan{{error}});
   const Step* replay = last_replay(run);
   REQUIRE(replay != nullptr);
   L10n text = describe(*replay, run);
@@ -193,7 +193,7 @@ TEST_CASE("a replayed saved 500 or 429 says which answer it replays, in both lan
     r.client.on_refused = OnRefused::Retry;
     Fault refused = error;
     refused.error_point = ErrorPoint::Refused;
-    Run again = Simulation(r, FaultPlan{{refused}}).run();
+    Run again = simulate(r, FaultPlan{{refused}});
     const Step* second = last_replay(again);
     REQUIRE(second != nullptr);
     L10n said = describe(*second, again);

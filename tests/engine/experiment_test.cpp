@@ -1,7 +1,7 @@
 #include <doctest/doctest.h>
 
 #include "engine/experiments/seed_experiment.hpp"
-#include "engine/sim/simulation.hpp"
+#include "engine/nodes/nodes.hpp"
 
 using nlohmann::json;
 
@@ -34,7 +34,7 @@ TEST_CASE("lost response, same key kept, UNKNOWN, restart and reconcile: one del
   // The receipt the client stores is the one the service created, and the client did
   // crash and restart in between.
   idemlab::Scenario s = idemlab::lost_response_reconcile_scenario();
-  idemlab::Run run = idemlab::Simulation(s, s.faults).run();
+  idemlab::Run run = idemlab::simulate(s, s.faults);
   std::string created, stored;
   bool crashed = false, restarted = false;
   for (const idemlab::Step& step : run.steps) {

@@ -7,7 +7,7 @@
 #include "engine/explore/explore.hpp"
 #include "engine/explore/fuzz.hpp"
 #include "engine/scenario/scenario_json.hpp"
-#include "engine/sim/simulation.hpp"
+#include "engine/nodes/nodes.hpp"
 #include "lesson_file.hpp"
 
 using namespace idemlab;
@@ -54,7 +54,7 @@ TEST_CASE("a counterexample reproduces from its own scenario and cannot lose a f
   REQUIRE(!r.counterexamples.empty());
   for (const Counterexample& x : r.counterexamples) {
     CAPTURE(x.plan.id());
-    Run run = Simulation(key_first, x.plan).run();
+    Run run = simulate(key_first, x.plan);
     bool again = false;
     for (const Violation& v : check_invariants(run).violations) {
       again = again || (v.invariant == x.violation.invariant && v.intent == x.violation.intent);
@@ -63,7 +63,7 @@ TEST_CASE("a counterexample reproduces from its own scenario and cannot lose a f
     for (std::size_t i = 0; i < x.plan.faults.size(); ++i) {
       FaultPlan fewer = x.plan;
       fewer.faults.erase(fewer.faults.begin() + static_cast<std::ptrdiff_t>(i));
-      for (const Violation& v : check_invariants(Simulation(key_first, fewer).run()).violations) {
+      for (const Violation& v : check_invariants(simulate(key_first, fewer)).violations) {
         CHECK_FALSE((v.invariant == x.violation.invariant && v.intent == x.violation.intent));
       }
     }
@@ -107,7 +107,7 @@ TEST_CASE("an outcome class says how many of its schedules break something, not 
   CHECK(mixed);
   // Each class's count of breaking schedules is what re-judging its schedules gives: the
   // class of the fault-free run breaks nothing there.
-  Run clean = Simulation(p->lesson.scenario, FaultPlan{}).run();
+  Run clean = simulate(p->lesson.scenario, FaultPlan{});
   const std::string clean_key = ending_of(clean).key();
   for (const OutcomeClass& c : r.outcomes)
     if (c.key == clean_key && check_invariants(clean).safe()) CHECK(c.violating < c.count);
@@ -189,7 +189,7 @@ TEST_CASE("fuzz: the right configuration never breaks an invariant; each wrong s
     std::set<std::string> intents;
     read_scenario(r, w["example"]["scenario"], "", s, intents);
     CHECK(r.problems().empty());
-    CHECK_FALSE(check_invariants(Simulation(s, s.faults).run()).safe());
+    CHECK_FALSE(check_invariants(simulate(s, s.faults)).safe());
   }
   CHECK(fuzz(o) == report);  // the same seed, the same report
 }

@@ -7,7 +7,7 @@
 #include "engine/invariants/invariants.hpp"
 #include "engine/lesson/forks.hpp"
 #include "engine/sim/schedules.hpp"
-#include "engine/sim/simulation.hpp"
+#include "engine/nodes/nodes.hpp"
 #include "engine/store/database.hpp"
 #include "engine/timeline/timeline_json.hpp"
 #include "lesson_file.hpp"
@@ -56,7 +56,7 @@ TEST_CASE("every choose option's run, forked from the world paused at the questi
           }
           idemlab::Action a = *actions[k];
           a.after_step = f.from_step;
-          idemlab::Run direct = idemlab::Simulation(p->lesson.scenario, world.plan, {a}).run();
+          idemlab::Run direct = idemlab::simulate(p->lesson.scenario, world.plan, {a});
           CHECK_MESSAGE(shown(*f.run) == shown(direct), name << " " << q.id << " option " << k << " world " << f.world);
           ++compared;
         }
@@ -77,10 +77,10 @@ TEST_CASE("a fork after any step of a run, the middle of a step's work included,
         a.kind = kind;
         a.intent = intent;
         a.after_step = j;
-        idemlab::Simulation paused(p->lesson.scenario, p->lesson.scenario.faults);
+        idemlab::Simulation paused(p->lesson.scenario, p->lesson.scenario.faults, {}, &idemlab::standard_nodes);
         REQUIRE(paused.pause_after(j));
         idemlab::Run forked = idemlab::Simulation::fork(paused, {a})->run();
-        idemlab::Run direct = idemlab::Simulation(p->lesson.scenario, p->lesson.scenario.faults, {a}).run();
+        idemlab::Run direct = idemlab::simulate(p->lesson.scenario, p->lesson.scenario.faults, {a});
         CHECK_MESSAGE(shown(forked) == shown(direct), name << " after step " << j);
         // Taking the paused run over gives the same run, and leaves nothing to fork again.
         idemlab::Run taken = idemlab::Simulation::fork(paused, {a}, true)->run();
@@ -90,7 +90,7 @@ TEST_CASE("a fork after any step of a run, the middle of a step's work included,
       // A paused simulation forked without taking it over is left as it was: run on by
       // itself, it is the lesson's run.
       for (int j : {0, static_cast<int>(own.steps.size()) / 2}) {
-        idemlab::Simulation paused(p->lesson.scenario, p->lesson.scenario.faults);
+        idemlab::Simulation paused(p->lesson.scenario, p->lesson.scenario.faults, {}, &idemlab::standard_nodes);
         REQUIRE(paused.pause_after(j));
         idemlab::Action a;
         a.kind = kind;
@@ -105,7 +105,7 @@ TEST_CASE("a fork after any step of a run, the middle of a step's work included,
 
 TEST_CASE("a fork cannot be tied to a step the paused run has already gone past") {
   auto p = prepared_lesson("01-lost-receipt.json");
-  idemlab::Simulation paused(p->lesson.scenario, p->lesson.scenario.faults);
+  idemlab::Simulation paused(p->lesson.scenario, p->lesson.scenario.faults, {}, &idemlab::standard_nodes);
   REQUIRE(paused.pause_after(5));
   idemlab::Action a;
   a.kind = idemlab::ActionKind::CrashClient;
@@ -159,7 +159,7 @@ TEST_CASE("every world of every shipped lesson, forked where its fault first app
   for (const std::string& name : shipped_lessons()) {
     auto p = prepared_lesson(name);
     for (const idemlab::World& w : p->worlds) {
-      idemlab::Run direct = idemlab::Simulation(p->lesson.scenario, w.plan).run();
+      idemlab::Run direct = idemlab::simulate(p->lesson.scenario, w.plan);
       CHECK_MESSAGE(shown(w.run) == shown(direct), name << " world " << w.id);
       ++compared;
     }
@@ -171,17 +171,17 @@ TEST_CASE("a fault added to a run paused before the event that passes its point 
   for (const char* name : {"01-lost-receipt.json", "09-retry-layers.json", "11-outbox.json", "incident-akash-topup.json"}) {
     auto p = prepared_lesson(name);
     const idemlab::Scenario& scenario = p->lesson.scenario;
-    idemlab::Run fault_free = idemlab::Simulation(scenario, idemlab::FaultPlan{}).run();
+    idemlab::Run fault_free = idemlab::simulate(scenario, idemlab::FaultPlan{});
     REQUIRE(fault_free.points.size() == fault_free.point_where.size());
     for (std::size_t k = 0; k < fault_free.points.size(); ++k) {
       idemlab::Fault f = fault_free.points[k];
       bool first = true;
       for (std::size_t e = 0; e < k; ++e) first = first && !f.same_point(fault_free.points[e]);
       if (!first) continue;
-      idemlab::Simulation paused(scenario, idemlab::FaultPlan{});
+      idemlab::Simulation paused(scenario, idemlab::FaultPlan{}, {}, &idemlab::standard_nodes);
       REQUIRE(paused.pause_before_work(fault_free.point_where[k].work));
       idemlab::Run forked = idemlab::Simulation::fork_with_fault(paused, f)->run();
-      idemlab::Run direct = idemlab::Simulation(scenario, idemlab::FaultPlan{{f}}).run();
+      idemlab::Run direct = idemlab::simulate(scenario, idemlab::FaultPlan{{f}});
       CHECK_MESSAGE(shown(forked) == shown(direct), name << " " << f.id());
       // One event later the point has been passed: too late to plan a fault there.
       REQUIRE(paused.pause_before_work(fault_free.point_where[k].work + 1));
@@ -193,21 +193,21 @@ TEST_CASE("a fault added to a run paused before the event that passes its point 
 TEST_CASE("runs with one fault more are the runs planned with it, asked for in the points' order or not") {
   auto p = prepared_lesson("09-retry-layers.json");
   const idemlab::Scenario& scenario = p->lesson.scenario;
-  idemlab::Run base = idemlab::Simulation(scenario, idemlab::FaultPlan{}).run();
+  idemlab::Run base = idemlab::simulate(scenario, idemlab::FaultPlan{});
   std::vector<idemlab::Fault> next = idemlab::next_faults(base, idemlab::FaultPlan{}, idemlab::every_fault());
   REQUIRE(next.size() > 5);
   std::vector<int> works = idemlab::first_pass_works(base, next);
   for (int w : works) CHECK(w >= 0);  // each was passed: that is how next_faults found it
-  auto direct = [&](const idemlab::Fault& f) { return shown(idemlab::Simulation(scenario, idemlab::FaultPlan{{f}}).run()); };
+  auto direct = [&](const idemlab::Fault& f) { return shown(idemlab::simulate(scenario, idemlab::FaultPlan{{f}})); };
   {
-    idemlab::OneMoreFault forks(scenario, idemlab::FaultPlan{});
+    idemlab::OneMoreFault forks(scenario, &idemlab::standard_nodes, idemlab::FaultPlan{});
     for (std::size_t i = 0; i < next.size(); ++i) {
       CHECK_MESSAGE(shown(forks.run(next[i], works[i], i + 1 == next.size())) == direct(next[i]), next[i].id());
     }
   }
   {
     // Backwards: each paused run has gone past the next fault's point, so it is simulated anew.
-    idemlab::OneMoreFault forks(scenario, idemlab::FaultPlan{});
+    idemlab::OneMoreFault forks(scenario, &idemlab::standard_nodes, idemlab::FaultPlan{});
     for (std::size_t i = next.size(); i-- > 0;) {
       CHECK_MESSAGE(shown(forks.run(next[i], works[i])) == direct(next[i]), next[i].id() << ", backwards");
     }

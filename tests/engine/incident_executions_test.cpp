@@ -12,7 +12,7 @@
 #include "engine/invariants/invariants.hpp"
 #include "engine/knowledge/facts.hpp"
 #include "engine/knowledge/worlds.hpp"
-#include "engine/sim/simulation.hpp"
+#include "engine/nodes/nodes.hpp"
 #include "lesson_file.hpp"
 #include "world_lookup.hpp"
 
@@ -125,7 +125,7 @@ TEST_CASE("studio #3395: a 1 h lease hands a 5.5 h task out six times; the team'
   SUBCASE("the 4 h lease (400 virtual ms) is shorter than this task: still redelivered, still concurrent") {
     Scenario four_hours = reported;
     four_hours.service.lease_ms = 400;
-    Run longer = Simulation(four_hours, FaultPlan{}).run();
+    Run longer = simulate(four_hours, FaultPlan{});
     CHECK(count_events(longer, "redeliver") >= 1);
     CHECK(breaks(longer, intent, Invariant::ConcurrentExecution));
     CHECK(effects_for(longer, last(longer), intent) > 1);

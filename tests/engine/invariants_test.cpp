@@ -10,7 +10,7 @@
 #include "engine/invariants/invariants.hpp"
 #include "engine/knowledge/facts.hpp"
 #include "engine/lesson/compare.hpp"
-#include "engine/sim/simulation.hpp"
+#include "engine/nodes/nodes.hpp"
 #include "engine/timeline/timeline_json.hpp"
 #include "lesson_file.hpp"
 
@@ -50,7 +50,7 @@ Fault crash_service(ServicePoint point) {
 Run run_with(const Scenario& s, std::vector<Fault> faults = {}) {
   FaultPlan plan;
   plan.faults = std::move(faults);
-  return Simulation(s, plan).run();
+  return simulate(s, plan);
 }
 
 // The violations of `inv` in the run's verdict (any intent).

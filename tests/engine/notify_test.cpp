@@ -10,7 +10,7 @@
 #include "engine/knowledge/facts.hpp"
 #include "engine/knowledge/knowledge.hpp"
 #include "engine/knowledge/worlds.hpp"
-#include "engine/sim/simulation.hpp"
+#include "engine/nodes/nodes.hpp"
 #include "engine/timeline/timeline_json.hpp"
 #include "world_lookup.hpp"
 
@@ -161,14 +161,14 @@ TEST_CASE("the restarted relay cannot know whether its email arrived; the ack te
 }
 
 TEST_CASE("without notify the timeline has no outbox and no provider") {
-  Run run = Simulation(notifying(Notify::None), FaultPlan{}).run();
+  Run run = simulate(notifying(Notify::None), FaultPlan{});
   nlohmann::json step = step_json(run, last(run), check_invariants(run));
   CHECK(!step.contains("provider"));
   CHECK(!step["service"].contains("outbox"));
   CHECK(!step["truth"].contains("emails"));
   CHECK(emails(run) == 0);
 
-  Run outbox = Simulation(notifying(Notify::Outbox), FaultPlan{}).run();
+  Run outbox = simulate(notifying(Notify::Outbox), FaultPlan{});
   nlohmann::json end = step_json(outbox, last(outbox), check_invariants(outbox));
   CHECK(end["provider"]["emails"].size() == 1);
   CHECK(end["service"]["outbox"][0]["status"] == "sent");

@@ -6,7 +6,7 @@
 
 #include "engine/scenario/knobs.hpp"
 #include "engine/scenario/scenario_json.hpp"
-#include "engine/sim/simulation.hpp"
+#include "engine/nodes/nodes.hpp"
 #include "engine/timeline/timeline_json.hpp"
 #include "lesson_file.hpp"
 
@@ -26,7 +26,7 @@ Scenario read_back(const json& j) {
 
 // The whole timeline of one run, as the page receives it.
 std::string timeline_of(const Scenario& s) {
-  Run run = Simulation(s, s.faults).run();
+  Run run = simulate(s, s.faults);
   const RunVerdict verdict = check_invariants(run);
   json steps = json::array();
   for (std::size_t i = 0; i < run.steps.size(); ++i) steps.push_back(step_json(run, static_cast<int>(i), verdict));

@@ -6,7 +6,7 @@
 
 #include "engine/invariants/invariants.hpp"
 #include "engine/service/service.hpp"
-#include "engine/sim/simulation.hpp"
+#include "engine/nodes/nodes.hpp"
 #include "engine/timeline/describe.hpp"
 
 using namespace idemlab;
@@ -41,7 +41,7 @@ Scenario one_intent() {
 Run run_with(const Scenario& s, std::vector<Fault> faults) {
   FaultPlan plan;
   plan.faults = std::move(faults);
-  return Simulation(s, plan).run();
+  return simulate(s, plan);
 }
 
 // The client's receive steps, in order: "outcome/http" ("ok/201", "rejected/409", ...).

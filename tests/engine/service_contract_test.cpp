@@ -9,7 +9,7 @@
 #include "engine/knowledge/facts.hpp"
 #include "engine/scenario/knobs.hpp"
 #include "engine/knowledge/worlds.hpp"
-#include "engine/sim/simulation.hpp"
+#include "engine/nodes/nodes.hpp"
 #include "world_lookup.hpp"
 
 using namespace idemlab;
@@ -56,7 +56,7 @@ Fault crash_service(ServicePoint point, std::int64_t restart_after_ms = 50) {
 Run run_with(const Scenario& s, std::vector<Fault> faults = {}) {
   FaultPlan plan;
   plan.faults = std::move(faults);
-  return Simulation(s, plan).run();
+  return simulate(s, plan);
 }
 
 int last(const Run& run) { return static_cast<int>(run.steps.size()) - 1; }
@@ -213,7 +213,7 @@ const Step* first_lookup_answer(const Run& run) {
 TEST_CASE("lookup lag: an existing delivery is not found") {
   Scenario s = reconciling(OnNotFound::RetryLookup);
   s.service.lookup_lag_ms = 150;  // the record, made at t=10, reaches the replica at t=160
-  Run run = Simulation(s, s.faults).run();
+  Run run = simulate(s, s.faults);
   const Step* answer = first_lookup_answer(run);
   REQUIRE(answer != nullptr);
   CHECK(answer->event.kind == "not_found");
@@ -229,21 +229,21 @@ TEST_CASE("lookup lag: an existing delivery is not found") {
   CHECK(evaluate(authoritative, run, last(run)) == true);
 
   s.service.lookup_lag_ms = 0;
-  Run primary = Simulation(s, s.faults).run();
+  Run primary = simulate(s, s.faults);
   CHECK(first_lookup_answer(primary)->event.kind == "found");
 }
 
 TEST_CASE("on_not_found: resend trusts a lookup that has forgotten the key; retry_lookup does not") {
   Scenario resend = reconciling(OnNotFound::Resend);
   resend.service.retention_ms = 50;
-  Run run = Simulation(resend, resend.faults).run();
+  Run run = simulate(resend, resend.faults);
   REQUIRE(first_lookup_answer(run) != nullptr);
   CHECK(first_lookup_answer(run)->event.kind == "not_found");
   CHECK(effects_for(run, last(run), kIntent) == 2);
 
   Scenario ask_again = reconciling(OnNotFound::RetryLookup);
   ask_again.service.retention_ms = 50;
-  Run careful = Simulation(ask_again, ask_again.faults).run();
+  Run careful = simulate(ask_again, ask_again.faults);
   CHECK(effects_for(careful, last(careful), kIntent) == 1);
   CHECK(final_status(careful) == status::kNeedsHuman);
   CHECK(count_events(careful, "not_found") == 2);
@@ -252,7 +252,7 @@ TEST_CASE("on_not_found: resend trusts a lookup that has forgotten the key; retr
 TEST_CASE("a concurrent request with a key still in progress is answered in_progress and stays UNKNOWN") {
   Scenario s = retrying(Ordering::Atomic);
   s.service.processing_ms = 150;  // attempt 1 commits at t=160, after the client's timeout
-  Run run = Simulation(s, s.faults).run();
+  Run run = simulate(s, s.faults);
   auto answer = std::find_if(run.steps.begin(), run.steps.end(),
                              [](const Step& st) { return st.event.kind == "in_progress"; });
   REQUIRE(answer != run.steps.end());
@@ -512,14 +512,14 @@ TEST_CASE("dedup by fingerprint merges two intents with the same content; by key
   s.script.push_back({ActionKind::Deliver, 0, -1, "a", "same content"});
   s.script.push_back({ActionKind::Deliver, 50, -1, "b", "same content"});
   s.service.dedup = Dedup::Fingerprint;
-  Run merged = Simulation(s, s.faults).run();
+  Run merged = simulate(s, s.faults);
   CHECK(merged.steps.back().snap.deliveries.size() == 1);
   CHECK(effects_for(merged, last(merged), "b") == 0);
   CHECK(final_status(merged, "b") == status::kDelivered);
   CHECK(false_delivered(merged, "b"));
 
   s.service.dedup = Dedup::Key;
-  Run kept = Simulation(s, s.faults).run();
+  Run kept = simulate(s, s.faults);
   CHECK(kept.steps.back().snap.deliveries.size() == 2);
   CHECK(effects_for(kept, last(kept), "a") == 1);
   CHECK(effects_for(kept, last(kept), "b") == 1);

@@ -1,6 +1,6 @@
 #include <doctest/doctest.h>
 
-#include "engine/sim/simulation.hpp"
+#include "engine/nodes/nodes.hpp"
 
 using namespace idemlab;
 
@@ -15,7 +15,7 @@ Scenario delivered_then(ActionKind next, const std::string& payload) {
 
 TEST_CASE("a conflicting payload writes nothing at the service") {
   Scenario s = delivered_then(ActionKind::ResendChangedPayload, "payload-2");
-  Run run = Simulation(s, s.faults).run();
+  Run run = simulate(s, s.faults);
   const Step* reject = nullptr;
   for (const Step& step : run.steps) {
     if (step.event.kind == "reject") reject = &step;
@@ -38,7 +38,7 @@ TEST_CASE("the same key with the same payload replays the original receipt") {
   lost.message = MessageKind::Response;
   lost.intent = "r";
   s.faults.faults.push_back(lost);
-  Run run = Simulation(s, s.faults).run();
+  Run run = simulate(s, s.faults);
   int commits = 0, replays = 0;
   for (const Step& step : run.steps) {
     commits += step.event.kind == "commit";
@@ -64,7 +64,7 @@ TEST_CASE("a timeout never turns into FAILED under the right policy; the budget 
     f.intent = "r";
     s.faults.faults.push_back(f);
   }
-  Run run = Simulation(s, s.faults).run();
+  Run run = simulate(s, s.faults);
   for (const Step& step : run.steps) {
     for (const IntentRow& r : step.snap.intents) CHECK(r.status != "FAILED");
   }
@@ -86,7 +86,7 @@ Run crash_after_send(PersistWhen persist, RecoveryScan scan) {
   crash.intent = "r";
   crash.restart_after_ms = 50;
   s.faults.faults.push_back(crash);
-  return Simulation(s, s.faults).run();
+  return simulate(s, s.faults);
 }
 }  // namespace
 
@@ -113,7 +113,7 @@ TEST_CASE("send first, persist later: a crash in between leaves an effect the cl
 TEST_CASE("changed content resent under the same key keeps the client's record of the first content") {
   Scenario s = delivered_then(ActionKind::ResendChangedPayload, "payload-2");
   s.script.push_back({ActionKind::ResendChangedPayload, 200, -1, "r", "payload-3"});
-  Run run = Simulation(s, s.faults).run();
+  Run run = simulate(s, s.faults);
   const Snapshot& end = run.steps.back().snap;
   REQUIRE(end.deliveries.size() == 1);
   // The row holds the newest content, refused (422) under the key its first content used.
@@ -140,7 +140,7 @@ TEST_CASE("two effects of one key in the same virtual ms each get a receipt and 
   s.service.notify = Notify::Outbox;
   s.script.push_back({ActionKind::Deliver, 0, -1, "r", "payload-1"});
   s.script.push_back({ActionKind::ResendSameKey, 0, -1, "r", ""});
-  Run run = Simulation(s, s.faults).run();
+  Run run = simulate(s, s.faults);
   const Snapshot& end = run.steps.back().snap;
   REQUIRE(end.deliveries.size() == 2);
   CHECK(end.deliveries[0].created_at == end.deliveries[1].created_at);
