@@ -4,6 +4,7 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "engine/base/assert.hpp"
 #include "engine/scenario/knobs.hpp"
 
 namespace idemlab {
@@ -108,6 +109,7 @@ void Simulation::queue(std::int64_t at, Side side, std::function<void(Node&)> fn
 }
 
 void Simulation::schedule(std::int64_t at, Side side, std::function<void(Node&)> work) {
+  IDEMLAB_ASSERT(at >= now_, "time never goes back: a node schedules work at a time already past");
   queue(at, side, std::move(work));
 }
 
@@ -139,6 +141,8 @@ Snapshot Simulation::snapshot() {
 }
 
 int Simulation::emit(EventKind kind, Side side, const std::string& intent, int message, LocalView&& local) {
+  IDEMLAB_ASSERT(side == Side::None || kind == EventKind::Crash || node(side).alive(),
+                 "a crashed node receives nothing and does nothing: no step of its side until it restarts");
   int index = static_cast<int>(run_.steps.size());
   if (message >= 0) {
     Message& m = run_.messages[message];
@@ -167,6 +171,9 @@ const Fault* Simulation::pass(Fault point, int message) {
     // A fault fires once, at the first pass of its point (a client's before_record of
     // attempt 1 is passed by the response of attempt 1 and again by the reply to lookup 1).
     if (fired_[i]) return nullptr;
+    IDEMLAB_ASSERT(std::count_if(run_.points.begin(), run_.points.end(),
+                                 [&](const Fault& p) { return f.same_point(p); }) == 1,
+                   "a fault fires once, at the first pass of its point (fork_with_fault refuses a point passed)");
     fired_[i] = true;
     run_.fired.push_back(f);
     return &f;
@@ -287,6 +294,7 @@ bool Simulation::next() {
   }
   Work work = std::move(it->second);
   queue_.erase(it);
+  IDEMLAB_ASSERT(at >= now_, "time never goes back: the queue is ordered by time and never takes the past");
   now_ = at;
   work_first_step_ = static_cast<int>(run_.steps.size());
   ++works_;
