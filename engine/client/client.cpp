@@ -692,7 +692,8 @@ void Client::on_message(const Message& m) {
   } else if (m.outcome == "error" && policy.on_server_error == OnServerError::Fail) {
     // The mistake: a 500 read as a definite failure, though the work may have committed.
     stop_waiting(m.intent);
-    record_status(m.intent, status::kFailed, std::nullopt, reasons::kInternalError, error_kind::kIndefinite);
+    record_status(m.intent, status::kFailed, std::nullopt, m.reason.empty() ? reasons::kInternalError : m.reason,
+                  error_kind::kIndefinite);
   } else if (m.outcome == "refused" && refusal_settles(*r, m)) {
     // A definite error: the service did nothing (a 429, or the stored one found again).
     stop_waiting(m.intent);

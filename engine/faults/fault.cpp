@@ -40,6 +40,7 @@ const char* to_string(ErrorPoint p) {
     case ErrorPoint::BeforeCommit: return "before_commit";
     case ErrorPoint::AfterCommit: return "after_commit";
     case ErrorPoint::Refused: return "refused";
+    case ErrorPoint::Gateway: return "gateway";
   }
   return "?";
 }
@@ -68,7 +69,7 @@ bool parse(const std::string& s, ServicePoint& out) {
 }
 
 bool parse(const std::string& s, ErrorPoint& out) {
-  for (ErrorPoint p : {ErrorPoint::BeforeCommit, ErrorPoint::AfterCommit, ErrorPoint::Refused}) {
+  for (ErrorPoint p : {ErrorPoint::BeforeCommit, ErrorPoint::AfterCommit, ErrorPoint::Refused, ErrorPoint::Gateway}) {
     if (s == to_string(p)) { out = p; return true; }
   }
   return false;
@@ -167,6 +168,10 @@ L10n Fault::describe(bool credits) const {
       case ErrorPoint::Refused:
         return {"服务端拒绝第 " + num + " 次请求（429：限流或容量不足），什么也没做",
                 "the service refuses the request of attempt " + num + " (429: throttled, or out of capacity) and does nothing"};
+      case ErrorPoint::Gateway:
+        return {"服务端前面的网关对第 " + num + " 次请求答复 502：请求没到服务端，它的去重层也没看到",
+                "the gateway in front of the service answers the request of attempt " + num +
+                    " with 502: the request never reaches the service, nor its dedup layer"};
     }
   }
   switch (point) {

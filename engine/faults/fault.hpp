@@ -77,7 +77,10 @@ enum class MessageKind { Request, Response, Lookup, LookupReply, Email, EmailAck
 enum class ClientPoint { AfterPersist, AfterSend, BeforeRecord };
 enum class ServicePoint { BeforeCommit, BetweenWrites, AfterCommit, AfterEmailSend };
 /// Where the service answers with an error instead of its result (Fault::Kind::ServiceError).
-enum class ErrorPoint { BeforeCommit, AfterCommit, Refused };
+/// Gateway: a gateway (proxy, load balancer) in front of the service answers 502 Bad
+/// Gateway before the service's idempotency layer sees the request, so it can hit a
+/// retry of a key already committed (the service never receives that request).
+enum class ErrorPoint { BeforeCommit, AfterCommit, Refused, Gateway };
 
 const char* to_string(MessageKind k);
 const char* to_string(ClientPoint p);

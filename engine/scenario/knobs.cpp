@@ -534,6 +534,7 @@ const std::vector<InjectionPointKind>& injection_point_table() {
       {K::ServiceError, "service_error", to_string(ErrorPoint::BeforeCommit), "attempt", {"服务端出错，什么也没写，答复 500", "the service fails before writing anything and answers 500"}},
       {K::ServiceError, "service_error", to_string(ErrorPoint::AfterCommit), "attempt", {"服务端提交后出错，答复 500：业务效果已经在了", "the service fails after its commit and answers 500: the effect exists"}},
       {K::ServiceError, "service_error", to_string(ErrorPoint::Refused), "attempt", {"服务端拒绝请求（429：限流或容量不足），什么也没做", "the service refuses the request (429: throttled, or out of capacity) and does nothing"}},
+      {K::ServiceError, "service_error", to_string(ErrorPoint::Gateway), "attempt", {"服务端前面的网关答复 502，请求到不了服务端（重试一个已提交的操作标识也一样）", "a gateway in front of the service answers 502 and the request never reaches it (a retry of a committed key too)"}},
       {K::ConnectError, "connect_error", to_string(MessageKind::Request), "attempt", {"连接被拒绝：请求根本没发出去，客户端当场就知道", "the connection is refused: the request never leaves, and the client knows at once"}},
   };
   return table;

@@ -149,6 +149,10 @@ void Service::on_message(const Message& m) {
     on_email_ack(m);
     return;
   }
+  if (m.kind == MessageKind::Request && env_.error_here(ErrorPoint::Gateway, m.intent, m.n)) {
+    gateway_error(m);
+    return;
+  }
   if (m.kind == MessageKind::Request && !m.key_sent) {
     on_keyless(m);
     return;
@@ -562,7 +566,7 @@ int Service::http_status(MessageKind kind, const std::string& outcome, const std
   if (outcome == "in_progress") return 409;  // the IETF draft's 409 Conflict
   if (outcome == "rejected" && reason == kMissingKey) return 400;  // the draft's 400 Bad Request
   if (outcome == "rejected") return reason == kAlreadyExists ? 409 : 422;  // the draft's 422
-  if (outcome == "error") return 500;
+  if (outcome == "error") return reason == kBadGateway ? static_cast<int>(http::kBadGateway) : 500;
   if (outcome == "refused") return kind == MessageKind::LookupReply ? 200 : kRefusedStatus;  // a lookup found the stored 429
   return 0;
 }
@@ -613,6 +617,26 @@ void Service::fail(const Message& m, bool committed) {
   }
   record(EventKind::Error, m.intent, std::move(local), m.id);
   reply(m, MessageKind::Response, "error", "", kInternalError);
+}
+
+void Service::gateway_error(const Message& m) {
+  // Answered in front of the service: no receive, no dedup record looked at or written,
+  // whatever the key holds (a retry of a committed key gets the 502 too).
+  Message r;
+  r.kind = MessageKind::Response;
+  r.from = Side::Service;
+  r.to = Side::Client;
+  r.intent = m.intent;
+  r.n = m.n;
+  r.op_key = m.op_key;
+  r.outcome = "error";
+  r.reason = kBadGateway;
+  r.http = static_cast<int>(http::kBadGateway);
+  int id = env_.send(r);
+  LocalView local;
+  local.op_key = m.op_key;
+  local.http = r.http;
+  record(EventKind::GatewayError, m.intent, std::move(local), id);
 }
 
 void Service::reply(const Message& to, MessageKind kind, const std::string& outcome,

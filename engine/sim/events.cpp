@@ -51,6 +51,7 @@ const std::vector<EventRow>& event_table() {
       {K::MarkSent, "mark_sent", S::Service, false, {"标记邮件已发", "mark sent"}, {"square-small", "replay", "commit"}},
       {K::AcceptEmail, "accept_email", S::Provider, true, {"收下邮件", "accept email"}, {"square", "accept", "provider"}},
       {K::DedupEmail, "dedup_email", S::Provider, true, {"去重邮件", "dedup email"}, {"square-small", "dedup", "provider"}},
+      {K::GatewayError, "gateway_error", S::Service, false, {"网关答复 502", "gateway answers 502"}, {"dot", "dot", ""}},
   };
   return rows;
 }

@@ -25,7 +25,7 @@ const char* to_string(Side s);
 enum class EventKind : std::uint8_t {
   Start, Decide, Persist, Send, Lookup, Receive, Timeout, Record, Crash, Restart, Recover, Commit,
   Replay, Reject, Found, NotFound, Reply, Drop, Register, InProgress, Expire, Redeliver,
-  ConnectError, Ignored, Error, Refuse, Notify, Relay, MarkSent, AcceptEmail, DedupEmail,
+  ConnectError, Ignored, Error, Refuse, Notify, Relay, MarkSent, AcceptEmail, DedupEmail, GatewayError,
 };
 
 /// How the diagram draws an event's mark (web/src/views/diagram.js draws each shape):
@@ -71,6 +71,7 @@ inline constexpr const char* kSameKeyDifferentPayload = "same_key_different_payl
 inline constexpr const char* kAlreadyExists = "already_exists";  ///< 409 on a natural key
 inline constexpr const char* kMissingKey = "missing_key";        ///< 400 (IETF draft): no key sent
 inline constexpr const char* kInternalError = "internal_error";  ///< 500
+inline constexpr const char* kBadGateway = "bad_gateway";  ///< 502 from a gateway in front of the service
 inline constexpr const char* kRefused = "refused";               ///< 429
 inline constexpr const char* kLaggingReplica = "lagging_replica";  ///< not_found: the replica lags
 inline constexpr const char* kExpired = "expired";                 ///< not_found: retention passed
@@ -85,6 +86,7 @@ inline constexpr const char* kReceiverDown = "receiver_down";   ///< it reached 
 namespace http {
 inline constexpr long long kRefused = 429;  ///< a refusal: throttled, or no capacity
 inline constexpr long long kError = 500;    ///< an internal error
+inline constexpr long long kBadGateway = 502;  ///< a gateway in front of the service (never stored)
 }  // namespace http
 
 }  // namespace idemlab

@@ -112,6 +112,10 @@ L10n record_note(const LocalView& local) {
     return {"——429 说这次什么也没做；它照 Retry-After 等到 " + at + " ms 再发一次",
             " — the 429 says nothing was done; as its Retry-After asks, it will send again at " + at + " ms"};
   }
+  if (st == status::kFailed && reason == reasons::kBadGateway) {
+    return {"——可 502 只说网关没把请求交给服务端：这一次没做，之前的尝试做没做成，它什么也没说",
+            " — yet a 502 only says the gateway did not pass this request on: it says nothing of whether an earlier attempt took effect"};
+  }
   if (st == status::kFailed && reason == reasons::kInternalError) {
     return {"——可 500 是不确定结果：服务端可能在出错前已经提交了", " — yet a 500 is an indefinite error: the service may have committed before it failed"};
   }
@@ -263,7 +267,7 @@ L10n describe(const Step& s, const Run& run) {
     std::string reason = str(e.local.reason);
     bool limit = reason == reasons::kBudgetSpent || reason == reasons::kDeadlinePassed || reason == reasons::kNotRetried ||
                  reason == reasons::kLayersSpent;
-    bool explained = reason == reasons::kAlreadyExists || reason == reasons::kInternalError || reason == reasons::kRefused ||
+    bool explained = reason == reasons::kAlreadyExists || reason == reasons::kInternalError || reason == reasons::kBadGateway || reason == reasons::kRefused ||
                      reason == reasons::kMissingKey || reason == reasons::kConnectRefused ||
                      reason == reasons::kReadBackMissing;
     if (reason == reasons::kSameKeyDifferentPayload) {
@@ -306,6 +310,7 @@ L10n describe(const Step& s, const Run& run) {
     if (outcome == "ok" && e.local.replayed.value_or(false)) return {"客户端收到" + msg.zh + "：成功（200，标着“这是重放”），回执 " + receipt, "the client receives " + msg.en + ": done (200, marked as a replay), receipt " + receipt};
     if (outcome == "ok") return {"客户端收到" + msg.zh + "：成功，回执 " + receipt, "the client receives " + msg.en + ": done, receipt " + receipt};
     if (outcome == "error" && e.local.replayed.value_or(false)) return {"客户端收到" + msg.zh + "：500 服务器错误，标着“这是重放”——服务端只是把第一次请求存下的错误再答一遍，这次重试什么也没做成、什么也没问到", "the client receives " + msg.en + ": 500 Internal Server Error, marked as a replay — the service only repeats the error it saved for the first request, so this retry neither did nor learned anything"};
+    if (outcome == "error" && str(e.local.reason) == reasons::kBadGateway) return {"客户端收到" + msg.zh + "：502 网关错误——这次请求没到服务端；之前的尝试有没有生效，这个答复不知道，结果仍未知", "the client receives " + msg.en + ": 502 Bad Gateway — this request never reached the service; whether an earlier attempt took effect, this answer cannot say, so the outcome is still unknown"};
     if (outcome == "error") return {"客户端收到" + msg.zh + "：500 服务器错误——服务端出错前可能已经提交，结果未知", "the client receives " + msg.en + ": 500 Internal Server Error — the service may have committed before it failed, so the outcome is unknown"};
     if (outcome == "refused" && m && m->kind == MessageKind::LookupReply) return {"客户端收到" + msg.zh + "：这个操作标识存着的是一次拒绝（429），什么也没做过", "the client receives " + msg.en + ": what the key holds is a refusal (429); nothing was ever done under it"};
     if (outcome == "refused" && e.local.earlier.value_or(false)) return {"客户端收到" + msg.zh + "：429 被拒绝——这一次请求什么也没做，可更早一次尝试也许已经生效，结果仍然未知", "the client receives " + msg.en + ": 429, refused — this request did nothing, but an earlier attempt may have taken effect, so the outcome is still unknown"};
@@ -397,6 +402,7 @@ L10n describe(const Step& s, const Run& run) {
   if (k == "replay") return {"服务端已有操作标识 " + key + "，内容相同：重放原回执 " + receipt, "the service already has key " + key + " with the same payload: it replays receipt " + receipt};
   if (k == "reject" && str(e.local.reason) == reasons::kMissingKey) return {"服务端拒绝，答复 400：这个操作要求带操作标识，请求却没带；什么也不做", "the service refuses with 400: this operation requires an operation key and the request has none; it does nothing"};
   if (k == "reject" && str(e.local.reason) == reasons::kAlreadyExists) return {"服务端按自然键创建：操作标识 " + key + " 已存在，答复“409 已存在”。它凭唯一键拒绝，不查存下的结果：答复里没有回执、没有内容（尽管它都有），什么也不写", "the service creates by natural key: key " + key + " already exists, so it answers 409 already exists. Its unique key refuses the insert without reading any stored result, so the answer carries no receipt and no content (though it holds both), and nothing is written"};
+  if (k == "gateway_error") return {"服务端前面的网关答复 502（操作标识 " + key + "）：请求没交给服务端，它的去重层没看到，也就谈不上重放", "the gateway in front of the service answers 502 (key " + key + "): the request is not passed on, so the service's dedup layer never sees it, and nothing is replayed"};
   if (k == "error" && e.local.stored.value_or(false) && e.local.committed.value_or(false)) return {"服务端已经提交了操作标识 " + key + " 的业务效果，随后出错：答复 500，并把这个 500 存成这个标识的结果（业务效果留着）", "the service has committed the effect for key " + key + ", then fails: it answers 500 and saves that 500 as the key's result (the effect stays)"};
   if (k == "error" && e.local.stored.value_or(false)) return {"服务端处理操作标识 " + key + " 时出错，什么也没写成：答复 500，并把这个 500 存成这个标识的结果", "the service fails handling key " + key + " before writing any effect: it answers 500 and saves that 500 as the key's result"};
   if (k == "error" && e.local.committed.value_or(false)) return {"服务端已经提交了操作标识 " + key + " 的业务效果，随后出错：答复 500，业务效果留着", "the service has committed the effect for key " + key + ", then fails: it answers 500, and the effect stays"};

@@ -105,6 +105,41 @@ TEST_CASE("a 500 after the commit: the effect exists; read as unknown it is retr
   CHECK(check_invariants(before).safe());
 }
 
+TEST_CASE("a gateway's 502 is answered in front of the dedup layer: a retry of a committed key gets it too") {
+  Scenario s = one_intent();
+  s.client.retry_layers = {{"sdk", 3}};
+  // Attempt 1 commits and its response is lost; the SDK retries under the same key.
+  const std::vector<Fault> faults = {lost_response(1), service_error(ErrorPoint::Gateway, 2)};
+  Run run = run_with(s, faults);
+  CHECK(heard(run) == std::vector<std::string>{"error/502", "ok/200"});
+  CHECK(run.fired.size() == 2);
+  // The service never saw attempt 2: it received attempts 1 and 3 only.
+  int received = 0;
+  for (const Step& st : run.steps) {
+    if (st.event.side == Side::Service && st.event.type == EventKind::Receive) ++received;
+  }
+  CHECK(received == 2);
+  CHECK(ending(run).status == "DELIVERED");
+  CHECK(ending(run).effects == 1);
+  CHECK(check_invariants(run).safe());
+  // The service's own 500 cannot hit that retry: it replays the stored result first, and
+  // the fault never fires.
+  Run inside = run_with(s, {lost_response(1), service_error(ErrorPoint::AfterCommit, 2)});
+  CHECK(inside.fired.size() == 1);
+
+  // Read as a failure, the 502 is a false failure: the effect of attempt 1 exists.
+  s.client.on_server_error = OnServerError::Fail;
+  Run failed = run_with(s, faults);
+  CHECK(ending(failed).status == "FAILED");
+  CHECK(ending(failed).effects == 1);
+  CHECK(broken(failed, Invariant::FalseFailure));
+  bool said = false;
+  for (const Step& st : failed.steps) {
+    if (st.event.type == EventKind::Record && st.event.local.reason.value_or("") == "bad_gateway") said = true;
+  }
+  CHECK(said);
+}
+
 TEST_CASE("409 already exists: failure is a false failure, a lookup finds the client's own content") {
   Scenario s = one_intent();
   s.service.on_repeat = OnRepeat::AlreadyExists;
