@@ -28,6 +28,7 @@
 #include "engine/lesson/warnings.hpp"
 #include "engine/sim/simulation.hpp"
 #include "engine/store/database.hpp"
+#include "engine/lesson/lesson_timeline.hpp"
 #include "engine/timeline/timeline_json.hpp"
 
 namespace idemlab::api {
