@@ -28,6 +28,7 @@
 #include "engine/lesson/warnings.hpp"
 #include "engine/nodes/nodes.hpp"
 #include "engine/store/database.hpp"
+#include "engine/lesson/lesson_timeline.hpp"
 #include "engine/timeline/timeline_json.hpp"
 
 namespace idemlab::api {
@@ -260,6 +261,87 @@ json simulate(const std::string& input) {
   return out;
 }
 
+// `scenario` and `explore`: only the scenario is needed, so the lesson is read and
+// checked, not prepared (its questions are not answered).
+json scenario_or_explore(const std::string& method, const json& in, const std::string& file, const std::string& text) {
+  Scenario sc;
+  Reader lesson_reader(file);
+  Lesson lesson;
+  if (!read_lesson(lesson_reader, text, lesson)) return problems_json(lesson_reader.problems());
+  std::vector<LessonProblem> problems;
+  if (!scenario_of(lesson, in, file, text, sc, problems)) return problems_json(problems);
+  if (method == "scenario") {
+    json out = json::object();
+    put(out, "scenario", write_scenario(sc));
+    return out;
+  }
+  ExploreLimits limits;
+  Reader r(file);
+  limits.max_faults = static_cast<int>(r.integer(in, "", "faults", false, 2, 1, ExploreLimits::kMaxFaults));
+  limits.max_schedules = static_cast<int>(r.integer(in, "", "limit", false, limits.max_schedules, 1, ExploreLimits::kMaxSchedules));
+  limits.max_ms = r.integer(in, "", "max_ms", false, 0, 0, 3600000);
+  if (!r.problems().empty()) return problems_json(r.problems());
+  limits.on_progress = [](const ExploreProgress& p) {
+    if (progress_hook) progress_hook(p.depth, p.max_faults, p.done, p.total, p.schedules);
+  };
+  return explore(sc, limits).to_json(sc);
+}
+
+// `challenge`: the learner's attempt at the lesson's challenge; the lesson is read, not
+// prepared.
+json challenge_method(const json& in, const std::string& file, const std::string& text) {
+  Reader r(file);
+  Lesson lesson;
+  if (!read_lesson(r, text, lesson)) return problems_json(r.problems());
+  if (!lesson.challenge) return error(file, "/challenge", "the lesson has no \"challenge\" block");
+  if (!in.contains("attempt")) return error(file, "/attempt", "the input has no \"attempt\" (the learner's scenario)");
+  Scenario attempt;
+  if (!read_attempt(r, in["attempt"], attempt)) return problems_json(r.problems());
+  return judge_read_attempt(lesson, attempt);
+}
+
+// `run`: the lesson's timeline, and for a bare scenario its settings, the faults that never
+// fired and the settings wrong alone; a challenge or incident block as the page shows it.
+json run_method(const PreparedLesson& lesson, const json& in, json unfired) {
+  json out = timeline_json(lesson);
+  if (!unfired.is_null()) put(out, "unfired", std::move(unfired));
+  if (in.contains("scenario")) {
+    put(out, "settings", settings_json(lesson.lesson.scenario));
+    json wrong = json::array();
+    for (const WrongAlone& w : wrong_alone(lesson.lesson.scenario, lesson.run())) wrong.push_back(w.to_json());
+    put(out, "wrong_settings", std::move(wrong));
+  }
+  if (lesson.lesson.challenge) put(out["lesson"], "challenge", challenge_view(*lesson.lesson.challenge));
+  if (lesson.lesson.incident) put(out["lesson"], "incident", incident_view(lesson.lesson));
+  return out;
+}
+
+// `answer`: one try at one question, judged with the feedback it earns.
+json answer_method(const PreparedLesson& lesson, const json& in, const std::string& file) {
+  std::string question = in.value("question", "");
+  Reader r(file);
+  Try t;
+  t.number = static_cast<int>(r.integer(in, "", "try", false, 1, 1, limits::kMaxTryNumber));
+  t.reveal = r.boolean(in, "", "reveal", false);
+  if (!r.problems().empty()) return problems_json(r.problems());
+  if (in.contains("answer") && !in["answer"].is_null()) t.answer = in["answer"];
+  if (const json* settled = r.bounded_array(in, "", "settled", false, limits::kMaxQuestions)) {
+    t.settled.emplace();
+    for (std::size_t i = 0; i < settled->size(); ++i) {
+      const json& id = (*settled)[i];
+      if (!id.is_string()) {
+        r.problem(Reader::at("/settled", i), "a settled question is named by its id, a string");
+        continue;
+      }
+      t.settled->insert(id.get<std::string>());
+    }
+    if (!r.problems().empty()) return problems_json(r.problems());
+  }
+  std::string why = feedback_problem(lesson, question, t);
+  if (!why.empty()) return error(file, "", why);
+  return feedback_for(lesson, *lesson.lesson.question(question), t);
+}
+
 }  // namespace
 
 json dispatch(const std::string& method, const std::string& input) {
@@ -287,42 +369,8 @@ json dispatch(const std::string& method, const std::string& input) {
   } else {
     return error(file, "", "the input has no \"text\" (the lesson file's text) and no \"scenario\"");
   }
-  if (method == "scenario" || method == "explore") {
-    // Only the scenario is needed: the lesson is read and checked, not prepared (its
-    // questions are not answered).
-    Scenario sc;
-    Reader lesson_reader(file);
-    Lesson lesson;
-    if (!read_lesson(lesson_reader, text, lesson)) return problems_json(lesson_reader.problems());
-    std::vector<LessonProblem> problems;
-    if (!scenario_of(lesson, in, file, text, sc, problems)) return problems_json(problems);
-    if (method == "scenario") {
-      json out = json::object();
-      put(out, "scenario", write_scenario(sc));
-      return out;
-    }
-    ExploreLimits limits;
-    Reader r(file);
-    limits.max_faults = static_cast<int>(r.integer(in, "", "faults", false, 2, 1, ExploreLimits::kMaxFaults));
-    limits.max_schedules = static_cast<int>(r.integer(in, "", "limit", false, limits.max_schedules, 1, ExploreLimits::kMaxSchedules));
-    limits.max_ms = r.integer(in, "", "max_ms", false, 0, 0, 3600000);
-    if (!r.problems().empty()) return problems_json(r.problems());
-    limits.on_progress = [](const ExploreProgress& p) {
-      if (progress_hook) progress_hook(p.depth, p.max_faults, p.done, p.total, p.schedules);
-    };
-    return explore(sc, limits).to_json(sc);
-  }
-  if (method == "challenge") {
-    // The learner's attempt at the lesson's challenge: the lesson is read, not prepared.
-    Reader r(file);
-    Lesson lesson;
-    if (!read_lesson(r, text, lesson)) return problems_json(r.problems());
-    if (!lesson.challenge) return error(file, "/challenge", "the lesson has no \"challenge\" block");
-    if (!in.contains("attempt")) return error(file, "/attempt", "the input has no \"attempt\" (the learner's scenario)");
-    Scenario attempt;
-    if (!read_attempt(r, in["attempt"], attempt)) return problems_json(r.problems());
-    return judge_read_attempt(lesson, attempt);
-  }
+  if (method == "scenario" || method == "explore") return scenario_or_explore(method, in, file, text);
+  if (method == "challenge") return challenge_method(in, file, text);
   std::vector<LessonProblem> problems;
   std::shared_ptr<const PreparedLesson> p = prepared(file, text, problems);
   if (!p) {
@@ -356,19 +404,7 @@ json dispatch(const std::string& method, const std::string& input) {
     put(out, "warnings", std::move(warnings));
     return out;
   }
-  if (method == "run") {
-    json out = timeline_json(*p);
-    if (!unfired.is_null()) put(out, "unfired", std::move(unfired));
-    if (in.contains("scenario")) {
-      put(out, "settings", settings_json(p->lesson.scenario));
-      json wrong = json::array();
-      for (const WrongAlone& w : wrong_alone(p->lesson.scenario, p->run())) wrong.push_back(w.to_json());
-      put(out, "wrong_settings", std::move(wrong));
-    }
-    if (p->lesson.challenge) put(out["lesson"], "challenge", challenge_view(*p->lesson.challenge));
-    if (p->lesson.incident) put(out["lesson"], "incident", incident_view(p->lesson));
-    return out;
-  }
+  if (method == "run") return run_method(*p, in, std::move(unfired));
   if (method == "answers") {
     // Every answer was computed once when the lesson was prepared, which refuses a lesson
     // whose answer cannot be: all_answers computes them again and does not throw here.
@@ -380,28 +416,7 @@ json dispatch(const std::string& method, const std::string& input) {
     if (!p->lesson.compare) return error(file, "/compare", "the lesson has no \"compare\" block (side by side)");
     return compare_json(*p);
   }
-  std::string question = in.value("question", "");
-  Reader r(file);
-  Try t;
-  t.number = static_cast<int>(r.integer(in, "", "try", false, 1, 1, limits::kMaxTryNumber));
-  t.reveal = r.boolean(in, "", "reveal", false);
-  if (!r.problems().empty()) return problems_json(r.problems());
-  if (in.contains("answer") && !in["answer"].is_null()) t.answer = in["answer"];
-  if (const json* settled = r.bounded_array(in, "", "settled", false, limits::kMaxQuestions)) {
-    t.settled.emplace();
-    for (std::size_t i = 0; i < settled->size(); ++i) {
-      const json& id = (*settled)[i];
-      if (!id.is_string()) {
-        r.problem(Reader::at("/settled", i), "a settled question is named by its id, a string");
-        continue;
-      }
-      t.settled->insert(id.get<std::string>());
-    }
-    if (!r.problems().empty()) return problems_json(r.problems());
-  }
-  std::string why = feedback_problem(*p, question, t);
-  if (!why.empty()) return error(file, "", why);
-  return feedback_for(*p, *p->lesson.question(question), t);
+  return answer_method(*p, in, file);
 }
 
 void set_progress_hook(ProgressHook hook) { progress_hook = hook; }

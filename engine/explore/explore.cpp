@@ -66,6 +66,263 @@ std::optional<LayersAbsorb> layers_absorb(const std::vector<RetryLayer>& layers,
   return std::nullopt;
 }
 
+
+// The plan's faults by id, sorted and joined: the same faults listed in another order are
+// the same schedule.
+std::string plan_key(const FaultPlan& plan) {
+  std::vector<std::string> ids;
+  for (const Fault& f : plan.faults) ids.push_back(f.id());
+  std::sort(ids.begin(), ids.end());
+  std::string planned;
+  for (const std::string& id : ids) planned += (planned.empty() ? "" : ",") + id;
+  return planned;
+}
+
+// Why a search was cut, for the learner ("" when it was not).
+L10n cut_text(const std::string& cut, int max_schedules, std::int64_t max_ms) {
+  if (cut == "schedules") {
+    return {"搜索在 " + std::to_string(max_schedules) + " 个故障组合处停下（组合数上限），结果不完整",
+            "the search stopped at " + std::to_string(max_schedules) +
+                " schedules (the schedule limit): the result is incomplete"};
+  }
+  if (cut == "time") {
+    return {"搜索在 " + std::to_string(max_ms) + " 毫秒时停下（时间上限），结果不完整",
+            "the search stopped after " + std::to_string(max_ms) +
+                " ms (the time limit): the result is incomplete"};
+  }
+  if (cut == "violation") {
+    return {"搜索在第一个违反所问不变式的故障组合处停下，结果不完整",
+            "the search stopped at the first schedule that breaks an invariant it was asked about: the result is incomplete"};
+  }
+  return {};
+}
+
+// (invariant, intent): the kind of a violation; counterexamples are kept per kind.
+using ViolationKind = std::pair<int, std::string>;
+
+// The counterexamples found, each shrunk (one that shrinks to a plan already kept for its
+// kind is dropped): fewest faults first, then the earliest violation; ties keep the order
+// found.
+std::vector<Counterexample> shrunk_counterexamples(const Scenario& scenario,
+                                                   const std::map<ViolationKind, std::vector<Counterexample>>& found) {
+  std::vector<Counterexample> shrunk;
+  for (const auto& [kind, list] : found) {
+    std::set<std::string> kept;
+    for (const Counterexample& c : list) {
+      Counterexample s = c.plan.faults.size() > 1
+                             ? shrink(scenario, c.plan, c.violation.invariant, c.violation.intent)
+                             : c;
+      if (kept.insert(s.plan.id()).second) shrunk.push_back(std::move(s));
+    }
+  }
+  std::vector<std::size_t> order;
+  for (std::size_t i = 0; i < shrunk.size(); ++i) order.push_back(i);
+  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    const Counterexample& x = shrunk[a];
+    const Counterexample& y = shrunk[b];
+    if (x.plan.faults.size() != y.plan.faults.size()) return x.plan.faults.size() < y.plan.faults.size();
+    if (x.violation.step != y.violation.step) return x.violation.step < y.violation.step;
+    return a < b;
+  });
+  std::vector<Counterexample> sorted;
+  for (std::size_t i : order) sorted.push_back(std::move(shrunk[i]));
+  return sorted;
+}
+
+// A plan in the search tree, with what its children add.
+struct Node {
+  FaultPlan plan;
+  std::vector<Fault> next;  // the faults its children add
+  std::vector<int> works;   // where its run first passes each one's point (first_pass_works)
+};
+
+// One search (explore()): the tree walked breadth first, a depth at a time, and what its
+// runs have shown so far.
+class Search {
+ public:
+  using Clock = std::chrono::steady_clock;
+
+  Search(const Scenario& scenario, const ExploreLimits& limits)
+      : scenario_(scenario),
+        limits_(limits),
+        start_(Clock::now()),
+        max_schedules_(std::clamp(limits.max_schedules, 1, ExploreLimits::kMaxSchedules)),
+        space_(every_fault(scenario.space.restart_after_ms)) {
+    out_.max_faults = std::clamp(limits.max_faults, 0, ExploreLimits::kMaxFaults);
+  }
+
+  ExploreResult run() {
+    std::vector<Node> frontier;
+    bool go = visit(FaultPlan{}, 0, &frontier, nullptr, -1, false);
+    for (int depth = 1; go && depth <= out_.max_faults; ++depth) go = visit_depth(depth, frontier);
+    out_.cut_text = cut_text(out_.cut, max_schedules_, limits_.max_ms);
+    if (out_.complete) out_.layers_absorb = layers_absorb(scenario_.client.retry_layers, retried_, out_.max_faults);
+    sort_outcomes();
+    out_.counterexamples = shrunk_counterexamples(scenario_, found_);
+    return std::move(out_);
+  }
+
+ private:
+  // Visits every child of the nodes in `frontier` (the plans of `depth` faults), reporting
+  // progress; `frontier` becomes the nodes of this depth. False when a limit stops the search.
+  bool visit_depth(int depth, std::vector<Node>& frontier) {
+    std::vector<Node> next_level;
+    ExploreProgress progress;
+    progress.depth = depth;
+    progress.max_faults = out_.max_faults;
+    for (const Node& node : frontier) progress.total += static_cast<int>(node.next.size());
+    auto report = [&] {
+      progress.schedules = out_.schedules;
+      if (limits_.on_progress) limits_.on_progress(progress);
+    };
+    report();
+    bool go = true;
+    for (const Node& node : frontier) {
+      // The children forked from one paused run of the node's plan (sim/schedules.hpp).
+      OneMoreFault forks(scenario_, &standard_nodes, node.plan);
+      for (std::size_t c = 0; c < node.next.size(); ++c) {
+        FaultPlan plan = node.plan;
+        plan.faults.push_back(node.next[c]);
+        if (!(go = visit(plan, depth, depth < out_.max_faults ? &next_level : nullptr, &forks, node.works[c],
+                         c + 1 == node.next.size()))) {
+          break;
+        }
+        if (++progress.done % ExploreLimits::kProgressEvery == 0) report();
+      }
+      if (!go) break;
+    }
+    if (go) report();
+    frontier = std::move(next_level);
+    return go;
+  }
+
+  // Simulates one plan (with `forks`, forked from its parent's paused run: the plan's last
+  // fault is the one added, first passed at event `work`); false when a limit stops the search.
+  bool visit(const FaultPlan& plan, int depth, std::vector<Node>* children, OneMoreFault* forks, int work, bool last) {
+    if (limit_reached()) return false;
+    // The same faults listed in another order are the same schedule: skip it unrun.
+    const std::string planned = plan_key(plan);
+    if (seen_.count(planned)) return true;
+    Run run = forks ? forks->run(plan.faults.back(), work, last) : simulate(scenario_, plan);
+    seen_.insert(planned);
+    std::string fired_key = schedule_key(run);
+    if (fired_key != planned && !seen_.insert(fired_key).second) return true;
+    ++out_.schedules;
+    note_retries(run);
+    RunVerdict verdict = check_invariants(run);
+    FaultPlan fired = fired_plan(run);
+    count_outcome(run, verdict, fired);
+    keep_counterexamples(verdict, fired);
+    if (stops_on(verdict)) {
+      out_.complete = false;
+      out_.cut = "violation";
+      return false;
+    }
+    if (children && depth < out_.max_faults) {
+      std::vector<Fault> next = next_faults(run, fired, space_);
+      std::vector<int> works = first_pass_works(run, next);
+      children->push_back({fired, std::move(next), std::move(works)});
+    }
+    return true;
+  }
+
+  // True (and the result marked cut) when the schedule or time limit is reached.
+  bool limit_reached() {
+    if (out_.schedules >= max_schedules_) {
+      out_.complete = false;
+      out_.cut = "schedules";
+      return true;
+    }
+    if (limits_.max_ms > 0 && Clock::now() - start_ > std::chrono::milliseconds(limits_.max_ms)) {
+      out_.complete = false;
+      out_.cut = "time";
+      return true;
+    }
+    return false;
+  }
+
+  // The retry layers seen to retry in the run (a send's LocalView::retried_by).
+  void note_retries(const Run& run) {
+    if (scenario_.client.retry_layers.empty()) return;
+    for (const Step& st : run.steps) {
+      if (st.event.local.retried_by) retried_.insert(*st.event.local.retried_by);
+    }
+  }
+
+  // The class of runs that end as `ending` does, made (with `fired` as its example) when
+  // it is the first such run.
+  OutcomeClass& outcome_class(const RunEnding& ending, const FaultPlan& fired) {
+    const std::string key = ending.key();
+    auto it = class_index_.find(key);
+    if (it != class_index_.end()) return out_.outcomes[it->second];
+    OutcomeClass c;
+    c.key = key;
+    c.text = ending.text();
+    c.example = fired;
+    class_index_[key] = out_.outcomes.size();
+    out_.outcomes.push_back(std::move(c));
+    return out_.outcomes.back();
+  }
+
+  // Counts the run in its outcome class, with what it breaks.
+  void count_outcome(const Run& run, const RunVerdict& verdict, const FaultPlan& fired) {
+    const RunEnding ending = ending_of(run);
+    OutcomeClass& outcome = outcome_class(ending, fired);
+    ++outcome.count;
+    // What breaks in any schedule of the class, and in how many: a class holds runs that
+    // end alike, not runs that break alike (a learner read one ⚠ as "all of them break").
+    for (const Violation& v : verdict.violations) {
+      std::string name = to_string(v.invariant);
+      if (std::find(outcome.violations.begin(), outcome.violations.end(), name) == outcome.violations.end()) outcome.violations.push_back(name);
+    }
+    if (!verdict.safe()) {
+      ++out_.violating;
+      ++outcome.violating;
+    }
+  }
+
+  // Keeps the run as a counterexample of each kind it breaks, up to limits.per_kind a kind.
+  void keep_counterexamples(const RunVerdict& verdict, const FaultPlan& fired) {
+    std::set<ViolationKind> kinds;
+    for (const Violation& v : verdict.violations) {
+      auto kind = std::make_pair(static_cast<int>(v.invariant), v.intent);
+      if (!kinds.insert(kind).second) continue;  // the first of its kind in this run
+      std::vector<Counterexample>& list = found_[kind];
+      if (static_cast<int>(list.size()) < limits_.per_kind) list.push_back({fired, v});
+    }
+  }
+
+  // Whether the run breaks an invariant the search was asked to stop at (limits.stop_on).
+  bool stops_on(const RunVerdict& verdict) const {
+    for (const Violation& v : verdict.violations) {
+      if (std::find(limits_.stop_on.begin(), limits_.stop_on.end(), v.invariant) != limits_.stop_on.end()) return true;
+    }
+    return false;
+  }
+
+  // Most common first; ties keep the order first met (the class keys are distinct, and
+  // class_index_ holds that order).
+  void sort_outcomes() {
+    std::sort(out_.outcomes.begin(), out_.outcomes.end(), [&](const OutcomeClass& a, const OutcomeClass& b) {
+      if (a.count != b.count) return a.count > b.count;
+      return class_index_.at(a.key) < class_index_.at(b.key);
+    });
+  }
+
+  const Scenario& scenario_;
+  const ExploreLimits& limits_;
+  const Clock::time_point start_;
+  const int max_schedules_;
+  const FaultSpace space_;
+  ExploreResult out_;
+  std::set<std::string> seen_;
+  std::map<std::string, std::size_t> class_index_;
+  // (invariant, intent) -> counterexamples found, before shrinking
+  std::map<ViolationKind, std::vector<Counterexample>> found_;
+  // The retry layers seen to retry in some schedule.
+  std::set<std::string> retried_;
+};
+
 }  // namespace
 
 L10n ExploreResult::text() const {
@@ -109,179 +366,7 @@ Counterexample shrink(const Scenario& scenario, FaultPlan plan, Invariant invari
 }
 
 ExploreResult explore(const Scenario& scenario, const ExploreLimits& limits) {
-  using Clock = std::chrono::steady_clock;
-  const Clock::time_point start = Clock::now();
-  ExploreResult out;
-  out.max_faults = std::clamp(limits.max_faults, 0, ExploreLimits::kMaxFaults);
-  const int max_schedules = std::clamp(limits.max_schedules, 1, ExploreLimits::kMaxSchedules);
-  const FaultSpace space = every_fault(scenario.space.restart_after_ms);
-
-  std::set<std::string> seen;
-  std::map<std::string, std::size_t> class_index;
-  // (invariant, intent) -> counterexamples found, before shrinking
-  std::map<std::pair<int, std::string>, std::vector<Counterexample>> found;
-  struct Node {
-    FaultPlan plan;
-    std::vector<Fault> next;  // the faults its children add
-    std::vector<int> works;   // where its run first passes each one's point (first_pass_works)
-  };
-  std::vector<Node> frontier;
-  // The retry layers seen to retry in some schedule (a send's LocalView::retried_by).
-  std::set<std::string> retried;
-
-  // Simulates one plan (with `forks`, forked from its parent's paused run: the plan's last
-  // fault is the one added, first passed at event `work`); false when a limit stops the search.
-  auto visit = [&](const FaultPlan& plan, int depth, std::vector<Node>* children, OneMoreFault* forks, int work, bool last) {
-    if (out.schedules >= max_schedules) {
-      out.complete = false;
-      out.cut = "schedules";
-      return false;
-    }
-    if (limits.max_ms > 0 && Clock::now() - start > std::chrono::milliseconds(limits.max_ms)) {
-      out.complete = false;
-      out.cut = "time";
-      return false;
-    }
-    // The same faults listed in another order are the same schedule: skip it unrun.
-    std::vector<std::string> ids;
-    for (const Fault& f : plan.faults) ids.push_back(f.id());
-    std::sort(ids.begin(), ids.end());
-    std::string planned;
-    for (const std::string& id : ids) planned += (planned.empty() ? "" : ",") + id;
-    if (seen.count(planned)) return true;
-    Run run = forks ? forks->run(plan.faults.back(), work, last) : simulate(scenario, plan);
-    seen.insert(planned);
-    std::string fired_key = schedule_key(run);
-    if (fired_key != planned && !seen.insert(fired_key).second) return true;
-    ++out.schedules;
-    if (!scenario.client.retry_layers.empty()) {
-      for (const Step& st : run.steps) {
-        if (st.event.local.retried_by) retried.insert(*st.event.local.retried_by);
-      }
-    }
-    RunVerdict verdict = check_invariants(run);
-    FaultPlan fired = fired_plan(run);
-    const RunEnding ending = ending_of(run);
-    const std::string key = ending.key();
-    auto it = class_index.find(key);
-    if (it == class_index.end()) {
-      OutcomeClass c;
-      c.key = key;
-      c.text = ending.text();
-      c.example = fired;
-      class_index[key] = out.outcomes.size();
-      out.outcomes.push_back(std::move(c));
-      it = class_index.find(key);
-    }
-    OutcomeClass& outcome = out.outcomes[it->second];
-    ++outcome.count;
-    // What breaks in any schedule of the class, and in how many: a class holds runs that
-    // end alike, not runs that break alike (a learner read one ⚠ as "all of them break").
-    for (const Violation& v : verdict.violations) {
-      std::string name = to_string(v.invariant);
-      if (std::find(outcome.violations.begin(), outcome.violations.end(), name) == outcome.violations.end()) outcome.violations.push_back(name);
-    }
-    if (!verdict.safe()) {
-      ++out.violating;
-      ++outcome.violating;
-    }
-    std::set<std::pair<int, std::string>> kinds;
-    for (const Violation& v : verdict.violations) {
-      auto kind = std::make_pair(static_cast<int>(v.invariant), v.intent);
-      if (!kinds.insert(kind).second) continue;  // the first of its kind in this run
-      std::vector<Counterexample>& list = found[kind];
-      if (static_cast<int>(list.size()) < limits.per_kind) list.push_back({fired, v});
-    }
-    for (const Violation& v : verdict.violations) {
-      if (std::find(limits.stop_on.begin(), limits.stop_on.end(), v.invariant) != limits.stop_on.end()) {
-        out.complete = false;
-        out.cut = "violation";
-        return false;
-      }
-    }
-    if (children && depth < out.max_faults) {
-      std::vector<Fault> next = next_faults(run, fired, space);
-      std::vector<int> works = first_pass_works(run, next);
-      children->push_back({fired, std::move(next), std::move(works)});
-    }
-    return true;
-  };
-
-  bool go = visit(FaultPlan{}, 0, &frontier, nullptr, -1, false);
-  for (int depth = 1; go && depth <= out.max_faults; ++depth) {
-    std::vector<Node> next_level;
-    ExploreProgress progress;
-    progress.depth = depth;
-    progress.max_faults = out.max_faults;
-    for (const Node& node : frontier) progress.total += static_cast<int>(node.next.size());
-    auto report = [&] {
-      progress.schedules = out.schedules;
-      if (limits.on_progress) limits.on_progress(progress);
-    };
-    report();
-    for (const Node& node : frontier) {
-      // The children forked from one paused run of the node's plan (sim/schedules.hpp).
-      OneMoreFault forks(scenario, &standard_nodes, node.plan);
-      for (std::size_t c = 0; c < node.next.size(); ++c) {
-        const Fault& f = node.next[c];
-        FaultPlan plan = node.plan;
-        plan.faults.push_back(f);
-        if (!(go = visit(plan, depth, depth < out.max_faults ? &next_level : nullptr, &forks, node.works[c],
-                         c + 1 == node.next.size()))) {
-          break;
-        }
-        if (++progress.done % ExploreLimits::kProgressEvery == 0) report();
-      }
-      if (!go) break;
-    }
-    if (go) report();
-    frontier = std::move(next_level);
-  }
-
-  if (out.cut == "schedules") {
-    out.cut_text = {"搜索在 " + std::to_string(max_schedules) + " 个故障组合处停下（组合数上限），结果不完整",
-                    "the search stopped at " + std::to_string(max_schedules) +
-                        " schedules (the schedule limit): the result is incomplete"};
-  } else if (out.cut == "time") {
-    out.cut_text = {"搜索在 " + std::to_string(limits.max_ms) + " 毫秒时停下（时间上限），结果不完整",
-                    "the search stopped after " + std::to_string(limits.max_ms) +
-                        " ms (the time limit): the result is incomplete"};
-  } else if (out.cut == "violation") {
-    out.cut_text = {"搜索在第一个违反所问不变式的故障组合处停下，结果不完整",
-                    "the search stopped at the first schedule that breaks an invariant it was asked about: the result is incomplete"};
-  }
-  if (out.complete) out.layers_absorb = layers_absorb(scenario.client.retry_layers, retried, out.max_faults);
-  // Most common first; ties keep the order first met (the class keys are distinct, and
-  // class_index holds that order).
-  std::sort(out.outcomes.begin(), out.outcomes.end(), [&](const OutcomeClass& a, const OutcomeClass& b) {
-    if (a.count != b.count) return a.count > b.count;
-    return class_index.at(a.key) < class_index.at(b.key);
-  });
-  std::vector<std::size_t> order;
-  for (auto& [kind, list] : found) {
-    std::set<std::string> kept;
-    for (const Counterexample& c : list) {
-      Counterexample s = c.plan.faults.size() > 1
-                             ? shrink(scenario, c.plan, c.violation.invariant, c.violation.intent)
-                             : c;
-      if (kept.insert(s.plan.id()).second) {
-        out.counterexamples.push_back(std::move(s));
-        order.push_back(order.size());
-      }
-    }
-  }
-  // Fewest faults first, then the earliest violation; ties keep the order found.
-  std::vector<Counterexample> found_order = std::move(out.counterexamples);
-  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-    const Counterexample& x = found_order[a];
-    const Counterexample& y = found_order[b];
-    if (x.plan.faults.size() != y.plan.faults.size()) return x.plan.faults.size() < y.plan.faults.size();
-    if (x.violation.step != y.violation.step) return x.violation.step < y.violation.step;
-    return a < b;
-  });
-  out.counterexamples.clear();
-  for (std::size_t i : order) out.counterexamples.push_back(std::move(found_order[i]));
-  return out;
+  return Search(scenario, limits).run();
 }
 
 json Counterexample::to_json(const Scenario& scenario) const {

@@ -6,8 +6,6 @@
 
 #include "engine/invariants/invariants.hpp"
 #include "engine/json/fields.hpp"
-#include "engine/lesson/answers.hpp"
-#include "engine/lesson/gating.hpp"
 #include "engine/scenario/scenario_json.hpp"
 #include "engine/timeline/describe.hpp"
 
@@ -25,125 +23,6 @@ const char* fate_name(Message::Fate f) {
     case Message::Fate::Dropped: return "dropped";
   }
   return "?";
-}
-
-// Every injection point the run passed, once each (its first pass: where a fault there
-// fires), as a target a front end can offer: where it lies, what a fault there does, and
-// whether the scenario's plan has it and it fired.
-json targets_json(const Run& run, const FaultPlan& plan, std::int64_t restart_after_ms) {
-  // Each id once: the plan's faults (with their restart delays) and those that fired.
-  std::map<std::string, std::int64_t> planned_restart;
-  for (const Fault& g : plan.faults) planned_restart[g.id()] = g.restart_after_ms;
-  std::set<std::string> fired_ids;
-  for (const Fault& g : run.fired) fired_ids.insert(g.id());
-  std::set<std::string> seen;
-  json out = json::array();
-  for (std::size_t i = 0; i < run.points.size(); ++i) {
-    Fault f = run.points[i];
-    const std::string id = f.id();
-    if (!seen.insert(id).second) continue;
-    const Run::PointWhere& where = run.point_where[i];
-    auto in_plan = planned_restart.find(id);
-    bool planned = in_plan != planned_restart.end();
-    f.restart_after_ms = planned ? in_plan->second : restart_after_ms;
-    bool fired = fired_ids.count(id) > 0;
-    const char* side = f.kind == Fault::Kind::Drop ? "network"
-                       : f.kind == Fault::Kind::CrashClient || f.kind == Fault::Kind::ConnectError ? "client"
-                                                                                                    : "service";
-    json o = json::object();
-    put(o, "id", id);
-    put(o, "fault", write_fault(f));
-    put(o, "side", side);
-    put(o, "step", where.step);
-    put(o, "t", where.t);
-    put(o, "message", where.message >= 0 ? json(where.message) : json(nullptr));
-    put(o, "text", f.describe(run.credits).to_json());
-    put(o, "planned", planned);
-    put(o, "fired", fired);
-    out.push_back(std::move(o));
-  }
-  return out;
-}
-
-json lesson_view(const PreparedLesson& p) {
-  const Lesson& l = p.lesson;
-  json moments = json::array();
-  for (const Moment& m : l.moments) {
-    json o = json::object();
-    put(o, "id", m.id);
-    put(o, "step", p.moment_step.at(m.id));
-    put(o, "label", m.label.to_json());
-    put(o, "narration", m.narration.to_json());
-    moments.push_back(std::move(o));
-  }
-  json facts = json::array();
-  for (const FactRef& f : l.facts) {
-    json o = json::object();
-    put(o, "id", f.id);
-    put(o, "label", fact_label(f).to_json());
-    put(o, "kind", find_fact(f.name)->boolean ? "bool" : "count");
-    facts.push_back(std::move(o));
-  }
-  json questions = json::array();
-  for (const Question& q : l.questions) {
-    json v = json::object();
-    put(v, "id", q.id);
-    put(v, "kind", q.kind);
-    put(v, "moment", q.moment);
-    put(v, "step", p.question_step(q));
-    put(v, "prompt", q.prompt.to_json());
-    if (q.kind == "knowledge") {
-      put(v, "side", to_string(q.side));
-      put(v, "fact", q.fact);
-      put(v, "fact_label", fact_label(*l.fact(q.fact)).to_json());
-    }
-    if (q.kind == "predict" || q.kind == "concept" || q.kind == "choose") {
-      json options = json::array();
-      for (const Option& o : q.options) {
-        json option = json::object();
-        put(option, "id", o.id);
-        put(option, "label", o.label.to_json());
-        if (q.kind == "choose") put(option, "do", o.does);
-        options.push_back(std::move(option));
-      }
-      put(v, "options", std::move(options));
-    }
-    if (q.kind == "choose") put(v, "intent", q.intent);
-    if (q.kind == "table") {
-      json ms = json::array(), sides = json::array(), fs = json::array();
-      for (const std::string& m : q.moments) {
-        json o = json::object();
-        put(o, "id", m);
-        put(o, "step", p.moment_step.at(m));
-        put(o, "label", l.moment(m)->label.to_json());
-        ms.push_back(std::move(o));
-      }
-      for (Side s : q.sides) sides.push_back(to_string(s));
-      for (const std::string& f : q.facts) {
-        json o = json::object();
-        put(o, "id", f);
-        put(o, "label", fact_label(*l.fact(f)).to_json());
-        fs.push_back(std::move(o));
-      }
-      put(v, "moments", std::move(ms));
-      put(v, "sides", std::move(sides));
-      put(v, "facts", std::move(fs));
-    }
-    put(v, "hides", hides_of(p, q).to_json());
-    questions.push_back(std::move(v));
-  }
-  json checks = json::array();
-  for (const L10n& c : l.self_check) checks.push_back(c.to_json());
-  json out = json::object();
-  put(out, "id", l.id);
-  put(out, "level", l.level);
-  put(out, "title", l.title.to_json());
-  put(out, "summary", l.summary.to_json());
-  put(out, "moments", std::move(moments));
-  put(out, "questions", std::move(questions));
-  put(out, "self_check", std::move(checks));
-  put(out, "facts", std::move(facts));
-  return out;
 }
 
 json truth_json(const Run& run, const Step& s) {
@@ -238,11 +117,9 @@ json event_json(const Step& s, const Run& run) {
   return out;
 }
 
-}  // namespace
-
-json step_json(const Run& run, int index, const RunVerdict& verdict) {
-  const Step& s = run.steps.at(index);
-  const Step* prev = index > 0 ? &run.steps[index - 1] : nullptr;
+// The client's side of a step: its durable rows (each marked changed when the previous
+// step had no such row, or a different one), earlier versions, and what it waits for.
+json client_json(const Step& s, const Step* prev) {
   json intents = json::array();
   json status = json::object();
   for (const IntentRow& r : s.snap.intents) {
@@ -282,6 +159,21 @@ json step_json(const Run& run, int index, const RunVerdict& verdict) {
     put(o, "deadline", w.deadline);
     waiting.push_back(std::move(o));
   }
+  // Built field by field and moved in: a brace-initialised object would copy every
+  // array above (nlohmann's initializer lists hold their values by copy).
+  json client = json::object(), client_volatile = json::object();
+  put(client_volatile, "waiting", std::move(waiting));
+  put(client, "alive", s.snap.client_alive);
+  put(client, "status", std::move(status));
+  put(client, "intents", std::move(intents));
+  if (!earlier.empty()) put(client, "earlier_versions", std::move(earlier));
+  put(client, "volatile", std::move(client_volatile));
+  return client;
+}
+
+// The service's side of a step: its dedup records, effects and requests in progress, and
+// where it notifies through an outbox, the outbox and what its relay waits for.
+json service_json(const Run& run, const Step& s, const Step* prev) {
   json keys = json::array();
   for (const KeyRow& k : s.snap.keys) {
     bool changed = !prev || changed_row(prev->snap.keys, k, [&](const KeyRow& p) { return p.op_key == k.op_key; });
@@ -304,39 +196,12 @@ json step_json(const Run& run, int index, const RunVerdict& verdict) {
     put(o, "until", p.until);
     in_progress.push_back(std::move(o));
   }
-  // Built field by field and moved in: a brace-initialised object would copy every
-  // array above (nlohmann's initializer lists hold their values by copy).
-  json client = json::object(), client_volatile = json::object();
-  put(client_volatile, "waiting", std::move(waiting));
-  put(client, "alive", s.snap.client_alive);
-  put(client, "status", std::move(status));
-  put(client, "intents", std::move(intents));
-  if (!earlier.empty()) put(client, "earlier_versions", std::move(earlier));
-  put(client, "volatile", std::move(client_volatile));
   json service = json::object(), service_volatile = json::object();
   put(service_volatile, "in_progress", std::move(in_progress));
   put(service, "alive", s.snap.service_alive);
   put(service, "keys", std::move(keys));
   put(service, "deliveries", std::move(deliveries));
   put(service, "volatile", std::move(service_volatile));
-  json network = json::object();
-  auto ids = [](const Rows<int>& list) {
-    json out = json::array();
-    for (int id : list) out.push_back(id);
-    return out;
-  };
-  put(network, "in_flight", ids(s.snap.in_flight));
-  put(network, "delivered", ids(s.snap.delivered));
-  put(network, "dropped", ids(s.snap.dropped));
-  json out = json::object();
-  put(out, "i", s.i);
-  put(out, "t", s.t);
-  put(out, "event", event_json(s, run));
-  put(out, "client", std::move(client));
-  put(out, "service", std::move(service));
-  put(out, "network", std::move(network));
-  put(out, "truth", truth_json(run, s));
-  put(out, "invariants", invariants_json(run, verdict, index));
   if (run.outbox) {
     json outbox = json::array();
     for (const OutboxRow& o : s.snap.outbox) {
@@ -349,18 +214,53 @@ json step_json(const Run& run, int index, const RunVerdict& verdict) {
     for (const RelayWait& w : s.snap.relay_waiting) {
       waiting.push_back({{"email_key", w.email_key}, {"intent", w.intent}, {"send", w.n}, {"deadline", w.deadline}});
     }
-    out["service"]["outbox"] = std::move(outbox);
-    out["service"]["volatile"]["relay_waiting"] = std::move(waiting);
+    service["outbox"] = std::move(outbox);
+    service["volatile"]["relay_waiting"] = std::move(waiting);
   }
+  return service;
+}
+
+json network_json(const Step& s) {
+  json network = json::object();
+  auto ids = [](const Rows<int>& list) {
+    json out = json::array();
+    for (int id : list) out.push_back(id);
+    return out;
+  };
+  put(network, "in_flight", ids(s.snap.in_flight));
+  put(network, "delivered", ids(s.snap.delivered));
+  put(network, "dropped", ids(s.snap.dropped));
+  return network;
+}
+
+// The provider's inbox at a step (where the service notifies).
+json provider_json(const Run& run, const Step& s, const Step* prev) {
+  json emails = json::array();
+  for (const EmailRow& e : s.snap.emails) {
+    bool changed = !prev || changed_row(prev->snap.emails, e, [&](const EmailRow& p) { return p.id == e.id; });
+    emails.push_back({{"id", e.id}, {"email_key", e.email_key}, {"op_key", e.op_key}, {"receipt", e.receipt},
+                      {"received_at", e.received_at}, {"changed", changed}});
+  }
+  // What the provider's rows count (provider.effect): the page words its lane by it.
+  return {{"effect", run.credits ? "credit" : "email"}, {"emails", std::move(emails)}};
+}
+
+}  // namespace
+
+json step_json(const Run& run, int index, const RunVerdict& verdict) {
+  const Step& s = run.steps.at(index);
+  const Step* prev = index > 0 ? &run.steps[index - 1] : nullptr;
+  json out = json::object();
+  put(out, "i", s.i);
+  put(out, "t", s.t);
+  put(out, "event", event_json(s, run));
+  put(out, "client", client_json(s, prev));
+  put(out, "service", service_json(run, s, prev));
+  put(out, "network", network_json(s));
+  put(out, "truth", truth_json(run, s));
+  put(out, "invariants", invariants_json(run, verdict, index));
   if (run.mail) {
-    json emails = json::array();
-    for (const EmailRow& e : s.snap.emails) {
-      bool changed = !prev || changed_row(prev->snap.emails, e, [&](const EmailRow& p) { return p.id == e.id; });
-      emails.push_back({{"id", e.id}, {"email_key", e.email_key}, {"op_key", e.op_key}, {"receipt", e.receipt},
-                        {"received_at", e.received_at}, {"changed", changed}});
-    }
-    // What the provider's rows count (provider.effect): the page words its lane by it.
-    out["provider"] = {{"effect", run.credits ? "credit" : "email"}, {"emails", std::move(emails)}};
+    out["provider"] = provider_json(run, s, prev);
     out["truth"]["emails"] = emails_truth(run, s);
   }
   return out;
@@ -380,45 +280,38 @@ json messages_json(const Run& run) {
   return messages;
 }
 
-json timeline_json(const PreparedLesson& p) {
-  const Run& run = p.run();
-  json worlds = json::array();
-  for (const World& w : p.worlds) {
-    json faults = json::array();
-    for (const Fault& f : w.plan.faults) faults.push_back(f.id());
+json targets_json(const Run& run, const FaultPlan& plan, std::int64_t restart_after_ms) {
+  // Each id once: the plan's faults (with their restart delays) and those that fired.
+  std::map<std::string, std::int64_t> planned_restart;
+  for (const Fault& g : plan.faults) planned_restart[g.id()] = g.restart_after_ms;
+  std::set<std::string> fired_ids;
+  for (const Fault& g : run.fired) fired_ids.insert(g.id());
+  std::set<std::string> seen;
+  json out = json::array();
+  for (std::size_t i = 0; i < run.points.size(); ++i) {
+    Fault f = run.points[i];
+    const std::string id = f.id();
+    if (!seen.insert(id).second) continue;
+    const Run::PointWhere& where = run.point_where[i];
+    auto in_plan = planned_restart.find(id);
+    bool planned = in_plan != planned_restart.end();
+    f.restart_after_ms = planned ? in_plan->second : restart_after_ms;
+    bool fired = fired_ids.count(id) > 0;
+    const char* side = f.kind == Fault::Kind::Drop ? "network"
+                       : f.kind == Fault::Kind::CrashClient || f.kind == Fault::Kind::ConnectError ? "client"
+                                                                                                    : "service";
     json o = json::object();
-    put(o, "id", w.id);
-    put(o, "actual", w.actual);
-    put(o, "faults", std::move(faults));
-    put(o, "text", w.plan.describe(run.credits).to_json());
-    worlds.push_back(std::move(o));
+    put(o, "id", id);
+    put(o, "fault", write_fault(f));
+    put(o, "side", side);
+    put(o, "step", where.step);
+    put(o, "t", where.t);
+    put(o, "message", where.message >= 0 ? json(where.message) : json(nullptr));
+    put(o, "text", f.describe(run.credits).to_json());
+    put(o, "planned", planned);
+    put(o, "fired", fired);
+    out.push_back(std::move(o));
   }
-  json messages = messages_json(run);
-  const RunVerdict verdict = check_invariants(run);
-  json steps = json::array();
-  for (std::size_t i = 0; i < run.steps.size(); ++i) {
-    json step = step_json(run, static_cast<int>(i), verdict);
-    json knowledge = json::object();
-    for (const char* side : {"client", "service", "observer"}) put(knowledge, side, json::object());
-    for (Side side : {Side::Client, Side::Service}) {
-      auto points = p.knowledge->possible(side, static_cast<int>(i));
-      json& cells = knowledge[to_string(side)];
-      for (const FactRef& f : p.lesson.facts) {
-        cells[f.id] = p.knowledge->cell_json(p.knowledge->cell(points, f), f);
-      }
-    }
-    for (const FactRef& f : p.lesson.facts) knowledge["observer"][f.id] = evaluate(f, run, static_cast<int>(i));
-    put(step, "knowledge", std::move(knowledge));
-    steps.push_back(std::move(step));
-  }
-  json out = json::object();
-  put(out, "lesson", lesson_view(p));
-  put(out, "worlds", std::move(worlds));
-  put(out, "messages", std::move(messages));
-  put(out, "steps", std::move(steps));
-  put(out, "verdict", verdict.to_json());
-  put(out, "ending", ending_of(run).to_json());
-  put(out, "targets", targets_json(run, p.lesson.scenario.faults, p.lesson.scenario.space.restart_after_ms));
   return out;
 }
 

@@ -1,17 +1,16 @@
 #pragma once
-// The `run` answer of the engine API: a prepared lesson as the JSON that front ends
-// render (shape in engine/api/API.md). No answer is in it: answers come from `answer`.
+// A run as JSON: its steps, messages and injection points, the parts of the engine API's
+// answers (`run`, `compare`, the CLI) that know runs, not lessons. The lesson's view of a
+// run (`run`'s whole answer) is engine/lesson/lesson_timeline.hpp.
+#include <cstdint>
+
 #include <nlohmann/json.hpp>
 
+#include "engine/faults/fault.hpp"
 #include "engine/invariants/invariants.hpp"
-#include "engine/lesson/prepared.hpp"
+#include "engine/sim/run.hpp"
 
 namespace idemlab {
-
-/// The whole timeline of the lesson's run: lesson view, worlds, messages and one step
-/// per event with snapshot, truth, knowledge grid and invariants, and the run's verdict
-/// (why it stopped, every violation).
-nlohmann::json timeline_json(const PreparedLesson& lesson);
 
 /// Every message of a run, by id, as `run`'s "messages" (also each `compare` policy's).
 nlohmann::json messages_json(const Run& run);
@@ -20,5 +19,10 @@ nlohmann::json messages_json(const Run& run);
 /// Its "invariants" are `verdict` (check_invariants(run), computed once per run) as of
 /// that step.
 nlohmann::json step_json(const Run& run, int step, const RunVerdict& verdict);
+
+/// Every injection point the run passed, once each (its first pass: where a fault there
+/// fires), as a target a front end can offer: where it lies, what a fault there does, and
+/// whether the scenario's plan has it and it fired (`run`'s "targets").
+nlohmann::json targets_json(const Run& run, const FaultPlan& plan, std::int64_t restart_after_ms);
 
 }  // namespace idemlab

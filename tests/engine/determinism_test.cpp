@@ -1,7 +1,7 @@
 #include <doctest/doctest.h>
 
 #include "engine/api/api.hpp"
-#include "engine/timeline/timeline_json.hpp"
+#include "engine/lesson/lesson_timeline.hpp"
 #include "lesson_file.hpp"
 
 using nlohmann::json;

@@ -10,6 +10,7 @@
 #include "engine/invariants/invariants.hpp"
 #include "engine/knowledge/facts.hpp"
 #include "engine/lesson/compare.hpp"
+#include "engine/lesson/lesson_timeline.hpp"
 #include "engine/nodes/nodes.hpp"
 #include "engine/timeline/timeline_json.hpp"
 #include "lesson_file.hpp"

@@ -121,12 +121,9 @@ export class LessonView {
     return blockingStep(this.lesson.questions, (qid) => this.isAnswered(qid));
   }
 
-  mount() {
-    const lesson = this.lesson;
-    this.el = stepButtons(STEP_KEYS, { first: 'first', prev: 'prev', next: 'next', last: 'last' }, this, (n) => this.tryGo(n));
-    this.el.play = controlButton('lesson.play', '', () => this.togglePlay(), { testid: 'play', cls: 'btn-play' });
-    this.el.nextQuestion = h('button', { type: 'button', class: 'btn btn-ctl btn-next-q', 'data-testid': 'next-question', onclick: () => this.nextQuestion() }, t('lesson.nextQuestion'));
-    this.el.speed = h(
+  /** The play speed's select: a choice the page remembers, in force at once while playing. */
+  speedSelect() {
+    return h(
       'select',
       {
         class: 'speed-select',
@@ -145,6 +142,29 @@ export class LessonView {
       },
       PLAY_SPEEDS.map((v) => h('option', { value: String(v), selected: v === this.speed }, `${v}×`)),
     );
+  }
+
+  /** The scrubber's ticks: each moment of the narration and each question, at its step. */
+  scrubTicks() {
+    const lesson = this.lesson;
+    return h(
+      'div',
+      { class: 'ticks', 'aria-hidden': 'true' },
+      (lesson.moments || []).filter((m) => Number.isInteger(m.step)).map((m) =>
+        h('span', { class: 'tick tick-m', style: `left:${this.last ? (100 * m.step) / this.last : 0}%` }),
+      ),
+      (lesson.questions || []).map((q) =>
+        h('span', { class: 'tick tick-q', style: `left:${this.last ? (100 * q.step) / this.last : 0}%` }),
+      ),
+    );
+  }
+
+  mount() {
+    const lesson = this.lesson;
+    this.el = stepButtons(STEP_KEYS, { first: 'first', prev: 'prev', next: 'next', last: 'last' }, this, (n) => this.tryGo(n));
+    this.el.play = controlButton('lesson.play', '', () => this.togglePlay(), { testid: 'play', cls: 'btn-play' });
+    this.el.nextQuestion = h('button', { type: 'button', class: 'btn btn-ctl btn-next-q', 'data-testid': 'next-question', onclick: () => this.nextQuestion() }, t('lesson.nextQuestion'));
+    this.el.speed = this.speedSelect();
     this.el.range = scrubber({ last: this.last, label: t('lesson.scrubber'), testid: 'scrubber', id: 'scrubber', go: (n) => this.tryGo(n) });
     this.el.stepLabel = h('p', { class: 'step-label', 'data-testid': 'step-label', 'aria-hidden': 'true' });
     this.el.gateMsg = h('p', { class: 'gate-msg', role: 'status', 'data-testid': 'gate-msg' });
@@ -180,16 +200,7 @@ export class LessonView {
       },
     }));
 
-    const ticks = h(
-      'div',
-      { class: 'ticks', 'aria-hidden': 'true' },
-      (lesson.moments || []).filter((m) => Number.isInteger(m.step)).map((m) =>
-        h('span', { class: 'tick tick-m', style: `left:${this.last ? (100 * m.step) / this.last : 0}%` }),
-      ),
-      (lesson.questions || []).map((q) =>
-        h('span', { class: 'tick tick-q', style: `left:${this.last ? (100 * q.step) / this.last : 0}%` }),
-      ),
-    );
+    const ticks = this.scrubTicks();
 
     replaceChildren(
       this.root,

@@ -152,10 +152,7 @@ export function questionCard(q, ctx) {
   const blocked = h('p', { class: 'blocked-note', 'data-testid': 'blocked-note' }, t(ctx.isLast ? 'q.unansweredLast' : 'q.unanswered'));
   const errorBox = h('div', { class: 'q-error', role: 'alert' });
   const optionButtons = [];
-  const selects = new Map();
-  const cellMarks = new Map();
-  const rowCounts = new Map(); // a table's "wrong in this row" cells, by rowKey
-  let rowCountHead = null;
+  const table = { selects: new Map(), cellMarks: new Map(), rowCounts: new Map(), rowCountHead: null };
   const judgements = h('div', { class: 'judgements-box' });
   const revealButton = h('button', { type: 'button', class: 'btn btn-small btn-reveal', 'data-testid': 'reveal', 'data-fkey': `q-${q.id}-reveal`, onclick: () => reveal() }, t('q.reveal'));
   const invite = h('div', { class: 'try-again', 'data-testid': 'try-again' }, h('p', null, t('q.tryAgain')), revealButton);
@@ -182,43 +179,7 @@ export function questionCard(q, ctx) {
       b.disabled = r.settled;
       b.classList.toggle('is-chosen', !!r.last && r.last.answer === b.dataset.answer);
     }
-    if (q.kind === 'table') {
-      const check = card.querySelector('[data-testid="table-check"]');
-      if (check) check.disabled = r.settled;
-      const shownCells = r.shown && r.shown.cells ? r.shown.cells : null;
-      // Before the reveal no cell is marked: a wrong try has each row's count beside it.
-      const counts = !r.revealed && r.last && Array.isArray(r.last.rows) ? new Map(r.last.rows.map((row) => [rowKey(row.moment, row.fact), row.wrong])) : null;
-      if (rowCountHead) rowCountHead.hidden = !counts;
-      for (const [k, td] of rowCounts) {
-        const n = counts ? counts.get(k) : undefined;
-        td.hidden = !counts;
-        td.dataset.wrong = Number.isInteger(n) ? String(n) : '';
-        td.className = ['row-count', n > 0 ? 'is-wrong' : n === 0 ? 'is-right' : ''].join(' ').trim();
-        replaceChildren(td, Number.isInteger(n) ? t('q.rowWrong', { n, total: (q.sides || ['client', 'service']).length }) : '');
-      }
-      for (const [k, mark] of cellMarks) {
-        const should = shownCells && shownCells[k] ? shownCells[k] : null;
-        // Revealed: the try (or the answer shown against the last try) that says so marks
-        // each cell; a save from before rows kept the marks with the last try.
-        let c = null;
-        if (r.revealed) c = should && typeof should.correct === 'boolean' ? should : (r.last && r.last.cells && r.last.cells[k]) || null;
-        let text = '';
-        let cls = '';
-        if (c && c.correct) [text, cls] = [`✓ ${t('q.cellRight')}`, 'is-right'];
-        else if (c && should && should.expected) [text, cls] = [`✕ ${t('q.cellWrong', { a: nameOf('answer', should.expected) })}`, 'is-wrong'];
-        else if (c) [text, cls] = [`✕ ${t('q.cellNotRight')}`, 'is-wrong'];
-        replaceChildren(mark, text);
-        mark.className = `cell-mark ${cls}`;
-        mark.dataset.state = c ? (c.correct ? 'right' : 'wrong') : 'none';
-        mark.title = c && !c.correct && should && should.explanation ? l(should.explanation) : '';
-        const sel = selects.get(k);
-        if (sel) {
-          sel.disabled = r.settled;
-          sel.classList.toggle('is-wrong', !!c && !c.correct);
-          sel.setAttribute('aria-invalid', c && !c.correct ? 'true' : 'false');
-        }
-      }
-    }
+    if (q.kind === 'table') refreshTable(q, card, r, table);
     if (q.kind === 'choose') {
       const all = r.shown && Array.isArray(r.shown.options) ? r.shown.options : null;
       const mine = !all && r.last && Array.isArray(r.last.options) ? r.last.options : null;
@@ -229,18 +190,7 @@ export function questionCard(q, ctx) {
     else replaceChildren(verdicts, views(r));
     // A wrong try not yet revealed: another try, or the answer on request.
     invite.hidden = r.settled || r.tries.length === 0;
-    if (r.solved) {
-      // Right at the first try, or only after wrong tries: teachers tell the two apart.
-      const at = r.tries.findIndex((a) => a.correct) + 1;
-      card.dataset.firstTry = at === 1 ? 'true' : 'false';
-      const text = at === 1 ? t('q.rightFirstTry') : t('q.rightAtTry', { n: at });
-      let note = card.querySelector('.solved-note');
-      if (!note) {
-        note = h('p', { class: 'solved-note', 'data-testid': 'solved-note', tabindex: '-1' });
-        invite.after(note);
-      }
-      replaceChildren(note, '✓ ', text);
-    }
+    if (r.solved) showSolved(card, invite, r);
   }
 
   // A second submit while one is being checked, once the question is settled (answered
@@ -304,117 +254,9 @@ export function questionCard(q, ctx) {
   }
 
   let answersBox;
-  if (q.kind === 'knowledge' || q.kind === 'predict' || q.kind === 'choose' || q.kind === 'concept') {
-    const given = q.kind === 'knowledge' ? KNOWLEDGE_ANSWERS : (q.options || []).map((o) => o.id);
-    // Options in the learner's own stable order; a scale keeps its order.
-    const ids = keepsOrder(q) || !ctx.seed ? given : shuffledFor(given, ctx.seed, ctx.lessonId, q.id);
-    answersBox = h(
-      'div',
-      { class: ['answers', q.kind === 'knowledge' ? 'answers-knowledge' : 'answers-options'], role: 'group', 'aria-label': l(q.prompt), 'data-testid': 'answers' },
-      ids.map((id) => {
-        const b = h(
-          'button',
-          { type: 'button', class: 'btn btn-option', 'data-answer': id, 'data-testid': `answer-${id}`, 'data-fkey': `q-${q.id}-${id}`, onclick: () => submit(id) },
-          optionLabel(q, id),
-        );
-        optionButtons.push(b);
-        return b;
-      }),
-    );
-  } else if (q.kind === 'table') {
-    const draft = ctx.drafts.get(q.id) || {};
-    ctx.drafts.set(q.id, draft);
-    const rec = record();
-    const lastTry = rec && rec.tries && rec.tries[rec.tries.length - 1];
-    if (lastTry && lastTry.answer && typeof lastTry.answer === 'object') {
-      for (const [k, v] of Object.entries(lastTry.answer)) if (!(k in draft)) draft[k] = v;
-    }
-    const sides = q.sides || ['client', 'service'];
-    const facts = q.facts || [];
-    const moments = q.moments || [];
-    const hint = h('p', { class: 'muted table-hint', 'aria-live': 'polite' });
-    const rows = [];
-    for (const m of moments) {
-      facts.forEach((f, fi) => {
-        rows.push(
-          h(
-            'tr',
-            { class: fi === 0 ? 'moment-first' : null },
-            fi === 0 ? h('th', { scope: 'rowgroup', rowspan: String(facts.length), class: 'qt-moment' }, l(m.label)) : null,
-            h('th', { scope: 'row', class: 'qt-fact' }, l(f.label)),
-            sides.map((side) => {
-              const k = cellKey(m, side, f);
-              const sel = h(
-                'select',
-                {
-                  'aria-label': t('q.tableCell', { moment: l(m.label), side: sideName(side), fact: l(f.label) }),
-                  'data-cell': k,
-                  'data-testid': 'table-cell',
-                  'data-fkey': `qt-${q.id}-${k}`,
-                  onchange: (ev) => {
-                    draft[k] = ev.target.value;
-                  },
-                },
-                h('option', { value: '' }, `— ${t('q.ans.choose')} —`),
-                KNOWLEDGE_ANSWERS.map((a) => h('option', { value: a, selected: draft[k] === a }, nameOf('answer', a))),
-              );
-              if (draft[k]) sel.value = draft[k];
-              selects.set(k, sel);
-              const mark = h('span', { class: 'cell-mark', 'data-testid': 'cell-mark' });
-              cellMarks.set(k, mark);
-              return h('td', null, sel, mark);
-            }),
-            (() => {
-              const count = h('td', { class: 'row-count', 'data-testid': 'row-wrong', 'data-row': rowKey(m.id, f.id), hidden: true });
-              rowCounts.set(rowKey(m.id, f.id), count);
-              return count;
-            })(),
-          ),
-        );
-      });
-    }
-    answersBox = h(
-      'div',
-      { class: 'answers answers-table' },
-      h(
-        'div',
-        { class: 'table-scroll' },
-        h(
-          'table',
-          { class: 'qtable', 'aria-label': l(q.prompt) },
-          h('thead', null, h('tr', null, h('td', null), h('td', null), sides.map((sd) => h('th', { scope: 'col' }, sideName(sd))), (rowCountHead = h('th', { scope: 'col', class: 'row-count-head', hidden: true }, t('q.rowWrongHead'))))),
-          h('tbody', null, rows),
-        ),
-      ),
-      h(
-        'button',
-        {
-          type: 'button',
-          class: 'btn btn-primary',
-          'data-testid': 'table-check',
-          'data-fkey': `qt-${q.id}-check`,
-          onclick: () => {
-            const answer = {};
-            let missing = 0;
-            for (const [k, sel] of selects) {
-              if (!sel.value) missing += 1;
-              answer[k] = sel.value;
-            }
-            if (missing) {
-              hint.textContent = t('q.fillAll');
-              return;
-            }
-            hint.textContent = '';
-            submit(answer);
-          },
-        },
-        t('q.check'),
-      ),
-      hint,
-    );
-  } else {
-    answersBox = h('p', { class: 'muted' }, q.kind);
-  }
+  if (OPTION_KINDS.has(q.kind)) answersBox = optionAnswers(q, ctx, submit, optionButtons);
+  else if (q.kind === 'table') answersBox = tableAnswers(q, ctx, record(), submit, table);
+  else answersBox = h('p', { class: 'muted' }, q.kind);
 
   const card = h(
     'article',
@@ -433,4 +275,175 @@ export function questionCard(q, ctx) {
   );
   refresh(null);
   return card;
+}
+
+/** A table question's cells, row counts and marks for the record `r` (readRecord). */
+function refreshTable(q, card, r, table) {
+    const check = card.querySelector('[data-testid="table-check"]');
+    if (check) check.disabled = r.settled;
+    const shownCells = r.shown && r.shown.cells ? r.shown.cells : null;
+    // Before the reveal no cell is marked: a wrong try has each row's count beside it.
+    const counts = !r.revealed && r.last && Array.isArray(r.last.rows) ? new Map(r.last.rows.map((row) => [rowKey(row.moment, row.fact), row.wrong])) : null;
+    if (table.rowCountHead) table.rowCountHead.hidden = !counts;
+    for (const [k, td] of table.rowCounts) {
+      const n = counts ? counts.get(k) : undefined;
+      td.hidden = !counts;
+      td.dataset.wrong = Number.isInteger(n) ? String(n) : '';
+      td.className = ['row-count', n > 0 ? 'is-wrong' : n === 0 ? 'is-right' : ''].join(' ').trim();
+      replaceChildren(td, Number.isInteger(n) ? t('q.rowWrong', { n, total: (q.sides || ['client', 'service']).length }) : '');
+    }
+    for (const [k, mark] of table.cellMarks) {
+      const should = shownCells && shownCells[k] ? shownCells[k] : null;
+      // Revealed: the try (or the answer shown against the last try) that says so marks
+      // each cell; a save from before rows kept the marks with the last try.
+      let c = null;
+      if (r.revealed) c = should && typeof should.correct === 'boolean' ? should : (r.last && r.last.cells && r.last.cells[k]) || null;
+      let text = '';
+      let cls = '';
+      if (c && c.correct) [text, cls] = [`✓ ${t('q.cellRight')}`, 'is-right'];
+      else if (c && should && should.expected) [text, cls] = [`✕ ${t('q.cellWrong', { a: nameOf('answer', should.expected) })}`, 'is-wrong'];
+      else if (c) [text, cls] = [`✕ ${t('q.cellNotRight')}`, 'is-wrong'];
+      replaceChildren(mark, text);
+      mark.className = `cell-mark ${cls}`;
+      mark.dataset.state = c ? (c.correct ? 'right' : 'wrong') : 'none';
+      mark.title = c && !c.correct && should && should.explanation ? l(should.explanation) : '';
+      const sel = table.selects.get(k);
+      if (sel) {
+        sel.disabled = r.settled;
+        sel.classList.toggle('is-wrong', !!c && !c.correct);
+        sel.setAttribute('aria-invalid', c && !c.correct ? 'true' : 'false');
+      }
+    }
+}
+
+/** A solved question's note: right at the first try, or at which. */
+function showSolved(card, invite, r) {
+  // Right at the first try, or only after wrong tries: teachers tell the two apart.
+  const at = r.tries.findIndex((a) => a.correct) + 1;
+  card.dataset.firstTry = at === 1 ? 'true' : 'false';
+  const text = at === 1 ? t('q.rightFirstTry') : t('q.rightAtTry', { n: at });
+  let note = card.querySelector('.solved-note');
+  if (!note) {
+    note = h('p', { class: 'solved-note', 'data-testid': 'solved-note', tabindex: '-1' });
+    invite.after(note);
+  }
+  replaceChildren(note, '✓ ', text);
+}
+
+const OPTION_KINDS = new Set(['knowledge', 'predict', 'choose', 'concept']);
+
+/** The option buttons of a knowledge, predict, choose or concept question. */
+function optionAnswers(q, ctx, submit, optionButtons) {
+  const given = q.kind === 'knowledge' ? KNOWLEDGE_ANSWERS : (q.options || []).map((o) => o.id);
+  // Options in the learner's own stable order; a scale keeps its order.
+  const ids = keepsOrder(q) || !ctx.seed ? given : shuffledFor(given, ctx.seed, ctx.lessonId, q.id);
+  return h(
+    'div',
+    { class: ['answers', q.kind === 'knowledge' ? 'answers-knowledge' : 'answers-options'], role: 'group', 'aria-label': l(q.prompt), 'data-testid': 'answers' },
+    ids.map((id) => {
+      const b = h(
+        'button',
+        { type: 'button', class: 'btn btn-option', 'data-answer': id, 'data-testid': `answer-${id}`, 'data-fkey': `q-${q.id}-${id}`, onclick: () => submit(id) },
+        optionLabel(q, id),
+      );
+      optionButtons.push(b);
+      return b;
+    }),
+  );
+}
+
+/**
+ * A table question's grid (a select per moment, side and fact) and its Check button; the
+ * selects, marks and row counts go into `table` for refreshTable. `rec`: readRecord's.
+ */
+function tableAnswers(q, ctx, rec, submit, table) {
+  const draft = ctx.drafts.get(q.id) || {};
+  ctx.drafts.set(q.id, draft);
+  const lastTry = rec && rec.tries && rec.tries[rec.tries.length - 1];
+  if (lastTry && lastTry.answer && typeof lastTry.answer === 'object') {
+    for (const [k, v] of Object.entries(lastTry.answer)) if (!(k in draft)) draft[k] = v;
+  }
+  const sides = q.sides || ['client', 'service'];
+  const facts = q.facts || [];
+  const moments = q.moments || [];
+  const hint = h('p', { class: 'muted table-hint', 'aria-live': 'polite' });
+  const rows = [];
+  for (const m of moments) {
+    facts.forEach((f, fi) => {
+      rows.push(
+        h(
+          'tr',
+          { class: fi === 0 ? 'moment-first' : null },
+          fi === 0 ? h('th', { scope: 'rowgroup', rowspan: String(facts.length), class: 'qt-moment' }, l(m.label)) : null,
+          h('th', { scope: 'row', class: 'qt-fact' }, l(f.label)),
+          sides.map((side) => {
+            const k = cellKey(m, side, f);
+            const sel = h(
+              'select',
+              {
+                'aria-label': t('q.tableCell', { moment: l(m.label), side: sideName(side), fact: l(f.label) }),
+                'data-cell': k,
+                'data-testid': 'table-cell',
+                'data-fkey': `qt-${q.id}-${k}`,
+                onchange: (ev) => {
+                  draft[k] = ev.target.value;
+                },
+              },
+              h('option', { value: '' }, `— ${t('q.ans.choose')} —`),
+              KNOWLEDGE_ANSWERS.map((a) => h('option', { value: a, selected: draft[k] === a }, nameOf('answer', a))),
+            );
+            if (draft[k]) sel.value = draft[k];
+            table.selects.set(k, sel);
+            const mark = h('span', { class: 'cell-mark', 'data-testid': 'cell-mark' });
+            table.cellMarks.set(k, mark);
+            return h('td', null, sel, mark);
+          }),
+          (() => {
+            const count = h('td', { class: 'row-count', 'data-testid': 'row-wrong', 'data-row': rowKey(m.id, f.id), hidden: true });
+            table.rowCounts.set(rowKey(m.id, f.id), count);
+            return count;
+          })(),
+        ),
+      );
+    });
+  }
+  return h(
+    'div',
+    { class: 'answers answers-table' },
+    h(
+      'div',
+      { class: 'table-scroll' },
+      h(
+        'table',
+        { class: 'qtable', 'aria-label': l(q.prompt) },
+        h('thead', null, h('tr', null, h('td', null), h('td', null), sides.map((sd) => h('th', { scope: 'col' }, sideName(sd))), (table.rowCountHead = h('th', { scope: 'col', class: 'row-count-head', hidden: true }, t('q.rowWrongHead'))))),
+        h('tbody', null, rows),
+      ),
+    ),
+    h(
+      'button',
+      {
+        type: 'button',
+        class: 'btn btn-primary',
+        'data-testid': 'table-check',
+        'data-fkey': `qt-${q.id}-check`,
+        onclick: () => {
+          const answer = {};
+          let missing = 0;
+          for (const [k, sel] of table.selects) {
+            if (!sel.value) missing += 1;
+            answer[k] = sel.value;
+          }
+          if (missing) {
+            hint.textContent = t('q.fillAll');
+            return;
+          }
+          hint.textContent = '';
+          submit(answer);
+        },
+      },
+      t('q.check'),
+    ),
+    hint,
+  );
 }

@@ -11,6 +11,7 @@ import { t, l } from '../i18n.js';
 import { listHash, lessonHash, compareHash, replaceHashSoon, flushPendingHash, sandboxHash, shortText } from '../router.js';
 import { encodeState } from '../sandbox/codec.js';
 import { History } from '../sandbox/history.js';
+import { SandboxState } from '../sandbox/state.js';
 import { renderDiagram } from './diagram.js';
 import { clientPanel, servicePanel, networkStrip, providerPanel } from './panels.js';
 import { knowledgeGrid, truthSummary } from './knowledge.js';
@@ -18,7 +19,7 @@ import { renderTimeline, stepLine } from './timeline.js';
 import { stepButtons, enableStepButtons, scrubber, focusWhenLaidOut, STEP_KEYS } from './stepcontrols.js';
 import { stepKeyTarget } from '../keys.js';
 import { linkNotices } from './notices.js';
-import { NO_HIDDEN, faultKey, clone, actionIndex, placeOf, withoutFaults, evaluateState } from './sandbox-panels/shared.js';
+import { NO_HIDDEN, placeOf, withoutFaults, evaluateState } from './sandbox-panels/shared.js';
 import { KnobsPanel } from './sandbox-panels/knobs.js';
 import { ScriptPanel } from './sandbox-panels/script.js';
 import { ExplorePanel } from './sandbox-panels/explore.js';
@@ -40,18 +41,15 @@ export class SandboxView {
     this.vocab = app.vocab;
     this.challenge = challenge; // {rec, view}
     this.notices = [...notices];
-    this.editError = null;
     this.explore = null; // {k, running, progress, result, error}
     this.exploreK = 2; // faults per schedule at most, as chosen in the explore card
     this.check = null; // the challenge's last check
     this.showTruth = app.progress.getPref('showTruth', true);
     this.step = -1;
-    this.state = null;
-    this.queue = Promise.resolve(); // edits, one after the other, each on the state before it
-    this.asked = 0; // edits asked for
-    this.done = 0; // edits answered
-    this.accept(first, { record: false });
-    this.history = loadUndo(this.code); // a reload of the tab finds the history it left
+    // The scenario, its runs, edits, Undo / Redo and address code: the view draws them,
+    // never keeps a copy (../sandbox/state.js). A reload of the tab finds the history it left.
+    this.model = new SandboxState({ first, evaluate: (next) => evaluateState(app.call, next), history: loadUndo(encodeState(first.state)) });
+    this.model.subscribe((ev) => this.onModel(ev));
     this.notices.push(...linkNotices(this.linkNotice(step, stepText), extra));
     this.mount();
     this.go(step === null || step === undefined ? this.last : step, { force: true, fromLink: true });
@@ -62,179 +60,118 @@ export class SandboxView {
     window.addEventListener('pagehide', this.onPageHide);
   }
 
-  // --- the engine ---------------------------------------------------------------------
+  // --- the scenario (../sandbox/state.js) ----------------------------------------------
 
-  accept(result, { record = true } = {}) {
-    if (record && this.state) this.history.push(this.state);
-    this.state = result.state;
-    this.run = result.run;
-    this.pinRun = result.pinRun;
-    this.last = this.run.steps.length - 1;
-    this.removed = result.removed || [];
-    this.code = encodeState(this.state);
+  get state() {
+    return this.model.state;
   }
 
-  /**
-   * Queues a change of the state: `make()` gives the next state from the one in force when
-   * its turn comes (null: nothing to do), the engine runs it, `then(result)` takes it in.
-   * Only the latest edit's answer is drawn (an answer an edit made since supersedes is
-   * taken in but not shown). Resolves to whether the state changed. While edits wait, the
-   * view says it is busy (aria-busy).
-   */
-  enqueue(make, then) {
-    const n = ++this.asked;
-    this.markBusy();
-    const turn = this.queue.then(async () => {
-      if (this.destroyed) return false;
-      let result = null; // null: nothing to do (what the edit changes is gone)
-      try {
-        const next = make();
-        if (next) result = await evaluateState(this.app.call, next);
-      } catch (e) {
-        // The engine could not answer (it stopped: its notice offers a restart).
-        result = { errors: [{ path: '', reason: e.reason || e.message || String(e) }] };
-      }
-      if (this.destroyed) return false;
-      const latest = n === this.asked;
-      const changed = result ? then(result, latest) : false;
-      if (changed && !latest) this.undrawn = true;
-      // The latest edit draws what the others took in, whether it changed anything or not
-      // (a second Remove of one row finds nothing to do, but the first must be drawn).
-      if (latest && this.undrawn && !changed) this.remount();
-      if (latest) this.undrawn = false;
-      return changed;
-    });
-    this.queue = turn.catch(() => false);
-    return turn.finally(() => {
-      this.done += 1;
-      this.markBusy();
-    });
+  get run() {
+    return this.model.run;
+  }
+
+  get pinRun() {
+    return this.model.pinRun;
+  }
+
+  get last() {
+    return this.model.last;
+  }
+
+  get removed() {
+    return this.model.removed;
+  }
+
+  get code() {
+    return this.model.code;
+  }
+
+  get history() {
+    return this.model.history;
+  }
+
+  get editError() {
+    return this.model.editError;
+  }
+
+  /** What the scenario's state says happened, drawn. */
+  onModel(ev) {
+    if (this.destroyed) return;
+    if (ev.type === 'busy') this.markBusy();
+    // A search under way is of the scenario before an edit, and the engine answers one call
+    // at a time: an edit or Undo/Redo beyond the fault plan stops it (and says so) instead of
+    // waiting for it and then showing, or dropping unsaid, a result of another scenario.
+    else if (ev.type === 'asking') {
+      if (this.explore && this.explore.running && ev.next && withoutFaults(ev.next) !== withoutFaults(this.state)) this.stopExplore();
+    } else if (ev.type === 'refused') {
+      if (ev.latest) this.render();
+    } else if (ev.type === 'changed') {
+      // The explorer ignores the scenario's own faults: its result still holds after a change
+      // of the fault plan alone (loading a counterexample, placing a fault). After any other
+      // change it is of another scenario and goes; a notice that a search was stopped stays.
+      const ex = this.explore;
+      if (ex && !ex.running && !ex.stale && withoutFaults(ev.before) !== withoutFaults(this.state)) this.explore = null;
+      this.check = null;
+      if (ev.latest) this.remount();
+    } else if (ev.type === 'redraw') {
+      this.remount();
+    }
   }
 
   markBusy() {
     const view = this.root.querySelector('[data-testid="sandbox-view"]');
     if (!view) return;
-    const busy = this.done < this.asked || this.later.size;
+    const busy = this.model.busy || this.later.size;
     if (busy) view.setAttribute('aria-busy', 'true');
     else view.removeAttribute('aria-busy');
     const text = !busy ? '' : t(this.explore && this.explore.running ? 'sandbox.waitingExplore' : 'sandbox.waiting');
     if (this.el.waiting.textContent !== text) this.el.waiting.textContent = text;
   }
 
-  /**
-   * An edit: a new state from the current one. Refused edits leave everything as it was.
-   * `change(state)` runs on the state in force when the edit's turn comes, which may be
-   * newer than the one the control was drawn from (edits wait behind each other and behind
-   * an explore): it finds what it changes by identity, never by a drawn row number, and
-   * returns false when that is gone (nothing to do).
-   */
-  edit(change) {
-    const nextOf = (st) => {
-      const next = clone(st);
-      return change(next) === false ? null : next;
-    };
-    if (this.explore && this.explore.running) {
-      const next = nextOf(this.state);
-      if (next) this.stopExploreIfScenarioChanges(next);
-    }
-    return this.enqueue(
-      () => nextOf(this.state),
-      (result, latest) => {
-        if (result.errors) {
-          this.editError = result.errors;
-          if (latest) this.render();
-          return false;
-        }
-        this.takeIn(result, latest);
-        return true;
-      },
-    );
-  }
+  // --- edits: each the state module's, drawn when it answers ----------------------------
 
   undo() {
-    return this.restore('undo');
+    return this.model.undo();
   }
 
   redo() {
-    return this.restore('redo');
+    return this.model.redo();
   }
-
-  /** Undo or Redo: the state the history holds, taken in as an edit is but not recorded. */
-  restore(which) {
-    if (this.explore && this.explore.running) {
-      const next = this.history.peek(which);
-      if (next) this.stopExploreIfScenarioChanges(next);
-    }
-    return this.enqueue(
-      () => this.history[which](this.state),
-      (result, latest) => {
-        if (result.errors) return false;
-        this.takeIn(result, latest, { record: false });
-        return true;
-      },
-    );
-  }
-
-  /**
-   * A search under way is of the scenario before an edit, and the engine answers one call
-   * at a time: an edit or Undo/Redo beyond the fault plan stops it (and says so) instead of
-   * waiting for it and then showing, or dropping unsaid, a result of another scenario.
-   */
-  stopExploreIfScenarioChanges(next) {
-    if (withoutFaults(next) !== withoutFaults(this.state)) this.stopExplore();
-  }
-
-  /** An answered edit, Undo or Redo becomes the state in force. */
-  takeIn(result, latest, { record = true } = {}) {
-    this.editError = null;
-    const before = this.state;
-    this.accept(result, { record });
-    // The explorer ignores the scenario's own faults: its result still holds after a change
-    // of the fault plan alone (loading a counterexample, placing a fault). After any other
-    // change it is of another scenario and goes; a notice that a search was stopped stays.
-    const ex = this.explore;
-    if (ex && !ex.running && !ex.stale && withoutFaults(before) !== withoutFaults(this.state)) this.explore = null;
-    this.check = null;
-    if (latest) this.remount();
-  }
-
-  // --- edits --------------------------------------------------------------------------
 
   setKnob(group, name, value) {
-    this.edit((st) => {
-      st.s[group] = st.s[group] || {};
-      if (value === undefined) delete st.s[group][name];
-      else st.s[group][name] = value;
-      // A scenario with retry layers takes its attempts from them: the reader refuses
-      // max_attempts and retry_after_ms beside retry_layers (lessons/README.md).
-      if (group === 'client' && name === 'retry_layers') {
-        if (Array.isArray(value) && value.length) {
-          delete st.s.client.max_attempts;
-          delete st.s.client.retry_after_ms;
-        } else {
-          delete st.s.client.retry_layers;
-        }
-      }
-    });
+    return this.model.setKnob(group, name, value);
   }
 
   toggleTarget(target) {
-    this.edit((st) => {
-      const key = faultKey(target.fault);
-      const faults = st.s.faults || [];
-      if (faults.some((f) => faultKey(f) === key)) st.s.faults = faults.filter((f) => faultKey(f) !== key);
-      else st.s.faults = [...faults, clone(target.fault)];
-    });
+    return this.model.toggleFault(target.fault);
   }
 
-  /** Removes a planned fault (as drawn: found by faultKey, whatever its row by then). */
   removeFault(fault) {
-    const key = faultKey(fault);
-    this.edit((st) => {
-      const faults = st.s.faults || [];
-      if (!faults.some((f) => faultKey(f) === key)) return false;
-      st.s.faults = faults.filter((f) => faultKey(f) !== key);
-    });
+    return this.model.removeFault(fault);
+  }
+
+  setRestart(fault, ms) {
+    return this.model.setRestart(fault, ms);
+  }
+
+  setScriptAt(action, index, at) {
+    return this.model.setScriptAt(action, index, at);
+  }
+
+  removeAction(action, index) {
+    return this.model.removeAction(action, index);
+  }
+
+  addAction(action) {
+    return this.model.addAction(action);
+  }
+
+  pin() {
+    return this.model.pin();
+  }
+
+  unpin() {
+    return this.model.unpin();
   }
 
   /** The latest virtual time (ms) a script action or a restart may name: the engine's limit
@@ -243,60 +180,10 @@ export class SandboxView {
     return (this.vocab.limits || {}).max_virtual_ms;
   }
 
-  /** A crash's restart delay (virtual ms), for the planned fault drawn (by faultKey). */
-  setRestart(fault, ms) {
-    const key = faultKey(fault);
-    this.edit((st) => {
-      const f = (st.s.faults || []).find((x) => faultKey(x) === key);
-      if (!f) return false;
-      f.restart_after_ms = ms;
-    });
-  }
-
-  /** A script action's time (virtual ms); `action` and `index` as drawn (actionIndex). */
-  setScriptAt(action, index, at) {
-    this.edit((st) => {
-      const i = actionIndex(st.s.script, action, index);
-      if (i < 0) return false;
-      st.s.script[i].at = at;
-    });
-  }
-
-  removeAction(action, index) {
-    this.edit((st) => {
-      const i = actionIndex(st.s.script, action, index);
-      if (i < 0) return false;
-      st.s.script = st.s.script.filter((_, j) => j !== i);
-    });
-  }
-
-  addAction(action) {
-    this.edit((st) => {
-      st.s.script = [...(st.s.script || []), action];
-    });
-  }
-
-  pin() {
-    this.edit((st) => {
-      st.a = {};
-      for (const g of ['client', 'service', 'provider']) if (st.s[g]) st.a[g] = clone(st.s[g]);
-    });
-  }
-
-  unpin() {
-    this.edit((st) => {
-      delete st.a;
-    });
-  }
-
-  // --- explore and check (the Web Worker) ---------------------------------------------
-
   async loadScenario(scenario) {
-    const loaded = await this.edit((st) => {
-      st.s = clone(scenario);
-    });
+    const loaded = await this.model.loadScenario(scenario);
     // The changed run is summed up at the top: take the learner there.
-    if (loaded) {
+    if (loaded && !this.destroyed) {
       this.el.summary.focus({ preventScroll: true });
       this.el.summary.scrollIntoView({ block: 'nearest' });
     }
@@ -451,7 +338,7 @@ export class SandboxView {
       // Drawn meanwhile by the view's opening stages: nothing to do. A run taken in but not
       // drawn yet (an edit's answer that a later edit supersedes) may be shorter than the
       // step shown: the latest answer draws it all again.
-      if (this.later.delete(stage) && !this.undrawn && this.step >= 0) {
+      if (this.later.delete(stage) && !this.model.undrawn && this.step >= 0) {
         if (stage === 'sides') this.renderSides();
         else this.renderKnowledge();
       }
@@ -658,6 +545,7 @@ export class SandboxView {
 
   destroy() {
     this.destroyed = true;
+    this.model.close();
     if (this.explore && this.explore.running && this.app.engine) this.app.engine.cancel();
     window.removeEventListener('pagehide', this.onPageHide);
     saveUndo(this.code, this.history); // Back to this sandbox's address finds it again

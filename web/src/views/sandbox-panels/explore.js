@@ -16,7 +16,7 @@ export class ExplorePanel {
     this.explore = { k, running: true, progress: null, result: null, error: null };
     this.renderExplore();
     // The scenario the learner sees once the edits made before this click are answered.
-    await this.queue;
+    await this.model.settled();
     if (this.destroyed || !this.explore || !this.explore.running) return;
     const scenario = clone(this.state.s);
     const code = this.code;

@@ -68,167 +68,8 @@ export class KnobsPanel {
     const valueMeaning = h('p', { class: 'small sb-value-meaning', id: `${id}-v` });
     // A value the engine refused, said beside the control (the page's notice is far above).
     const refused = h('p', { class: 'small sb-knob-refused', role: 'alert', 'data-testid': 'sb-knob-refused', hidden: true });
-    let control;
-    let show; // puts the current value into the control
-    if (k.type === 'choice' || k.type === 'boolean') {
-      control = h(
-        'select',
-        { id, 'data-fkey': id, 'aria-describedby': `${id}-v ${id}-m`, 'data-knob': `${k.group}.${k.name}`, onchange: (ev) => this.setKnob(k.group, k.name, k.type === 'boolean' ? ev.target.value === 'true' : ev.target.value) },
-        (k.values || []).map((v) => h('option', { value: v.name, title: l(v.meaning) }, v.name)),
-      );
-      show = (value) => {
-        control.value = String(value);
-        const v = (k.values || []).find((x) => x.name === String(value));
-        valueMeaning.textContent = v ? l(v.meaning) : '';
-      };
-    } else if (k.type === 'integer') {
-      const input = h('input', {
-        id,
-        'data-fkey': id,
-        type: 'number',
-        class: 'sb-num',
-        min: String(k.min),
-        max: String(k.max),
-        step: '1',
-        placeholder: k.optional ? t('sandbox.unset') : '',
-        'aria-describedby': `${id}-m`,
-        'data-knob': `${k.group}.${k.name}`,
-        onchange: (ev) => {
-          // As typed (a fraction or a value out of range is refused by the engine, by name);
-          // emptied, an optional knob is unset; otherwise the value still in force is shown.
-          const v = typedNumber(ev.target, null, k.optional);
-          if (v === null) this.refreshKnobs();
-          else this.setKnob(k.group, k.name, v);
-        },
-      });
-      const unsetBtn = k.optional ? h('button', { type: 'button', class: 'btn btn-small', 'data-fkey': `${id}-unset`, onclick: () => this.setKnob(k.group, k.name, undefined) }, t('sandbox.unsetIt')) : null;
-      control = h('span', { class: 'sb-inline' }, input, k.unit ? ` ${k.unit}` : null, unsetBtn);
-      show = (value) => {
-        const unset = value === null || value === undefined;
-        const text = unset ? '' : String(value);
-        if (input.value !== text) input.value = text;
-        if (unsetBtn) unsetBtn.hidden = unset;
-      };
-    } else if (k.type === 'layers') {
-      control = h('div', { class: 'sb-layers', 'data-knob': `${k.group}.${k.name}` });
-      let shown = null;
-      show = (value) => {
-        const layers = Array.isArray(value) ? value : [];
-        const text = JSON.stringify(layers);
-        if (text === shown) return;
-        shown = text;
-        // Layer i with `field` set to `v`, or left out (its default) when v is undefined.
-        // Each edit redraws the rows from the value then in force: a refused one (a fraction,
-        // 0) shows the layers as they still are, not what was typed.
-        const setLayer = (i, field, v) => {
-          shown = null;
-          this.setKnob(k.group, k.name, layers.map((x, j) => {
-            if (j !== i) return x;
-            const rest = { ...x };
-            delete rest[field];
-            return v === undefined ? rest : { ...rest, [field]: v };
-          }));
-        };
-        rebuildKeepingFocus(control, () =>
-          replaceChildren(
-            control,
-            layers.map((ly, i) =>
-              h(
-                'span',
-                { class: 'sb-inline sb-layer' },
-                h('code', null, ly.layer),
-                ' × ',
-                h('input', {
-                  type: 'number',
-                  class: 'sb-num',
-                  min: '1',
-                  max: String(k.max_attempts || 20),
-                  value: String(ly.attempts),
-                  disabled: fixed || null,
-                  'aria-label': t('sandbox.layerAttempts', { layer: ly.layer }),
-                  'data-fkey': `${id}-layer-${i}`,
-                  onchange: (ev) => {
-                    const n = typedNumber(ev.target, ly.attempts);
-                    if (n !== null) setLayer(i, 'attempts', n);
-                  },
-                }),
-                h(
-                  'label',
-                  { class: 'sb-inline', title: t('sandbox.layerOwnKeyOf', { layer: ly.layer }) },
-                  h('input', {
-                    type: 'checkbox',
-                    checked: ly.key === 'per_call',
-                    disabled: fixed || null,
-                    'aria-label': t('sandbox.layerOwnKeyOf', { layer: ly.layer }),
-                    'data-fkey': `${id}-key-${i}`,
-                    onchange: (ev) => setLayer(i, 'key', ev.target.checked ? 'per_call' : undefined),
-                  }),
-                  ' ',
-                  t('sandbox.layerOwnKey'),
-                ),
-                ' ',
-                // Its own timeout for one call (empty: none; it waits as long as what is inside it).
-                h(
-                  'label',
-                  { class: 'sb-inline' },
-                  t('sandbox.layerTimeout'),
-                  ' ',
-                  h('input', {
-                    type: 'number',
-                    class: 'sb-num',
-                    min: '1',
-                    max: String(k.max_timeout_ms),
-                    value: ly.timeout_ms === undefined ? '' : String(ly.timeout_ms),
-                    placeholder: t('sandbox.layerNoTimeout'),
-                    disabled: fixed || null,
-                    'aria-label': t('sandbox.layerTimeoutOf', { layer: ly.layer }),
-                    'data-fkey': `${id}-timeout-${i}`,
-                    onchange: (ev) => {
-                      // Emptied: no timeout of its own. Otherwise as typed (the engine refuses a fraction or 0).
-                      const ms = typedNumber(ev.target, ly.timeout_ms, true);
-                      if (ms !== null) setLayer(i, 'timeout_ms', ms);
-                    },
-                  }),
-                  ' ms',
-                ),
-                ' ',
-                // Which errors it retries (the engine's list): all when none is unticked.
-                h(
-                  'span',
-                  { class: 'sb-inline sb-retry-on', role: 'group', 'aria-label': t('sandbox.layerRetriesOf', { layer: ly.layer }) },
-                  t('sandbox.layerRetries'),
-                  (k.retry_on || []).map((kind) =>
-                    h(
-                      'label',
-                      { class: 'sb-inline' },
-                      h('input', {
-                        type: 'checkbox',
-                        checked: !Array.isArray(ly.retry_on) || ly.retry_on.includes(kind),
-                        disabled: fixed || null,
-                        'aria-label': t('sandbox.layerRetriesKind', { layer: ly.layer, kind }),
-                        'data-fkey': `${id}-retry-${i}-${kind}`,
-                        onchange: (ev) => {
-                          const was = Array.isArray(ly.retry_on) ? ly.retry_on : k.retry_on;
-                          const now = k.retry_on.filter((n) => (n === kind ? ev.target.checked : was.includes(n)));
-                          setLayer(i, 'retry_on', now.length === k.retry_on.length ? undefined : now);
-                        },
-                      }),
-                      ' ',
-                      kind,
-                    ),
-                  ),
-                ),
-                ' ',
-                h('button', { type: 'button', class: 'btn btn-small', disabled: fixed || null, 'data-fkey': `${id}-rm-${i}`, 'aria-label': t('sandbox.removeLayer', { layer: ly.layer }), onclick: () => this.setKnob(k.group, k.name, layers.filter((_, j) => j !== i)) }, '×'),
-              ),
-            ),
-            layers.length < (k.max_layers || 5)
-              ? h('button', { type: 'button', class: 'btn btn-small', id, 'aria-label': t('sandbox.addLayer'), disabled: fixed || null, 'data-fkey': `${id}-add`, onclick: () => this.setKnob(k.group, k.name, [...layers, { layer: `layer${layers.length + 1}`, attempts: 2 }]) }, t('sandbox.addLayer'))
-              : null,
-          ),
-        );
-      };
-    }
+    const render = KNOB_CONTROLS[k.type] || unknownControl;
+    const { control, show, meaningOf = null } = render(k, { id, fixed, valueMeaning, setKnob: (v) => this.setKnob(k.group, k.name, v), refresh: () => this.refreshKnobs() });
     if (fixed) {
       for (const el of [control, ...control.querySelectorAll('input, select, button')]) {
         if ('disabled' in el) el.disabled = true;
@@ -245,11 +86,205 @@ export class KnobsPanel {
       badge.className = setting ? `badge setting-${setting}` : 'badge';
       badge.textContent = setting ? nameOf('setting', setting) : '';
       badge.title = setting === 'wrong' ? t('sandbox.settingWrongMeaning') : '';
-      // A layers value has no named values: the engine says what its judgement means.
-      if (k.type === 'layers') valueMeaning.textContent = setting && k.setting_meanings && k.setting_meanings[setting] ? l(k.setting_meanings[setting]) : '';
+      if (meaningOf) valueMeaning.textContent = meaningOf(setting);
     };
     const el = h('div', { class: ['sb-knob', fixed && 'is-fixed'], 'data-fixed': fixed ? 'true' : null }, h('div', { class: 'sb-knob-head' }, label, ' ', badge), control, refused, valueMeaning, meaning);
     update();
     return { el, update };
   }
 }
+
+// --- one control per kind of knob ----------------------------------------------------
+// Each takes the knob's row of the engine's table (`vocabulary`: its type, range, values
+// and texts) and {id, fixed, valueMeaning, setKnob(value), refresh()}, and gives
+// {control, show(value), meaningOf?(setting)}: the element, a function that puts the value
+// in force into it, and (for a value with no named values) what the engine's judgement of
+// it means. A new knob of a kind below needs no page code; a new kind, one entry here.
+
+/** A choice or a boolean: a select of the engine's named values, each with its meaning. */
+function choiceControl(k, { id, valueMeaning, setKnob }) {
+  const control = h(
+    'select',
+    { id, 'data-fkey': id, 'aria-describedby': `${id}-v ${id}-m`, 'data-knob': `${k.group}.${k.name}`, onchange: (ev) => setKnob(k.type === 'boolean' ? ev.target.value === 'true' : ev.target.value) },
+    (k.values || []).map((v) => h('option', { value: v.name, title: l(v.meaning) }, v.name)),
+  );
+  const show = (value) => {
+    control.value = String(value);
+    const v = (k.values || []).find((x) => x.name === String(value));
+    valueMeaning.textContent = v ? l(v.meaning) : '';
+  };
+  return { control, show };
+}
+
+/** A whole number in the engine's range, with its unit; an optional one can be unset. */
+function integerControl(k, { id, setKnob, refresh }) {
+  const input = h('input', {
+    id,
+    'data-fkey': id,
+    type: 'number',
+    class: 'sb-num',
+    min: String(k.min),
+    max: String(k.max),
+    step: '1',
+    placeholder: k.optional ? t('sandbox.unset') : '',
+    'aria-describedby': `${id}-m`,
+    'data-knob': `${k.group}.${k.name}`,
+    onchange: (ev) => {
+      // As typed (a fraction or a value out of range is refused by the engine, by name);
+      // emptied, an optional knob is unset; otherwise the value still in force is shown.
+      const v = typedNumber(ev.target, null, k.optional);
+      if (v === null) refresh();
+      else setKnob(v);
+    },
+  });
+  const unsetBtn = k.optional ? h('button', { type: 'button', class: 'btn btn-small', 'data-fkey': `${id}-unset`, onclick: () => setKnob(undefined) }, t('sandbox.unsetIt')) : null;
+  const control = h('span', { class: 'sb-inline' }, input, k.unit ? ` ${k.unit}` : null, unsetBtn);
+  const show = (value) => {
+    const unset = value === null || value === undefined;
+    const text = unset ? '' : String(value);
+    if (input.value !== text) input.value = text;
+    if (unsetBtn) unsetBtn.hidden = unset;
+  };
+  return { control, show };
+}
+
+/** Retry layers: a row per layer (attempts, own key, timeout, errors retried), add, remove. */
+function layersControl(k, { id, fixed, setKnob }) {
+  const control = h('div', { class: 'sb-layers', 'data-knob': `${k.group}.${k.name}` });
+  let shown = null;
+  const show = (value) => {
+    const layers = Array.isArray(value) ? value : [];
+    const text = JSON.stringify(layers);
+    if (text === shown) return;
+    shown = text;
+    // Layer i with `field` set to `v`, or left out (its default) when v is undefined.
+    // Each edit redraws the rows from the value then in force: a refused one (a fraction,
+    // 0) shows the layers as they still are, not what was typed.
+    const setLayer = (i, field, v) => {
+      shown = null;
+      setKnob(layers.map((x, j) => {
+        if (j !== i) return x;
+        const rest = { ...x };
+        delete rest[field];
+        return v === undefined ? rest : { ...rest, [field]: v };
+      }));
+    };
+    const remove = (i) => setKnob(layers.filter((_, j) => j !== i));
+    rebuildKeepingFocus(control, () =>
+      replaceChildren(
+        control,
+        layers.map((ly, i) => layerRow(k, { id, fixed, ly, i, setLayer, remove })),
+        layers.length < (k.max_layers || 5)
+          ? h('button', { type: 'button', class: 'btn btn-small', id, 'aria-label': t('sandbox.addLayer'), disabled: fixed || null, 'data-fkey': `${id}-add`, onclick: () => setKnob([...layers, { layer: `layer${layers.length + 1}`, attempts: 2 }]) }, t('sandbox.addLayer'))
+          : null,
+      ),
+    );
+  };
+  // A layers value has no named values: the engine says what its judgement means.
+  const meaningOf = (setting) => (setting && k.setting_meanings && k.setting_meanings[setting] ? l(k.setting_meanings[setting]) : '');
+  return { control, show, meaningOf };
+}
+
+/** One retry layer's row: layer `ly` at `i`. */
+function layerRow(k, { id, fixed, ly, i, setLayer, remove }) {
+  return h(
+    'span',
+    { class: 'sb-inline sb-layer' },
+    h('code', null, ly.layer),
+    ' × ',
+    h('input', {
+      type: 'number',
+      class: 'sb-num',
+      min: '1',
+      max: String(k.max_attempts || 20),
+      value: String(ly.attempts),
+      disabled: fixed || null,
+      'aria-label': t('sandbox.layerAttempts', { layer: ly.layer }),
+      'data-fkey': `${id}-layer-${i}`,
+      onchange: (ev) => {
+        const n = typedNumber(ev.target, ly.attempts);
+        if (n !== null) setLayer(i, 'attempts', n);
+      },
+    }),
+    h(
+      'label',
+      { class: 'sb-inline', title: t('sandbox.layerOwnKeyOf', { layer: ly.layer }) },
+      h('input', {
+        type: 'checkbox',
+        checked: ly.key === 'per_call',
+        disabled: fixed || null,
+        'aria-label': t('sandbox.layerOwnKeyOf', { layer: ly.layer }),
+        'data-fkey': `${id}-key-${i}`,
+        onchange: (ev) => setLayer(i, 'key', ev.target.checked ? 'per_call' : undefined),
+      }),
+      ' ',
+      t('sandbox.layerOwnKey'),
+    ),
+    ' ',
+    // Its own timeout for one call (empty: none; it waits as long as what is inside it).
+    h(
+      'label',
+      { class: 'sb-inline' },
+      t('sandbox.layerTimeout'),
+      ' ',
+      h('input', {
+        type: 'number',
+        class: 'sb-num',
+        min: '1',
+        max: String(k.max_timeout_ms),
+        value: ly.timeout_ms === undefined ? '' : String(ly.timeout_ms),
+        placeholder: t('sandbox.layerNoTimeout'),
+        disabled: fixed || null,
+        'aria-label': t('sandbox.layerTimeoutOf', { layer: ly.layer }),
+        'data-fkey': `${id}-timeout-${i}`,
+        onchange: (ev) => {
+          // Emptied: no timeout of its own. Otherwise as typed (the engine refuses a fraction or 0).
+          const ms = typedNumber(ev.target, ly.timeout_ms, true);
+          if (ms !== null) setLayer(i, 'timeout_ms', ms);
+        },
+      }),
+      ' ms',
+    ),
+    ' ',
+    // Which errors it retries (the engine's list): all when none is unticked.
+    h(
+      'span',
+      { class: 'sb-inline sb-retry-on', role: 'group', 'aria-label': t('sandbox.layerRetriesOf', { layer: ly.layer }) },
+      t('sandbox.layerRetries'),
+      (k.retry_on || []).map((kind) =>
+        h(
+          'label',
+          { class: 'sb-inline' },
+          h('input', {
+            type: 'checkbox',
+            checked: !Array.isArray(ly.retry_on) || ly.retry_on.includes(kind),
+            disabled: fixed || null,
+            'aria-label': t('sandbox.layerRetriesKind', { layer: ly.layer, kind }),
+            'data-fkey': `${id}-retry-${i}-${kind}`,
+            onchange: (ev) => {
+              const was = Array.isArray(ly.retry_on) ? ly.retry_on : k.retry_on;
+              const now = k.retry_on.filter((n) => (n === kind ? ev.target.checked : was.includes(n)));
+              setLayer(i, 'retry_on', now.length === k.retry_on.length ? undefined : now);
+            },
+          }),
+          ' ',
+          kind,
+        ),
+      ),
+    ),
+    ' ',
+    h('button', { type: 'button', class: 'btn btn-small', disabled: fixed || null, 'data-fkey': `${id}-rm-${i}`, 'aria-label': t('sandbox.removeLayer', { layer: ly.layer }), onclick: () => remove(i) }, '×'),
+  );
+}
+
+/** A kind this page has no control for (an engine newer than the page): its value, read only. */
+function unknownControl(k, { id }) {
+  const control = h('code', { id, 'data-knob': `${k.group}.${k.name}` });
+  const show = (value) => {
+    control.textContent = value === undefined ? '' : JSON.stringify(value);
+  };
+  return { control, show };
+}
+
+/** The control for each kind of knob (the knob row's `type`). */
+const KNOB_CONTROLS = { choice: choiceControl, boolean: choiceControl, integer: integerControl, layers: layersControl };

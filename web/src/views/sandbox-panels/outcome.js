@@ -178,7 +178,7 @@ export class OutcomePanel {
     const { rec } = this.challenge;
     this.check = { running: true };
     this.renderChallenge();
-    await this.queue; // the attempt is the scenario once the edits before this click are answered
+    await this.model.settled(); // the attempt is the scenario once the edits before this click are answered
     if (this.destroyed) return;
     try {
       const out = await this.app.call('challenge', { file: rec.file, text: rec.text, attempt: clone(this.state.s) }, { cancellable: true });

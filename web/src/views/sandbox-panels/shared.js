@@ -7,27 +7,10 @@ import { outputErrors } from '../../engine.js';
 export const GROUPS = ['client', 'service', 'provider', 'timing'];
 export const NO_HIDDEN = { sides: new Map(), truth: null };
 
-/** The same fault, whatever its restart delay: kind, point, intent, attempt. */
-export function faultKey(f) {
-  const kind = ['drop', 'crash_client', 'crash_service', 'service_error', 'connect_error'].find((k) => f[k]) || 'drop';
-  return `${kind}:${f[kind]}:${f.intent || ''}:${f.attempt || 1}`;
-}
+// Pure helpers of the scenario's state (../../sandbox/state.js), named here as before.
+export { faultKey, clone, actionIndex, withoutFaults } from '../../sandbox/state.js';
+import { faultKey, clone } from '../../sandbox/state.js';
 
-export const clone = (x) => JSON.parse(JSON.stringify(x));
-
-/**
- * Where a script action drawn at row `index` is in `script` now (-1: gone). An action is
- * the same whatever its time (a time edit may be waiting ahead of this one); of several
- * alike, the one at the drawn row, else the nearest.
- */
-export function actionIndex(script, action, index) {
-  const sameAs = (x) => JSON.stringify({ ...x, at: 0 }) === JSON.stringify({ ...action, at: 0 });
-  let best = -1;
-  (script || []).forEach((x, i) => {
-    if (sameAs(x) && (best < 0 || Math.abs(i - index) < Math.abs(best - index))) best = i;
-  });
-  return best;
-}
 /**
  * Where in the scenario an engine problem is, as the sandbox's controls name it: a knob
  * ("timing.latency_ms"), a script action or a fault counted from 1, else the JSON path.
@@ -64,8 +47,6 @@ export function typedNumber(input, shown, optional = false) {
   return null;
 }
 
-/** A state without its fault plan (what an explore result depends on). */
-export const withoutFaults = (state) => JSON.stringify({ ...state.s, faults: [] }) + JSON.stringify(state.a || null);
 export const fmt = (n) => Number(n).toLocaleString('en-US');
 
 /**
