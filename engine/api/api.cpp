@@ -119,7 +119,18 @@ json vocabulary() {
   put(out, "actions", std::move(actions));
   put(out, "invariants", std::move(invariants));
   put(out, "facts", std::move(facts));
-  put(out, "events", event_kinds());
+  // One per row of the events table (engine/sim/events.cpp), in its order.
+  json events = json::array();
+  for (const EventRow& r : event_table()) {
+    json o = json::object();
+    put(o, "name", r.name);
+    put(o, "side", to_string(r.side));
+    put(o, "observable", r.observable);
+    put(o, "hint", r.hint_name.to_json());
+    put(o, "mark", mark_json(r.glyph, false));
+    events.push_back(std::move(o));
+  }
+  put(out, "events", std::move(events));
   // The latest virtual time a scenario's fields outside the knob table may name (a script
   // action's `at`, a crash's `restart_after_ms`; engine/scenario/limits.hpp): a front
   // end's fields offer no more.

@@ -28,12 +28,15 @@ enum class EventKind : std::uint8_t {
   ConnectError, Ignored, Error, Refuse, Notify, Relay, MarkSent, AcceptEmail, DedupEmail, GatewayError,
 };
 
-/// How the diagram draws an event's mark (web/src/views/diagram.js draws each shape):
-/// the shape, the mark's colour class and its label's (none: no label).
+/// How the diagram draws an event's mark (web/src/views/diagram.js draws each shape; a
+/// step's JSON carries it as event.mark, timeline/timeline_json.cpp): the shape, the
+/// mark's colour class, its label's colour class and the label's words.
 struct EventGlyph {
   const char* shape;  ///< "square" | "square-small" | "square-cross" | "cross" | "ring" | "clock" | "disc" | "row" | "dot" | "none"
   const char* look;   ///< the mark's class, ev-<look>
-  const char* label;  ///< the label's class, ev-label-<label>; "" for no label
+  const char* tone;   ///< the label's class, ev-label-<tone>; "" for no label
+  L10n word;          ///< the label on the diagram (empty: none)
+  L10n credit_word;   ///< the label when the provider's effect is a credit (empty: `word`)
 };
 
 struct EventRow {

@@ -103,6 +103,7 @@ json event_json(const Step& s, const Run& run) {
   put(out, "message", e.message >= 0 ? json(e.message) : json(nullptr));
   put(out, "intent", e.intent.empty() ? json(nullptr) : json(e.intent));
   put(out, "text", describe(s, run).to_json());
+  if (json m = mark_json(event_row(e.type).glyph, run.credits); !m.empty()) put(out, "mark", std::move(m));
   if (e.side != Side::Client) return out;
   const LocalView& l = e.local;
   if (l.error) put(out, "error", *l.error);
@@ -246,6 +247,20 @@ json provider_json(const Run& run, const Step& s, const Step* prev) {
 }
 
 }  // namespace
+
+// How the diagram draws the event (its row's glyph, engine/sim/events.cpp), empty for the
+// plain dot the diagram draws by default: the shape, its classes and the label's words
+// (for a credit, the credit's).
+json mark_json(const EventGlyph& g, bool credits) {
+  json out = json::object();
+  if (std::string(g.shape) == "dot") return out;
+  put(out, "shape", g.shape);
+  if (*g.look) put(out, "look", g.look);
+  if (*g.tone) put(out, "tone", g.tone);
+  const L10n& word = credits && !g.credit_word.en.empty() ? g.credit_word : g.word;
+  if (!word.en.empty()) put(out, "label", word.to_json());
+  return out;
+}
 
 json step_json(const Run& run, int index, const RunVerdict& verdict) {
   const Step& s = run.steps.at(index);

@@ -12,6 +12,11 @@
 
 namespace idemlab {
 
+/// How the diagram draws an event of a kind whose row has glyph `g` (a step's
+/// event.mark, vocabulary's events[].mark): {shape, look, tone, label: {zh-CN, en}} (the
+/// credit's label when `credits`), or an empty object for the default dot.
+nlohmann::json mark_json(const EventGlyph& g, bool credits);
+
 /// Every message of a run, by id, as `run`'s "messages" (also each `compare` policy's).
 nlohmann::json messages_json(const Run& run);
 

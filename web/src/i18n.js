@@ -218,9 +218,6 @@ const NAMES = {
 // every other key, and every key under `email`, reads as written.
 const CREDIT_WORDS = {
   'side.provider': 'side.provider.credit',
-  'diagram.notify': 'diagram.notify.credit',
-  'diagram.acceptEmail': 'diagram.acceptEmail.credit',
-  'diagram.dedupEmail': 'diagram.dedupEmail.credit',
   'diagram.descMail': 'diagram.descMail.credit',
   'msg.email': 'msg.email.credit',
   'msg.email_ack': 'msg.email_ack.credit',

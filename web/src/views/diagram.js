@@ -99,63 +99,32 @@ function cross(x, yy, size, cls) {
   );
 }
 
+// The shapes an event's mark can take (the engine's events table names one per kind,
+// engine/sim/events.cpp, and a step carries it as event.mark): what to draw at (x, y).
+const SHAPES = {
+  square: (x, y) => [s('rect', { x: x - 7, y: y - 7, width: 14, height: 14, rx: 2 })],
+  'square-small': (x, y) => [s('rect', { x: x - 6, y: y - 6, width: 12, height: 12, rx: 2 })],
+  'square-cross': (x, y) => [s('rect', { x: x - 6, y: y - 6, width: 12, height: 12, rx: 2 }), cross(x, y, 3.5, 'reject-x')],
+  cross: (x, y) => [cross(x, y, 8, 'crash-x')],
+  ring: (x, y) => [s('circle', { cx: x, cy: y, r: 7 })],
+  clock: (x, y) => [s('circle', { cx: x, cy: y, r: 7 }), s('path', { d: `M${x},${y - 4} L${x},${y} L${x + 3},${y + 2}` })],
+  disc: (x, y) => [s('circle', { cx: x, cy: y, r: 5.5 })],
+  row: (x, y) => [s('rect', { x: x - 5, y: y - 5, width: 10, height: 10, rx: 1 })],
+};
+
 function eventMark(step, i, geo, y) {
   const side = step.event && step.event.side;
   if (!side || side === 'none') return null;
   const x = laneX(geo, side);
   const yy = y(i);
-  const kind = step.event.kind;
+  const mark = step.event.mark;
+  if (!mark) return s('circle', { class: 'ev ev-dot', cx: x, cy: yy, r: 4.5 });
+  const draw = SHAPES[mark.shape];
+  if (!draw) return null; // "none": drawn with its message (a drop), or not at all
   const labelX = side === 'service' ? x + 14 : side === 'client' ? x - 14 : x + 12;
   const anchor = side === 'client' ? 'end' : 'start';
-  const effect = step.provider && step.provider.effect;
-  const label = (key, cls) => s('text', { x: labelX, y: yy + 4, 'text-anchor': anchor, class: ['ev-label', cls] }, t(worded(key, effect)));
-  switch (kind) {
-    case 'commit':
-      return s('g', { class: 'ev ev-commit' }, s('rect', { x: x - 7, y: yy - 7, width: 14, height: 14, rx: 2 }), label('diagram.commit', 'ev-label-commit'));
-    case 'crash':
-      return s('g', { class: 'ev ev-crash' }, cross(x, yy, 8, 'crash-x'), label('diagram.crash', 'ev-label-crash'));
-    case 'restart':
-      return s('g', { class: 'ev ev-restart' }, s('circle', { cx: x, cy: yy, r: 7 }), label('diagram.restart', 'ev-label-restart'));
-    case 'timeout':
-      return s(
-        'g',
-        { class: 'ev ev-timeout' },
-        s('circle', { cx: x, cy: yy, r: 7 }),
-        s('path', { d: `M${x},${yy - 4} L${x},${yy} L${x + 3},${yy + 2}` }),
-        label('diagram.timeout', 'ev-label-timeout'),
-      );
-    case 'reject':
-      return s('g', { class: 'ev ev-reject' }, s('rect', { x: x - 6, y: yy - 6, width: 12, height: 12, rx: 2 }), cross(x, yy, 3.5, 'reject-x'), label('diagram.reject', 'ev-label-crash'));
-    case 'replay':
-      return s('g', { class: 'ev ev-replay' }, s('rect', { x: x - 6, y: yy - 6, width: 12, height: 12, rx: 2 }), label('diagram.replay', 'ev-label-commit'));
-    case 'register':
-      return s('g', { class: 'ev ev-replay' }, s('rect', { x: x - 6, y: yy - 6, width: 12, height: 12, rx: 2 }), label('diagram.register', 'ev-label-commit'));
-    case 'in_progress':
-      return s('g', { class: 'ev ev-timeout' }, s('circle', { cx: x, cy: yy, r: 7 }), label('diagram.inProgress', 'ev-label-timeout'));
-    case 'connect_error':
-      return s('g', { class: 'ev ev-reject' }, s('rect', { x: x - 6, y: yy - 6, width: 12, height: 12, rx: 2 }), cross(x, yy, 3.5, 'reject-x'), label('diagram.connectError', 'ev-label-crash'));
-    case 'redeliver':
-      return s('g', { class: 'ev ev-timeout' }, s('circle', { cx: x, cy: yy, r: 7 }), label('diagram.redeliver', 'ev-label-timeout'));
-    case 'expire':
-      return s('g', { class: 'ev ev-reject' }, s('rect', { x: x - 6, y: yy - 6, width: 12, height: 12, rx: 2 }), cross(x, yy, 3.5, 'reject-x'), label('diagram.expire', 'ev-label-crash'));
-    case 'notify':
-      return s('g', { class: 'ev ev-notify' }, s('circle', { cx: x, cy: yy, r: 5.5 }), label('diagram.notify', 'ev-label-commit'));
-    case 'relay':
-      return s('g', { class: 'ev ev-notify' }, s('circle', { cx: x, cy: yy, r: 5.5 }), label('diagram.relay', 'ev-label-commit'));
-    case 'mark_sent':
-      return s('g', { class: 'ev ev-replay' }, s('rect', { x: x - 6, y: yy - 6, width: 12, height: 12, rx: 2 }), label('diagram.markSent', 'ev-label-commit'));
-    case 'accept_email':
-      return s('g', { class: 'ev ev-accept' }, s('rect', { x: x - 7, y: yy - 7, width: 14, height: 14, rx: 2 }), label('diagram.acceptEmail', 'ev-label-provider'));
-    case 'dedup_email':
-      return s('g', { class: 'ev ev-dedup' }, s('rect', { x: x - 6, y: yy - 6, width: 12, height: 12, rx: 2 }), label('diagram.dedupEmail', 'ev-label-provider'));
-    case 'persist':
-    case 'record':
-      return s('g', { class: 'ev ev-persist' }, s('rect', { x: x - 5, y: yy - 5, width: 10, height: 10, rx: 1 }));
-    case 'drop':
-      return null; // drawn with its message
-    default:
-      return s('circle', { class: 'ev ev-dot', cx: x, cy: yy, r: 4.5 });
-  }
+  const label = mark.label ? s('text', { x: labelX, y: yy + 4, 'text-anchor': anchor, class: ['ev-label', `ev-label-${mark.tone}`] }, l(mark.label)) : null;
+  return s('g', { class: `ev ev-${mark.look}` }, ...draw(x, yy), label);
 }
 
 function messageShape(m, cur, prefix, geo, y, effect) {
