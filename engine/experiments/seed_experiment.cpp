@@ -36,9 +36,9 @@ std::string status_of(const Step& s) {
 
 json first_status_after_timeout(const Run& run) {
   for (std::size_t i = 0; i + 1 < run.steps.size(); ++i) {
-    if (run.steps[i].event.kind == "timeout") {
+    if (run.steps[i].event.type == EventKind::Timeout) {
       for (std::size_t j = i + 1; j < run.steps.size(); ++j) {
-        if (run.steps[j].event.kind == "record") return run.steps[j].event.local.to_json()["status"];
+        if (run.steps[j].event.type == EventKind::Record) return run.steps[j].event.local.to_json()["status"];
       }
     }
   }
@@ -47,7 +47,7 @@ json first_status_after_timeout(const Run& run) {
 
 json error_of(const Run& run) {
   for (const Step& s : run.steps) {
-    if (s.event.kind == "reject") return s.event.local.to_json()["reason"];
+    if (s.event.type == EventKind::Reject) return s.event.local.to_json()["reason"];
   }
   return nullptr;
 }
@@ -87,8 +87,8 @@ json seed_lab() {
   Run run = simulate(s, s.faults);
   json before = nullptr, first_receipt = nullptr;
   for (const Step& step : run.steps) {
-    if (step.event.kind == "commit" && first_receipt.is_null()) first_receipt = step.event.local.to_json()["receipt"];
-    if (step.event.kind == "drop" && before.is_null()) before = status_of(step);
+    if (step.event.type == EventKind::Commit && first_receipt.is_null()) first_receipt = step.event.local.to_json()["receipt"];
+    if (step.event.type == EventKind::Drop && before.is_null()) before = status_of(step);
   }
   const Step& last = run.steps.back();
   json final_receipt = nullptr;

@@ -22,7 +22,7 @@ bool same_rows(const Snapshot& a, const Snapshot& b) {
 bool same_step(const Step& a, const Step& b) {
   const Event& x = a.event;
   const Event& y = b.event;
-  return a.t == b.t && x.kind == y.kind && x.side == y.side && x.intent == y.intent && x.message == y.message &&
+  return a.t == b.t && x.type == y.type && x.side == y.side && x.intent == y.intent && x.message == y.message &&
          x.local.op_key == y.local.op_key && x.local.status == y.local.status && same_rows(a.snap, b.snap);
 }
 

@@ -24,7 +24,7 @@ std::string current_key(const Run& run, int step, const std::string& intent) {
   std::string key;
   for (int i = 0; i <= step; ++i) {
     const Event& e = run.steps[i].event;
-    if (e.side == Side::Client && e.intent == intent && (e.kind == "decide" || e.kind == "send")) {
+    if (e.side == Side::Client && e.intent == intent && (e.type == EventKind::Decide || e.type == EventKind::Send)) {
       if (e.local.op_key) key = *e.local.op_key;
     }
   }
@@ -59,7 +59,7 @@ bool lookup_authoritative(const Run& run, int step, const std::string& intent) {
 bool retention_passed(const Run& run, int step, const std::string& intent) {
   for (int i = 0; i <= step; ++i) {
     const Event& e = run.steps[i].event;
-    if (e.kind == "expire" && e.intent == intent) return true;
+    if (e.type == EventKind::Expire && e.intent == intent) return true;
   }
   return false;
 }

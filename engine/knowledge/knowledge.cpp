@@ -47,8 +47,8 @@ Knowledge::Knowledge(const std::vector<World>& worlds) : worlds_(worlds) {
       int node = 0;  // the root: nothing seen yet
       for (const Step& s : w.run.steps) {
         if (s.event.side == side) {
-          std::string sig = std::to_string(s.t) + "|" + s.event.kind + "|" + write_json(s.event.local.to_json());
-          if (s.event.kind == "restart") {
+          std::string sig = std::to_string(s.t) + "|" + s.event.name() + "|" + write_json(s.event.local.to_json());
+          if (s.event.type == EventKind::Restart) {
             node = 0;  // memory is gone: what it reads back starts a new history
             sig += "|" + durable_rows(side, s.snap);
           }

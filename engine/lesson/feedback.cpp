@@ -33,7 +33,7 @@ L10n knowledge_hint(const PreparedLesson& p, const Question& q) {
   int restarted = -1;
   for (int i = 0; i <= step && i < static_cast<int>(run.steps.size()); ++i) {
     if (run.steps[i].event.side != q.side) continue;
-    if (run.steps[i].event.kind == "restart") {
+    if (run.steps[i].event.type == EventKind::Restart) {
       own.clear();
       restarted = i;
     }

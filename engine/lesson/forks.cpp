@@ -72,7 +72,7 @@ std::vector<std::vector<ForkedRun>> fork_runs(const PreparedLesson& p, int step,
 std::string next_status(const Run& run, int from, const std::string& intent) {
   for (std::size_t i = static_cast<std::size_t>(from) + 1; i < run.steps.size(); ++i) {
     const Event& e = run.steps[i].event;
-    if (e.side == Side::Client && e.kind == "record" && e.intent == intent) return e.local.status.value_or("NONE");
+    if (e.side == Side::Client && e.type == EventKind::Record && e.intent == intent) return e.local.status.value_or("NONE");
   }
   return "NONE";
 }

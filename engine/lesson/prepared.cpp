@@ -33,7 +33,7 @@ int find_moment_step(const Run& run, const nlohmann::json& match) {
   for (const Step& s : run.steps) {
     const Event& e = s.event;
     const Message* m = e.message >= 0 ? &run.messages[e.message] : nullptr;
-    if (match.contains("event") && match["event"] != e.kind) continue;
+    if (match.contains("event") && match["event"] != e.name()) continue;
     if (match.contains("side") && match["side"] != to_string(e.side)) continue;
     if (match.contains("intent") && match["intent"] != e.intent) continue;
     if (match.contains("message") && (!m || match["message"] != to_string(m->kind))) continue;

@@ -232,9 +232,10 @@ struct Event {
   Event() = default;
   /// `local` is moved in (constructed from it: cheaper than assigned, LocalView being large).
   Event(EventKind type, Side side, int message, const std::string& intent, LocalView&& local)
-      : type(type), kind(event_row(type).name), side(side), message(message), intent(intent), local(std::move(local)) {}
+      : type(type), side(side), message(message), intent(intent), local(std::move(local)) {}
   EventKind type = EventKind::Start;  ///< its row in event_table()
-  std::string kind;  ///< its name (event_row(type).name)
+  /// Its name, as in a step's JSON and a moment's `event` (event_row(type).name).
+  const char* name() const { return event_row(type).name; }
   Side side = Side::None;
   int message = -1;  ///< the message sent, received or lost by this event
   std::string intent;

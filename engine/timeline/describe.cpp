@@ -171,7 +171,7 @@ L10n looked_up_key(const Run& run, const std::string& intent, const std::string&
 // event table (docs/design.md, "The parts and their dependency order"), not split.
 L10n describe(const Step& s, const Run& run) {  // NOLINT(readability-function-size): one case per event kind; to be replaced by the event table
   const Event& e = s.event;
-  const std::string& k = e.kind;
+  const std::string& k = e.name();
   std::string key = str(e.local.op_key);
   std::string receipt = str(e.local.receipt);
   std::string intent = e.intent;

@@ -98,7 +98,7 @@ bool changed_row(const Rows<Row>& before, const Row& row, SameKey same_key) {
 json event_json(const Step& s, const Run& run) {
   const Event& e = s.event;
   json out = json::object();
-  put(out, "kind", e.kind);
+  put(out, "kind", e.name());
   put(out, "side", to_string(e.side));
   put(out, "message", e.message >= 0 ? json(e.message) : json(nullptr));
   put(out, "intent", e.intent.empty() ? json(nullptr) : json(e.intent));

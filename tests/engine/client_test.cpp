@@ -57,12 +57,12 @@ std::vector<const Step*> steps_where(const Run& run, const std::function<bool(co
 }
 
 std::vector<const Step*> sends(const Run& run, const std::string& intent = "r") {
-  return steps_where(run, [&](const Step& s) { return s.event.kind == "send" && s.event.intent == intent; });
+  return steps_where(run, [&](const Step& s) { return s.event.type == EventKind::Send && s.event.intent == intent; });
 }
 
 const Step* first_record(const Run& run, const std::string& status) {
   auto found = steps_where(run, [&](const Step& s) {
-    return s.event.kind == "record" && s.event.local.to_json().value("status", "") == status;
+    return s.event.type == EventKind::Record && s.event.local.to_json().value("status", "") == status;
   });
   return found.empty() ? nullptr : found.front();
 }
@@ -221,7 +221,7 @@ TEST_CASE("errors are marked definite or indefinite; only a definite one ends an
     s.space.client_crash_points = {ClientPoint::AfterSend, ClientPoint::BeforeRecord};
     for (const World& w : build_worlds(s)) {
       for (const Step& st : w.run.steps) {
-        if (st.event.kind != "record") continue;
+        if (st.event.type != EventKind::Record) continue;
         std::string status = st.event.local.to_json()["status"];
         std::string error = st.event.local.to_json().value("error", "");
         if (status == status::kConflict) CHECK(error == error_kind::kDefinite);
@@ -293,7 +293,7 @@ TEST_CASE("intent_durable: the client's row survives its crash, and is missing w
 
   s.client.persist = PersistWhen::BeforeSend;
   run = simulate(s, s.faults);
-  const Step* crashed = steps_where(run, [](const Step& st) { return st.event.kind == "crash"; }).front();
+  const Step* crashed = steps_where(run, [](const Step& st) { return st.event.type == EventKind::Crash; }).front();
   CHECK(evaluate(durable, run, crashed->i) == true);
 }
 
@@ -309,7 +309,7 @@ TEST_CASE("a read-back after success: a lagging read makes recreate a second eff
   for (const Violation& v : check_invariants(recreated).violations) duplicate |= v.invariant == Invariant::DuplicateEffect;
   CHECK(duplicate);
   // The read-back is a lookup the timeline names as such, and the second create carries a new key.
-  auto lookups = steps_where(recreated, [](const Step& st) { return st.event.kind == "lookup"; });
+  auto lookups = steps_where(recreated, [](const Step& st) { return st.event.type == EventKind::Lookup; });
   REQUIRE(!lookups.empty());
   CHECK(lookups[0]->event.local.to_json().value("read_back", false));
   auto sent = sends(recreated);
@@ -321,7 +321,7 @@ TEST_CASE("a read-back after success: a lagging read makes recreate a second eff
   CHECK(ending_of(kept).intents[0].effects == 1);
   CHECK(ending_of(kept).intents[0].status == "DELIVERED");
   CHECK(check_invariants(kept).safe());
-  CHECK(steps_where(kept, [](const Step& st) { return st.event.kind == "lookup"; }).size() == 1);
+  CHECK(steps_where(kept, [](const Step& st) { return st.event.type == EventKind::Lookup; }).size() == 1);
 
   // With a read that sees the record, recreate changes nothing either.
   s.client.read_back = ReadBack::Recreate;
@@ -417,7 +417,7 @@ TEST_CASE("a layer's own timeout gives up on a call the service still runs and s
   s.client.retry_layers = {temporal};
   Run run = simulate(s, s.faults);
   auto layer_timeouts = steps_where(run, [](const Step& st) {
-    return st.event.kind == "timeout" && st.event.local.to_json().value("for", "") == "layer";
+    return st.event.type == EventKind::Timeout && st.event.local.to_json().value("for", "") == "layer";
   });
   REQUIRE(!layer_timeouts.empty());
   CHECK(layer_timeouts[0]->t == 100);
@@ -453,7 +453,7 @@ TEST_CASE("a refused connection never leaves: the client knows at once, and even
   Scenario s = one_intent();
   s.client.key_scope = KeyScope::PerAttempt;
   Run run = simulate(s, FaultPlan{{refused_connection(1)}});
-  auto refused = steps_where(run, [](const Step& st) { return st.event.kind == "connect_error"; });
+  auto refused = steps_where(run, [](const Step& st) { return st.event.type == EventKind::ConnectError; });
   REQUIRE(refused.size() == 1);
   CHECK(refused[0]->event.local.to_json().value("attempt", 0) == 1);
   CHECK(describe(*refused[0], run).en.find("never leaves") != std::string::npos);
@@ -484,7 +484,7 @@ TEST_CASE("a refused connection never leaves: the client knows at once, and even
   std::vector<World> lost_worlds = build_worlds(s);
   Knowledge lost(lost_worlds);
   const Run& lost_run = lost_worlds[0].run;
-  auto timeouts = steps_where(lost_run, [](const Step& st) { return st.event.kind == "timeout"; });
+  auto timeouts = steps_where(lost_run, [](const Step& st) { return st.event.type == EventKind::Timeout; });
   REQUIRE(!timeouts.empty());
   CHECK(lost.cell(Side::Client, timeouts[0]->i, arrived).verdict() == "cannot_know");
 }
@@ -515,7 +515,7 @@ TEST_CASE("a refused connection no layer retries ends FAILED when nothing ever l
   Run earlier = simulate(s, FaultPlan{{drop(MessageKind::Response, 1), refused_connection(2)}});
   CHECK(final_status(earlier, "r") == "NEEDS_HUMAN");
   // Its step does not call another key safe: attempt 1 went out.
-  auto second = steps_where(earlier, [](const Step& st) { return st.event.kind == "connect_error"; });
+  auto second = steps_where(earlier, [](const Step& st) { return st.event.type == EventKind::ConnectError; });
   REQUIRE(second.size() == 1);
   CHECK(describe(*second[0], earlier).en.find("only a send under the same key is safe") != std::string::npos);
   CHECK(describe(*second[0], earlier).en.find("another key, is safe") == std::string::npos);
@@ -534,10 +534,10 @@ TEST_CASE("a desired-state controller re-applies on a schedule: a replay under t
   CHECK(final_effects(run, "r") == 1);
   CHECK(check_invariants(run).safe());
   int replays = 0;
-  for (const Step& st : run.steps) replays += st.event.kind == "replay";
+  for (const Step& st : run.steps) replays += st.event.type == EventKind::Replay;
   CHECK(replays == 3);
   // Each pass's answer came: the client's memory waits for nothing at the end.
-  CHECK(run.steps.back().event.kind == "receive");
+  CHECK(run.steps.back().event.type == EventKind::Receive);
   CHECK(run.steps.back().snap.waiting.empty());
 
   // The same passes, each under a key of its own: every pass is another effect.
@@ -594,7 +594,7 @@ TEST_CASE("a script action about an intent not decided yet does nothing, and the
   s.script.push_back({ActionKind::Reapply, 0, -1, "r", ""});
   s.script.push_back({ActionKind::Deliver, 100, -1, "r", "payload-1"});
   Run run = simulate(s, s.faults);
-  auto ignored = steps_where(run, [](const Step& st) { return st.event.kind == "ignored"; });
+  auto ignored = steps_where(run, [](const Step& st) { return st.event.type == EventKind::Ignored; });
   REQUIRE(ignored.size() == 1);
   CHECK(ignored[0]->t == 0);
   CHECK(describe(*ignored[0], run).en == "the script's reapply does nothing: the client has not decided \"r\" yet (it has no row for it)");

@@ -37,7 +37,7 @@ Scenario reconciling(OnNotFound on_not_found, std::vector<Fault> faults) {
 // The en text of the nth step of this kind and side (from 1), or "" if none.
 std::string text_of(const Run& run, const std::string& kind, Side side, int nth = 1) {
   for (const Step& s : run.steps) {
-    if (s.event.kind == kind && s.event.side == side && --nth == 0) return describe(s, run).en;
+    if (s.event.name() == kind && s.event.side == side && --nth == 0) return describe(s, run).en;
   }
   return "";
 }
@@ -56,7 +56,7 @@ bool has(const std::string& text, const std::string& part) { return text.find(pa
 const Step* last_replay(const Run& run) {
   const Step* out = nullptr;
   for (const Step& st : run.steps) {
-    if (st.event.kind == "replay") out = &st;
+    if (st.event.type == EventKind::Replay) out = &st;
   }
   return out;
 }
@@ -89,7 +89,7 @@ TEST_CASE("not_found says why: a lagging replica, a forgotten record, or no reco
     // The client's text does not claim the key never existed.
     std::string received;
     for (const Step& st : run.steps) {
-      if (st.event.side == Side::Client && st.event.kind == "receive" &&
+      if (st.event.side == Side::Client && st.event.type == EventKind::Receive &&
           st.event.local.to_json().value("outcome", "") == "not_found") {
         received = describe(st, run).en;
         break;

@@ -22,7 +22,7 @@ TEST_CASE("a different seed changes keys and receipts but not the story") {
   auto b = idemlab::prepare_lesson(idemlab::load_lesson("x.json", j.dump()));
   REQUIRE(a->run().steps.size() == b->run().steps.size());
   for (std::size_t i = 0; i < a->run().steps.size(); ++i) {
-    CHECK(a->run().steps[i].event.kind == b->run().steps[i].event.kind);
+    CHECK(a->run().steps[i].event.type == b->run().steps[i].event.type);
   }
   CHECK(a->run().steps.back().snap.intents[0].op_key != b->run().steps.back().snap.intents[0].op_key);
 }

@@ -38,9 +38,9 @@ TEST_CASE("lost response, same key kept, UNKNOWN, restart and reconcile: one del
   std::string created, stored;
   bool crashed = false, restarted = false;
   for (const idemlab::Step& step : run.steps) {
-    if (step.event.kind == "commit") created = step.event.local.to_json()["receipt"];
-    if (step.event.kind == "crash") crashed = true;
-    if (step.event.kind == "restart") restarted = crashed;
+    if (step.event.type == idemlab::EventKind::Commit) created = step.event.local.to_json()["receipt"];
+    if (step.event.type == idemlab::EventKind::Crash) crashed = true;
+    if (step.event.type == idemlab::EventKind::Restart) restarted = crashed;
   }
   REQUIRE(run.steps.back().snap.intents.size() == 1);
   stored = run.steps.back().snap.intents[0].receipt.value_or("");

@@ -51,7 +51,7 @@ bool breaks(const Run& run, const std::string& intent, Invariant which) {
 std::vector<std::string> recorded(const Run& run, const std::string& intent) {
   std::vector<std::string> out;
   for (const Step& st : run.steps) {
-    if (st.event.kind == "record" && st.event.intent == intent) out.push_back(st.event.local.to_json().value("status", ""));
+    if (st.event.type == EventKind::Record && st.event.intent == intent) out.push_back(st.event.local.to_json().value("status", ""));
   }
   return out;
 }

@@ -182,7 +182,7 @@ TEST_CASE("a lookup that finds the key bound to other content ends the changed r
   });
   REQUIRE(conflict >= 0);
   CHECK(run.steps[conflict].event.local.to_json().value("error", "") == error_kind::kDefinite);
-  CHECK(run.steps[conflict - 1].event.kind == "receive");
+  CHECK(run.steps[conflict - 1].event.type == EventKind::Receive);
   CHECK(run.messages[run.steps[conflict - 1].event.message].kind == MessageKind::LookupReply);
   CHECK(check_invariants(run).safe());
 }

@@ -75,8 +75,8 @@ TEST_CASE("a crash wipes the client's memory: after a restart it knows only its 
   int sent = -1, restarted = -1;
   for (const Step& s : run.steps) {
     if (s.event.side != Side::Client) continue;
-    if (s.event.kind == "send" && sent < 0) sent = s.i;
-    if (s.event.kind == "restart") restarted = s.i;
+    if (s.event.type == EventKind::Send && sent < 0) sent = s.i;
+    if (s.event.type == EventKind::Restart) restarted = s.i;
   }
   REQUIRE(sent >= 0);
   REQUIRE(restarted > sent);

@@ -43,7 +43,7 @@ int emails(const Run& run) { return emails_for(run, last(run), kIntent); }
 
 int step_of(const Run& run, const std::string& kind, Side side) {
   for (const Step& s : run.steps) {
-    if (s.event.kind == kind && s.event.side == side) return s.i;
+    if (s.event.name() == kind && s.event.side == side) return s.i;
   }
   return -1;
 }
@@ -105,7 +105,7 @@ TEST_CASE("outbox, provider dedups by key: exactly one email in every run of the
     REQUIRE(restart >= 0);
     CHECK(w->run.steps[restart].snap.outbox[0].status == "pending");
     CHECK(w->run.steps[restart].snap.outbox[0].attempts == 0);
-    CHECK(w->run.steps[restart + 1].event.kind == "relay");
+    CHECK(w->run.steps[restart + 1].event.type == EventKind::Relay);
   }
   SUBCASE("a crash between the send and the mark: sent twice, delivered once") {
     const World* w = world(worlds, "crash:service:after_email_send:r:1");

@@ -48,7 +48,7 @@ Run run_with(const Scenario& s, std::vector<Fault> faults) {
 std::vector<std::string> heard(const Run& run) {
   std::vector<std::string> out;
   for (const Step& st : run.steps) {
-    if (st.event.kind != "receive" || st.event.side != Side::Client) continue;
+    if (st.event.type != EventKind::Receive || st.event.side != Side::Client) continue;
     out.push_back(st.event.local.to_json().value("outcome", "") + "/" + std::to_string(st.event.local.to_json().value("http", 0)));
   }
   return out;
@@ -78,7 +78,7 @@ TEST_CASE("a replayed answer is a 200 marked as a replay; a new effect is a 201"
   CHECK(heard(run) == std::vector<std::string>{"ok/200"});
   bool marked = false;
   for (const Step& st : run.steps) {
-    if (st.event.kind == "receive" && st.event.side == Side::Client) marked = st.event.local.to_json().value("replayed", false);
+    if (st.event.type == EventKind::Receive && st.event.side == Side::Client) marked = st.event.local.to_json().value("replayed", false);
   }
   CHECK(marked);
   CHECK(heard(run_with(s, {})) == std::vector<std::string>{"ok/201"});
@@ -228,7 +228,7 @@ TEST_CASE("a layer that makes its own key per call: its own retries share it, an
   // The SDK's key is not the one the client stored: the send step says which it carries.
   std::vector<std::string> wire, stored;
   for (const Step& st : one.steps) {
-    if (st.event.kind != "send") continue;
+    if (st.event.type != EventKind::Send) continue;
     wire.push_back(st.event.local.to_json().value("op_key", ""));
     stored.push_back(st.event.local.to_json().value("stored_key", ""));
   }
@@ -263,7 +263,7 @@ TEST_CASE("a reply after the timeout: read, it settles the intent; discarded, th
   CHECK(check_invariants(dropped).safe());
   bool said = false;
   for (const Step& st : dropped.steps) {
-    if (st.event.kind == "receive" && st.event.side == Side::Client) said = st.event.local.to_json().value("discarded", false);
+    if (st.event.type == EventKind::Receive && st.event.side == Side::Client) said = st.event.local.to_json().value("discarded", false);
   }
   CHECK(said);
 }
@@ -275,8 +275,8 @@ TEST_CASE("the timeline tells a 429 after a lost reply from one that settles the
   Run later = run_with(s, {lost, service_error(ErrorPoint::Refused, 2)});
   std::string refuse, heard_it;
   for (const Step& st : later.steps) {
-    if (st.event.kind == "refuse") refuse = describe(st, later).en;
-    if (st.event.kind == "receive" && st.event.side == Side::Client && st.event.local.to_json().value("outcome", "") == "refused") {
+    if (st.event.type == EventKind::Refuse) refuse = describe(st, later).en;
+    if (st.event.type == EventKind::Receive && st.event.side == Side::Client && st.event.local.to_json().value("outcome", "") == "refused") {
       heard_it = describe(st, later).en;
     }
   }
@@ -285,7 +285,7 @@ TEST_CASE("the timeline tells a 429 after a lost reply from one that settles the
   // The only send refused: nothing says an earlier attempt counts.
   Run first = run_with(s, {service_error(ErrorPoint::Refused, 1)});
   for (const Step& st : first.steps) {
-    if (st.event.kind == "refuse" || st.event.kind == "receive") CHECK(describe(st, first).en.find("earlier") == std::string::npos);
+    if (st.event.type == EventKind::Refuse || st.event.type == EventKind::Receive) CHECK(describe(st, first).en.find("earlier") == std::string::npos);
   }
 }
 
@@ -296,7 +296,7 @@ TEST_CASE("a lookup the client decides on after a 409 spends the layer's budget 
   Run run = run_with(s, {service_error(ErrorPoint::AfterCommit)});
   std::vector<std::string> by;
   for (const Step& st : run.steps) {
-    if (st.event.kind == "send" || st.event.kind == "lookup") by.push_back(st.event.kind + ":" + st.event.local.to_json().value("retried_by", ""));
+    if (st.event.type == EventKind::Send || st.event.type == EventKind::Lookup) by.push_back(std::string(st.event.name()) + ":" + st.event.local.to_json().value("retried_by", ""));
   }
   // The 500 is retried by the SDK; the lookup after the 409 is the client's own decision.
   CHECK(by == std::vector<std::string>{"send:", "send:sdk", "lookup:"});
@@ -320,7 +320,7 @@ TEST_CASE("Stripe v1 replays a saved 500 to every retry under its key; v2 comple
     CHECK(heard(v1) == std::vector<std::string>{"error/500", "error/500", "error/500"});
     int replayed = 0;
     for (const Step& st : v1.steps) {
-      if (st.event.kind == "receive" && st.event.side == Side::Client) replayed += st.event.local.to_json().value("replayed", false);
+      if (st.event.type == EventKind::Receive && st.event.side == Side::Client) replayed += st.event.local.to_json().value("replayed", false);
     }
     CHECK(replayed == 2);
     CHECK(ending(v1).status == "NEEDS_HUMAN");
@@ -340,13 +340,13 @@ TEST_CASE("Stripe v1 replays a saved 500 to every retry under its key; v2 comple
   CHECK(ending(nothing).effects == 0);
   bool said_why = false;
   for (const Step& st : nothing.steps) {
-    if (st.event.kind == "not_found") said_why = st.event.local.to_json().value("why", "") == Service::kStoredError;
+    if (st.event.type == EventKind::NotFound) said_why = st.event.local.to_json().value("why", "") == Service::kStoredError;
   }
   CHECK(said_why);
   // The timeline tells the learner the second 500 is the first one again.
   std::string second;
   for (const Step& st : nothing.steps) {
-    if (st.event.kind == "receive" && st.event.side == Side::Client && st.event.local.to_json().value("replayed", false)) {
+    if (st.event.type == EventKind::Receive && st.event.side == Side::Client && st.event.local.to_json().value("replayed", false)) {
       second = describe(st, nothing).en;
     }
   }
@@ -366,8 +366,8 @@ TEST_CASE("on_refused retry: the client waits as the 429's Retry-After asks and 
   // The second send leaves when the header said, not before.
   std::int64_t refused_at = -1, resent_at = -1;
   for (const Step& st : run.steps) {
-    if (st.event.kind == "receive" && st.event.side == Side::Client && refused_at < 0) refused_at = st.t;
-    if (st.event.kind == "send" && st.event.side == Side::Client && refused_at >= 0 && resent_at < 0) resent_at = st.t;
+    if (st.event.type == EventKind::Receive && st.event.side == Side::Client && refused_at < 0) refused_at = st.t;
+    if (st.event.type == EventKind::Send && st.event.side == Side::Client && refused_at >= 0 && resent_at < 0) resent_at = st.t;
   }
   CHECK(resent_at - refused_at == 700);
 
@@ -396,7 +396,7 @@ TEST_CASE("a key hashed from the whole request, submit time included, is new on 
   Run run = run_with(s, {lost_response()});
   std::vector<std::string> keys;
   for (const Step& st : run.steps) {
-    if (st.event.kind == "send" && st.event.side == Side::Client) keys.push_back(st.event.local.to_json().value("op_key", ""));
+    if (st.event.type == EventKind::Send && st.event.side == Side::Client) keys.push_back(st.event.local.to_json().value("op_key", ""));
   }
   REQUIRE(keys.size() == 2);
   CHECK(keys[0] != keys[1]);

@@ -120,7 +120,7 @@ TEST_CASE("atomic: exactly one effect and no false DELIVERED in every run of the
     const World* w = world(worlds, "crash:service:between_writes:r:1");
     REQUIRE(w != nullptr);
     auto crash = std::find_if(w->run.steps.begin(), w->run.steps.end(),
-                              [](const Step& s) { return s.event.kind == "crash"; });
+                              [](const Step& s) { return s.event.type == EventKind::Crash; });
     REQUIRE(crash != w->run.steps.end());
     CHECK(crash->event.side == Side::Service);
     CHECK(crash->event.local.to_json().value("rolled_back", false));
@@ -147,7 +147,7 @@ TEST_CASE("a message reaching a crashed service is lost; the restarted service k
   Run run = run_with(s, {crash_service(ServicePoint::AfterCommit, 150)});
   bool lost_to_down = false;
   for (const Step& step : run.steps) {
-    if (step.event.kind == "drop" && step.event.local.to_json().value("reason", "") == "receiver_down") {
+    if (step.event.type == EventKind::Drop && step.event.local.to_json().value("reason", "") == "receiver_down") {
       lost_to_down = true;
       CHECK(!step.snap.service_alive);
     }
@@ -177,7 +177,7 @@ TEST_CASE("retention: once the dedup record is forgotten, a retry with the same 
   for (const Step& st : kept.steps) {
     if (st.t < 1010) CHECK(evaluate(passed, kept, st.i) == false);
   }
-  CHECK(kept.steps.back().event.kind == "expire");  // the record is forgotten at t=1010
+  CHECK(kept.steps.back().event.type == EventKind::Expire);  // the record is forgotten at t=1010
 
   // A day's window, as Stripe keeps keys: the record outlives the run, which settles
   // (it does not wait at the horizon for an expiry) with one effect.
@@ -204,7 +204,7 @@ Scenario reconciling(OnNotFound on_not_found) {
 // The first lookup's service step and the number of effects then.
 const Step* first_lookup_answer(const Run& run) {
   for (const Step& s : run.steps) {
-    if (s.event.kind == "found" || s.event.kind == "not_found") return &s;
+    if (s.event.type == EventKind::Found || s.event.type == EventKind::NotFound) return &s;
   }
   return nullptr;
 }
@@ -216,7 +216,7 @@ TEST_CASE("lookup lag: an existing delivery is not found") {
   Run run = simulate(s, s.faults);
   const Step* answer = first_lookup_answer(run);
   REQUIRE(answer != nullptr);
-  CHECK(answer->event.kind == "not_found");
+  CHECK(answer->event.type == EventKind::NotFound);
   CHECK(effects_for(run, answer->i, kIntent) == 1);
   FactRef authoritative{"lookup_authoritative", "lookup_authoritative", kIntent, 1};
   FactRef registered{"key_registered", "key_registered", kIntent, 1};
@@ -230,7 +230,7 @@ TEST_CASE("lookup lag: an existing delivery is not found") {
 
   s.service.lookup_lag_ms = 0;
   Run primary = simulate(s, s.faults);
-  CHECK(first_lookup_answer(primary)->event.kind == "found");
+  CHECK(first_lookup_answer(primary)->event.type == EventKind::Found);
 }
 
 TEST_CASE("on_not_found: resend trusts a lookup that has forgotten the key; retry_lookup does not") {
@@ -238,7 +238,7 @@ TEST_CASE("on_not_found: resend trusts a lookup that has forgotten the key; retr
   resend.service.retention_ms = 50;
   Run run = simulate(resend, resend.faults);
   REQUIRE(first_lookup_answer(run) != nullptr);
-  CHECK(first_lookup_answer(run)->event.kind == "not_found");
+  CHECK(first_lookup_answer(run)->event.type == EventKind::NotFound);
   CHECK(effects_for(run, last(run), kIntent) == 2);
 
   Scenario ask_again = reconciling(OnNotFound::RetryLookup);
@@ -254,7 +254,7 @@ TEST_CASE("a concurrent request with a key still in progress is answered in_prog
   s.service.processing_ms = 150;  // attempt 1 commits at t=160, after the client's timeout
   Run run = simulate(s, s.faults);
   auto answer = std::find_if(run.steps.begin(), run.steps.end(),
-                             [](const Step& st) { return st.event.kind == "in_progress"; });
+                             [](const Step& st) { return st.event.type == EventKind::InProgress; });
   REQUIRE(answer != run.steps.end());
   CHECK(answer->event.side == Side::Service);
   CHECK(run.messages[answer->event.message].n == 2);  // the retry
@@ -264,7 +264,7 @@ TEST_CASE("a concurrent request with a key still in progress is answered in_prog
   CHECK(effects_for(run, answer->i, kIntent) == 0);
   // The client reads the answer as indefinite: UNKNOWN until the first request's receipt.
   auto received = std::find_if(answer, run.steps.end(), [](const Step& st) {
-    return st.event.side == Side::Client && st.event.kind == "receive" &&
+    return st.event.side == Side::Client && st.event.type == EventKind::Receive &&
            st.event.local.to_json().value("outcome", "") == "in_progress";
   });
   REQUIRE(received != run.steps.end());
@@ -288,7 +288,7 @@ TEST_CASE("processing time: a retry after the commit is replayed at once; one du
   auto resend_at = [&](std::int64_t at) { s.script.push_back({ActionKind::ResendSameKey, at, -1, kIntent, ""}); };
   auto step_of = [](const Run& run, const std::string& kind, int attempt) -> const Step* {
     for (const Step& st : run.steps) {
-      if (st.event.kind == kind && st.event.message >= 0 && run.messages[st.event.message].n == attempt) return &st;
+      if (st.event.name() == kind && st.event.message >= 0 && run.messages[st.event.message].n == attempt) return &st;
     }
     return nullptr;
   };
@@ -369,7 +369,7 @@ TEST_CASE("without the in-progress guard the work runs twice at once; check_then
     // The timeline says why: each request was checked once, on arrival, and found nothing.
     int checked = 0;
     for (const Step& st : run.steps) {
-      if (st.event.kind == "receive" && st.event.side == Side::Service && st.event.local.to_json().value("checked", "") == "no_record") {
+      if (st.event.type == EventKind::Receive && st.event.side == Side::Service && st.event.local.to_json().value("checked", "") == "no_record") {
         ++checked;
         CHECK(describe(st, run).en.find("will not look again") != std::string::npos);
       }
@@ -398,7 +398,7 @@ TEST_CASE("a lease shorter than the processing hands the request out again while
     Run run = run_with(s);
     std::vector<std::int64_t> at;
     for (const Step& st : run.steps) {
-      if (st.event.kind == "redeliver") at.push_back(st.t);
+      if (st.event.type == EventKind::Redeliver) at.push_back(st.t);
     }
     // Each copy has its own lease: t=110 redelivers the first, t=210 the first copy, and so
     // on, up to limits::kMaxLeaseRedeliveries.
@@ -430,7 +430,7 @@ TEST_CASE("a lease shorter than the processing hands the request out again while
     Run run = run_with(s);
     std::vector<std::string> en, zh;
     for (const Step& st : run.steps) {
-      if (st.event.kind != "redeliver") continue;
+      if (st.event.type != EventKind::Redeliver) continue;
       en.push_back(describe(st, run).en);
       zh.push_back(describe(st, run).zh);
     }
@@ -444,7 +444,7 @@ TEST_CASE("a lease shorter than the processing hands the request out again while
     Run run = run_with(s);
     int last_redelivery = -1;
     for (const Step& st : run.steps) {
-      if (st.event.kind == "redeliver") last_redelivery = st.i;
+      if (st.event.type == EventKind::Redeliver) last_redelivery = st.i;
     }
     REQUIRE(last_redelivery >= 0);
     CHECK(describe(run.steps[last_redelivery], run).en.find("at most 5 times") != std::string::npos);
@@ -500,7 +500,7 @@ TEST_CASE("a crash forgets the requests in progress") {
   Scenario s = retrying(Ordering::Atomic);
   s.service.processing_ms = 30;
   Run run = run_with(s, {crash_service(ServicePoint::BeforeCommit)});
-  auto crash = std::find_if(run.steps.begin(), run.steps.end(), [](const Step& st) { return st.event.kind == "crash"; });
+  auto crash = std::find_if(run.steps.begin(), run.steps.end(), [](const Step& st) { return st.event.type == EventKind::Crash; });
   REQUIRE(crash != run.steps.end());
   CHECK(crash->t == 40);
   CHECK(crash->snap.in_progress.empty());
@@ -531,7 +531,7 @@ TEST_CASE("key_registered follows the dedup record of the intent's current key")
   FactRef registered{"key_registered", "key_registered", kIntent, 1};
   FactRef authoritative{"lookup_authoritative", "lookup_authoritative", kIntent, 1};
   CHECK(evaluate(registered, run, 0) == false);
-  auto reg = std::find_if(run.steps.begin(), run.steps.end(), [](const Step& st) { return st.event.kind == "register"; });
+  auto reg = std::find_if(run.steps.begin(), run.steps.end(), [](const Step& st) { return st.event.type == EventKind::Register; });
   REQUIRE(reg != run.steps.end());
   CHECK(evaluate(registered, run, reg->i) == true);
   // A key with no effect: a lookup would answer "found" for what never happened.

@@ -18,7 +18,7 @@ TEST_CASE("a conflicting payload writes nothing at the service") {
   Run run = simulate(s, s.faults);
   const Step* reject = nullptr;
   for (const Step& step : run.steps) {
-    if (step.event.kind == "reject") reject = &step;
+    if (step.event.type == EventKind::Reject) reject = &step;
   }
   REQUIRE(reject != nullptr);
   const Step& before = run.steps[reject->i - 1];
@@ -41,8 +41,8 @@ TEST_CASE("the same key with the same payload replays the original receipt") {
   Run run = simulate(s, s.faults);
   int commits = 0, replays = 0;
   for (const Step& step : run.steps) {
-    commits += step.event.kind == "commit";
-    replays += step.event.kind == "replay";
+    commits += step.event.type == EventKind::Commit;
+    replays += step.event.type == EventKind::Replay;
   }
   CHECK(commits == 1);
   CHECK(replays == 1);

@@ -16,5 +16,5 @@ inline const idemlab::World* world(const std::vector<idemlab::World>& worlds, co
 /// How many steps of `run` have this event kind.
 inline int count_events(const idemlab::Run& run, const std::string& kind) {
   return static_cast<int>(std::count_if(run.steps.begin(), run.steps.end(),
-                                        [&](const idemlab::Step& s) { return s.event.kind == kind; }));
+                                        [&](const idemlab::Step& s) { return s.event.name() == kind; }));
 }
