@@ -15,6 +15,28 @@ long long current(bool take, long long read_at, const Database& from, const Data
   return read_at == from.changes() ? to.changes() : -1;
 }
 
+// ErrorPoint::Gateway fired for request `m`: the gateway in front of the service answers
+// 502 in its stead, as its own step (the reply's send).
+void gateway_error(Env& env, const Message& m) {
+  // Answered in front of the service: no receive, no dedup record looked at or written,
+  // whatever the key holds (a retry of a committed key gets the 502 too).
+  Message r;
+  r.kind = MessageKind::Response;
+  r.from = Side::Service;
+  r.to = Side::Client;
+  r.intent = m.intent;
+  r.n = m.n;
+  r.op_key = m.op_key;
+  r.outcome = "error";
+  r.reason = reasons::kBadGateway;
+  r.http = static_cast<int>(http::kBadGateway);
+  int id = env.send(r);
+  LocalView local;
+  local.op_key = m.op_key;
+  local.http = r.http;
+  env.emit(EventKind::GatewayError, Side::Service, m.intent, id, std::move(local));
+}
+
 }  // namespace
 
 Service::Service(Env& env, ServiceSetup setup) : env_(env), setup_(std::move(setup)), db_(Database::with_schema(
@@ -150,7 +172,7 @@ void Service::on_message(const Message& m) {
     return;
   }
   if (m.kind == MessageKind::Request && env_.error_here(ErrorPoint::Gateway, m.intent, m.n)) {
-    gateway_error(m);
+    gateway_error(env_, m);
     return;
   }
   if (m.kind == MessageKind::Request && !m.key_sent) {
@@ -566,7 +588,7 @@ int Service::http_status(MessageKind kind, const std::string& outcome, const std
   if (outcome == "in_progress") return 409;  // the IETF draft's 409 Conflict
   if (outcome == "rejected" && reason == kMissingKey) return 400;  // the draft's 400 Bad Request
   if (outcome == "rejected") return reason == kAlreadyExists ? 409 : 422;  // the draft's 422
-  if (outcome == "error") return reason == kBadGateway ? static_cast<int>(http::kBadGateway) : 500;
+  if (outcome == "error") return reason == reasons::kBadGateway ? static_cast<int>(http::kBadGateway) : 500;
   if (outcome == "refused") return kind == MessageKind::LookupReply ? 200 : kRefusedStatus;  // a lookup found the stored 429
   return 0;
 }
@@ -617,26 +639,6 @@ void Service::fail(const Message& m, bool committed) {
   }
   record(EventKind::Error, m.intent, std::move(local), m.id);
   reply(m, MessageKind::Response, "error", "", kInternalError);
-}
-
-void Service::gateway_error(const Message& m) {
-  // Answered in front of the service: no receive, no dedup record looked at or written,
-  // whatever the key holds (a retry of a committed key gets the 502 too).
-  Message r;
-  r.kind = MessageKind::Response;
-  r.from = Side::Service;
-  r.to = Side::Client;
-  r.intent = m.intent;
-  r.n = m.n;
-  r.op_key = m.op_key;
-  r.outcome = "error";
-  r.reason = kBadGateway;
-  r.http = static_cast<int>(http::kBadGateway);
-  int id = env_.send(r);
-  LocalView local;
-  local.op_key = m.op_key;
-  local.http = r.http;
-  record(EventKind::GatewayError, m.intent, std::move(local), id);
 }
 
 void Service::reply(const Message& to, MessageKind kind, const std::string& outcome,

@@ -146,9 +146,6 @@ class Service final : public Node {
   static constexpr const char* kMissingKey = reasons::kMissingKey;
   /// The reason of an "error" answer (500) and of a "refused" one (429).
   static constexpr const char* kInternalError = reasons::kInternalError;
-  /// The reason of the "error" answer (502) a gateway in front of the service gives
-  /// (ErrorPoint::Gateway).
-  static constexpr const char* kBadGateway = reasons::kBadGateway;
   static constexpr const char* kRefusedReason = reasons::kRefused;
   /// The HTTP status of a refusal (a throttle, no capacity), as stored under a key (stores_refusal).
   static constexpr long long kRefusedStatus = http::kRefused;
@@ -208,8 +205,6 @@ class Service final : public Node {
                        const std::string& receipt);
   void relay();
   void relay_timeout(const std::string& email_key, int n, int epoch);
-  /// ErrorPoint::Gateway fired for request `m`: the gateway answers 502 in its stead.
-  void gateway_error(const Message& m);
   void on_email_ack(const Message& m);
   /// The intent label the requests of `op_key` carried (Message::intent), as the service
   /// kept it with its record of the key ("" for none): learned from the messages, as a
