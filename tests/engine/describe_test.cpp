@@ -204,3 +204,10 @@ TEST_CASE("a replayed saved 500 or 429 says which answer it replays, in both lan
     CHECK(!has(said.zh, "回执"));
   }
 }
+
+TEST_CASE("kEventKindCount counts the rows of the events table") {
+  // A table indexed by kind (the narration's) is sized by it: a kind added to EventKind
+  // and event_table() but not to the count would have no place in it.
+  CHECK(event_table().size() == kEventKindCount);
+  CHECK(event_table().back().kind == static_cast<EventKind>(kEventKindCount - 1));
+}
