@@ -51,42 +51,26 @@ L10n send_note(const LocalView& local) {
   return out;
 }
 
-// What a `record` step says about the error behind it (local.error) and, for
-// NEEDS_HUMAN, which limit was reached.
-L10n record_note(const LocalView& local) {
+// What a NEEDS_HUMAN `record` step says about the limit it reached, or nothing.
+std::optional<L10n> limit_note(const LocalView& local) {
   std::string st = str(local.status);
-  std::string error = str(local.error);
   std::string reason = str(local.reason);
-  if (st == status::kNeedsHuman && reason == reasons::kBudgetSpent) {
+  if (st != status::kNeedsHuman) return std::nullopt;
+  if (reason == reasons::kBudgetSpent) {
     std::string n = std::to_string(local.budget.value_or(0));
-    return {"——重试预算（" + n + " 次发送）已用完，结果仍然未知：需要人工对账",
-            " — the retry budget (" + n + (n == "1" ? " send" : " sends") + ") is spent and the outcome is still unknown: a person must reconcile it"};
+    return L10n{"——重试预算（" + n + " 次发送）已用完，结果仍然未知：需要人工对账",
+                " — the retry budget (" + n + (n == "1" ? " send" : " sends") + ") is spent and the outcome is still unknown: a person must reconcile it"};
   }
-  if (st == status::kNeedsHuman && reason == reasons::kDeadlinePassed) {
+  if (reason == reasons::kDeadlinePassed) {
     std::string at = std::to_string(local.deadline_at.value_or(0));
-    return {"——截止时间（" + at + " ms）前已来不及再发送，结果仍然未知：需要人工对账",
-            " — the deadline (" + at + " ms) leaves no time for another send and the outcome is still unknown: a person must reconcile it"};
-  }
-  if (reason == reasons::kAlreadyExists && st == status::kFailed) {
-    return {"——可在 500 之后，“已存在”的很可能正是它自己第一次的创建：它并不知道自己失败了", " — yet after a 500, what \"already exists\" may well be its own first try: it records a failure it does not know of"};
-  }
-  if (reason == reasons::kAlreadyExists && st == status::kDelivered) {
-    return {"——凭“409 已存在”，没有回执：它认定已有的就是自己这份", " — on \"409 already exists\", with no receipt: it takes what exists to be its own"};
-  }
-  if (reason == reasons::kAlreadyExists && st == status::kNeedsHuman) {
-    return {"——“409 已存在”，又没有查询可以确认是谁的：需要人工核对", " — \"409 already exists\", and no lookup to learn whose it is: a person must check"};
-  }
-  if (st == status::kFailed && reason == reasons::kConnectRefused) {
-    return {"——确定失败：它的请求一次也没发出去，服务端什么也不可能做", " — a definite error: none of its requests ever left, so the service cannot have done anything"};
-  }
-  if (st == status::kFailed && reason == reasons::kMissingKey) {
-    return {"——确定失败：什么也没做；不带标识，同样的请求还会被拒绝", " — a definite error: nothing was done, and without a key the same request would be refused again"};
+    return L10n{"——截止时间（" + at + " ms）前已来不及再发送，结果仍然未知：需要人工对账",
+                " — the deadline (" + at + " ms) leaves no time for another send and the outcome is still unknown: a person must reconcile it"};
   }
   std::string kind = str(local.error_kind);
   L10n what = kind == "timeout"   ? L10n{"超时", "a timeout"}
               : kind == "connect" ? L10n{"连接失败", "a refused connection"}
                                   : L10n{kind, "a " + kind};
-  if (st == status::kNeedsHuman && reason == reasons::kLayersSpent && local.layers) {
+  if (reason == reasons::kLayersSpent && local.layers) {
     // Not the budget: sends of it are left, but no layer that retries this error has an
     // attempt left.
     std::string names;
@@ -96,32 +80,62 @@ L10n record_note(const LocalView& local) {
     bool one = local.layers->size() == 1;
     std::string send = std::to_string(local.send.value_or(0));
     std::string budget = std::to_string(local.budget.value_or(0));
-    return {"——已没有哪一层还会重试" + what.zh + "：会重试它的层（" + names + "）已用完次数。预算 " + budget + " 次发送只用了 " + send +
-                " 次，结果仍然未知：需要人工对账",
-            " — no layer will retry " + what.en + " again: the " + (one ? "layer" : "layers") + " that retr" + (one ? "ies" : "y") +
-                " it (" + names + ") " + (one ? "has used its" : "have used their") + " attempts. Only " + send + " of the budget's " +
-                budget + " sends " + (send == "1" ? "is" : "are") + " used, and the outcome is still unknown: a person must reconcile it"};
+    return L10n{"——已没有哪一层还会重试" + what.zh + "：会重试它的层（" + names + "）已用完次数。预算 " + budget + " 次发送只用了 " + send +
+                    " 次，结果仍然未知：需要人工对账",
+                " — no layer will retry " + what.en + " again: the " + (one ? "layer" : "layers") + " that retr" + (one ? "ies" : "y") +
+                    " it (" + names + ") " + (one ? "has used its" : "have used their") + " attempts. Only " + send + " of the budget's " +
+                    budget + " sends " + (send == "1" ? "is" : "are") + " used, and the outcome is still unknown: a person must reconcile it"};
   }
-  if (st == status::kNeedsHuman && reason == reasons::kNotRetried) {
-    return {"——没有哪一层重试会重试" + what.zh + "：它一路传到应用，结果仍然未知，又没有谁去对账：需要人工",
-            " — no retry layer retries " + what.en + ": it reaches the application with the outcome unknown, and nothing reconciles it: a person must"};
+  if (reason == reasons::kNotRetried) {
+    return L10n{"——没有哪一层重试会重试" + what.zh + "：它一路传到应用，结果仍然未知，又没有谁去对账：需要人工",
+                " — no retry layer retries " + what.en + ": it reaches the application with the outcome unknown, and nothing reconciles it: a person must"};
+  }
+  return std::nullopt;
+}
+
+// What a `record` step says about the reply's reason behind it (a 409, a 429, ...), or nothing.
+std::optional<L10n> reason_note(const LocalView& local) {
+  std::string st = str(local.status);
+  std::string reason = str(local.reason);
+  if (reason == reasons::kAlreadyExists && st == status::kFailed) {
+    return L10n{"——可在 500 之后，“已存在”的很可能正是它自己第一次的创建：它并不知道自己失败了", " — yet after a 500, what \"already exists\" may well be its own first try: it records a failure it does not know of"};
+  }
+  if (reason == reasons::kAlreadyExists && st == status::kDelivered) {
+    return L10n{"——凭“409 已存在”，没有回执：它认定已有的就是自己这份", " — on \"409 already exists\", with no receipt: it takes what exists to be its own"};
+  }
+  if (reason == reasons::kAlreadyExists && st == status::kNeedsHuman) {
+    return L10n{"——“409 已存在”，又没有查询可以确认是谁的：需要人工核对", " — \"409 already exists\", and no lookup to learn whose it is: a person must check"};
+  }
+  if (st == status::kFailed && reason == reasons::kConnectRefused) {
+    return L10n{"——确定失败：它的请求一次也没发出去，服务端什么也不可能做", " — a definite error: none of its requests ever left, so the service cannot have done anything"};
+  }
+  if (st == status::kFailed && reason == reasons::kMissingKey) {
+    return L10n{"——确定失败：什么也没做；不带标识，同样的请求还会被拒绝", " — a definite error: nothing was done, and without a key the same request would be refused again"};
   }
   if (st == status::kPending && reason == reasons::kReadBackMissing) {
-    return {"——它自己的读回查不到，它就信了这次读、不信手里的回执：用新的操作标识再建一次（读可能只是落后）",
-            " — its own read-back found nothing, and it believes the read over the receipt in hand: it creates the intent again under a new key (the read may only lag)"};
+    return L10n{"——它自己的读回查不到，它就信了这次读、不信手里的回执：用新的操作标识再建一次（读可能只是落后）",
+                " — its own read-back found nothing, and it believes the read over the receipt in hand: it creates the intent again under a new key (the read may only lag)"};
   }
   if (st == status::kPending && reason == reasons::kRefused) {
     std::string at = std::to_string(local.retry_at.value_or(0));
-    return {"——429 说这次什么也没做；它照 Retry-After 等到 " + at + " ms 再发一次",
-            " — the 429 says nothing was done; as its Retry-After asks, it will send again at " + at + " ms"};
+    return L10n{"——429 说这次什么也没做；它照 Retry-After 等到 " + at + " ms 再发一次",
+                " — the 429 says nothing was done; as its Retry-After asks, it will send again at " + at + " ms"};
   }
   if (st == status::kFailed && reason == reasons::kBadGateway) {
-    return {"——可 502 只说网关没把请求交给服务端：这一次没做，之前的尝试做没做成，它什么也没说",
-            " — yet a 502 only says the gateway did not pass this request on: it says nothing of whether an earlier attempt took effect"};
+    return L10n{"——可 502 只说网关没把请求交给服务端：这一次没做，之前的尝试做没做成，它什么也没说",
+                " — yet a 502 only says the gateway did not pass this request on: it says nothing of whether an earlier attempt took effect"};
   }
   if (st == status::kFailed && reason == reasons::kInternalError) {
-    return {"——可 500 是不确定结果：服务端可能在出错前已经提交了", " — yet a 500 is an indefinite error: the service may have committed before it failed"};
+    return L10n{"——可 500 是不确定结果：服务端可能在出错前已经提交了", " — yet a 500 is an indefinite error: the service may have committed before it failed"};
   }
+  return std::nullopt;
+}
+
+// What a `record` step says about the error behind it (local.error): definite or not.
+L10n error_note(const LocalView& local) {
+  std::string st = str(local.status);
+  std::string error = str(local.error);
+  std::string reason = str(local.reason);
   if (st == status::kFailed && error == error_kind::kIndefinite) {
     return {"——可这是不确定结果（没等到答复不等于被拒绝），却被当成了确定失败：请求可能已经生效",
             " — yet the error was indefinite (no reply is not a refusal) and is treated as definite: the request may well have taken effect"};
@@ -138,6 +152,15 @@ L10n record_note(const LocalView& local) {
   }
   if (error == error_kind::kIndefinite) return {"——不确定结果", " — an indefinite error"};
   return {};
+}
+
+// What a `record` step says about the error behind it (local.error) and, for
+// NEEDS_HUMAN, which limit was reached. The limits and the reasons each name one reason,
+// so which is asked first changes nothing; the error comes after both.
+L10n record_note(const LocalView& local) {
+  if (std::optional<L10n> note = limit_note(local)) return *note;
+  if (std::optional<L10n> note = reason_note(local)) return *note;
+  return error_note(local);
 }
 
 // Which key a lookup step carries, from the requests of `intent` sent before step `at`: the
