@@ -8,6 +8,7 @@
 //
 // The reasons and statuses events carry (LocalView::reason, ::why, a reply's status)
 // are named here too, so that the texts of a run need no node's header.
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -27,6 +28,10 @@ enum class EventKind : std::uint8_t {
   Replay, Reject, Found, NotFound, Reply, Drop, Register, InProgress, Expire, Redeliver,
   ConnectError, Ignored, Error, Refuse, Notify, Relay, MarkSent, AcceptEmail, DedupEmail, GatewayError,
 };
+/// How many kinds there are: the last kind's index + 1 (a kind added after GatewayError
+/// moves it; tests/engine/describe_test.cpp checks it against event_table()). What a
+/// table indexed by kind is sized by, at compile time.
+inline constexpr std::size_t kEventKindCount = static_cast<std::size_t>(EventKind::GatewayError) + 1;
 
 /// How the diagram draws an event's mark (web/src/views/diagram.js draws each shape; a
 /// step's JSON carries it as event.mark, timeline/timeline_json.cpp): the shape, the

@@ -204,3 +204,24 @@ TEST_CASE("a replayed saved 500 or 429 says which answer it replays, in both lan
     CHECK(!has(said.zh, "回执"));
   }
 }
+
+TEST_CASE("kEventKindCount counts the rows of the events table") {
+  // A table indexed by kind (the narration's) is sized by it: a kind added to EventKind
+  // and event_table() but not to the count would have no place in it.
+  CHECK(event_table().size() == kEventKindCount);
+  CHECK(event_table().back().kind == static_cast<EventKind>(kEventKindCount - 1));
+}
+
+TEST_CASE("every event kind has a narration of its own, in both languages") {
+  // describe() narrates by a table with one function per kind (a kind without one does
+  // not compile); this checks that each says something other than the kind's bare name,
+  // which is all an unknown kind gets.
+  Run run;
+  for (const EventRow& row : event_table()) {
+    Step step(0, 0, row.kind, row.side, -1, kIntent, LocalView(), Snapshot());
+    L10n text = describe(step, run);
+    CAPTURE(row.name);
+    CHECK(!text.zh.empty());
+    CHECK(text.en != row.name);
+  }
+}
