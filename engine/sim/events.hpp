@@ -22,16 +22,55 @@ enum class Side { None, Client, Service, Network, Provider };
 inline constexpr int kSideCount = 5;
 const char* to_string(Side s);
 
-/// One per row of event_table(), in its order.
-enum class EventKind : std::uint8_t {
-  Start, Decide, Persist, Send, Lookup, Receive, Timeout, Record, Crash, Restart, Recover, Commit,
-  Replay, Reject, Found, NotFound, Reply, Drop, Register, InProgress, Expire, Redeliver,
-  ConnectError, Ignored, Error, Refuse, Notify, Relay, MarkSent, AcceptEmail, DedupEmail, GatewayError,
-};
-/// How many kinds there are: the last kind's index + 1 (a kind added after GatewayError
-/// moves it; tests/engine/describe_test.cpp checks it against event_table()). What a
-/// table indexed by kind is sized by, at compile time.
-inline constexpr std::size_t kEventKindCount = static_cast<std::size_t>(EventKind::GatewayError) + 1;
+// THE events table, one X(...) per kind: X(Kind, "name", side, observable by another side,
+// its name in a hint {zh-CN, en}, its mark on the diagram {shape, look, tone, label,
+// label for a credit}) (see EventRow below; S is Side). EventKind, kEventKindCount and
+// event_table() are all made from it, so they cannot disagree: a new event is one line
+// here and its narration (engine/timeline/describe.cpp).
+// clang-format off
+#define IDEMLAB_EVENTS(X) \
+  X(Start, "start", S::None, false, {"启动", "start"}, {"none", "", "", {}, {}}) \
+  X(Decide, "decide", S::Client, false, {"决定发送", "decide"}, {"dot", "dot", "", {}, {}}) \
+  X(Persist, "persist", S::Client, false, {"写入记录", "persist"}, {"row", "persist", "", {}, {}}) \
+  X(Send, "send", S::Client, true, {"发送请求", "send"}, {"dot", "dot", "", {}, {}}) \
+  X(Lookup, "lookup", S::Client, true, {"发起对账查询", "lookup"}, {"dot", "dot", "", {}, {}}) \
+  X(Receive, "receive", S::Client, false, {"收到消息", "receive"}, {"dot", "dot", "", {}, {}}) \
+  X(Timeout, "timeout", S::Client, false, {"超时", "timeout"}, {"clock", "timeout", "timeout", {"超时", "timeout"}, {}}) \
+  X(Record, "record", S::Client, false, {"记录", "record"}, {"row", "persist", "", {}, {}}) \
+  X(Crash, "crash", S::Client, false, {"崩溃", "crash"}, {"cross", "crash", "crash", {"崩溃", "crash"}, {}}) \
+  X(Restart, "restart", S::Client, false, {"重启", "restart"}, {"ring", "restart", "restart", {"重启", "restart"}, {}}) \
+  X(Recover, "recover", S::Client, false, {"恢复扫描", "recover"}, {"dot", "dot", "", {}, {}}) \
+  X(Commit, "commit", S::Service, false, {"提交", "commit"}, {"square", "commit", "commit", {"提交", "commit"}, {}}) \
+  X(Replay, "replay", S::Service, false, {"重放回执", "replay"}, {"square-small", "replay", "commit", {"重放回执", "replayed"}, {}}) \
+  X(Reject, "reject", S::Service, false, {"拒绝", "reject"}, {"square-cross", "reject", "crash", {"拒绝", "rejected"}, {}}) \
+  X(Found, "found", S::Service, false, {"查到记录", "found"}, {"dot", "dot", "", {}, {}}) \
+  X(NotFound, "not_found", S::Service, false, {"查无记录", "not found"}, {"dot", "dot", "", {}, {}}) \
+  X(Reply, "reply", S::Service, true, {"答复", "reply"}, {"dot", "dot", "", {}, {}}) \
+  X(Drop, "drop", S::Network, false, {"丢失", "drop"}, {"none", "", "", {}, {}}) \
+  X(Register, "register", S::Service, false, {"登记幂等键", "register"}, {"square-small", "replay", "commit", {"登记标识", "key stored"}, {}}) \
+  X(InProgress, "in_progress", S::Service, false, {"答复“仍在处理”", "in progress"}, {"ring", "timeout", "timeout", {"处理中", "in progress"}, {}}) \
+  X(Expire, "expire", S::Service, false, {"遗忘过期的幂等记录", "expire"}, {"square-cross", "reject", "crash", {"过期", "expired"}, {}}) \
+  X(Redeliver, "redeliver", S::Service, false, {"租约到期，再交给一个工作者", "redeliver"}, {"ring", "timeout", "timeout", {"再次交付", "redelivered"}, {}}) \
+  X(ConnectError, "connect_error", S::Client, false, {"连接被拒绝，请求没发出去", "connection refused"}, {"square-cross", "reject", "crash", {"连接被拒", "connection refused"}, {}}) \
+  X(Ignored, "ignored", S::Client, false, {"脚本动作落空", "script action ignored"}, {"dot", "dot", "", {}, {}}) \
+  X(Error, "error", S::Service, false, {"答复 500 服务器错误", "answer 500"}, {"dot", "dot", "", {}, {}}) \
+  X(Refuse, "refuse", S::Service, false, {"拒绝请求，答复 429", "refuse (429)"}, {"dot", "dot", "", {}, {}}) \
+  X(Notify, "notify", S::Service, true, {"发送通知邮件", "notify"}, {"disc", "notify", "commit", {"直接发信", "emails directly"}, {"直接通知", "notifies directly"}}) \
+  X(Relay, "relay", S::Service, true, {"中继发送邮件", "relay"}, {"disc", "notify", "commit", {"转发", "relay sends"}, {}}) \
+  X(MarkSent, "mark_sent", S::Service, false, {"标记邮件已发", "mark sent"}, {"square-small", "replay", "commit", {"标为已发", "marked sent"}, {}}) \
+  X(AcceptEmail, "accept_email", S::Provider, true, {"收下邮件", "accept email"}, {"square", "accept", "provider", {"收进收件箱", "in the inbox"}, {"记一次加值", "credited"}}) \
+  X(DedupEmail, "dedup_email", S::Provider, true, {"去重邮件", "dedup email"}, {"square-small", "dedup", "provider", {"重复，不投递", "deduplicated"}, {"重复，不再加值", "deduplicated"}}) \
+  X(GatewayError, "gateway_error", S::Service, false, {"网关答复 502", "gateway answers 502"}, {"square-cross", "reject", "crash", {"网关 502", "gateway 502"}, {}})
+// clang-format on
+
+#define IDEMLAB_EVENT_KIND(kind, ...) kind,
+/// One per row of IDEMLAB_EVENTS, in its order.
+enum class EventKind : std::uint8_t { IDEMLAB_EVENTS(IDEMLAB_EVENT_KIND) };
+#undef IDEMLAB_EVENT_KIND
+#define IDEMLAB_EVENT_ONE(...) +1
+/// How many kinds there are: what a table indexed by kind is sized by, at compile time.
+inline constexpr std::size_t kEventKindCount = 0 IDEMLAB_EVENTS(IDEMLAB_EVENT_ONE);
+#undef IDEMLAB_EVENT_ONE
 
 /// How the diagram draws an event's mark (web/src/views/diagram.js draws each shape; a
 /// step's JSON carries it as event.mark, timeline/timeline_json.cpp): the shape, the
