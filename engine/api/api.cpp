@@ -119,7 +119,7 @@ json vocabulary() {
   put(out, "actions", std::move(actions));
   put(out, "invariants", std::move(invariants));
   put(out, "facts", std::move(facts));
-  // One per row of the events table (engine/sim/events.cpp), in its order.
+  // One per row of the events table (engine/sim/events.hpp), in its order.
   json events = json::array();
   for (const EventRow& r : event_table()) {
     json o = json::object();

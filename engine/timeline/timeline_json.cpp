@@ -248,7 +248,7 @@ json provider_json(const Run& run, const Step& s, const Step* prev) {
 
 }  // namespace
 
-// How the diagram draws the event (its row's glyph, engine/sim/events.cpp), empty for the
+// How the diagram draws the event (its row's glyph, engine/sim/events.hpp), empty for the
 // plain dot the diagram draws by default: the shape, its classes and the label's words
 // (for a credit, the credit's).
 json mark_json(const EventGlyph& g, bool credits) {

@@ -1,4 +1,4 @@
-// The events table (engine/sim/events.cpp) as the page reads it: `vocabulary` lists every
+// The events table (engine/sim/events.hpp) as the page reads it: `vocabulary` lists every
 // event kind with its mark, and each step of a run carries its kind's mark, which the
 // diagram draws (web/src/views/diagram.js has no list of kinds). A fault the table gained
 // late, a gateway's 502, is drawn and worded from the table too. Run after scripts/build.

@@ -100,7 +100,7 @@ function cross(x, yy, size, cls) {
 }
 
 // The shapes an event's mark can take (the engine's events table names one per kind,
-// engine/sim/events.cpp, and a step carries it as event.mark): what to draw at (x, y).
+// engine/sim/events.hpp, and a step carries it as event.mark): what to draw at (x, y).
 const SHAPES = {
   square: (x, y) => [s('rect', { x: x - 7, y: y - 7, width: 14, height: 14, rx: 2 })],
   'square-small': (x, y) => [s('rect', { x: x - 6, y: y - 6, width: 12, height: 12, rx: 2 })],
