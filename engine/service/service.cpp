@@ -16,10 +16,15 @@ long long current(bool take, long long read_at, const Database& from, const Data
 }
 
 // ErrorPoint::Gateway fired for request `m`: the gateway in front of the service answers
-// 502 in its stead, as its own step (the reply's send).
+// 502 in its stead: its own step (where the request ends), then the reply's send.
 void gateway_error(Env& env, const Message& m) {
   // Answered in front of the service: no receive, no dedup record looked at or written,
-  // whatever the key holds (a retry of a committed key gets the 502 too).
+  // whatever the key holds (a retry of a committed key gets the 502 too). The gateway's
+  // step takes the request (it ends there), then the 502 goes back as a reply.
+  LocalView took;
+  took.op_key = m.op_key;
+  took.http = static_cast<int>(http::kBadGateway);
+  env.emit(EventKind::GatewayError, Side::Service, m.intent, m.id, std::move(took));
   Message r;
   r.kind = MessageKind::Response;
   r.from = Side::Service;
@@ -32,9 +37,11 @@ void gateway_error(Env& env, const Message& m) {
   r.http = static_cast<int>(http::kBadGateway);
   int id = env.send(r);
   LocalView local;
+  local.message = to_string(r.kind);
   local.op_key = m.op_key;
+  local.outcome = r.outcome;
   local.http = r.http;
-  env.emit(EventKind::GatewayError, Side::Service, m.intent, id, std::move(local));
+  env.emit(EventKind::Reply, Side::Service, m.intent, id, std::move(local));
 }
 
 }  // namespace

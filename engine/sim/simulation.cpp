@@ -147,7 +147,9 @@ int Simulation::emit(EventKind kind, Side side, const std::string& intent, int m
   if (message >= 0) {
     Message& m = run_.messages[message];
     if (m.sent_step < 0) m.sent_step = index;
-    else if (kind == EventKind::Receive || kind == EventKind::Drop) m.end_step = index;
+    // A message ends where it is received, lost, or taken by a gateway that answers in
+    // its receiver's stead (ErrorPoint::Gateway).
+    else if (kind == EventKind::Receive || kind == EventKind::Drop || kind == EventKind::GatewayError) m.end_step = index;
   }
   run_.steps.emplace_back(index, now_, kind, side, message, intent, std::move(local), snapshot());
   for (const Action& a : forks_) {

@@ -119,6 +119,15 @@ TEST_CASE("a gateway's 502 is answered in front of the dedup layer: a retry of a
     if (st.event.side == Side::Service && st.event.type == EventKind::Receive) ++received;
   }
   CHECK(received == 2);
+  // The gateway's step is where attempt 2's request ends (the diagram draws it arriving
+  // there, not in flight).
+  bool ended = false;
+  for (const Step& st : run.steps) {
+    if (st.event.type != EventKind::GatewayError) continue;
+    const Message& req = run.messages[static_cast<std::size_t>(st.event.message)];
+    ended = req.kind == MessageKind::Request && req.n == 2 && req.end_step == st.i;
+  }
+  CHECK(ended);
   CHECK(ending(run).status == "DELIVERED");
   CHECK(ending(run).effects == 1);
   CHECK(check_invariants(run).safe());
