@@ -15,35 +15,6 @@ long long current(bool take, long long read_at, const Database& from, const Data
   return read_at == from.changes() ? to.changes() : -1;
 }
 
-// ErrorPoint::Gateway fired for request `m`: the gateway in front of the service answers
-// 502 in its stead: its own step (where the request ends), then the reply's send.
-void gateway_error(Env& env, const Message& m) {
-  // Answered in front of the service: no receive, no dedup record looked at or written,
-  // whatever the key holds (a retry of a committed key gets the 502 too). The gateway's
-  // step takes the request (it ends there), then the 502 goes back as a reply.
-  LocalView took;
-  took.op_key = m.op_key;
-  took.http = static_cast<int>(http::kBadGateway);
-  env.emit(EventKind::GatewayError, Side::Service, m.intent, m.id, std::move(took));
-  Message r;
-  r.kind = MessageKind::Response;
-  r.from = Side::Service;
-  r.to = Side::Client;
-  r.intent = m.intent;
-  r.n = m.n;
-  r.op_key = m.op_key;
-  r.outcome = "error";
-  r.reason = reasons::kBadGateway;
-  r.http = static_cast<int>(http::kBadGateway);
-  int id = env.send(r);
-  LocalView local;
-  local.message = to_string(r.kind);
-  local.op_key = m.op_key;
-  local.outcome = r.outcome;
-  local.http = r.http;
-  env.emit(EventKind::Reply, Side::Service, m.intent, id, std::move(local));
-}
-
 }  // namespace
 
 Service::Service(Env& env, ServiceSetup setup) : env_(env), setup_(std::move(setup)), db_(Database::with_schema(
@@ -179,7 +150,14 @@ void Service::on_message(const Message& m) {
     return;
   }
   if (m.kind == MessageKind::Request && env_.error_here(ErrorPoint::Gateway, m.intent, m.n)) {
-    gateway_error(env_, m);
+    // Answered in front of the service: no receive, no dedup record looked at or written,
+    // whatever the key holds (a retry of a committed key gets the 502 too). The gateway's
+    // step takes the request (it ends there), then the 502 goes back as a reply.
+    LocalView took;
+    took.op_key = m.op_key;
+    took.http = static_cast<int>(http::kBadGateway);
+    record(EventKind::GatewayError, m.intent, std::move(took), m.id);
+    reply(m, MessageKind::Response, "error", "", reasons::kBadGateway);
     return;
   }
   if (m.kind == MessageKind::Request && !m.key_sent) {
