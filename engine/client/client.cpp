@@ -51,7 +51,8 @@ void Client::snapshot(Snapshot& into) {
   into.client_alive = alive_;
   into.intents = rows();
   into.earlier = earlier();
-  into.waiting = waiting_;
+  if (!waiting_seen_.holds(waiting_)) waiting_seen_ = Rows<Waiting>(waiting_);
+  into.waiting = waiting_seen_;
 }
 
 std::string Client::make_key(const std::string& intent, long long k) const {

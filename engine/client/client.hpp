@@ -229,6 +229,7 @@ class Client final : public Node {
   bool alive_ = true;
   int epoch_ = 0;  // bumped by a crash: timers of an earlier life do nothing
   std::vector<Waiting> waiting_;
+  Rows<Waiting> waiting_seen_;  // waiting_ as the last snapshot shared it
   // Where each intent stands in the retry layers, innermost first (volatile: a restarted
   // process's layers start again).
   std::map<std::string, std::vector<LayerState>> layers_;

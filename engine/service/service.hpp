@@ -232,6 +232,10 @@ class Service final : public Node {
   int epoch_ = 0;  // bumped by a crash: work scheduled in an earlier life does nothing
   std::vector<InProgress> in_progress_;
   std::vector<RelayWait> relay_waiting_;
+  // The two volatile lists as the last snapshot shared them (a step that did not change
+  // them shares them again).
+  Rows<InProgress> in_progress_seen_;
+  Rows<RelayWait> relay_waiting_seen_;
   long long begun_at_ = 0;         // db_.changes() when the open transaction began
   Rows<KeyRow> keys_;              // the last read of `idempotency_keys`
   long long keys_read_at_ = -1;    // db_.changes() when keys_ was read

@@ -2,6 +2,7 @@
 // What one simulated run yields: the timeline, one Step per event, each with a snapshot of
 // both sides (docs/design.md, "The model"), and every message with its fate.
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <memory>
 #include <optional>
@@ -178,6 +179,9 @@ class Rows {
   bool empty() const { return !rows_; }
   const Row& operator[](std::size_t i) const { return (*rows_)[i]; }
   bool operator==(const Rows& o) const { return rows_ == o.rows_ || get() == o.get(); }
+  /// Whether these are the rows of `v` (element by element): a side's volatile list is
+  /// shared again, not copied, on each step it did not change.
+  bool holds(const std::vector<Row>& v) const { return get() == v; }
 
  private:
   const std::vector<Row>& get() const {
@@ -193,6 +197,9 @@ struct Waiting {
   MessageKind for_kind = MessageKind::Response;
   int n = 1;
   std::int64_t deadline = 0;
+  bool operator==(const Waiting& o) const {
+    return intent == o.intent && for_kind == o.for_kind && n == o.n && deadline == o.deadline;
+  }
 };
 
 /// A request the service is still processing (volatile: lost when the service crashes).
@@ -211,6 +218,9 @@ struct RelayWait {
   std::string email_key, intent;
   int n = 1;
   std::int64_t deadline = 0;
+  bool operator==(const RelayWait& o) const {
+    return email_key == o.email_key && intent == o.intent && n == o.n && deadline == o.deadline;
+  }
 };
 
 struct Snapshot {
@@ -218,12 +228,12 @@ struct Snapshot {
   bool service_alive = true;
   Rows<IntentRow> intents;             ///< durable, kept across a crash
   Rows<EarlierVersionRow> earlier;     ///< durable: intents' content before it was changed
-  std::vector<Waiting> waiting;        ///< volatile
+  Rows<Waiting> waiting;               ///< volatile
   Rows<KeyRow> keys;                   ///< durable: the service's dedup records
   Rows<DeliveryRow> deliveries;        ///< durable: the service's effects
-  std::vector<InProgress> in_progress; ///< volatile: the service's requests in progress
+  Rows<InProgress> in_progress;        ///< volatile: the service's requests in progress
   Rows<OutboxRow> outbox;              ///< durable: the emails the service owes (notify = outbox)
-  std::vector<RelayWait> relay_waiting;///< volatile: the relay's sends awaiting an ack
+  Rows<RelayWait> relay_waiting;       ///< volatile: the relay's sends awaiting an ack
   Rows<EmailRow> emails;               ///< the mail provider's inbox (notify != none)
   Rows<int> in_flight, delivered, dropped;  ///< message ids (Message::id), in send order
 };
@@ -246,10 +256,10 @@ struct Event {
 
 struct Step {
   Step() = default;
-  /// The step's event built in place (Simulation::record), from its parts.
-  Step(int i, std::int64_t t, EventKind kind, Side side, int message, const std::string& intent, LocalView&& local,
-       Snapshot&& snap)
-      : i(i), t(t), event(kind, side, message, intent, std::move(local)), snap(std::move(snap)) {}
+  /// The step's event built in place (Simulation::emit), from its parts; its snapshot
+  /// is then written in place by the nodes.
+  Step(int i, std::int64_t t, EventKind kind, Side side, int message, const std::string& intent, LocalView&& local)
+      : i(i), t(t), event(kind, side, message, intent, std::move(local)) {}
   int i = 0;
   std::int64_t t = 0;  ///< virtual ms
   Event event;
@@ -263,7 +273,9 @@ enum class StopReason { Settled, StepLimit, Horizon };
 struct Run {
   std::vector<Step> steps;
   StopReason stop = StopReason::Settled;
-  std::vector<Message> messages;
+  /// Every message sent, by Message::id. A deque: a message stays where it is while later
+  /// ones are sent, so a receiver is handed the stored message itself (Simulation::arrive).
+  std::deque<Message> messages;
   /// Injection points this run passed, as single faults (for enumerating the fault space),
   /// in the order passed (a point passed twice appears twice).
   std::vector<Fault> points;

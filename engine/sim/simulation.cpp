@@ -128,16 +128,14 @@ void Simulation::refresh_fates() {
   }
 }
 
-Snapshot Simulation::snapshot() {
+void Simulation::snapshot(Snapshot& snap) {
   refresh_fates();
-  Snapshot snap;
   for (const std::unique_ptr<Node>& n : nodes_) {
     if (n) n->snapshot(snap);
   }
   snap.in_flight = in_flight_;
   snap.delivered = delivered_;
   snap.dropped = dropped_;
-  return snap;
 }
 
 int Simulation::emit(EventKind kind, Side side, const std::string& intent, int message, LocalView&& local) {
@@ -151,7 +149,8 @@ int Simulation::emit(EventKind kind, Side side, const std::string& intent, int m
     // its receiver's stead (ErrorPoint::Gateway).
     else if (kind == EventKind::Receive || kind == EventKind::Drop || kind == EventKind::GatewayError) m.end_step = index;
   }
-  run_.steps.emplace_back(index, now_, kind, side, message, intent, std::move(local), snapshot());
+  run_.steps.emplace_back(index, now_, kind, side, message, intent, std::move(local));
+  snapshot(run_.steps.back().snap);  // written in place: a step's snapshot is never moved
   for (const Action& a : forks_) {
     if (a.after_step == index) schedule_action(now_, a, true);
   }
@@ -203,8 +202,7 @@ void Simulation::arrive(int id) {
   }
   stored.fate = Message::Fate::Delivered;
   stored.end_at = now_;
-  Message m = stored;  // a copy: the receiver's sends grow run_.messages
-  to.on_message(m);
+  to.on_message(stored);  // stays put while the receiver sends (Run::messages is a deque)
 }
 
 void Simulation::lose(int id, const char* why) {

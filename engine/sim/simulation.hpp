@@ -95,7 +95,7 @@ class Simulation final : public Env {
   void begin();
   /// Performs the next scheduled work; false when the run has ended (run_.stop says why).
   bool next();
-  Snapshot snapshot();
+  void snapshot(Snapshot& into);
   /// Brings in_flight_, delivered_ and dropped_ up to the messages' fates now.
   void refresh_fates();
   /// Records `point` as an injection point passed (`message`: the message a drop point is

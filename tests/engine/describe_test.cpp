@@ -218,7 +218,7 @@ TEST_CASE("every event kind has a narration of its own, in both languages") {
   // which is all an unknown kind gets.
   Run run;
   for (const EventRow& row : event_table()) {
-    Step step(0, 0, row.kind, row.side, -1, kIntent, LocalView(), Snapshot());
+    Step step(0, 0, row.kind, row.side, -1, kIntent, LocalView());
     L10n text = describe(step, run);
     CAPTURE(row.name);
     CHECK(!text.zh.empty());
