@@ -652,9 +652,12 @@ void Client::on_read_back(const IntentRow& r, const Message& m) {
   if (m.outcome != "not_found" || setup_.policy.read_back != ReadBack::Recreate) return;
   if (!no_send_reason(r.intent, env_.now()).empty()) return;
   // The mistake: the read's "not found" outweighs the receipt in hand, and the intent is
-  // created again, as a new operation.
+  // created again. The create is the client's own code path, so its key is the one the
+  // client is configured with: a stored key is made anew for the new create (a new
+  // operation: a second effect), while a key derived from the resource comes out the same
+  // and the service replays it.
   record_status(r.intent, status::kPending, std::nullopt, kReadBackMissing);
-  send_attempt(r.intent, KeyChoice::Fresh);
+  send_attempt(r.intent, setup_.policy.key_source == KeySource::Stored ? KeyChoice::Fresh : KeyChoice::ByPolicy);
 }
 
 bool Client::retry_after_refusal(const Message& m) {

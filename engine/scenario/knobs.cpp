@@ -238,7 +238,7 @@ const ValueRow kValues[] = {
     {"client.sends_key", "false", S::Wrong, "不带：服务端认不出重试，要么答 400，要么再做一次", "not sent: the service cannot tell a retry; it answers 400 or does the work again", 0},
     {"client.read_back", "off", S::Right, "不读回：回执就是证明", "no read-back: the receipt is the proof", static_cast<int>(ReadBack::Off)},
     {"client.read_back", "keep", S::Neutral, "读回来看看；读不到也不改（副本可能落后，记录可能过期），回执照样算数", "read it back; a read that finds nothing changes nothing (a replica may lag, a record may expire): the receipt stands", static_cast<int>(ReadBack::Keep)},
-    {"client.read_back", "recreate", S::Wrong, "读不到就用新标识再建一次：信了落后的读，不信手里的回执，做出第二份业务效果", "a read that finds nothing makes it create the intent again under a new key: it trusts a lagging read over its receipt, and makes a second effect", static_cast<int>(ReadBack::Recreate)},
+    {"client.read_back", "recreate", S::Wrong, "读不到就再建一次：信了落后的读，不信手里的回执；存下的标识会换新的，做出第二份业务效果", "a read that finds nothing makes it create the intent again: it trusts a lagging read over its receipt, and under a stored key the new create gets a new key and makes a second effect", static_cast<int>(ReadBack::Recreate)},
     {"client.on_refused", "fail", S::Neutral, "记为 FAILED：确实什么也没做，要不要再来由用户决定", "record FAILED: nothing was done, truly; whether to try again is the user's call", static_cast<int>(OnRefused::Fail)},
     {"client.on_refused", "retry", S::Neutral, "按 Retry-After 等一等，在预算和截止时间内再发一次；存下的拒绝不重试", "wait as long as Retry-After says and send again, within the budget and the deadline; a stored refusal is not retried", static_cast<int>(OnRefused::Retry)},
     {"client.late_reply", "record", S::Neutral, "照样读它：迟到的答复也说明了结果", "read it all the same: a late answer still tells the outcome", static_cast<int>(LateReply::Record)},
@@ -299,10 +299,23 @@ bool every_layer_reuses_the_key(const json& v, const Scenario& in) {
   return true;
 }
 
+// A re-create after a read that found nothing, under a key derived from the intent and its
+// content (key_source payload_hash, one key per intent, sent): the new create carries the
+// same key, so the service replays it; no second effect (name the resource, and a
+// re-create is a repeat). Not met under a
+// stored key (made anew for the new create), a per-attempt key or a hash of each request.
+bool recreate_derives_the_same_key(const json& v, const Scenario& in) {
+  return v == "recreate" && in.client.key_source == KeySource::PayloadHash && in.client.key_scope == KeyScope::PerIntent &&
+         in.client.sends_key;
+}
+
 const ComposesRow kComposes[] = {
     {"client.retry_layers", every_layer_reuses_the_key,
      "这里每一层重试都带着意图的同一个操作标识，服务端对已有的标识按记录作答：次数相乘只多花负载和时间，不损安全",
      "every layer here resends under the intent's one operation key, and the service answers a key it holds from its record: the multiplied sends cost load and time, not safety"},
+    {"client.read_back", recreate_derives_the_same_key,
+     "这里的操作标识由意图和内容算出：再建一次算出的还是同一个标识，服务端按记录重放，不会多出一份业务效果",
+     "the operation key here is derived from the intent and its content: the re-create derives the same key, and the service replays its record instead of making a second effect"},
 };
 
 std::vector<Knob> build_table() {

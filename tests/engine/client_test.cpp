@@ -14,6 +14,7 @@
 #include "engine/knowledge/knowledge.hpp"
 #include "engine/knowledge/worlds.hpp"
 #include "engine/nodes/nodes.hpp"
+#include "engine/scenario/knobs.hpp"
 #include "engine/timeline/describe.hpp"
 #include "lesson_file.hpp"
 
@@ -327,6 +328,28 @@ TEST_CASE("a read-back after success: a lagging read makes recreate a second eff
   s.client.read_back = ReadBack::Recreate;
   s.service.lookup_lag_ms = 0;
   CHECK(ending_of(simulate(s, s.faults)).intents[0].effects == 1);
+}
+
+TEST_CASE("a re-create uses the configured key: derived from the content it is a replay, a stored key a new effect") {
+  Scenario s = one_intent();
+  s.service.lookup_lag_ms = 200;  // the read-back finds nothing yet
+  s.client.read_back = ReadBack::Recreate;
+  s.client.key_source = KeySource::PayloadHash;
+  Run derived = simulate(s, s.faults);
+  auto sent = sends(derived);
+  REQUIRE(sent.size() == 2);  // the create and the re-create
+  CHECK(sent[0]->event.local.to_json().value("op_key", "") == sent[1]->event.local.to_json().value("op_key", ""));
+  CHECK(ending_of(derived).intents[0].effects == 1);
+  CHECK(check_invariants(derived).safe());
+  auto replays = steps_where(derived, [](const Step& st) { return st.event.type == EventKind::Replay; });
+  CHECK(replays.size() == 1);
+  // The knob table says so where the scenario meets the condition, and not under a stored key.
+  const Knob* read_back = find_knob("client", "read_back");
+  REQUIRE(read_back);
+  CHECK(read_back->composes_in("recreate", s) != nullptr);
+  s.client.key_source = KeySource::Stored;
+  CHECK(read_back->composes_in("recreate", s) == nullptr);
+  CHECK(ending_of(simulate(s, s.faults)).intents[0].effects == 2);
 }
 
 TEST_CASE("a layer retries only the errors it names; the others pass to the layer outside it, then to the client") {
