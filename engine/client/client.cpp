@@ -13,8 +13,8 @@ bool is_final(const std::string& s) {
   return s == status::kDelivered || s == status::kConflict || s == status::kNeedsHuman;
 }
 
-SqlValue text_or_null(const std::optional<std::string>& s) {
-  return s ? SqlValue::of(*s) : SqlValue::null();
+SqlParam text_or_null(const std::optional<std::string>& s) {
+  return s ? SqlParam(*s) : SqlParam();
 }
 
 }  // namespace
@@ -76,10 +76,12 @@ int Client::record(EventKind kind, const std::string& intent, LocalView&& local,
 Rows<IntentRow> Client::rows() {
   if (!alive_ || rows_read_at_ == db_.changes()) return rows_;
   std::vector<IntentRow> rows;
-  for (const SqlRow& r : db_.query(
+  for (SqlRow& r : db_.query(
            "SELECT intent, op_key, fingerprint, payload, status, receipt, attempts FROM intents ORDER BY rowid")) {
-    IntentRow row{r[0].text, r[1].text, r[2].text, r[3].text, r[4].text, std::nullopt, r[6].integer};
-    if (r[5].kind == SqlValue::Kind::Text) row.receipt = r[5].text;
+    // The rows are this call's own: their texts are moved, not copied.
+    IntentRow row{std::move(r[0].text), std::move(r[1].text), std::move(r[2].text), std::move(r[3].text),
+                  std::move(r[4].text), std::nullopt,          r[6].integer};
+    if (r[5].kind == SqlValue::Kind::Text) row.receipt = std::move(r[5].text);
     rows.push_back(std::move(row));
   }
   rows_ = Rows<IntentRow>(std::move(rows));
@@ -90,10 +92,11 @@ Rows<IntentRow> Client::rows() {
 Rows<EarlierVersionRow> Client::earlier() {
   if (!alive_ || !earlier_stale_) return earlier_;
   std::vector<EarlierVersionRow> rows;
-  for (const SqlRow& r : db_.query("SELECT intent, version, op_key, fingerprint, payload, status, receipt"
+  for (SqlRow& r : db_.query("SELECT intent, version, op_key, fingerprint, payload, status, receipt"
                                    " FROM earlier_versions ORDER BY intent, version")) {
-    EarlierVersionRow row{r[0].text, r[1].integer, r[2].text, r[3].text, r[4].text, r[5].text, std::nullopt};
-    if (r[6].kind == SqlValue::Kind::Text) row.receipt = r[6].text;
+    EarlierVersionRow row{std::move(r[0].text), r[1].integer,          std::move(r[2].text), std::move(r[3].text),
+                          std::move(r[4].text), std::move(r[5].text), std::nullopt};
+    if (r[6].kind == SqlValue::Kind::Text) row.receipt = std::move(r[6].text);
     rows.push_back(std::move(row));
   }
   earlier_ = Rows<EarlierVersionRow>(std::move(rows));
@@ -130,8 +133,8 @@ void Client::decide(const std::string& intent, const std::string& payload, const
   db_.query(
       "INSERT INTO intents(intent, op_key, fingerprint, payload, status, receipt, attempts, lookups, decided_at)"
       " VALUES (?1, ?2, ?3, ?4, 'PENDING', NULL, ?5, 0, ?6)",
-      {SqlValue::of(intent), SqlValue::of(key), SqlValue::of(fp), SqlValue::of(payload),
-       SqlValue::of(send_first ? 1LL : 0LL), SqlValue::of(static_cast<long long>(env_.now()))});
+      {SqlParam(intent), SqlParam(key), SqlParam(fp), SqlParam(payload),
+       SqlParam(send_first ? 1LL : 0LL), SqlParam(static_cast<long long>(env_.now()))});
   LocalView persisted;
   persisted.op_key = key;
   persisted.status = status::kPending;
@@ -155,7 +158,7 @@ void Client::send_attempt(const std::string& intent, KeyChoice choice, std::int6
   if (!fresh && setup_.policy.key_source != KeySource::Stored) key = key_of(intent, r->fingerprint);
   std::string status = r->status == status::kFailed ? status::kPending : r->status;
   db_.query("UPDATE intents SET op_key = ?1, attempts = ?2, status = ?3 WHERE intent = ?4",
-            {SqlValue::of(key), SqlValue::of(attempt), SqlValue::of(status), SqlValue::of(intent)});
+            {SqlParam(key), SqlParam(attempt), SqlParam(status), SqlParam(intent)});
   std::string wire = fresh ? key : wire_key(intent, key);
   if (launch_request(intent, wire, r->payload, r->fingerprint, static_cast<int>(attempt), waited, key)) {
     env_.crash_here(ClientPoint::AfterSend, intent, static_cast<int>(attempt));
@@ -283,7 +286,7 @@ LocalView Client::send_view(const std::string& intent, std::int64_t waited) {
 void Client::send_lookup(const std::string& intent, std::int64_t waited, bool read_back) {
   std::optional<IntentRow> r = row(intent);
   if (!r) return;
-  db_.query("UPDATE intents SET lookups = lookups + 1 WHERE intent = ?1", {SqlValue::of(intent)});
+  db_.query("UPDATE intents SET lookups = lookups + 1 WHERE intent = ?1", {SqlParam(intent)});
   Message m;
   m.kind = MessageKind::Lookup;
   m.from = Side::Client;
@@ -317,14 +320,14 @@ bool Client::waiting_on(const std::string& intent) const {
 }
 
 long long Client::sends(const std::string& intent) {
-  auto r = db_.query("SELECT attempts + lookups FROM intents WHERE intent = ?1", {SqlValue::of(intent)});
+  auto r = db_.query("SELECT attempts + lookups FROM intents WHERE intent = ?1", {SqlParam(intent)});
   return r.empty() ? 0 : r[0][0].integer;
 }
 
 std::optional<std::int64_t> Client::deadline_at(const std::string& intent) {
   const ClientPolicy& policy = setup_.policy;
   if (!policy.deadline_ms) return std::nullopt;
-  auto r = db_.query("SELECT decided_at FROM intents WHERE intent = ?1", {SqlValue::of(intent)});
+  auto r = db_.query("SELECT decided_at FROM intents WHERE intent = ?1", {SqlParam(intent)});
   if (r.empty()) return std::nullopt;
   return r[0][0].integer + *policy.deadline_ms;
 }
@@ -543,7 +546,7 @@ void Client::record_status(const std::string& intent, const std::string& status,
                            const std::optional<std::string>& receipt, const std::string& reason,
                            const char* error, LocalView&& extra) {
   db_.query("UPDATE intents SET status = ?1, receipt = COALESCE(?2, receipt) WHERE intent = ?3",
-            {SqlValue::of(status), text_or_null(receipt), SqlValue::of(intent)});
+            {SqlParam(status), text_or_null(receipt), SqlParam(intent)});
   LocalView& local = extra;
   local.status = status;
   if (receipt) local.receipt = *receipt;
@@ -730,7 +733,7 @@ void Client::restart() {
   std::vector<std::string> unknown;
   for (const SqlRow& r : db_.query("SELECT intent FROM intents WHERE status = 'UNKNOWN'"
                                    " OR (?1 AND status = 'PENDING') ORDER BY rowid",
-                                   {SqlValue::of(pending_too ? 1LL : 0LL)})) {
+                                   {SqlParam(pending_too ? 1LL : 0LL)})) {
     unknown.push_back(r[0].text);
   }
   LocalView local;

@@ -53,15 +53,15 @@ void Client::resend_changed_payload(const std::string& intent, const std::string
   if (!alive_ || !row(intent)) return;
   // The content it replaces is kept with what the client knew of it (its status, its
   // receipt): that content may have taken effect, and its receipt proves it did.
-  long long version = db_.query("SELECT COUNT(*) FROM earlier_versions WHERE intent = ?1", {SqlValue::of(intent)})[0][0].integer + 1;
+  long long version = db_.query("SELECT COUNT(*) FROM earlier_versions WHERE intent = ?1", {SqlParam(intent)})[0][0].integer + 1;
   db_.query("INSERT INTO earlier_versions(intent, version, op_key, fingerprint, payload, status, receipt)"
             " SELECT intent, ?2, op_key, fingerprint, payload, status, receipt FROM intents WHERE intent = ?1",
-            {SqlValue::of(intent), SqlValue::of(version)});
+            {SqlParam(intent), SqlParam(version)});
   earlier_stale_ = true;
   // The row now describes the changed content: the old receipt does not vouch for it.
   db_.query("UPDATE intents SET payload = ?1, fingerprint = ?2, status = 'PENDING', receipt = NULL"
             " WHERE intent = ?3",
-            {SqlValue::of(payload), SqlValue::of(sha256_hex(payload)), SqlValue::of(intent)});
+            {SqlParam(payload), SqlParam(sha256_hex(payload)), SqlParam(intent)});
   send_attempt(intent, KeyChoice::Same);
 }
 

@@ -69,9 +69,9 @@ void Service::bind_key(const std::string& op_key, const Message& m) {
 Rows<KeyRow> Service::keys() {
   if (keys_read_at_ == db_.changes()) return keys_;
   std::vector<KeyRow> rows;
-  for (const SqlRow& r : db_.query(
+  for (SqlRow& r : db_.query(
            "SELECT op_key, fingerprint, receipt, created_at, status FROM idempotency_keys ORDER BY rowid")) {
-    rows.push_back({r[0].text, r[1].text, r[2].text, r[3].integer, r[4].integer});
+    rows.push_back({std::move(r[0].text), std::move(r[1].text), std::move(r[2].text), r[3].integer, r[4].integer});
   }
   keys_ = Rows<KeyRow>(std::move(rows));
   keys_read_at_ = db_.changes();
@@ -81,9 +81,9 @@ Rows<KeyRow> Service::keys() {
 Rows<DeliveryRow> Service::rows() {
   if (rows_read_at_ == db_.changes()) return rows_;
   std::vector<DeliveryRow> rows;
-  for (const SqlRow& r :
+  for (SqlRow& r :
        db_.query("SELECT op_key, fingerprint, receipt, created_at, id FROM deliveries ORDER BY id")) {
-    rows.push_back({r[0].text, r[1].text, r[2].text, r[3].integer, r[4].integer});
+    rows.push_back({std::move(r[0].text), std::move(r[1].text), std::move(r[2].text), r[3].integer, r[4].integer});
   }
   rows_ = Rows<DeliveryRow>(std::move(rows));
   rows_read_at_ = db_.changes();
@@ -93,9 +93,10 @@ Rows<DeliveryRow> Service::rows() {
 Rows<OutboxRow> Service::outbox() {
   if (outbox_read_at_ == db_.changes()) return outbox_;
   std::vector<OutboxRow> rows;
-  for (const SqlRow& r : db_.query("SELECT id, email_key, op_key, receipt, status, attempts, created_at"
+  for (SqlRow& r : db_.query("SELECT id, email_key, op_key, receipt, status, attempts, created_at"
                                    " FROM outbox ORDER BY id")) {
-    rows.push_back({r[0].integer, r[1].text, r[2].text, r[3].text, r[4].text, r[5].integer, r[6].integer});
+    rows.push_back({r[0].integer, std::move(r[1].text), std::move(r[2].text), std::move(r[3].text),
+                    std::move(r[4].text), r[5].integer, r[6].integer});
   }
   outbox_ = Rows<OutboxRow>(std::move(rows));
   outbox_read_at_ = db_.changes();
@@ -119,9 +120,9 @@ std::vector<SqlRow> Service::dedup_record(const Message& m) {
   if (contract().dedup == Dedup::None) return {};  // it never looks
   return contract().dedup == Dedup::Fingerprint
              ? db_.query("SELECT fingerprint, receipt, op_key, status FROM idempotency_keys WHERE fingerprint = ?1"
-                         " ORDER BY rowid LIMIT 1", {SqlValue::of(m.fingerprint)})
+                         " ORDER BY rowid LIMIT 1", {SqlParam(m.fingerprint)})
              : db_.query("SELECT fingerprint, receipt, op_key, status FROM idempotency_keys WHERE op_key = ?1",
-                         {SqlValue::of(m.op_key)});
+                         {SqlParam(m.op_key)});
 }
 
 void Service::on_keyless(const Message& m) {
@@ -321,16 +322,15 @@ void Service::write_new(const Message& m) {
                                 "receipt/" + m.op_key + "/" + std::to_string(env_.now()), 10);
   // Two effects of one key in the same virtual ms (no dedup, or a race, and a retry with
   // no wait) still get receipts of their own: each is an effect, and its email is owed once.
-  for (int n = 2; !db_.query("SELECT 1 FROM deliveries WHERE receipt = ?1", {SqlValue::of(receipt)}).empty(); ++n) {
+  for (int n = 2; !db_.query("SELECT 1 FROM deliveries WHERE receipt = ?1", {SqlParam(receipt)}).empty(); ++n) {
     receipt = "rcpt-" + Rng::derive_hex(setup_.seed,
                                         "receipt/" + m.op_key + "/" + std::to_string(env_.now()) + "/" + std::to_string(n), 10);
   }
-  std::vector<SqlValue> row = {SqlValue::of(m.op_key), SqlValue::of(m.fingerprint), SqlValue::of(receipt),
-                               SqlValue::of(static_cast<long long>(env_.now()))};
+  const SqlParam row[] = {m.op_key, m.fingerprint, receipt, static_cast<long long>(env_.now())};
   auto write_key = [&] {
     // REPLACE: under dedup by fingerprint a key may come back with another payload.
     db_.query("INSERT OR REPLACE INTO idempotency_keys(op_key, fingerprint, receipt, created_at)"
-              " VALUES (?1, ?2, ?3, ?4)", row);
+              " VALUES (?1, ?2, ?3, ?4)", row, std::size(row));
     expire_later();
   };
   bool outbox = contract.notify == Notify::Outbox;
@@ -340,12 +340,13 @@ void Service::write_new(const Message& m) {
     // The outbox row shares the effect's transaction: a crash leaves both or neither.
     bool own_transaction = outbox && contract.ordering != Ordering::Atomic;
     if (own_transaction) db_.query("BEGIN IMMEDIATE");
-    db_.query("INSERT INTO deliveries(op_key, fingerprint, receipt, created_at) VALUES (?1, ?2, ?3, ?4)", row);
+    db_.query("INSERT INTO deliveries(op_key, fingerprint, receipt, created_at) VALUES (?1, ?2, ?3, ?4)", row,
+              std::size(row));
     if (outbox) {
       db_.query("INSERT INTO outbox(email_key, op_key, receipt, status, attempts, created_at)"
                 " VALUES (?1, ?2, ?3, 'pending', 0, ?4)",
-                {SqlValue::of(email_key), SqlValue::of(m.op_key), SqlValue::of(receipt),
-                 SqlValue::of(static_cast<long long>(env_.now()))});
+                {SqlParam(email_key), SqlParam(m.op_key), SqlParam(receipt),
+                 SqlParam(static_cast<long long>(env_.now()))});
     }
     if (own_transaction) db_.query("COMMIT");
   };
@@ -427,7 +428,7 @@ void Service::relay() {
                                [&](const RelayWait& w) { return w.email_key == email_key; });
     if (waiting || r[4].integer >= kRelayMaxAttempts) continue;
     // The try is counted in the row before the email leaves.
-    db_.query("UPDATE outbox SET attempts = attempts + 1 WHERE id = ?1", {SqlValue::of(r[0].integer)});
+    db_.query("UPDATE outbox SET attempts = attempts + 1 WHERE id = ?1", {SqlParam(r[0].integer)});
     std::string intent = intent_of(r[2].text);
     int id = send_email(intent, r[2].text, email_key, r[3].text);
     int n = env_.message(id).n;
@@ -473,7 +474,7 @@ void Service::on_email_ack(const Message& m) {
                        relay_waiting_.end());
   long long before = db_.changes();
   db_.query("UPDATE outbox SET status = 'sent' WHERE email_key = ?1 AND status = 'pending'",
-            {SqlValue::of(m.email_key)});
+            {SqlParam(m.email_key)});
   if (db_.changes() == before) return;
   LocalView sent;
   sent.op_key = m.op_key;
@@ -484,7 +485,7 @@ void Service::on_email_ack(const Message& m) {
 void Service::lookup(const Message& m) {
   std::int64_t lag = contract().lookup_lag_ms;
   auto found = db_.query("SELECT receipt, created_at, fingerprint, status FROM idempotency_keys WHERE op_key = ?1",
-                         {SqlValue::of(m.op_key)});
+                         {SqlParam(m.op_key)});
   bool seen = !found.empty() && lookup_sees(found[0][1].integer, env_.now(), lag);
   LocalView local;
   local.op_key = m.op_key;
@@ -497,7 +498,7 @@ void Service::lookup(const Message& m) {
       local.lag_ms = lag;
       local.age_ms = static_cast<long long>(env_.now()) - found[0][1].integer;
     } else {
-      auto expired = db_.query("SELECT expired_at FROM expired_keys WHERE op_key = ?1", {SqlValue::of(m.op_key)});
+      auto expired = db_.query("SELECT expired_at FROM expired_keys WHERE op_key = ?1", {SqlParam(m.op_key)});
       local.why = expired.empty() ? kNoRecord : kExpired;
       if (!expired.empty()) local.expired_at = expired[0][0].integer;
     }
@@ -532,13 +533,13 @@ void Service::expire_due() {
   const std::optional<std::int64_t>& retention = contract().retention_ms;
   if (!alive_ || !retention) return;
   auto due = db_.query("SELECT op_key FROM idempotency_keys WHERE created_at <= ?1 ORDER BY rowid",
-                       {SqlValue::of(static_cast<long long>(env_.now() - *retention))});
+                       {SqlParam(static_cast<long long>(env_.now() - *retention))});
   for (const SqlRow& r : due) {
     // The tombstone and the delete in one transaction: a crash keeps both or neither.
     db_.query("BEGIN IMMEDIATE");
-    db_.query("DELETE FROM idempotency_keys WHERE op_key = ?1", {SqlValue::of(r[0].text)});
+    db_.query("DELETE FROM idempotency_keys WHERE op_key = ?1", {SqlParam(r[0].text)});
     db_.query("INSERT OR REPLACE INTO expired_keys(op_key, expired_at) VALUES (?1, ?2)",
-              {SqlValue::of(r[0].text), SqlValue::of(static_cast<long long>(env_.now()))});
+              {SqlParam(r[0].text), SqlParam(static_cast<long long>(env_.now()))});
     db_.query("COMMIT");
     LocalView local;
     local.op_key = r[0].text;
@@ -584,15 +585,15 @@ void Service::refuse(const Message& m) {
   LocalView local;
   local.op_key = m.op_key;
   // A record from an earlier attempt under this key: this refusal leaves it as it is.
-  if (!db_.query("SELECT 1 FROM idempotency_keys WHERE op_key = ?1", {SqlValue::of(m.op_key)}).empty()) local.held = true;
+  if (!db_.query("SELECT 1 FROM idempotency_keys WHERE op_key = ?1", {SqlParam(m.op_key)}).empty()) local.held = true;
   if (contract().stores_refusal) {
     // EC2's client token: the key is now bound to this call and its content, though it
     // did nothing. A key that already has a record keeps it.
     long long before = db_.changes();
     db_.query("INSERT OR IGNORE INTO idempotency_keys(op_key, fingerprint, receipt, created_at, status)"
               " VALUES (?1, ?2, '', ?3, ?4)",
-              {SqlValue::of(m.op_key), SqlValue::of(m.fingerprint), SqlValue::of(static_cast<long long>(env_.now())),
-               SqlValue::of(static_cast<long long>(kRefusedStatus))});
+              {SqlParam(m.op_key), SqlParam(m.fingerprint), SqlParam(static_cast<long long>(env_.now())),
+               SqlParam(static_cast<long long>(kRefusedStatus))});
     if (db_.changes() != before) {
       bind_key(m.op_key, m);
       expire_later();
@@ -613,12 +614,12 @@ void Service::fail(const Message& m, bool committed) {
     // it binds the free key to this content and no effect.
     if (committed) {
       db_.query("UPDATE idempotency_keys SET status = ?2 WHERE op_key = ?1",
-                {SqlValue::of(m.op_key), SqlValue::of(kErrorStatus)});
+                {SqlParam(m.op_key), SqlParam(kErrorStatus)});
     } else {
       db_.query("INSERT OR IGNORE INTO idempotency_keys(op_key, fingerprint, receipt, created_at, status)"
                 " VALUES (?1, ?2, '', ?3, ?4)",
-                {SqlValue::of(m.op_key), SqlValue::of(m.fingerprint), SqlValue::of(static_cast<long long>(env_.now())),
-                 SqlValue::of(kErrorStatus)});
+                {SqlParam(m.op_key), SqlParam(m.fingerprint), SqlParam(static_cast<long long>(env_.now())),
+                 SqlParam(kErrorStatus)});
       bind_key(m.op_key, m);
       expire_later();
     }

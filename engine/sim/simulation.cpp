@@ -271,6 +271,9 @@ void Simulation::begin() {
   if (begun_) return;
   begun_ = true;
   run_.steps.reserve(64);
+  // A run passes a few dozen injection points: no regrowth (each pass copies a Fault).
+  run_.points.reserve(32);
+  run_.point_where.reserve(32);
   emit(EventKind::Start, Side::None, "", -1, LocalView());
   run_.stop = StopReason::Settled;
 }

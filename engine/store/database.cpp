@@ -2,7 +2,9 @@
 
 #include <sqlite3.h>
 
+#include <algorithm>
 #include <cstring>
+#include <iterator>
 
 namespace idemlab {
 namespace {
@@ -28,7 +30,7 @@ namespace {
 // Idle connections by schema: (connection, its prepared statements).
 struct Idle {
   sqlite3* db;
-  std::map<std::string, sqlite3_stmt*> statements;
+  std::map<std::string, sqlite3_stmt*, std::less<>> statements;
 };
 // The pool closes its idle connections when the program ends, so that nothing of SQLite's
 // is left allocated (a leak checker would report every pooled connection).
@@ -88,7 +90,17 @@ void Database::replay_sql(const std::vector<SqlCall>& log) {
     switch (c.kind) {
       case SqlCall::Kind::Open: open.push_back(with_schema(c.sql, c.reset)); break;
       case SqlCall::Kind::Exec: open.at(c.connection).exec(c.sql); break;
-      case SqlCall::Kind::Query: open.at(c.connection).query(c.sql, c.params); break;
+      case SqlCall::Kind::Query: {
+        // As the engine passes them: views, on the stack (the engine's statements take at
+        // most 7), so the replay times the SQL and not a copy of its parameters.
+        SqlParam params[8];
+        std::vector<SqlParam> more;
+        SqlParam* p = params;
+        if (c.params.size() > std::size(params)) p = (more = std::vector<SqlParam>(c.params.size())).data();
+        std::copy(c.params.begin(), c.params.end(), p);
+        open.at(c.connection).query(c.sql, p, c.params.size());
+        break;
+      }
     }
   }
 }
@@ -151,7 +163,10 @@ Database Database::copy() {
   }
   Database out = with_schema(pool_key_, reset_);
   for (const TableCopy& t : tables) {
-    for (const SqlRow& row : query(t.read)) out.query(t.write, row);
+    for (const SqlRow& row : query(t.read)) {
+      std::vector<SqlParam> params(row.begin(), row.end());
+      out.query(t.write, params.data(), params.size());
+    }
   }
   return out;
 }
@@ -208,23 +223,35 @@ void Database::exec(const std::string& sql) {
   }
 }
 
-std::vector<SqlRow> Database::query(const std::string& sql, const std::vector<SqlValue>& params) {
-  if (sql_log && logged_ >= 0) sql_log->push_back({SqlCall::Kind::Query, logged_, sql, "", params});
-  sqlite3_stmt*& stmt = statements_[sql];
-  if (!stmt && sqlite3_prepare_v2(db_, sql.c_str(), -1, &stmt, nullptr) != SQLITE_OK) {
-    statements_.erase(sql);
-    fail(db_, sql);
+std::vector<SqlRow> Database::query(std::string_view sql, const SqlParam* params, std::size_t count) {
+  if (sql_log && logged_ >= 0) {
+    std::vector<SqlValue> values;
+    for (std::size_t i = 0; i < count; ++i) {
+      const SqlParam& p = params[i];
+      values.push_back(p.kind == SqlValue::Kind::Null      ? SqlValue::null()
+                       : p.kind == SqlValue::Kind::Integer ? SqlValue::of(p.integer)
+                                                           : SqlValue::of(std::string(p.text)));
+    }
+    sql_log->push_back({SqlCall::Kind::Query, logged_, std::string(sql), "", std::move(values)});
   }
+  auto found = statements_.find(sql);
+  if (found == statements_.end()) {
+    std::string text(sql);
+    sqlite3_stmt* prepared = nullptr;
+    if (sqlite3_prepare_v2(db_, text.c_str(), -1, &prepared, nullptr) != SQLITE_OK) fail(db_, text);
+    found = statements_.emplace(std::move(text), prepared).first;
+  }
+  sqlite3_stmt* stmt = found->second;
   sqlite3_reset(stmt);
   sqlite3_clear_bindings(stmt);
-  for (std::size_t i = 0; i < params.size(); ++i) {
-    const SqlValue& p = params[i];
+  for (std::size_t i = 0; i < count; ++i) {
+    const SqlParam& p = params[i];
     int idx = static_cast<int>(i) + 1;
     int rc = p.kind == SqlValue::Kind::Null      ? sqlite3_bind_null(stmt, idx)
              : p.kind == SqlValue::Kind::Integer ? sqlite3_bind_int64(stmt, idx, p.integer)
-                                                 : sqlite3_bind_text(stmt, idx, p.text.c_str(),
-                                                                     -1, SQLITE_TRANSIENT);
-    if (rc != SQLITE_OK) fail(db_, sql);
+                                                 : sqlite3_bind_text(stmt, idx, p.text.data(),
+                                                                     static_cast<int>(p.text.size()), SQLITE_TRANSIENT);
+    if (rc != SQLITE_OK) fail(db_, std::string(sql));
   }
   std::vector<SqlRow> rows;
   for (;;) {
@@ -232,7 +259,7 @@ std::vector<SqlRow> Database::query(const std::string& sql, const std::vector<Sq
     if (rc == SQLITE_DONE) break;
     if (rc != SQLITE_ROW) {
       sqlite3_reset(stmt);
-      fail(db_, sql);
+      fail(db_, std::string(sql));
     }
     SqlRow row;
     int n = sqlite3_column_count(stmt);

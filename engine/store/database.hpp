@@ -12,10 +12,13 @@
 // of its fault space, and opening a connection, reading its schema and preparing its
 // statements anew each time was most of a run's cost. The engine is single-threaded; so
 // is the pool.
+#include <functional>
+#include <initializer_list>
 #include <map>
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 struct sqlite3;
@@ -38,6 +41,23 @@ struct SqlValue {
 };
 
 using SqlRow = std::vector<SqlValue>;
+
+/// A parameter of a statement as its caller holds it: NULL, an integer or text. The text is
+/// viewed, not copied (SQLite copies it as it binds), so it must outlive the query call: a
+/// temporary in the call's own argument list does.
+struct SqlParam {
+  SqlValue::Kind kind = SqlValue::Kind::Null;
+  long long integer = 0;
+  std::string_view text;
+
+  SqlParam() = default;  ///< NULL
+  SqlParam(long long v) : kind(SqlValue::Kind::Integer), integer(v) {}
+  SqlParam(int v) : SqlParam(static_cast<long long>(v)) {}
+  SqlParam(const std::string& v) : kind(SqlValue::Kind::Text), text(v) {}
+  SqlParam(const char* v) : kind(SqlValue::Kind::Text), text(v) {}
+  SqlParam(const SqlValue& v) : kind(v.kind), integer(v.integer), text(v.text) {}
+  SqlParam(bool) = delete;  // say 1 or 0
+};
 
 /// Thrown with SQLite's own message and the statement that failed.
 class DatabaseError : public std::runtime_error {
@@ -85,8 +105,12 @@ class Database {
   /// Runs one or more statements with no parameters (schema, BEGIN, COMMIT).
   void exec(const std::string& sql);
   /// Runs one statement with positional parameters (?1, ?2, ...); returns every row.
-  /// Statements are prepared once per connection and reused.
-  std::vector<SqlRow> query(const std::string& sql, const std::vector<SqlValue>& params = {});
+  /// Statements are prepared once per connection and reused (looked up by the text
+  /// itself: no string is built per call).
+  std::vector<SqlRow> query(std::string_view sql, std::initializer_list<SqlParam> params = {}) {
+    return query(sql, params.begin(), params.size());
+  }
+  std::vector<SqlRow> query(std::string_view sql, const SqlParam* params, std::size_t count);
   /// Rows written so far on this connection (sqlite3_total_changes64): readers use it to
   /// know whether a cached read is still current.
   long long changes() const;
@@ -98,7 +122,7 @@ class Database {
   void close();
 
   sqlite3* db_ = nullptr;
-  std::map<std::string, sqlite3_stmt*> statements_;
+  std::map<std::string, sqlite3_stmt*, std::less<>> statements_;
   std::string pool_key_;  // the schema, for a pooled connection
   std::string reset_;     // what empties it
   int logged_ = -1;       // its number in the SqlLog being recorded, if any
