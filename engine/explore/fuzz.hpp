@@ -33,7 +33,8 @@ struct FuzzOptions {
 /// {"seed", "runs", "schedules", "right": {"runs", "violations", "findings": [{"invariant",
 ///  "intent", "reason", "scenario"}]}, "wrong_settings": [{"knob", "value", "runs",
 ///  "caught", "invariants": [names], "example": scenario | null}], "caught": n,
-///  "not_caught": [knob=value...]}
+///  "not_caught": [knob=value...], "faults_fired": {"error:service:gateway": n, ...}: the
+///  faults that fired, by kind and point (a fault's id without its intent and attempt)}
 nlohmann::json fuzz(const FuzzOptions& options);
 
 }  // namespace idemlab
