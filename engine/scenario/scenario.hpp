@@ -184,6 +184,11 @@ enum class Ordering {
   EffectFirst  ///< effect committed, then the key: a crash between lets a retry make a
                ///< second effect
 };
+/// Where the service's lookup reads: Works (the dedup records, as lookup_lag_ms allows), or
+/// Broken: a read path that never finds a record, whatever is stored (a lookup routed to
+/// the wrong region or shard, an index that was never built, a lookup by a field the service
+/// never stores). Unlike a lagging replica, waiting does not help.
+enum class ReadPath { Works, Broken };
 /// What the service recognises a repeat by.
 enum class Dedup {
   Key,         ///< the operation key (right)
@@ -268,6 +273,8 @@ struct ServiceContract {
   /// Lookup reads a replica this far behind: a dedup record younger than this is not
   /// found. 0: lookup reads the primary.
   std::int64_t lookup_lag_ms = 0;
+  /// Whether lookup's read path finds what is stored at all (ReadPath).
+  ReadPath read_path = ReadPath::Works;
   /// If set, a dedup record is forgotten this long after it was made (an `expire` step):
   /// a repeat of its key then makes a new effect, and lookup answers not found.
   std::optional<std::int64_t> retention_ms;

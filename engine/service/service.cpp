@@ -486,11 +486,14 @@ void Service::lookup(const Message& m) {
   std::int64_t lag = contract().lookup_lag_ms;
   auto found = db_.query("SELECT receipt, created_at, fingerprint, status FROM idempotency_keys WHERE op_key = ?1",
                          {SqlParam(m.op_key)});
-  bool seen = !found.empty() && lookup_sees(found[0][1].integer, env_.now(), lag);
+  const bool broken = contract().read_path == ReadPath::Broken;
+  bool seen = !broken && !found.empty() && lookup_sees(found[0][1].integer, env_.now(), lag);
   LocalView local;
   local.op_key = m.op_key;
   if (seen && !found[0][0].text.empty()) local.receipt = found[0][0].text;
-  if (!seen) {
+  if (broken) {
+    local.why = reasons::kBrokenRead;
+  } else if (!seen) {
     // Why the answer is not_found, as the service's own tables tell it (the reply says
     // only not_found: the client cannot tell these apart).
     if (!found.empty()) {

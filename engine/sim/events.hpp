@@ -123,6 +123,7 @@ inline constexpr const char* kRefused = "refused";               ///< 429
 inline constexpr const char* kLaggingReplica = "lagging_replica";  ///< not_found: the replica lags
 inline constexpr const char* kExpired = "expired";                 ///< not_found: retention passed
 inline constexpr const char* kNoRecord = "no_record";              ///< not_found: never stored
+inline constexpr const char* kBrokenRead = "broken_read_path";     ///< not_found: lookup reads nowhere
 inline constexpr const char* kStoredError = "stored_error";        ///< not_found: only a saved 500
 // The network's (a drop's reason).
 inline constexpr const char* kFault = "fault";                  ///< the fault plan loses it

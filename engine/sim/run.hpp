@@ -299,10 +299,14 @@ struct Run {
   /// The service's lookup as the scenario sets it (for the facts about lookup).
   bool lookup_offered = true;
   std::int64_t lookup_lag_ms = 0;
+  bool lookup_broken = false;  ///< ServiceContract::read_path is Broken: lookup finds nothing
   /// Whether a lookup at `now` sees a dedup record made at `created_at`, on a replica
-  /// lookup_lag_ms behind (virtual ms): only records at least that old are there. The
-  /// service answers by it (Service::lookup_sees) and the facts about lookup judge by it.
-  bool lookup_sees(long long created_at, std::int64_t now) const { return lookup_sees_at(created_at, now, lookup_lag_ms); }
+  /// lookup_lag_ms behind (virtual ms): only records at least that old are there, and none
+  /// on a broken read path. The service answers by the same rule (Service::lookup) and the
+  /// facts about lookup judge by it.
+  bool lookup_sees(long long created_at, std::int64_t now) const {
+    return !lookup_broken && lookup_sees_at(created_at, now, lookup_lag_ms);
+  }
   static bool lookup_sees_at(long long created_at, std::int64_t now, std::int64_t lag_ms) {
     return created_at + lag_ms <= now;
   }

@@ -14,6 +14,7 @@ Simulation::Simulation(const Scenario& scenario, const FaultPlan& plan, std::vec
   fired_.assign(plan_.faults.size(), false);
   run_.lookup_offered = scenario_.service.lookup;
   run_.lookup_lag_ms = scenario_.service.lookup_lag_ms;
+  run_.lookup_broken = scenario_.service.read_path == ReadPath::Broken;
   run_.key_per_attempt = scenario_.client.key_scope == KeyScope::PerAttempt;
   run_.mail = scenario_.service.notify != Notify::None;
   run_.outbox = scenario_.service.notify == Notify::Outbox;

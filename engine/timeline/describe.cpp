@@ -455,6 +455,11 @@ L10n describe_not_found(const Event& e, const Run&, const Names& n) {
     return {"查不到：操作标识 " + key + " 的记录在去重保留期过后（" + at + " ms 时）被删除了",
             "not found: the record of " + key + " was forgotten when its retention window passed (at " + at + " ms)"};
   }
+  if (why == reasons::kBrokenRead) {
+    return {"查不到：查询的读取路径坏了，无论服务端存着什么（包括操作标识 " + key + " 的记录），它都找不到",
+            "not found: the lookup's read path is broken and finds nothing, whatever the service holds (the record of " +
+                key + " included)"};
+  }
   if (why == reasons::kStoredError) {
     return {"查不到：操作标识 " + key + " 下只存着一次 500，那次请求什么也没提交",
             "not found: key " + key + " holds only a saved 500, from a request that committed nothing"};

@@ -233,6 +233,34 @@ TEST_CASE("lookup lag: an existing delivery is not found") {
   CHECK(first_lookup_answer(primary)->event.type == EventKind::Found);
 }
 
+TEST_CASE("a broken read path: the lookup never finds the record, and waiting does not help as it does for a lag") {
+  Scenario s = reconciling(OnNotFound::RetryLookup);
+  s.service.read_path = ReadPath::Broken;
+  Run run = simulate(s, s.faults);
+  const Step* answer = first_lookup_answer(run);
+  REQUIRE(answer != nullptr);
+  CHECK(answer->event.type == EventKind::NotFound);
+  CHECK(answer->event.local.why.value_or("") == reasons::kBrokenRead);
+  CHECK(effects_for(run, answer->i, kIntent) == 1);
+  // Unlike a lagging replica, asking again finds nothing either: the client gives the
+  // intent to a person, with its one effect, and says nothing false.
+  CHECK(count_events(run, "found") == 0);
+  CHECK(count_events(run, "not_found") >= 2);
+  CHECK(final_status(run) == status::kNeedsHuman);
+  CHECK(effects_for(run, last(run), kIntent) == 1);
+  CHECK(check_invariants(run).safe());
+  // The facts agree with the service: such a lookup is not authoritative.
+  FactRef authoritative{"lookup_authoritative", "lookup_authoritative", kIntent, 1};
+  CHECK(evaluate(authoritative, run, last(run)) == false);
+  // A resend under the same key gets the service's record, read by the dedup path itself.
+  Scenario resend = reconciling(OnNotFound::Resend);
+  resend.service.read_path = ReadPath::Broken;
+  Run replayed = simulate(resend, resend.faults);
+  CHECK(final_status(replayed) == status::kDelivered);
+  CHECK(effects_for(replayed, last(replayed), kIntent) == 1);
+  CHECK(count_events(replayed, "replay") == 1);
+}
+
 TEST_CASE("on_not_found: resend trusts a lookup that has forgotten the key; retry_lookup does not") {
   Scenario resend = reconciling(OnNotFound::Resend);
   resend.service.retention_ms = 50;
