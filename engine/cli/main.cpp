@@ -25,8 +25,9 @@
 //                                    search says so): outcome classes and shrunk counterexamples
 //                                    (JSON); on stderr, what was searched in words ("no
 //                                    violation in N schedules of up to K faults", never
-//                                    "safe") and retry layers no schedule got past, with
-//                                    the K that does; exit 0, or 1 if the input is bad
+//                                    "safe"; how many did not settle: inconclusive) and
+//                                    retry layers no schedule got past, with the K that
+//                                    does; exit 0, or 1 if the input is bad
 //   idemlab challenge LESSON ATTEMPT
 //                                    judges ATTEMPT (a scenario file: the learner's sandbox
 //                                    scenario) against LESSON's challenge: solved or not,

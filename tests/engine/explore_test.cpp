@@ -168,6 +168,81 @@ TEST_CASE("a clean bounded search is named for what it is, and says when retry l
   CHECK(jc["text"]["en"].get<std::string>().find("incomplete") != std::string::npos);
 }
 
+namespace {
+
+// Lesson 06's send-first client (persist after_send) alone, and with one more script action
+// at the horizon (issue 32): that action's request is still on its way when the run reaches
+// 600 s, so every schedule stops there, before its end is judged.
+Scenario send_first(bool action_at_horizon) {
+  nlohmann::json j = nlohmann::json::parse(R"({
+    "seed": 29,
+    "client": {"key_scope": "intent", "on_timeout": "record_unknown", "recovery": "lookup", "persist": "after_send",
+               "recovery_scan": "unknown_and_pending", "max_attempts": 3},
+    "service": {"lookup": true},
+    "timing": {"latency_ms": 10, "timeout_ms": 100},
+    "script": [{"at": 0, "do": "deliver", "intent": "weekly-report", "payload": "Weekly report, version 1"}],
+    "fault_space": {"lose_any_one_message": true, "client_crash_points": ["after_send"]}})");
+  if (action_at_horizon) {
+    j["script"].push_back({{"at", Simulation::kHorizonMs}, {"do", "deliver"}, {"intent", "late-report"}, {"payload", "Weekly report, version 2"}});
+  }
+  Reader rd("scenario");
+  Scenario s;
+  std::set<std::string> intents;
+  read_scenario(rd, j, "", s, intents);
+  REQUIRE(rd.problems().empty());
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("a search whose schedules stop at the horizon is inconclusive, never \"no violation\" (issue 32)") {
+  // Without the action at the horizon the send-first client forgets its intent when it
+  // crashes right after sending: 5 schedules of up to 3 faults show it.
+  Scenario settles = send_first(false);
+  ExploreResult clean = explore_k(settles, 3);
+  CHECK(clean.violating == 5);
+  CHECK(clean.inconclusive == 0);
+  REQUIRE_FALSE(clean.counterexamples.empty());
+  CHECK(clean.counterexamples.front().violation.invariant == Invariant::ForgottenIntent);
+  nlohmann::json settled_json = clean.to_json(settles);
+  CHECK(settled_json["inconclusive"] == 0);
+  CHECK(settled_json["inconclusive_example"].is_null());
+  CHECK(settled_json["inconclusive_limit"].is_null());
+
+  // With it, the same schedules stop at 600 s, their end unjudged: before issue 32 this
+  // search said "no violation in 270 schedules of up to 3 faults" (no_violation_up_to: 3).
+  Scenario horizon = send_first(true);
+  ExploreResult r = explore_k(horizon, 3);
+  nlohmann::json j = r.to_json(horizon);
+  REQUIRE(r.complete);
+  CHECK(r.violating == 0);
+  CHECK(r.inconclusive > 0);
+  CHECK(r.inconclusive < r.schedules);  // one schedule settles: the late request is refused
+  CHECK(r.inconclusive_horizon);
+  CHECK_FALSE(r.inconclusive_step_limit);
+  CHECK_FALSE(r.clean());
+  CHECK_FALSE(j.contains("safe"));
+  CHECK(j["no_violation_up_to"].is_null());
+  CHECK(j["inconclusive"] == r.inconclusive);
+  const std::string text = j["text"]["en"].get<std::string>();
+  CHECK(text.find("inconclusive") != std::string::npos);
+  CHECK(text.find("did not settle within the 600 s virtual-time horizon") != std::string::npos);
+  CHECK(text.find("not a proof") == std::string::npos);  // the clean search's words are not used
+  CHECK(j["text"]["zh-CN"].get<std::string>().find("没有结论") != std::string::npos);
+  CHECK(j["inconclusive_text"]["en"].get<std::string>().find(std::to_string(r.inconclusive) + " schedules did not settle") == 0);
+  CHECK(!j["inconclusive_text"]["zh-CN"].get<std::string>().empty());
+  CHECK(j["inconclusive_limit"]["en"] == "the 600 s virtual-time horizon");
+  // The first of them (the fault-free run) reproduces from its scenario: it stops at the horizon.
+  const nlohmann::json& ex = j["inconclusive_example"];
+  REQUIRE(ex.is_object());
+  CHECK(ex["stop"] == "horizon");
+  CHECK(ex["faults"] == nlohmann::json::array());
+  CHECK(ex["stop_text"]["en"].get<std::string>().find("horizon") != std::string::npos);
+  Run first = simulate(horizon, r.inconclusive_example->plan);
+  CHECK(first.stop == StopReason::Horizon);
+  CHECK(check_invariants(first).safe());
+}
+
 TEST_CASE("fuzz: the right configuration never breaks an invariant; each wrong setting that costs safety is caught") {
   FuzzOptions o;
   o.seed = 20261201;
