@@ -4,6 +4,7 @@
 
 #include <set>
 
+#include "engine/api/api.hpp"
 #include "engine/explore/explore.hpp"
 #include "engine/explore/fuzz.hpp"
 #include "engine/scenario/scenario_json.hpp"
@@ -45,6 +46,32 @@ TEST_CASE("every side-by-side lesson at K = 2: the mistake has a counterexample,
     }
   }
   CHECK(compared >= 8);
+}
+
+TEST_CASE("no shipped lesson or challenge has a schedule that stops before it settles") {
+  // A schedule stopped at the horizon or the step limit is inconclusive (issue 32): check
+  // refuses a lesson whose fault space, questions or challenge search has one, and
+  // `explore` of its scenario would report it. K = 2 for the lessons (the sandbox's
+  // default), the challenge's own K for its start.
+  for (const std::string& name : shipped_lessons()) {
+    CAPTURE(name);
+    nlohmann::json checked = nlohmann::json::parse(
+        api::call("check", nlohmann::json{{"file", "lessons/" + name}, {"text", read_lesson_text(name)}}.dump()));
+    CHECK_MESSAGE(checked["ok"] == true, checked.dump());
+    auto p = prepared_lesson(name);
+    std::vector<const Scenario*> scenarios = {&p->lesson.scenario};
+    if (p->lesson.compare) {
+      for (const ComparePolicy& policy : p->lesson.compare->policies) scenarios.push_back(&policy.scenario);
+    }
+    for (const Scenario* s : scenarios) {
+      ExploreResult r = explore_k(*s, 2);
+      CHECK_MESSAGE(r.inconclusive == 0, r.inconclusive_text().en);
+    }
+    if (const auto& c = p->lesson.challenge) {
+      ExploreResult r = explore_k(c->start, c->kind == "break" ? c->max_faults : c->faults);
+      CHECK_MESSAGE(r.inconclusive == 0, "challenge: " << r.inconclusive_text().en);
+    }
+  }
 }
 
 TEST_CASE("a counterexample reproduces from its own scenario and cannot lose a fault") {
