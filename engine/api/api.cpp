@@ -392,6 +392,12 @@ json dispatch(const std::string& method, const std::string& input) {
     p = prepared(file, sandbox_lesson(in["scenario"]), problems);
     if (!p) return problems_json(problems);
   }
+  // Every run of the lesson's fault space settles: one cut short at a limit is
+  // inconclusive, and what the lesson computes over the space would judge it.
+  if (method == "check" || method == "answers") {
+    std::vector<LessonProblem> unsettled = unsettled_world_problems(*p);
+    if (!unsettled.empty()) return problems_json(unsettled);
+  }
   // A challenge must be solvable and not solved at its start: `check` and `answers` search
   // for a solution with the explorer (`run` does not: it only shows the challenge).
   std::optional<ChallengeSolution> solution;

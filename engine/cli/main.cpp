@@ -25,8 +25,9 @@
 //                                    search says so): outcome classes and shrunk counterexamples
 //                                    (JSON); on stderr, what was searched in words ("no
 //                                    violation in N schedules of up to K faults", never
-//                                    "safe") and retry layers no schedule got past, with
-//                                    the K that does; exit 0, or 1 if the input is bad
+//                                    "safe"; how many did not settle: inconclusive) and
+//                                    retry layers no schedule got past, with the K that
+//                                    does; exit 0, or 1 if the input is bad
 //   idemlab challenge LESSON ATTEMPT
 //                                    judges ATTEMPT (a scenario file: the learner's sandbox
 //                                    scenario) against LESSON's challenge: solved or not,
@@ -350,11 +351,18 @@ int cmd_fuzz(const std::vector<std::string>& args) {
   long long schedules = out["schedules"].get<long long>();
   std::cerr << "fuzz: " << out["runs"] << " scenarios, " << schedules << " schedules in " << secs << " s ("
             << static_cast<long long>(schedules / (secs > 0 ? secs : 1e-9)) << " schedules/s); right configuration: "
-            << out["right"]["violations"] << " violations; wrong settings caught: " << out["caught"] << " of "
-            << out["wrong_settings"].size() << "\n";
+            << out["right"]["violations"] << " violations, " << out["right"]["inconclusive"]
+            << " inconclusive; wrong settings caught: " << out["caught"] << " of " << out["wrong_settings"].size() << "\n";
   for (const json& w : out["wrong_settings"]) {
     std::cerr << "  " << (w["caught"].get<int>() > 0 ? "caught     " : "NOT caught ") << w["knob"].get<std::string>()
-              << " = " << w["value"].get<std::string>() << " (" << w["caught"] << " of " << w["runs"] << " runs)\n";
+              << " = " << w["value"].get<std::string>() << " (" << w["caught"] << " of " << w["runs"] << " runs";
+    if (w["inconclusive"].get<int>() > 0) std::cerr << "; " << w["inconclusive"] << " inconclusive";
+    std::cerr << ")\n";
+  }
+  // Runs that stopped at a limit before settling: never counted as clean.
+  if (out["inconclusive"].get<int>() > 0) {
+    std::cerr << "fuzz: " << out["inconclusive"] << " runs did not settle within the run's limits and broke nothing "
+              << "before they stopped: inconclusive, not clean\n";
   }
   if (!out_dir.empty()) {
     int n = 0;

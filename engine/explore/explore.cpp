@@ -212,6 +212,7 @@ class Search {
     RunVerdict verdict = check_invariants(run);
     FaultPlan fired = fired_plan(run);
     count_outcome(run, verdict, fired);
+    count_inconclusive(run, verdict, fired);
     keep_counterexamples(verdict, fired);
     if (stops_on(verdict)) {
       out_.complete = false;
@@ -281,6 +282,15 @@ class Search {
     }
   }
 
+  // Counts the run as inconclusive when it stopped at a limit before it settled and broke no
+  // invariant on the way: its end was never judged (InconclusiveSchedule).
+  void count_inconclusive(const Run& run, const RunVerdict& verdict, const FaultPlan& fired) {
+    if (run.stop == StopReason::Settled || !verdict.safe()) return;
+    ++out_.inconclusive;
+    (run.stop == StopReason::Horizon ? out_.inconclusive_horizon : out_.inconclusive_step_limit) = true;
+    if (!out_.inconclusive_example) out_.inconclusive_example = InconclusiveSchedule{fired, run.stop};
+  }
+
   // Keeps the run as a counterexample of each kind it breaks, up to limits.per_kind a kind.
   void keep_counterexamples(const RunVerdict& verdict, const FaultPlan& fired) {
     std::set<ViolationKind> kinds;
@@ -323,22 +333,54 @@ class Search {
   std::set<std::string> retried_;
 };
 
+// "the 600 s virtual-time horizon", "the limit of 400 steps", or both: the limits the
+// inconclusive schedules of a search stopped at.
+L10n stopped_at(bool horizon, bool step_limit) {
+  L10n h = {"虚拟时间 " + std::to_string(Simulation::kHorizonMs / 1000) + " 秒的上限",
+            "the " + std::to_string(Simulation::kHorizonMs / 1000) + " s virtual-time horizon"};
+  L10n s = {std::to_string(Simulation::kMaxSteps) + " 步的上限", "the limit of " + std::to_string(Simulation::kMaxSteps) + " steps"};
+  if (horizon && step_limit) return L10n::join(h, s, "或", " or ");
+  return horizon ? h : s;
+}
+
 }  // namespace
+
+L10n ExploreResult::inconclusive_limit() const {
+  if (inconclusive == 0) return {};
+  return stopped_at(inconclusive_horizon, inconclusive_step_limit);
+}
+
+L10n ExploreResult::inconclusive_text() const {
+  if (inconclusive == 0) return {};
+  L10n limit = inconclusive_limit();
+  std::string n = std::to_string(inconclusive);
+  return {n + " 个组合在" + limit.zh + "内没有结束（还有事情没有发生）：结束时的不变式没有检查，不能算作没有违反",
+          count_text(inconclusive, "schedule", "schedules") + " did not settle within " + limit.en +
+              " (events were still to come): the invariants of their end were not checked, so they count as no verdict, "
+              "not as no violation"};
+}
 
 L10n ExploreResult::text() const {
   std::string upto = "up to " + count_text(max_faults, "fault", "faults");
   std::string n = count_text(schedules, "schedule", "schedules");
   std::string zh_n = std::to_string(schedules) + " 个最多含 " + std::to_string(max_faults) + " 个故障的组合";
+  L10n out;
   if (violating > 0) {
-    return {zh_n + "中有 " + std::to_string(violating) + " 个违反了不变量",
-            std::to_string(violating) + " of " + std::to_string(schedules) + " schedules of " + upto + " break an invariant"};
-  }
-  if (!complete) {
+    out = {zh_n + "中有 " + std::to_string(violating) + " 个违反了不变量",
+           std::to_string(violating) + " of " + std::to_string(schedules) + " schedules of " + upto + " break an invariant"};
+  } else if (inconclusive > 0) {
+    out = {zh_n + "中没有发现违反不变量的运行，但搜索没有结论",
+           "no violation found in " + n + " of " + upto + ", but the search is inconclusive"};
+  } else if (!complete) {
     return {"在搜索被截断之前的 " + zh_n + "中没有发现违反不变量的运行：结果不完整，不能说明没搜到的组合",
             "no violation in the " + n + " of " + upto + " searched before the search was cut: the result is incomplete and says nothing of the rest"};
+  } else {
+    return {"在 " + zh_n + "中没有发现违反不变量的运行：这是搜过的范围，不能说明更多故障时也安全",
+            "no violation in " + n + " of " + upto + ": that is what was searched, not a proof that more faults are safe"};
   }
-  return {"在 " + zh_n + "中没有发现违反不变量的运行：这是搜过的范围，不能说明更多故障时也安全",
-          "no violation in " + n + " of " + upto + ": that is what was searched, not a proof that more faults are safe"};
+  if (inconclusive > 0) out = L10n::join(out, inconclusive_text(), "；", "; ");
+  if (violating == 0 && !complete) out = L10n::join(out, {"搜索也被截断了，结果不完整", "the search was cut, too: the result is incomplete"}, "；", "; ");
+  return out;
 }
 
 Counterexample shrink(const Scenario& scenario, FaultPlan plan, Invariant invariant, const std::string& intent) {
@@ -382,6 +424,21 @@ json Counterexample::to_json(const Scenario& scenario) const {
   return o;
 }
 
+json InconclusiveSchedule::to_json(const Scenario& scenario) const {
+  json o = json::object();
+  put(o, "stop", to_string(stop));
+  put(o, "stop_text", describe(stop).to_json());
+  put(o, "faults", write_plan(plan));
+  json ids = json::array();
+  for (const Fault& f : plan.faults) ids.push_back(f.id());
+  put(o, "fault_ids", std::move(ids));
+  put(o, "plan", plan.describe().to_json());
+  Scenario reproduce = scenario;
+  reproduce.faults = plan;
+  put(o, "scenario", write_scenario(reproduce));
+  return o;
+}
+
 json ExploreResult::to_json(const Scenario& scenario) const {
   json outcomes_json = json::array();
   for (const OutcomeClass& c : outcomes) {
@@ -409,9 +466,14 @@ json ExploreResult::to_json(const Scenario& scenario) const {
     put(c, "text", cut_text.to_json());
     put(out, "cut", std::move(c));
   }
-  // Named for what it is: a bounded search found nothing (never "safe").
-  put(out, "no_violation_up_to", complete && violating == 0 ? json(max_faults) : json(nullptr));
+  // Named for what it is: a bounded search found nothing (never "safe"), and every schedule
+  // it searched settled, so that nothing was left unjudged.
+  put(out, "no_violation_up_to", clean() ? json(max_faults) : json(nullptr));
   put(out, "text", text().to_json());
+  put(out, "inconclusive", inconclusive);
+  put(out, "inconclusive_text", inconclusive > 0 ? inconclusive_text().to_json() : json(nullptr));
+  put(out, "inconclusive_limit", inconclusive > 0 ? inconclusive_limit().to_json() : json(nullptr));
+  put(out, "inconclusive_example", inconclusive_example ? inconclusive_example->to_json(scenario) : json(nullptr));
   if (layers_absorb) {
     json a = json::object();
     put(a, "layer", layers_absorb->layer);

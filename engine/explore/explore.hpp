@@ -6,6 +6,10 @@
 // all schedules of k faults before any of k + 1, so the first counterexample of a kind
 // has the fewest faults. Every run is judged by engine/invariants/ and nothing else.
 //
+// A schedule whose run stopped at the horizon or the step limit before it settled, breaking
+// nothing on the way, is inconclusive (InconclusiveSchedule): counted apart, and a search
+// with one claims no "no violation".
+//
 // Limits (ExploreLimits) bound the work; when one cuts the search short the result says
 // which, in plain words, and is marked incomplete. Without a cut the result depends on the
 // scenario and K only: the same input gives the same output, natively and in WASM.
@@ -90,10 +94,28 @@ struct LayersAbsorb {
   L10n text;                       ///< says so, and which K to explore with
 };
 
+/// A schedule whose run stopped at a limit (the virtual-time horizon or the step limit)
+/// before it settled and broke no invariant on the way: its end-invariants were never
+/// judged, so it is inconclusive, never "no violation" (docs/design.md, "Safety").
+struct InconclusiveSchedule {
+  FaultPlan plan;  ///< the faults that fired
+  StopReason stop = StopReason::Horizon;
+  /// {"stop": "horizon" | "step_limit", "stop_text": L10n, "faults": [Fault JSON],
+  ///  "fault_ids", "plan": L10n, "scenario": the scenario with these faults}
+  nlohmann::json to_json(const Scenario& scenario) const;
+};
+
 struct ExploreResult {
   int max_faults = 0;
   int schedules = 0;           ///< distinct schedules simulated (the fault-free one included)
   int violating = 0;           ///< schedules that break some invariant
+  /// Schedules that stopped at a limit before settling and broke no invariant (see
+  /// InconclusiveSchedule): neither violating nor clean. Any makes the search inconclusive.
+  int inconclusive = 0;
+  bool inconclusive_horizon = false;     ///< some of them stopped at the horizon
+  bool inconclusive_step_limit = false;  ///< some of them stopped at the step limit
+  /// The first of them (fewest faults).
+  std::optional<InconclusiveSchedule> inconclusive_example;
   bool complete = true;        ///< false when a limit cut the search
   std::string cut;             ///< "" | "schedules" | "time" | "violation" (stop_on)
   L10n cut_text;               ///< why it was cut, for the learner
@@ -101,11 +123,23 @@ struct ExploreResult {
   std::vector<Counterexample> counterexamples;    ///< fewest faults first, then earliest step
   /// Only when the search is complete: see LayersAbsorb.
   std::optional<LayersAbsorb> layers_absorb;
+  /// Complete, and no schedule broke an invariant or stopped before it settled: what a
+  /// search must be to stand for "no violation up to K" (no_violation_up_to, a fix).
+  bool clean() const { return complete && violating == 0 && inconclusive == 0; }
   /// What the search found, in words that claim nothing beyond it ("no violation in 130
-  /// schedules of up to 2 faults: ...", "27 of 130 schedules of up to 2 faults break ...").
+  /// schedules of up to 2 faults: ...", "27 of 130 schedules of up to 2 faults break ...",
+  /// "... 270 did not settle within the 600 s horizon: their end was not checked").
   L10n text() const;
+  /// Why the inconclusive schedules are ("did not settle within the 600 s virtual-time
+  /// horizon: the invariants of their end were not checked"); empty when there are none.
+  L10n inconclusive_text() const;
+  /// The limit(s) they stopped at ("the 600 s virtual-time horizon", "the limit of 400
+  /// steps", or both), for a front end's own sentence; empty when there are none.
+  L10n inconclusive_limit() const;
   /// {"max_faults", "schedules", "violating", "complete", "cut": null | {"limit", "text"},
-  ///  "no_violation_up_to": K | null (K when complete with violating == 0), "text": L10n,
+  ///  "no_violation_up_to": K | null (K when clean()), "text": L10n,
+  ///  "inconclusive": n, "inconclusive_text": L10n | null, "inconclusive_limit": L10n | null,
+  ///  "inconclusive_example": null | InconclusiveSchedule JSON,
   ///  "layers_absorb": null | {"layer", "inner": [names], "faults", "text": L10n},
   ///  "outcomes": [{"key", "text", "count", "example": [Fault JSON], "violating", "violations"}],
   ///  "counterexamples": [{"invariant", "intent", "step", "reason", "faults": [Fault JSON],

@@ -38,6 +38,7 @@ struct WrongSetting {
   std::string value;  ///< its name in the report ("attempt", "set", "two layers retrying")
   std::function<json(Draw&)> draw;
   int runs = 0, caught = 0;
+  int inconclusive = 0;  ///< runs that stopped at a limit before settling, breaking nothing
   std::set<std::string> invariants;
   std::vector<json> examples;
 };
@@ -186,7 +187,7 @@ json fuzz(const FuzzOptions& options) {
   Draw d(options.seed);
   std::vector<WrongSetting> wrong = wrong_settings();
   long long schedules = 0;
-  int right_runs = 0, right_violations = 0;
+  int right_runs = 0, right_violations = 0, right_inconclusive = 0;
   std::vector<json> findings;
   std::set<std::string> finding_kinds;
   std::map<std::string, int> fired;  // faults that fired, by kind (fault_kind)
@@ -220,8 +221,12 @@ json fuzz(const FuzzOptions& options) {
     sc.faults.faults = run.fired;
     for (const Fault& f : run.fired) ++fired[fault_kind(f)];
     RunVerdict verdict = check_invariants(run);
+    // Stopped at a limit before it settled, breaking nothing on the way: its end was never
+    // judged, so it is inconclusive, counted apart and never as a clean run.
+    const bool inconclusive = verdict.safe() && run.stop != StopReason::Settled;
     if (!w) {
       ++right_runs;
+      right_inconclusive += inconclusive;
       if (verdict.safe()) continue;
       ++right_violations;
       for (const Violation& v : verdict.violations) {
@@ -233,6 +238,7 @@ json fuzz(const FuzzOptions& options) {
       continue;
     }
     ++w->runs;
+    w->inconclusive += inconclusive;
     if (verdict.safe()) continue;
     ++w->caught;
     for (const Violation& v : verdict.violations) w->invariants.insert(to_string(v.invariant));
@@ -240,13 +246,15 @@ json fuzz(const FuzzOptions& options) {
   }
 
   json wrong_json = json::array(), not_caught = json::array();
-  int caught = 0;
+  int caught = 0, inconclusive = right_inconclusive;
   for (const WrongSetting& w : wrong) {
     json o = json::object();
     put(o, "knob", w.knob->path());
     put(o, "value", w.value);
     put(o, "runs", w.runs);
     put(o, "caught", w.caught);
+    put(o, "inconclusive", w.inconclusive);
+    inconclusive += w.inconclusive;
     put(o, "invariants", json(std::vector<std::string>(w.invariants.begin(), w.invariants.end())));
     put(o, "example", w.examples.empty() ? json(nullptr) : w.examples.front());
     wrong_json.push_back(std::move(o));
@@ -256,6 +264,7 @@ json fuzz(const FuzzOptions& options) {
   json right = json::object();
   put(right, "runs", right_runs);
   put(right, "violations", right_violations);
+  put(right, "inconclusive", right_inconclusive);
   put(right, "findings", json(findings));
   json out = json::object();
   put(out, "seed", options.seed);
@@ -266,6 +275,7 @@ json fuzz(const FuzzOptions& options) {
   put(out, "caught", caught);
   put(out, "not_caught", std::move(not_caught));
   put(out, "faults_fired", json(fired));
+  put(out, "inconclusive", inconclusive);
   return out;
 }
 

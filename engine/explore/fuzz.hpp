@@ -30,11 +30,14 @@ struct FuzzOptions {
   int keep_examples = 3;     ///< reproducing scenarios kept per finding kind / wrong setting
 };
 
-/// {"seed", "runs", "schedules", "right": {"runs", "violations", "findings": [{"invariant",
-///  "intent", "reason", "scenario"}]}, "wrong_settings": [{"knob", "value", "runs",
-///  "caught", "invariants": [names], "example": scenario | null}], "caught": n,
-///  "not_caught": [knob=value...], "faults_fired": {"error:service:gateway": n, ...}: the
-///  faults that fired, by kind and point (a fault's id without its intent and attempt)}
+/// {"seed", "runs", "schedules", "right": {"runs", "violations", "inconclusive",
+///  "findings": [{"invariant", "intent", "reason", "scenario"}]}, "wrong_settings": [{"knob",
+///  "value", "runs", "caught", "inconclusive", "invariants": [names], "example": scenario |
+///  null}], "caught": n, "not_caught": [knob=value...], "faults_fired":
+///  {"error:service:gateway": n, ...}: the faults that fired, by kind and point (a fault's
+///  id without its intent and attempt), "inconclusive": n}. A run that stopped at a limit
+///  (horizon, step limit) before it settled and broke nothing is inconclusive: counted as
+///  such (per configuration, and in all), never as a clean run.
 nlohmann::json fuzz(const FuzzOptions& options);
 
 }  // namespace idemlab

@@ -40,7 +40,8 @@
 //      lost_notification      an effect exists and the inbox holds no email for its
 //                             intent (only where the service notifies).
 // A run that stopped at a limit (step limit, virtual-time horizon) is judged on its
-// always-invariants only, and says why it stopped.
+// always-invariants only, and says why it stopped. With no violation it is inconclusive,
+// never "safe": the explorer, challenges, the fuzzer and `check` count it apart.
 #include <map>
 #include <string>
 #include <vector>

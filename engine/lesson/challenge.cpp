@@ -136,7 +136,22 @@ ExploreResult explore_until_violation(const Scenario& s, int k) {
   return explore(s, limits);
 }
 
-bool passes(const ExploreResult& r) { return r.complete && r.violating == 0; }
+// A fix passes a search that is complete and clean: no schedule broke an invariant, and
+// every one settled (one stopped at a limit is inconclusive, never "no violation").
+bool passes(const ExploreResult& r) { return r.clean(); }
+
+// `check`'s refusal of a challenge whose search (`what`: "the search from the starting
+// point") had schedules that stopped at a limit before they settled: its verdict on them is
+// none, and a challenge is checked on verdicts.
+LessonProblem inconclusive_problem(const Lesson& lesson, const ExploreResult& r, const std::string& what) {
+  std::string reason = what + " is inconclusive: " + r.inconclusive_text().en;
+  if (r.inconclusive_example) {
+    const FaultPlan& plan = r.inconclusive_example->plan;
+    reason += " (the first: " + (plan.faults.empty() ? std::string("with no fault") : "when " + plan.describe().en) + ")";
+  }
+  return {lesson.file, "/challenge",
+          reason + "; make every run settle within the limits (an earlier script action, shorter timeouts or fewer attempts)"};
+}
 
 // The values `check` tries for one knob, likeliest fix first: its right setting(s), then
 // its default, then the other values (integers: the ends of the typical range), each
@@ -196,6 +211,10 @@ bool solve_break(const Lesson& lesson, const Challenge& c, ChallengeSolution& ou
   limits.max_faults = c.max_faults;
   limits.stop_on = {*c.goal};
   ExploreResult r = explore(c.start, limits);
+  if (r.inconclusive > 0) {
+    why = inconclusive_problem(lesson, r, "the search for a plan of at most " + plural(c.max_faults, "fault", "faults") + " that breaks " + name);
+    return false;
+  }
   for (const Counterexample& x : r.counterexamples) {
     if (x.violation.invariant != *c.goal) continue;
     out.scenario = c.start;
@@ -213,6 +232,10 @@ bool solve_break(const Lesson& lesson, const Challenge& c, ChallengeSolution& ou
 
 bool solve_fix(const Lesson& lesson, const Challenge& c, ChallengeSolution& out, LessonProblem& why) {
   ExploreResult at_start = explore_until_violation(c.start, c.faults);
+  if (at_start.inconclusive > 0) {
+    why = inconclusive_problem(lesson, at_start, "the search from the starting point (up to " + plural(c.faults, "fault", "faults") + ")");
+    return false;
+  }
   if (at_start.violating == 0) {
     why = {lesson.file, "/challenge",
            "the starting point already passes: no violation in " + searched(at_start).en +
@@ -244,7 +267,7 @@ bool solve_fix(const Lesson& lesson, const Challenge& c, ChallengeSolution& out,
   // A knob moved to its right setting before any other move.
   std::stable_partition(moves.begin(), moves.end(),
                         [](const Move& m) { return m.knob->setting_of(m.value) == Setting::Right; });
-  int tried = 0;
+  int tried = 0, unsettled = 0;  // unsettled: candidates clean but for inconclusive schedules
   bool capped = false;
   // Tries the moves of `chosen` plus every further move after `from`, up to `size` moves.
   std::vector<const Move*> chosen;
@@ -257,7 +280,9 @@ bool solve_fix(const Lesson& lesson, const Challenge& c, ChallengeSolution& out,
         return false;
       }
       ++tried;
-      if (!passes(explore_until_violation(candidate, c.faults))) return false;
+      ExploreResult r = explore_until_violation(candidate, c.faults);
+      if (r.complete && r.violating == 0 && r.inconclusive > 0) ++unsettled;
+      if (!passes(r)) return false;
       out.scenario = candidate;
       out.changes = changes_json(knob_changes(c.start, candidate));
       return true;
@@ -282,6 +307,10 @@ bool solve_fix(const Lesson& lesson, const Challenge& c, ChallengeSolution& out,
   std::string reason = "no change of at most " + plural(c.max_changes, "knob", "knobs") + " (of " +
                        join_names(c.knobs) + ") leaves the explorer without a violation in every schedule of up to " +
                        plural(c.faults, "fault", "faults") + ": " + plural(tried, "candidate", "candidates") + " searched";
+  if (unsettled > 0) {
+    reason += " (" + plural(unsettled, "candidate", "candidates") + " broke no invariant but had schedules that did not settle within the run's limits: " +
+              "their end was not checked, so they are no solution)";
+  }
   if (capped) reason += ", and the search stops at " + std::to_string(limits::kMaxFixCandidates) + " (limits::kMaxFixCandidates), so a rarer one may exist";
   why = {lesson.file, "/challenge", reason + "; allow more changes or other knobs, or change \"policy\""};
   return false;
@@ -352,6 +381,12 @@ json judge_break(const Lesson& lesson, const Challenge& c, const Scenario& a) {
   if (hit) {
     text = {"做到了：用 " + number(static_cast<long long>(n)) + " 个故障，这次运行出现了" + goal.zh + "。" + hit->reason.zh,
             "Solved: with " + with + ", the run shows a " + goal.en + ". " + hit->reason.en};
+  } else if (verdict.violations.empty() && verdict.stop != StopReason::Settled) {
+    // Stopped at a limit: the invariants of its end were never judged ("breaks no
+    // invariant" would claim what was not checked).
+    L10n stop = describe(verdict.stop);
+    text = {"这次运行没有结束就停下了：" + stop.zh + "。结束时的不变式没有检查，目标是让它出现" + goal.zh + "。",
+            "The run did not settle: " + stop.en + ". Its end was not checked; the goal is a " + goal.en + "."};
   } else if (verdict.violations.empty() && n == 0) {
     text = {"还没有放故障：这次运行没有违反任何不变式；目标是让它出现" + goal.zh + "。",
             "No fault placed yet: the run breaks no invariant; the goal is a " + goal.en + "."};
@@ -368,9 +403,13 @@ json judge_break(const Lesson& lesson, const Challenge& c, const Scenario& a) {
     }
     L10n broke = list_text(names);
     text = {"这次运行出现的是" + broke.zh + "，不是" + goal.zh + "。", "The run shows " + broke.en + ", not a " + goal.en + "."};
+    if (verdict.stop != StopReason::Settled) {
+      text = L10n::join(text, {"不过它没有结束就停下了，结束时的不变式没有检查。", "It did not settle, though: its end was not checked."});
+    }
   }
   json out = judged(hit != nullptr, true, text, changes, n);
   put(out, "violations", verdict_json(verdict.violations));
+  put(out, "stop", to_string(verdict.stop));
   return out;
 }
 
@@ -417,6 +456,10 @@ json judge_fix(const Challenge& c, const Scenario& a) {
                                          : L10n{"比如" + plan.zh + "时：", "For example, when " + plan.en + ": "};
     text = {where.zh + "，有 " + number(r.violating) + " 种违反了不变式。" + example.zh + x.violation.reason.zh,
             number(r.violating) + " of " + where.en + " break an invariant. " + example.en + x.violation.reason.en};
+  } else if (r.inconclusive > 0) {
+    L10n why = r.inconclusive_text();
+    text = {where.zh + "没有发现违反，但这还不算修好：" + why.zh + "。",
+            "No violation found in " + where.en + ", but that is not a fix yet: " + why.en + "."};
   } else {
     text = {where.zh + "没有违反，但搜索没有做完：" + r.cut_text.zh + "。",
             "No violation in " + where.en + ", but not every schedule was searched: " + r.cut_text.en + "."};
@@ -428,6 +471,7 @@ json judge_fix(const Challenge& c, const Scenario& a) {
   put(e, "schedules", r.schedules);
   put(e, "violating", r.violating);
   put(e, "complete", r.complete);
+  put(e, "inconclusive", r.inconclusive);
   put(e, "max_faults", r.max_faults);
   put(e, "counterexample", r.counterexamples.empty() ? json(nullptr) : r.counterexamples.front().to_json(a));
   json out = judged(passes(r), true, text, changes, n);

@@ -26,8 +26,10 @@ struct ChallengeSolution {
 /// not break the goal, and the explorer at K = max_faults must find a schedule that does.
 /// Fix: the explorer at K must find a violation at the start, and some change of at most
 /// max_changes allowed knobs (searched one knob first, each knob's right setting first, at
-/// most limits::kMaxFixCandidates candidates) must leave none. Throws LessonError with
-/// paths under /challenge otherwise.
+/// most limits::kMaxFixCandidates candidates) must leave none, and no schedule unsettled.
+/// A search (the break's, the fix's from its start) with an inconclusive schedule (stopped
+/// at a limit before it settled: ExploreResult::inconclusive) is refused too. Throws
+/// LessonError with paths under /challenge otherwise.
 ChallengeSolution solve_challenge(const Lesson& lesson);
 
 /// The challenge as `run` shows it (engine/api/API.md, `run`): {"kind", "prompt", "goal",

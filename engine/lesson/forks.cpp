@@ -4,6 +4,7 @@
 #include <set>
 #include <stdexcept>
 
+#include "engine/invariants/invariants.hpp"
 #include "engine/nodes/nodes.hpp"
 
 namespace idemlab {
@@ -54,8 +55,11 @@ std::vector<std::vector<ForkedRun>> fork_runs(const PreparedLesson& p, int step,
         a.after_step = j;
         f.forked = Simulation::fork(*paused, {a}, k == last)->run();
       }
-      if (static_cast<int>((action ? f.forked : world.run).steps.size()) >= Simulation::kMaxSteps) {
-        unsettled = "the run does not settle within " + std::to_string(Simulation::kMaxSteps) + " steps";
+      // A run stopped at a limit (the step limit or the horizon) was never judged at its
+      // end: an answer over it would be inconclusive.
+      const Run& judged = action ? f.forked : world.run;
+      if (judged.stop != StopReason::Settled) {
+        unsettled = "a run it is judged on does not settle: " + describe(judged.stop).en;
         return out;
       }
     }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <set>
 
+#include "engine/invariants/invariants.hpp"
 #include "engine/lesson/answers.hpp"
 #include "engine/lesson/choose.hpp"
 #include "engine/lesson/secrecy.hpp"
@@ -27,6 +28,20 @@ bool same_status(const nlohmann::json& want, const LocalView& local) {
 }
 
 }  // namespace
+
+std::vector<LessonProblem> unsettled_world_problems(const PreparedLesson& p) {
+  for (const World& w : p.worlds) {
+    if (w.run.stop == StopReason::Settled) continue;
+    const std::string reason = describe(w.run.stop).en;
+    const std::string fix = ". Make every run settle within the limits (an earlier script action, shorter timeouts or fewer attempts)";
+    if (w.actual) return {{p.lesson.file, "/scenario", "the lesson's own run does not settle, so its end is inconclusive: " + reason + fix}};
+    const std::string when = w.plan.faults.empty() ? std::string("with no fault") : "when " + w.plan.describe().en;
+    return {{p.lesson.file, "/fault_space",
+             "a run of the fault space (" + when + ") does not settle, so its end is inconclusive: " + reason +
+                 ". What the lesson knows and predicts over its fault space would be computed on that run cut short" + fix}};
+  }
+  return {};
+}
 
 int find_moment_step(const Run& run, const nlohmann::json& match) {
   int nth = match.value("nth", 1);

@@ -34,6 +34,14 @@ std::shared_ptr<const PreparedLesson> prepare_lesson(Lesson lesson);
 /// them; this code is compiled without unwinding in the WASM build (CMakeLists.txt).
 std::shared_ptr<const PreparedLesson> prepare_checked(Lesson lesson, std::vector<LessonProblem>& problems);
 
+/// `check`'s and `answers`' refusal of a lesson whose runs of its fault space (its worlds:
+/// what knowledge and predictions are computed over) include one that stopped at a limit
+/// (the virtual-time horizon or the step limit) before it settled: the invariants of its end
+/// were never judged, so what the lesson computes on it would judge a run cut short. One
+/// problem, at /scenario for the lesson's own run, else at /fault_space naming the first
+/// such run's faults; none when every world settled. (Not part of prepare_checked: the
+/// sandbox shows a run that stops at a limit, and says so.)
+std::vector<LessonProblem> unsettled_world_problems(const PreparedLesson& lesson);
 /// The faults of `faults` that never fire in `run` (Run::fired), or are listed twice, each a
 /// problem at `path_of_faults`/<i> naming a few points of that kind the run does pass. A
 /// fault fires once, at the first pass of its point; a planned fault that never fires

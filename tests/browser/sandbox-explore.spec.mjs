@@ -228,3 +228,46 @@ test('Undo while a search runs stops the search, and no result of the scenario b
   await expect(scope).toHaveValue(first);
   await expect(page.getByTestId('sb-explore-summary')).toHaveCount(0);
 });
+
+test('a delivery at the horizon: the run and the search say they did not settle and were not checked, with no ✓ (issue 32)', async ({ page }) => {
+  await page.goto('./#/sandbox');
+  await waitSandbox(page);
+  const limit = (await page.evaluate(() => window.__idemlab.call('vocabulary', {}))).limits.max_virtual_ms;
+  // One more delivery, at the last time a script may name: its request is still on the way
+  // when the run reaches the horizon, so no run of this scenario settles.
+  await page.getByTestId('sb-new-action').selectOption('deliver');
+  await page.locator('input[data-fkey="new-intent"]').fill('late-report');
+  await page.locator('input[data-fkey="new-at"]').fill(String(limit));
+  await page.getByTestId('sb-add-action').click();
+  await answered(page);
+  const verdict = page.getByTestId('sb-verdict');
+  await expect(verdict).toHaveAttribute('data-stop', 'horizon');
+  await expect(verdict).toContainText('did not settle');
+  await expect(verdict).not.toContainText('✓');
+  await expect(page.getByTestId('sb-stop')).toContainText('horizon');
+
+  await page.getByTestId('sb-explore-k').selectOption('1');
+  await page.getByTestId('sb-explore-run').click();
+  const summary = page.getByTestId('sb-explore-summary');
+  await expect(summary).toBeVisible({ timeout: 60_000 });
+  await expect(summary).toHaveText(/^\? No violation found in [\d,]+ schedules of up to 1 fault, but the search has no verdict/);
+  await expect(summary).not.toHaveClass(/inv-ok/);
+  const note = page.getByTestId('sb-explore-inconclusive');
+  await expect(note).toBeVisible();
+  const n = Number(await note.getAttribute('data-count'));
+  expect(n).toBeGreaterThan(0);
+  await expect(note).toContainText(`${n.toLocaleString('en')} schedule`);
+  await expect(note).toContainText('did not settle within the 600 s virtual-time horizon');
+  await expect(note).toContainText('not checked');
+  // Nothing is said of the wrong-alone settings: the search has no verdict to lend them.
+  await expect(page.getByTestId('sb-wrong-alone')).toHaveCount(0);
+  // The first of them is one click away, or is the run shown.
+  expect(await note.getByTestId('sb-unsettled-load').count() + await note.getByTestId('sb-unsettled-shown').count()).toBe(1);
+
+  // In Chinese too, the same counts.
+  await page.getByTestId('lang-switch').click();
+  await expect(summary).toContainText('没有结论');
+  await expect(note).toContainText(`有 ${n.toLocaleString('zh-CN')} 个组合`);
+  await expect(note).toContainText('没有结束');
+  await expect(verdict).toContainText('没有跑完');
+});

@@ -290,6 +290,78 @@ TEST_CASE("check refuses a fix challenge with no solution among its knobs") {
                     {"knobs", {"timing.latency_ms", "client.key_scope"}}})["ok"] == true);
 }
 
+namespace {
+
+// Lesson 06 (send-first) without its questions, its delivery at `at` ms and its fault
+// space's crashes restarting only after 600 s, with `challenge`: a crash after 0 ms then
+// restarts past the horizon, and that run stops there before its end is judged.
+json slow_restart(int at, const json& challenge) {
+  json lesson = json::parse(read_lesson_text("06-send-first.json"));
+  lesson["questions"] = json::array();
+  lesson["scenario"]["script"][0]["at"] = at;
+  lesson["scenario"]["fault_space"] = {{"lose_any_one_message", true}, {"restart_after_ms", 600000}};
+  if (!challenge.is_null()) lesson["challenge"] = challenge;
+  return lesson;
+}
+
+json check_lesson(const json& lesson) { return call("check", {{"file", "lessons/slow-restart.json"}, {"text", lesson.dump()}}); }
+
+const json kFixSendFirst = {{"kind", "fix"}, {"prompt", {{"zh-CN", "修好它"}, {"en", "Fix it"}}}, {"policy", "send-first"}, {"knobs", {"client.persist"}}};
+
+}  // namespace
+
+TEST_CASE("check refuses a challenge whose search has schedules that do not settle, and says which and why") {
+  // Break (06's own: make the client forget its intent with one fault): the crash after
+  // sending is the one fault that could, and its run stops at the horizon, unjudged. Before
+  // issue 32 this read "no plan of at most 1 fault breaks forgotten_intent".
+  std::string why = refused_at(check_lesson(slow_restart(5, nullptr)), "/challenge");
+  CHECK(why.find("the search for a plan of at most 1 fault that breaks forgotten_intent is inconclusive: ") == 0);
+  CHECK(why.find("did not settle within the 600 s virtual-time horizon") != std::string::npos);
+  CHECK(why.find("(the first: when the client crashes after sending attempt 1)") != std::string::npos);
+  // Fix: the start's search stops at the horizon before it finds what is wrong. Before
+  // issue 32: "the starting point already passes".
+  why = refused_at(check_lesson(slow_restart(5, kFixSendFirst)), "/challenge");
+  CHECK(why.find("the search from the starting point (up to 2 faults) is inconclusive: ") == 0);
+  // The same lesson settles at 0 ms (the restart lands on the horizon itself): the start's
+  // search finds the forgotten intent, and the one change that would fix it leaves
+  // schedules unsettled, so it is no solution, and check says so.
+  why = refused_at(check_lesson(slow_restart(0, kFixSendFirst)), "/challenge");
+  CHECK(why.find("(1 candidate broke no invariant but had schedules that did not settle") != std::string::npos);
+}
+
+TEST_CASE("a fix is not solved while some schedule of its search does not settle") {
+  json lesson = slow_restart(0, kFixSendFirst);
+  const std::string text = lesson.dump();
+  json start = call("run", lesson_input("slow-restart.json", text))["lesson"]["challenge"]["scenario"];
+  start["client"]["persist"] = "before_send";
+  json out = attempt("slow-restart.json", text, start);
+  CHECK(out["allowed"] == true);
+  // Before issue 32: "Solved: no violation in 40 schedules of up to 2 faults."
+  CHECK(out["solved"] == false);
+  CHECK(out["explore"]["violating"] == 0);
+  CHECK(out["explore"]["inconclusive"].get<int>() > 0);
+  CHECK(out["explore"]["counterexample"].is_null());
+  CHECK(out["text"]["en"].get<std::string>().find("but that is not a fix yet: ") != std::string::npos);
+  CHECK(out["text"]["en"].get<std::string>().find("did not settle within the 600 s virtual-time horizon") != std::string::npos);
+  CHECK(out["text"]["zh-CN"].get<std::string>().find("还不算修好") != std::string::npos);
+}
+
+TEST_CASE("a break attempt whose run stops at the horizon is not said to break nothing") {
+  // Lesson 06's own break, its attempt with one more script action is not allowed; so the
+  // start itself is made to end at the horizon, with no fault placed.
+  json lesson = json::parse(read_lesson_text("06-send-first.json"));
+  lesson["questions"] = json::array();
+  lesson["scenario"]["script"].push_back({{"at", 600000}, {"do", "deliver"}, {"intent", "late-report"}, {"payload", "v2"}});
+  const std::string text = lesson.dump();
+  json start = call("run", lesson_input("horizon.json", text))["lesson"]["challenge"]["scenario"];
+  json out = attempt("horizon.json", text, start);
+  CHECK(out["allowed"] == true);
+  CHECK(out["solved"] == false);
+  CHECK(out["stop"] == "horizon");
+  CHECK(out["text"]["en"].get<std::string>().find("The run did not settle: ") == 0);
+  CHECK(out["text"]["en"].get<std::string>().find("breaks no invariant") == std::string::npos);
+}
+
 TEST_CASE("a challenge's fields are checked where they belong") {
   json out = check_with("01-lost-receipt.json", {{"kind", "fix"}, {"prompt", {{"zh-CN", "修"}, {"en", "Fix"}}}, {"goal", "duplicate_effect"}});
   refused_at(out, "/challenge/goal");

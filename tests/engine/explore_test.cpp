@@ -4,6 +4,7 @@
 
 #include <set>
 
+#include "engine/api/api.hpp"
 #include "engine/explore/explore.hpp"
 #include "engine/explore/fuzz.hpp"
 #include "engine/scenario/scenario_json.hpp"
@@ -45,6 +46,32 @@ TEST_CASE("every side-by-side lesson at K = 2: the mistake has a counterexample,
     }
   }
   CHECK(compared >= 8);
+}
+
+TEST_CASE("no shipped lesson or challenge has a schedule that stops before it settles") {
+  // A schedule stopped at the horizon or the step limit is inconclusive (issue 32): check
+  // refuses a lesson whose fault space, questions or challenge search has one, and
+  // `explore` of its scenario would report it. K = 2 for the lessons (the sandbox's
+  // default), the challenge's own K for its start.
+  for (const std::string& name : shipped_lessons()) {
+    CAPTURE(name);
+    nlohmann::json checked = nlohmann::json::parse(
+        api::call("check", nlohmann::json{{"file", "lessons/" + name}, {"text", read_lesson_text(name)}}.dump()));
+    CHECK_MESSAGE(checked["ok"] == true, checked.dump());
+    auto p = prepared_lesson(name);
+    std::vector<const Scenario*> scenarios = {&p->lesson.scenario};
+    if (p->lesson.compare) {
+      for (const ComparePolicy& policy : p->lesson.compare->policies) scenarios.push_back(&policy.scenario);
+    }
+    for (const Scenario* s : scenarios) {
+      ExploreResult r = explore_k(*s, 2);
+      CHECK_MESSAGE(r.inconclusive == 0, r.inconclusive_text().en);
+    }
+    if (const auto& c = p->lesson.challenge) {
+      ExploreResult r = explore_k(c->start, c->kind == "break" ? c->max_faults : c->faults);
+      CHECK_MESSAGE(r.inconclusive == 0, "challenge: " << r.inconclusive_text().en);
+    }
+  }
 }
 
 TEST_CASE("a counterexample reproduces from its own scenario and cannot lose a fault") {
@@ -168,6 +195,81 @@ TEST_CASE("a clean bounded search is named for what it is, and says when retry l
   CHECK(jc["text"]["en"].get<std::string>().find("incomplete") != std::string::npos);
 }
 
+namespace {
+
+// Lesson 06's send-first client (persist after_send) alone, and with one more script action
+// at the horizon (issue 32): that action's request is still on its way when the run reaches
+// 600 s, so every schedule stops there, before its end is judged.
+Scenario send_first(bool action_at_horizon) {
+  nlohmann::json j = nlohmann::json::parse(R"({
+    "seed": 29,
+    "client": {"key_scope": "intent", "on_timeout": "record_unknown", "recovery": "lookup", "persist": "after_send",
+               "recovery_scan": "unknown_and_pending", "max_attempts": 3},
+    "service": {"lookup": true},
+    "timing": {"latency_ms": 10, "timeout_ms": 100},
+    "script": [{"at": 0, "do": "deliver", "intent": "weekly-report", "payload": "Weekly report, version 1"}],
+    "fault_space": {"lose_any_one_message": true, "client_crash_points": ["after_send"]}})");
+  if (action_at_horizon) {
+    j["script"].push_back({{"at", Simulation::kHorizonMs}, {"do", "deliver"}, {"intent", "late-report"}, {"payload", "Weekly report, version 2"}});
+  }
+  Reader rd("scenario");
+  Scenario s;
+  std::set<std::string> intents;
+  read_scenario(rd, j, "", s, intents);
+  REQUIRE(rd.problems().empty());
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("a search whose schedules stop at the horizon is inconclusive, never \"no violation\" (issue 32)") {
+  // Without the action at the horizon the send-first client forgets its intent when it
+  // crashes right after sending: 5 schedules of up to 3 faults show it.
+  Scenario settles = send_first(false);
+  ExploreResult clean = explore_k(settles, 3);
+  CHECK(clean.violating == 5);
+  CHECK(clean.inconclusive == 0);
+  REQUIRE_FALSE(clean.counterexamples.empty());
+  CHECK(clean.counterexamples.front().violation.invariant == Invariant::ForgottenIntent);
+  nlohmann::json settled_json = clean.to_json(settles);
+  CHECK(settled_json["inconclusive"] == 0);
+  CHECK(settled_json["inconclusive_example"].is_null());
+  CHECK(settled_json["inconclusive_limit"].is_null());
+
+  // With it, the same schedules stop at 600 s, their end unjudged: before issue 32 this
+  // search said "no violation in 270 schedules of up to 3 faults" (no_violation_up_to: 3).
+  Scenario horizon = send_first(true);
+  ExploreResult r = explore_k(horizon, 3);
+  nlohmann::json j = r.to_json(horizon);
+  REQUIRE(r.complete);
+  CHECK(r.violating == 0);
+  CHECK(r.inconclusive > 0);
+  CHECK(r.inconclusive < r.schedules);  // one schedule settles: the late request is refused
+  CHECK(r.inconclusive_horizon);
+  CHECK_FALSE(r.inconclusive_step_limit);
+  CHECK_FALSE(r.clean());
+  CHECK_FALSE(j.contains("safe"));
+  CHECK(j["no_violation_up_to"].is_null());
+  CHECK(j["inconclusive"] == r.inconclusive);
+  const std::string text = j["text"]["en"].get<std::string>();
+  CHECK(text.find("inconclusive") != std::string::npos);
+  CHECK(text.find("did not settle within the 600 s virtual-time horizon") != std::string::npos);
+  CHECK(text.find("not a proof") == std::string::npos);  // the clean search's words are not used
+  CHECK(j["text"]["zh-CN"].get<std::string>().find("没有结论") != std::string::npos);
+  CHECK(j["inconclusive_text"]["en"].get<std::string>().find(std::to_string(r.inconclusive) + " schedules did not settle") == 0);
+  CHECK(!j["inconclusive_text"]["zh-CN"].get<std::string>().empty());
+  CHECK(j["inconclusive_limit"]["en"] == "the 600 s virtual-time horizon");
+  // The first of them (the fault-free run) reproduces from its scenario: it stops at the horizon.
+  const nlohmann::json& ex = j["inconclusive_example"];
+  REQUIRE(ex.is_object());
+  CHECK(ex["stop"] == "horizon");
+  CHECK(ex["faults"] == nlohmann::json::array());
+  CHECK(ex["stop_text"]["en"].get<std::string>().find("horizon") != std::string::npos);
+  Run first = simulate(horizon, r.inconclusive_example->plan);
+  CHECK(first.stop == StopReason::Horizon);
+  CHECK(check_invariants(first).safe());
+}
+
 TEST_CASE("fuzz: the right configuration never breaks an invariant; each wrong setting that costs safety is caught") {
   FuzzOptions o;
   o.seed = 20261201;
@@ -178,9 +280,14 @@ TEST_CASE("fuzz: the right configuration never breaks an invariant; each wrong s
   nlohmann::json report = fuzz(o);
   CHECK(report["right"]["violations"] == 0);
   CHECK(report["right"]["runs"] == 5000);
+  // Runs stopped at a limit before settling are counted apart, never as clean: here the
+  // fuzzer's scripts (a few seconds of virtual time) all settle.
+  CHECK(report["right"]["inconclusive"] == 0);
+  CHECK(report["inconclusive"] == 0);
   for (const nlohmann::json& w : report["wrong_settings"]) {
     CAPTURE(w["knob"].get<std::string>() + "=" + w["value"].get<std::string>());
     CHECK(w["runs"].get<int>() > 0);
+    CHECK(w["inconclusive"] == 0);
     // Layers that multiply retries cost load, not safety: no invariant judges load.
     if (w["value"] == "two layers retrying") continue;
     CHECK(w["caught"].get<int>() > 0);

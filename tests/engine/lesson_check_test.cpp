@@ -323,3 +323,53 @@ TEST_CASE("run hands the page an incident's report, texts in both languages") {
   json plain = json::parse(idemlab::api::call("run", json{{"file", "lessons/02-retry-duplicates.json"}, {"text", read_lesson_text("02-retry-duplicates.json")}}.dump()));
   CHECK_FALSE(plain["lesson"].contains("incident"));
 }
+
+namespace {
+// `check` of lesson `name` changed by `edit`: its first problem (REQUIRE: it is refused).
+json first_problem_of(const std::string& name, const std::function<void(json&)>& edit) {
+  json j = json::parse(read_lesson_text(name));
+  edit(j);
+  json out = json::parse(idemlab::api::call("check", json{{"file", "lessons/unsettled.json"}, {"text", j.dump()}}.dump()));
+  REQUIRE(out["ok"] == false);
+  return out["errors"][0];
+}
+
+// A script action at the horizon: its request is still on the way at 600 s (issue 32).
+const json kAtHorizon = {{"at", 600000}, {"do", "deliver"}, {"intent", "late-report"}, {"payload", "Weekly report, version 2"}};
+}  // namespace
+
+TEST_CASE("check refuses a lesson with a run that does not settle: its own, one of its fault space, one a question is judged on") {
+  // The lesson's own run stops at the horizon.
+  json p = first_problem_of("06-send-first.json", [](json& j) {
+    j["questions"] = json::array();
+    j["scenario"]["script"].push_back(kAtHorizon);
+  });
+  CHECK(p["path"] == "/scenario");
+  CHECK(p["reason"].get<std::string>().find("the lesson's own run does not settle, so its end is inconclusive: the run stopped at the 600 s "
+                                            "virtual-time horizon") == 0);
+
+  // A run of its fault space does: the client crashing at 5 ms restarts only after 600 s.
+  p = first_problem_of("01-lost-receipt.json", [](json& j) {
+    j["questions"] = json::array();
+    j.erase("challenge");
+    j["scenario"]["script"][0]["at"] = 5;
+    j["scenario"]["fault_space"]["client_crash_points"] = {"after_send"};
+    j["scenario"]["fault_space"]["restart_after_ms"] = 600000;
+  });
+  CHECK(p["path"] == "/fault_space");
+  CHECK(p["reason"].get<std::string>().find("a run of the fault space (when the client crashes after sending attempt 1) does not settle") == 0);
+
+  // With its questions, the first question's runs stop at the horizon: it has no answer.
+  p = first_problem_of("06-send-first.json", [](json& j) { j["scenario"]["script"].push_back(kAtHorizon); });
+  CHECK(p["path"] == "/questions/0");
+  CHECK(p["reason"].get<std::string>().find("a run it is judged on does not settle: the run stopped at the 600 s virtual-time horizon") !=
+        std::string::npos);
+
+  // The sandbox still runs such a scenario, and says why it stopped.
+  json lesson = json::parse(read_lesson_text("06-send-first.json"));
+  json scenario = lesson["scenario"];
+  scenario["script"].push_back(kAtHorizon);
+  json run = json::parse(idemlab::api::call("run", json{{"scenario", scenario}}.dump()));
+  REQUIRE(run.contains("verdict"));
+  CHECK(run["verdict"]["stop"] == "horizon");
+}

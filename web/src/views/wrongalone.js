@@ -31,13 +31,14 @@ export function unreachedNote(run, onSearch) {
 }
 
 /**
- * Under a complete search of up to `k` faults that found no violation (`searched`: its
- * "N schedules of up to K faults"), one line per wrong-alone setting of the scenario, with
- * why (null when there is none, or the search found something or was cut).
+ * Under a complete search of up to `k` faults that found no violation and judged every
+ * schedule to its end (`searched`: its "N schedules of up to K faults"), one line per
+ * wrong-alone setting of the scenario, with why (null when there is none, or the search
+ * found something, was cut, or left a schedule unsettled).
  */
 export function wrongAloneNotes(run, result, k, searched) {
   const wrong = run.wrong_settings || [];
-  if (!result.complete || result.violating !== 0 || !wrong.length) return null;
+  if (!result.complete || result.violating !== 0 || result.inconclusive > 0 || !wrong.length) return null;
   return h(
     'ul',
     { class: 'sb-wrong-alone', 'data-testid': 'sb-wrong-alone' },

@@ -135,17 +135,44 @@ export class ExplorePanel {
     bar.value = this.progressPct();
   }
 
+  /**
+   * Schedules that stopped at a limit before they settled (the engine's `inconclusive`): how
+   * many, why (the engine's words: which limit), and the first of them one click away. Null
+   * when every schedule settled.
+   */
+  inconclusiveNote(r) {
+    const n = r.inconclusive || 0;
+    if (!n) return null;
+    const ex = r.inconclusive_example;
+    return h(
+      'div',
+      { class: 'notice notice-warn', 'data-testid': 'sb-explore-inconclusive', 'data-count': String(n) },
+      h('p', null, t(n === 1 ? 'sandbox.unsettledOne' : 'sandbox.unsettled', { n: fmt(n), limit: l(r.inconclusive_limit) })),
+      !ex
+        ? null
+        : // With no fault, and none in the plan either, its run is the one shown.
+          !ex.faults.length && !(this.state.s.faults || []).length
+          ? h('p', { class: 'small', 'data-testid': 'sb-unsettled-shown' }, t('sandbox.unsettledIsShown'))
+          : h('p', { class: 'small' }, t('sandbox.when', { plan: l(ex.plan) }), ' ', h('button', { type: 'button', class: 'btn btn-small', 'data-testid': 'sb-unsettled-load', 'data-fkey': 'unsettled-load', onclick: () => this.loadScenario(ex.scenario) }, t('sandbox.loadUnsettled'))),
+    );
+  }
+
   exploreResult(k, r) {
     const key = r.complete ? (k === 1 ? 'sandbox.searchedOne' : 'sandbox.searched') : k === 1 ? 'sandbox.searchedCutOne' : 'sandbox.searchedCut';
     const searched = t(key, { n: fmt(r.schedules), k });
+    // No ✓ while some schedule was not judged to its end: nothing found is not nothing there.
+    const unsettled = (r.inconclusive || 0) > 0;
     const head =
-      r.violating === 0
-        ? h('p', { class: 'inv-ok', 'data-testid': 'sb-explore-summary' }, '✓ ', t('sandbox.noneFound', { searched }))
-        : h('p', { class: 'inv-broken', 'data-testid': 'sb-explore-summary' }, '⚠ ', t('sandbox.someFound', { v: fmt(r.violating), searched }));
+      r.violating > 0
+        ? h('p', { class: 'inv-broken', 'data-testid': 'sb-explore-summary' }, '⚠ ', t('sandbox.someFound', { v: fmt(r.violating), searched }))
+        : unsettled
+          ? h('p', { class: 'inv-unsettled', 'data-testid': 'sb-explore-summary' }, '? ', t('sandbox.noneFoundUnsettled', { searched }))
+          : h('p', { class: 'inv-ok', 'data-testid': 'sb-explore-summary' }, '✓ ', t('sandbox.noneFound', { searched }));
     return h(
       'div',
       null,
       head,
+      this.inconclusiveNote(r),
       // Retry layers that absorbed K faults: the engine names them and the K past them.
       r.layers_absorb ? h('p', { class: 'muted', 'data-testid': 'sb-layers-absorb' }, l(r.layers_absorb.text)) : null,
       // Each wrong-alone setting that this clean, complete search covered, and why.

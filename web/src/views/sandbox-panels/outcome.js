@@ -16,6 +16,9 @@ export class OutcomePanel {
   renderSummary() {
     const run = this.run;
     const verdict = run.verdict || { violations: [] };
+    // Stopped at a limit before it settled: the invariants of its end were not judged, so
+    // no ✓ (nothing broke so far is not nothing broke).
+    const unsettled = !!verdict.stop && verdict.stop !== 'settled';
     replaceChildren(
       this.el.summary,
       h('h3', { id: 'sb-summary-h', class: 'section-title' }, t('sandbox.summary')),
@@ -37,8 +40,10 @@ export class OutcomePanel {
       ),
       verdict.violations.length
         ? h('ul', { class: 'sb-verdict inv-list', 'data-testid': 'sb-verdict' }, verdict.violations.map((v) => h('li', { class: 'inv-broken', 'data-invariant': v.invariant }, '⚠ ', l(v.reason))))
-        : h('p', { class: 'inv-ok', 'data-testid': 'sb-verdict' }, '✓ ', t('sandbox.noViolation')),
-      verdict.stop && verdict.stop !== 'settled' ? h('p', { class: 'muted' }, l(verdict.stop_text)) : null,
+        : unsettled
+          ? h('p', { class: 'inv-unsettled', 'data-testid': 'sb-verdict', 'data-stop': verdict.stop }, '? ', t('sandbox.noViolationUnsettled'))
+          : h('p', { class: 'inv-ok', 'data-testid': 'sb-verdict' }, '✓ ', t('sandbox.noViolation')),
+      unsettled ? h('p', { class: 'muted', 'data-testid': 'sb-stop' }, l(verdict.stop_text)) : null,
       // Why nothing breaks: no fault of this run reaches a wrong-alone setting (not in a
       // challenge, where naming it would give the answer away).
       this.challenge ? null : unreachedNote(run, () => this.searchUnreached()),
