@@ -299,7 +299,11 @@ TEST_CASE("fuzz: the right configuration never breaks an invariant; each wrong s
     CHECK(r.problems().empty());
     CHECK_FALSE(check_invariants(simulate(s, s.faults)).safe());
   }
-  CHECK(fuzz(o) == report);  // the same seed, the same report
+  // The same seed, the same report (shown on fewer runs: the draws do not depend on how
+  // many follow, and the sanitizer build runs this test too).
+  FuzzOptions few = o;
+  few.runs = 1500;
+  CHECK(fuzz(few) == fuzz(few));
   // Every kind of fault the explorer searches fires somewhere, and so does the gateway's
   // 502 answered in front of the dedup layer (which the explorer leaves out).
   for (const char* kind : {"drop:request", "drop:response", "drop:lookup", "crash:client:after_persist",
