@@ -91,7 +91,7 @@ L10n cut_text(const std::string& cut, int max_schedules, std::int64_t max_ms) {
                 " ms (the time limit): the result is incomplete"};
   }
   if (cut == "violation") {
-    return {"搜索在第一个违反所问不变式的故障组合处停下，结果不完整",
+    return {"搜索在第一个违反所问不变量的故障组合处停下，结果不完整",
             "the search stopped at the first schedule that breaks an invariant it was asked about: the result is incomplete"};
   }
   return {};
@@ -354,7 +354,7 @@ L10n ExploreResult::inconclusive_text() const {
   if (inconclusive == 0) return {};
   L10n limit = inconclusive_limit();
   std::string n = std::to_string(inconclusive);
-  return {n + " 个组合在" + limit.zh + "内没有结束（还有事情没有发生）：结束时的不变式没有检查，不能算作没有违反",
+  return {n + " 个组合在" + limit.zh + "内没有结束（还有事情没有发生）：结束时的不变量没有检查，不能算作没有违反",
           count_text(inconclusive, "schedule", "schedules") + " did not settle within " + limit.en +
               " (events were still to come): the invariants of their end were not checked, so they count as no verdict, "
               "not as no violation"};

@@ -338,17 +338,17 @@ const char* to_string(StopReason s) {
 L10n describe(StopReason s) {
   switch (s) {
     case StopReason::Settled:
-      return {"运行已结束：再没有任何事情会发生，结束时的不变式都已判断",
+      return {"运行已结束：再没有任何事情会发生，结束时的不变量都已判断",
               "the run settled: nothing was left to happen, so the invariants of its end are judged too"};
     case StopReason::StepLimit: {
       std::string n = std::to_string(Simulation::kMaxSteps);
-      return {"运行在第 " + n + " 步的上限处停下，还有事情没有发生：只判断每一步都必须成立的不变式",
+      return {"运行在第 " + n + " 步的上限处停下，还有事情没有发生：只判断每一步都必须成立的不变量",
               "the run stopped at the limit of " + n +
                   " steps with events still to come: only the invariants that must hold at every step are judged"};
     }
     case StopReason::Horizon: {
       std::string sec = std::to_string(Simulation::kHorizonMs / 1000);
-      return {"下一件事发生在虚拟时间 " + sec + " 秒之后，运行在此停下：只判断每一步都必须成立的不变式",
+      return {"下一件事发生在虚拟时间 " + sec + " 秒之后，运行在此停下：只判断每一步都必须成立的不变量",
               "the run stopped at the " + sec +
                   " s virtual-time horizon with events still to come: only the invariants that must hold at every "
                   "step are judged"};

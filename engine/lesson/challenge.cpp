@@ -385,13 +385,13 @@ json judge_break(const Lesson& lesson, const Challenge& c, const Scenario& a) {
     // Stopped at a limit: the invariants of its end were never judged ("breaks no
     // invariant" would claim what was not checked).
     L10n stop = describe(verdict.stop);
-    text = {"这次运行没有结束就停下了：" + stop.zh + "。结束时的不变式没有检查，目标是让它出现" + goal.zh + "。",
+    text = {"这次运行没有结束就停下了：" + stop.zh + "。结束时的不变量没有检查，目标是让它出现" + goal.zh + "。",
             "The run did not settle: " + stop.en + ". Its end was not checked; the goal is a " + goal.en + "."};
   } else if (verdict.violations.empty() && n == 0) {
-    text = {"还没有放故障：这次运行没有违反任何不变式；目标是让它出现" + goal.zh + "。",
+    text = {"还没有放故障：这次运行没有违反任何不变量；目标是让它出现" + goal.zh + "。",
             "No fault placed yet: the run breaks no invariant; the goal is a " + goal.en + "."};
   } else if (verdict.violations.empty()) {
-    text = {"放了 " + number(static_cast<long long>(n)) + " 个故障，这次运行仍然没有违反任何不变式；目标是让它出现" + goal.zh + "。",
+    text = {"放了 " + number(static_cast<long long>(n)) + " 个故障，这次运行仍然没有违反任何不变量；目标是让它出现" + goal.zh + "。",
             "With " + with + ", the run breaks no invariant; the goal is a " + goal.en + "."};
   } else {
     std::vector<L10n> names;
@@ -404,7 +404,7 @@ json judge_break(const Lesson& lesson, const Challenge& c, const Scenario& a) {
     L10n broke = list_text(names);
     text = {"这次运行出现的是" + broke.zh + "，不是" + goal.zh + "。", "The run shows " + broke.en + ", not a " + goal.en + "."};
     if (verdict.stop != StopReason::Settled) {
-      text = L10n::join(text, {"不过它没有结束就停下了，结束时的不变式没有检查。", "It did not settle, though: its end was not checked."});
+      text = L10n::join(text, {"不过它没有结束就停下了，结束时的不变量没有检查。", "It did not settle, though: its end was not checked."});
     }
   }
   json out = judged(hit != nullptr, true, text, changes, n);
@@ -448,13 +448,13 @@ json judge_fix(const Challenge& c, const Scenario& a) {
   L10n where = searched(r);
   L10n text;
   if (passes(r)) {
-    text = {where.zh + "都没有违反不变式：修好了。", "Solved: no violation in " + where.en + "."};
+    text = {where.zh + "都没有违反不变量：修好了。", "Solved: no violation in " + where.en + "."};
   } else if (r.violating > 0) {
     const Counterexample& x = r.counterexamples.front();
     L10n plan = x.plan.describe();
     L10n example = x.plan.faults.empty() ? L10n{"即使没有任何故障：", "Even with no fault: "}
                                          : L10n{"比如" + plan.zh + "时：", "For example, when " + plan.en + ": "};
-    text = {where.zh + "，有 " + number(r.violating) + " 种违反了不变式。" + example.zh + x.violation.reason.zh,
+    text = {where.zh + "，有 " + number(r.violating) + " 种违反了不变量。" + example.zh + x.violation.reason.zh,
             number(r.violating) + " of " + where.en + " break an invariant. " + example.en + x.violation.reason.en};
   } else if (r.inconclusive > 0) {
     L10n why = r.inconclusive_text();
