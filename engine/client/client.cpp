@@ -51,8 +51,7 @@ void Client::snapshot(Snapshot& into) {
   into.client_alive = alive_;
   into.intents = rows();
   into.earlier = earlier();
-  if (!waiting_seen_.holds(waiting_)) waiting_seen_ = Rows<Waiting>(waiting_);
-  into.waiting = waiting_seen_;
+  into.waiting = waiting_seen_.follow(waiting_);
 }
 
 std::string Client::make_key(const std::string& intent, long long k) const {

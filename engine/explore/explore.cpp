@@ -411,8 +411,11 @@ ExploreResult explore(const Scenario& scenario, const ExploreLimits& limits) {
   return Search(scenario, limits).run();
 }
 
-json Counterexample::to_json(const Scenario& scenario) const {
-  json o = violation.to_json();
+namespace {
+
+// A schedule's plan into `o`: its faults, their ids, the plan in words, and the scenario
+// that reproduces it (`scenario` with the plan as its faults).
+void put_schedule(json& o, const FaultPlan& plan, const Scenario& scenario) {
   put(o, "faults", write_plan(plan));
   json ids = json::array();
   for (const Fault& f : plan.faults) ids.push_back(f.id());
@@ -421,6 +424,13 @@ json Counterexample::to_json(const Scenario& scenario) const {
   Scenario reproduce = scenario;
   reproduce.faults = plan;
   put(o, "scenario", write_scenario(reproduce));
+}
+
+}  // namespace
+
+json Counterexample::to_json(const Scenario& scenario) const {
+  json o = violation.to_json();
+  put_schedule(o, plan, scenario);
   return o;
 }
 
@@ -428,14 +438,7 @@ json InconclusiveSchedule::to_json(const Scenario& scenario) const {
   json o = json::object();
   put(o, "stop", to_string(stop));
   put(o, "stop_text", describe(stop).to_json());
-  put(o, "faults", write_plan(plan));
-  json ids = json::array();
-  for (const Fault& f : plan.faults) ids.push_back(f.id());
-  put(o, "fault_ids", std::move(ids));
-  put(o, "plan", plan.describe().to_json());
-  Scenario reproduce = scenario;
-  reproduce.faults = plan;
-  put(o, "scenario", write_scenario(reproduce));
+  put_schedule(o, plan, scenario);
   return o;
 }
 

@@ -52,12 +52,10 @@ void Service::snapshot(Snapshot& into) {
   into.service_alive = alive_;
   into.keys = keys();
   into.deliveries = rows();
-  if (!in_progress_seen_.holds(in_progress_)) in_progress_seen_ = Rows<InProgress>(in_progress_);
-  into.in_progress = in_progress_seen_;
+  into.in_progress = in_progress_seen_.follow(in_progress_);
   if (contract().notify == Notify::Outbox) {
     into.outbox = outbox();
-    if (!relay_waiting_seen_.holds(relay_waiting_)) relay_waiting_seen_ = Rows<RelayWait>(relay_waiting_);
-    into.relay_waiting = relay_waiting_seen_;
+    into.relay_waiting = relay_waiting_seen_.follow(relay_waiting_);
   }
 }
 

@@ -179,9 +179,13 @@ class Rows {
   bool empty() const { return !rows_; }
   const Row& operator[](std::size_t i) const { return (*rows_)[i]; }
   bool operator==(const Rows& o) const { return rows_ == o.rows_ || get() == o.get(); }
-  /// Whether these are the rows of `v` (element by element): a side's volatile list is
-  /// shared again, not copied, on each step it did not change.
-  bool holds(const std::vector<Row>& v) const { return get() == v; }
+  /// Becomes the rows of `v` if it differs from them (element by element), and returns
+  /// itself: a list kept outside the snapshots is shared again, not copied, on each step
+  /// it did not change.
+  const Rows& follow(const std::vector<Row>& v) {
+    if (get() != v) *this = Rows(v);
+    return *this;
+  }
 
  private:
   const std::vector<Row>& get() const {

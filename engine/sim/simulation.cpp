@@ -123,10 +123,7 @@ void Simulation::refresh_fates() {
   for (std::vector<int>& ids : fates_now_) ids.clear();
   for (const Message& m : run_.messages) fates_now_[static_cast<int>(m.fate)].push_back(m.id);
   Rows<int>* held[3] = {&in_flight_, &delivered_, &dropped_};  // in Message::Fate's order
-  for (int f = 0; f < 3; ++f) {
-    const std::vector<int>& now = fates_now_[f];
-    if (!std::equal(now.begin(), now.end(), held[f]->begin(), held[f]->end())) *held[f] = Rows<int>(now);
-  }
+  for (int f = 0; f < 3; ++f) held[f]->follow(fates_now_[f]);
 }
 
 void Simulation::snapshot(Snapshot& snap) {
