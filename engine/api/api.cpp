@@ -329,8 +329,12 @@ json run_method(const PreparedLesson& lesson, const json& in, json unfired) {
 
 // `answer`: one try at one question, judged with the feedback it earns.
 json answer_method(const PreparedLesson& lesson, const json& in, const std::string& file) {
-  std::string question = in.value("question", "");
   Reader r(file);
+  // Read by type, not with json::value: that threw on a number or null (a type error that
+  // crossed code compiled without unwinding, and kept that code's memory: engine/api/call.cpp).
+  const json* id = r.field(in, "", "question", true);
+  if (id && !id->is_string()) r.problem("/question", "a question is named by its id, a string");
+  std::string question = id && id->is_string() ? id->get<std::string>() : "";
   Try t;
   t.number = static_cast<int>(r.integer(in, "", "try", false, 1, 1, limits::kMaxTryNumber));
   t.reveal = r.boolean(in, "", "reveal", false);
