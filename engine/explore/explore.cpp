@@ -79,7 +79,12 @@ std::string plan_key(const FaultPlan& plan) {
 }
 
 // Why a search was cut, for the learner ("" when it was not).
-L10n cut_text(const std::string& cut, int max_schedules, std::int64_t max_ms) {
+L10n cut_text(const std::string& cut, int max_schedules, std::int64_t max_ms, int schedules) {
+  if (cut == "memory") {
+    return {"搜索在 " + std::to_string(schedules) + " 个故障组合处停下（内存上限），结果不完整",
+            "the search stopped at " + std::to_string(schedules) +
+                " schedules (the memory limit): the result is incomplete"};
+  }
   if (cut == "schedules") {
     return {"搜索在 " + std::to_string(max_schedules) + " 个故障组合处停下（组合数上限），结果不完整",
             "the search stopped at " + std::to_string(max_schedules) +
@@ -158,7 +163,7 @@ class Search {
     std::vector<Node> frontier;
     bool go = visit(FaultPlan{}, 0, &frontier, nullptr, -1, false);
     for (int depth = 1; go && depth <= out_.max_faults; ++depth) go = visit_depth(depth, frontier);
-    out_.cut_text = cut_text(out_.cut, max_schedules_, limits_.max_ms);
+    out_.cut_text = cut_text(out_.cut, max_schedules_, limits_.max_ms, out_.schedules);
     if (out_.complete) out_.layers_absorb = layers_absorb(scenario_.client.retry_layers, retried_, out_.max_faults);
     sort_outcomes();
     out_.counterexamples = shrunk_counterexamples(scenario_, found_);
@@ -208,12 +213,13 @@ class Search {
   bool visit(const FaultPlan& plan, int depth, std::vector<Node>* children, OneMoreFault* forks, int work, bool last) {
     if (limit_reached()) return false;
     // The same faults listed in another order are the same schedule: skip it unrun.
-    const std::string planned = plan_key(plan);
+    std::string planned = plan_key(plan);
     if (seen_.count(planned)) return true;
     Run run = forks ? forks->run(plan.faults.back(), work, last) : simulate(scenario_, plan);
-    seen_.insert(planned);
     std::string fired_key = schedule_key(run);
-    if (fired_key != planned && !seen_.insert(fired_key).second) return true;
+    const bool same = fired_key == planned;
+    remember(std::move(planned));
+    if (!same && !remember(std::move(fired_key))) return true;
     ++out_.schedules;
     note_retries(run);
     RunVerdict verdict = check_invariants(run);
@@ -226,7 +232,19 @@ class Search {
       out_.cut = "violation";
       return false;
     }
-    if (children && depth < out_.max_faults) children->push_back({fired, static_cast<int>(next_faults(run, fired, space_).size())});
+    if (children && depth < out_.max_faults) {
+      children->push_back({fired, static_cast<int>(next_faults(run, fired, space_).size())});
+      bytes_ += kNodeBytes;
+      for (const Fault& f : fired.faults) bytes_ += kFaultBytes + f.intent.size();
+    }
+    return true;
+  }
+
+  // Adds a schedule's key to those seen, counting its bytes; false when it was there.
+  bool remember(std::string key) {
+    const std::size_t size = key.size();
+    if (!seen_.insert(std::move(key)).second) return false;
+    bytes_ += kKeyBytes + size;
     return true;
   }
 
@@ -241,6 +259,11 @@ class Search {
 
   // True (and the result marked cut) when the schedule or time limit is reached.
   bool limit_reached() {
+    if (bytes_ > std::min(limits_.max_bytes, limits::kMaxExploreBytes)) {
+      out_.complete = false;
+      out_.cut = "memory";
+      return true;
+    }
     if (out_.schedules >= max_schedules_) {
       out_.complete = false;
       out_.cut = "schedules";
@@ -338,6 +361,13 @@ class Search {
   const FaultSpace space_;
   ExploreResult out_;
   std::set<std::string> seen_;
+  // What the search keeps as it goes, estimated with the same numbers on every platform (so
+  // that a memory cut falls at the same schedule natively and in WASM): per key of seen_ its
+  // characters and kKeyBytes (a set's node, a string and two blocks in WASM), per node of
+  // the tree kNodeBytes and kFaultBytes per fault of its plan. The rest (the outcome classes,
+  // the counterexamples) is bounded by the scenario, not by the schedules.
+  static constexpr std::size_t kKeyBytes = 48, kNodeBytes = 48, kFaultBytes = 64;
+  std::size_t bytes_ = 0;
   std::map<std::string, std::size_t> class_index_;
   // (invariant, intent) -> counterexamples found, before shrinking
   std::map<ViolationKind, std::vector<Counterexample>> found_;

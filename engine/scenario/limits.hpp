@@ -134,5 +134,16 @@ inline constexpr int kMaxExploreFaults = 3;
 /// lesson-sized scenario has a few thousand at K = 3; the ceiling keeps one call within
 /// seconds in a browser (it reports progress while it runs).
 inline constexpr int kMaxExploreSchedules = 200000;
+/// What one `explore` keeps while it searches (the schedules seen, the plans of the tree's
+/// next depth), estimated as it goes (engine/explore/explore.cpp, the same numbers natively
+/// and in WASM, so that a cut falls at the same schedule); past it the search stops, cut
+/// "memory". A schedule costs 150 to 450 bytes of heap in WASM (its key names its faults):
+/// K = 3 on a scenario of 8 intents was cut at 123,653 schedules (after 7.6 minutes in node;
+/// natively the same schedule) with 27.6 MiB of heap; 09-retry-layers at K = 3 completes
+/// its 44,281 schedules uncut in 19.9 MiB, and the page's default of 20,000 schedules is
+/// never cut (7 MiB on that scenario). It keeps explore within the page's 64 MB (the budget
+/// at the top of this file) beside the API's cache of prepared lessons: 200,000 schedules
+/// would take 30 to 90 MiB.
+inline constexpr std::size_t kMaxExploreBytes = 20 * 1024 * 1024;
 
 }  // namespace idemlab::limits
