@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <set>
 
+#include "engine/base/bytes.hpp"
 #include "engine/invariants/invariants.hpp"
 #include "engine/lesson/answers.hpp"
 #include "engine/lesson/choose.hpp"
@@ -15,6 +16,16 @@ int PreparedLesson::question_step(const Question& q) const {
   auto it = moment_step.find(q.moment);
   if (it != moment_step.end()) return it->second;
   return static_cast<int>(run().steps.size()) - 1;
+}
+
+std::size_t PreparedLesson::heap_bytes() const {
+  std::set<const void*> counted;  // rows shared by worlds forked from one run: counted once
+  auto fault = [](const Fault& f) { return bytes::of(f.intent); };
+  std::size_t n = bytes::of(worlds, [&](const World& w) { return bytes::of(w.plan.faults, fault) + w.run.heap_bytes(counted); });
+  if (knowledge) n += bytes::block(sizeof(Knowledge)) + knowledge->heap_bytes();
+  n += bytes::of(moment_step, [](const std::string& id, int) { return bytes::of(id); });
+  n += bytes::of(right_option, [](const std::string& id, const std::string& option) { return bytes::of(id) + bytes::of(option); });
+  return n;
 }
 
 namespace {
