@@ -90,6 +90,14 @@ inline constexpr int kMaxProblems = 100;
 /// passes injection points per intent, so the work of a lesson grows with their square;
 /// lessons use 1 or 2. (A lesson with 133 intents took 13 s and 1.85 GB to check.)
 inline constexpr int kMaxIntents = 8;
+/// Bytes of an intent's name and a retry layer's, and of a payload: a run holds them on
+/// every step that notes them (its rows, messages and events), copied each time a table is
+/// written, so their length multiplies the memory of every run. The shipped lessons' are at
+/// most 16 (a name) and 36 (a payload). (8 intents named in 1,000 bytes each, or payloads
+/// of 4,000, took a fault space within the other limits past 64 MiB in WASM; at these
+/// limits such a scenario peaks at 40 MiB of heap, against 33 with names of 2 bytes.)
+inline constexpr std::size_t kMaxNameBytes = 40;
+inline constexpr std::size_t kMaxPayloadBytes = 100;
 /// Actions in a script (deliveries, crashes, restarts, resends...): lessons use 1 to 3.
 /// (10,000 scripted deliveries took 14 s and 640 MB to check.)
 inline constexpr int kMaxScriptActions = 32;

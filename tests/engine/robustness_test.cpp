@@ -2,6 +2,7 @@
 // input that showed it. Big inputs are generated here, never committed.
 #include <doctest/doctest.h>
 
+#include <map>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -205,6 +206,29 @@ TEST_CASE("the 133-intent lesson and 10,000 scripted delivers are refused by che
   REQUIRE(out["ok"] == false);
   CHECK(out["errors"][0]["path"] == "/scenario/script");
   CHECK(has(out["errors"][0]["reason"], "delivers " + std::to_string(limits::kMaxIntents + 1) + " intents"));
+}
+
+TEST_CASE("an intent's or a layer's name and a payload are bounded: a run holds them on every step") {
+  json j = many_intents(1);
+  j["scenario"]["script"][0]["intent"] = std::string(limits::kMaxNameBytes, 'n');
+  j["scenario"]["script"][0]["payload"] = std::string(limits::kMaxPayloadBytes, 'p');
+  j["scenario"]["fault_space"] = json::object();
+  j["moments"] = json::array();
+  j["questions"] = json::array();
+  j["self_check"] = json::array();
+  j.erase("challenge");
+  CHECK(check_text(j.dump())["ok"] == true);  // at the limits
+  j["scenario"]["script"][0]["intent"] = std::string(limits::kMaxNameBytes + 1, 'n');
+  j["scenario"]["script"][0]["payload"] = std::string(4000, 'p');
+  j["scenario"]["client"]["retry_layers"] = {{{"layer", std::string(1000, 'l')}, {"attempts", 2}}};
+  j["scenario"]["client"].erase("max_attempts");
+  json out = check_text(j.dump());
+  REQUIRE(out["ok"] == false);
+  std::map<std::string, std::string> reasons;
+  for (const json& p : out["errors"]) reasons[p["path"].get<std::string>()] = p["reason"].get<std::string>();
+  CHECK(reasons["/scenario/script/0/intent"] == "an intent's name of 41 bytes; at most 40 are allowed (a run holds it on every step that notes it)");
+  CHECK(reasons["/scenario/script/0/payload"] == "a payload of 4000 bytes; at most 100 are allowed (a run holds it on every step that notes it)");
+  CHECK(reasons["/scenario/client/retry_layers/0/layer"] == "a layer's name of 1000 bytes; at most 40 are allowed (a run holds it on every step that notes it)");
 }
 
 TEST_CASE("a lesson whose questions would simulate too much is refused at /questions, before they are answered") {
