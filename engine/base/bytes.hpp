@@ -31,6 +31,10 @@ inline std::size_t of(const std::string& s) {
   return short_string ? 0 : block(s.capacity() + 1);
 }
 inline std::size_t of(const std::optional<std::string>& s) { return s ? of(*s) : 0; }
+/// What `s` takes in the page's engine, the same on every platform (for limits that must
+/// refuse the same inputs natively and in WASM): beyond the 10 characters a string holds
+/// inside itself in wasm32's libc++, a block of its characters and a NUL, in whole words.
+inline std::size_t in_wasm(const std::string& s) { return s.size() > 10 ? (s.size() + 1 + 3) / 4 * 4 + 8 : 0; }
 
 /// A vector's own storage (its capacity, not its size), not what its elements hold.
 template <typename T>

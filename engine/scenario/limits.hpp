@@ -116,6 +116,25 @@ inline constexpr int kMaxWorlds = 100;
 /// snapshot of every side, are kept. Shipped lessons need 60 to 800.
 inline constexpr long long kMaxCheckWork = 15000;
 inline constexpr long long kRunWork = 10;
+/// The memory of a lesson's fault space in the page's engine (its runs, each step with a
+/// snapshot of every side), counted by Run::footprint with wasm32's sizes on every platform,
+/// so that native and WASM refuse alike. Estimated before the space is built (every run
+/// counted whole as the one with no fault, 1.1 to 1.3 times what the runs built hold, as
+/// they share their common beginnings: refused past 1.5 times this) and counted once it is.
+/// A prepared lesson holds 1.03 to 1.25 times this count (measured in WASM, emmalloc), and
+/// it is most of what `check` or `run` needs at its peak: this keeps a lesson's methods
+/// within the page's 64 MB beside the cache of prepared lessons. Within kMaxCheckWork a
+/// fault space of 8 intents held 28 MiB by this count (33 MiB of heap; `run` peaked at 53)
+/// when each reapply was a new key; 8 intents delivered and reapplied 24 times, losing any
+/// one message, hold 17 (18 MiB of heap). Shipped lessons hold 0.03 to 0.7.
+inline constexpr std::size_t kMaxFaultSpaceBytes = 20 * 1024 * 1024;
+/// Table rows the lesson's own run shows, summed over its steps: `run` writes each step's
+/// tables whole (the page shows them at every step), so its answer grows with this, and
+/// the answer is built in memory before it is written: 23,000 rows (8 intents over 383
+/// steps, a new key per attempt and an outbox) made an answer of 6.7 MB and took 41 MiB of
+/// heap to write. Shipped lessons show 10 to 191; 8 intents delivered and reapplied 24
+/// times 3,800 to 5,900.
+inline constexpr long long kMaxShownRows = 6000;
 /// Moments, questions, options per question and facts of a lesson: each question is
 /// answered at `check` (a choose option is a run in every world the client cannot tell
 /// apart), each fact is a row of the knowledge grid at every step. Shipped lessons: up to

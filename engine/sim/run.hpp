@@ -337,6 +337,14 @@ struct Run {
   /// snapshots, of this run or of runs forked from the same one, are counted once:
   /// `counted` holds those already counted (Rows::storage), and gets this run's.
   std::size_t heap_bytes(std::set<const void*>& counted) const;
+  /// What the run holds in the page's engine (WASM), counted with the same numbers on every
+  /// platform (so that a limit on it refuses the same lessons natively and in WASM): wasm32's
+  /// sizes per step, message and point passed, and per table and row of the snapshots with
+  /// the rows' texts (rows shared between snapshots once: `counted`, as for heap_bytes).
+  long long footprint(std::set<const void*>& counted) const;
+  /// The table rows its steps show, summed over the steps (a run's timeline, `run`'s answer,
+  /// writes each step's tables out whole).
+  long long shown_rows() const;
 };
 
 }  // namespace idemlab

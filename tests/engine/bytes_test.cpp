@@ -38,7 +38,7 @@ std::size_t heap_in_use() {
 }
 
 // A lesson of 8 intents, each delivered and 24 reapplied, every message possibly lost: 65
-// runs of 187 steps, near the work limit (about 23 MiB in WASM).
+// runs of 187 steps, near the work limit and limits::kMaxFaultSpaceBytes (18 MiB in WASM).
 std::string big_lesson() {
   json lesson = json::parse(read_lesson_text("01-lost-receipt.json"));
   json& s = lesson["scenario"];
