@@ -177,13 +177,13 @@ inline constexpr std::size_t kMaxExploreBytes = 20 * 1024 * 1024;
 
 /// Bytes of prepared lessons the API keeps between calls (engine/api/api.cpp), so that
 /// `answer` after `run` does not prepare the lesson again: estimated per lesson
-/// (PreparedLesson::heap_bytes, natively within 3% of what glibc counts; the parsed lesson
-/// at twice its text), the last used kept first. A shipped lesson takes 0.1 to 0.6 MiB in
-/// WASM, so all of them fit; a bare scenario of 8 intents near kMaxCheckWork takes 23 to 27
-/// MiB, more than the cache holds: it is prepared for each call and freed after it (the
-/// largest `run` peaks at 33 MiB of heap). Beside a full cache that keeps every call within
-/// the page's 64 MB. (Eight lessons of any size used to be kept: ten such scenarios took
-/// the module to 248 MiB.)
-inline constexpr std::size_t kMaxPreparedCacheBytes = 16 * 1024 * 1024;
+/// (PreparedLesson::heap_bytes, within 1% of what emmalloc counts in WASM; the parsed lesson
+/// at twice its text), the last used kept first. The 20 shipped lessons take 4.4 MiB in
+/// all, so they all fit; a lesson over the whole of it (8 intents near kMaxFaultSpaceBytes
+/// take up to 25 MiB) is prepared for its call and freed after it. Beside the largest call
+/// (such a lesson's `run` peaks at 36 MiB of heap) and the stack, a full cache keeps the
+/// page's engine within its 64 MB with room. (Eight lessons of any size used to be
+/// kept: ten such scenarios took the module to 248 MiB.)
+inline constexpr std::size_t kMaxPreparedCacheBytes = 8 * 1024 * 1024;
 
 }  // namespace idemlab::limits
