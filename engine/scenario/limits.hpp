@@ -4,15 +4,16 @@
 // go. engine/sim/simulation.hpp and engine/explore/explore.hpp take theirs from here.
 //
 // The budget they keep: every lesson `check` accepts (and so every lesson method on it)
-// runs in the page's WebAssembly engine within 64 MB and 1 s. Measured in node 20 on the
-// development machine (2 cores shared, load 3 to 4): the slowest shipped lesson
-// (retry-layers) checks in about 95 ms and the module keeps its initial 16 MB; a lesson of
-// 8 intents with every crash point and about 19,000 steps of work checked in 490 to 800
-// ms and grew it to 19 MB, so kMaxCheckWork is 15,000 (about 400 to 600 ms); lessons of
-// 30 questions or 40 moments and 16 facts near it stay below 600 ms and 16 MB. What a
-// lesson asks is bounded before it is computed: one over a limit is refused in about 20 ms
-// (the 133-intent lesson of issue 9: 16 ms in WASM; natively 0.02 s and 5 MB, where it
-// took 37 s and 1.34 GB before).
+// runs in the page's WebAssembly engine within 64 MB and 1 s (64 MiB is the module's
+// maximum memory, kMaxMemoryMiB below, within which the API's cache and explore are bounded
+// too). Measured in node 20 on the development machine (2 cores shared, load 3 to 4): the
+// slowest shipped lesson (retry-layers) checks in about 95 ms and the module keeps its
+// initial 16 MB; a lesson of 8 intents with every crash point and about 19,000 steps of
+// work checked in 490 to 800 ms and grew it to 19 MB, so kMaxCheckWork is 15,000 (about
+// 400 to 600 ms); lessons of 30 questions or 40 moments and 16 facts near it stay below
+// 600 ms and 16 MB. What a lesson asks is bounded before it is computed: one over a limit
+// is refused in about 20 ms (the 133-intent lesson of issue 9: 16 ms in WASM; natively
+// 0.02 s and 5 MB, where it took 37 s and 1.34 GB before).
 // `explore` is bounded by its own limits below and reports progress while it runs.
 #include <cstddef>
 #include <cstdint>
@@ -175,6 +176,17 @@ inline constexpr std::size_t kMaxExploreBytes = 20 * 1024 * 1024;
 
 // --- Memory ---
 
+/// The page's engine in MiB: its WebAssembly module's maximum memory (CMakeLists.txt reads
+/// this line: -sMAXIMUM_MEMORY), the budget the limits of this file keep. Within it: the
+/// stack (5 MiB) and static data, the cache of prepared lessons below (8 MiB), and one
+/// call's work: the largest `run` (a bare scenario of 8 intents near kMaxFaultSpaceBytes,
+/// names and payloads at their limits) peaks at 36 MiB of heap, the largest `explore` at 28
+/// (kMaxExploreBytes). A call that would still need more is answered "out of memory: ..."
+/// (engine/api/call.cpp). Measured in node 20 (Emscripten 3.1.6, emmalloc): 1,000 random
+/// scenarios near the limits, mixes of them with shipped lessons filling the cache (the
+/// module grew to 48 MiB at most), and tests/wasm/memory.test.mjs, which repeats every
+/// method's largest calls, accepted and refused (40 MiB).
+inline constexpr int kMaxMemoryMiB = 64;
 /// Bytes of prepared lessons the API keeps between calls (engine/api/api.cpp), so that
 /// `answer` after `run` does not prepare the lesson again: estimated per lesson
 /// (PreparedLesson::heap_bytes, within 1% of what emmalloc counts in WASM; the parsed lesson
