@@ -176,6 +176,9 @@ json vocabulary() {
   // end's fields offer no more.
   json bounds = json::object();
   put(bounds, "max_virtual_ms", limits::kMaxVirtualMs);
+  // The longest intent's or retry layer's name and payload, in bytes (UTF-8).
+  put(bounds, "max_name_bytes", limits::kMaxNameBytes);
+  put(bounds, "max_payload_bytes", limits::kMaxPayloadBytes);
   put(out, "limits", std::move(bounds));
   return out;
 }

@@ -229,6 +229,10 @@ TEST_CASE("an intent's or a layer's name and a payload are bounded: a run holds 
   CHECK(reasons["/scenario/script/0/intent"] == "an intent's name of 41 bytes; at most 40 are allowed (a run holds it on every step that notes it)");
   CHECK(reasons["/scenario/script/0/payload"] == "a payload of 4000 bytes; at most 100 are allowed (a run holds it on every step that notes it)");
   CHECK(reasons["/scenario/client/retry_layers/0/layer"] == "a layer's name of 1000 bytes; at most 40 are allowed (a run holds it on every step that notes it)");
+  // What a front end's fields offer no more than (the sandbox's name field).
+  json vocab = json::parse(api::call("vocabulary", "{}"));
+  CHECK(vocab["limits"]["max_name_bytes"] == limits::kMaxNameBytes);
+  CHECK(vocab["limits"]["max_payload_bytes"] == limits::kMaxPayloadBytes);
 }
 
 // A bare lesson of 8 intents named and filled up to the limits, each reapplied `reapplies`
