@@ -1,6 +1,7 @@
 #include "engine/api/api.hpp"
 #include "engine/api/dispatch.hpp"
 
+#include <algorithm>
 #include <deque>
 #include <memory>
 #include <optional>
@@ -9,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "engine/base/bytes.hpp"
 #include "engine/experiments/seed_experiment.hpp"
 #include "engine/explore/explore.hpp"
 #include "engine/explore/reach.hpp"
@@ -69,13 +71,42 @@ json problems_json(const std::vector<LessonProblem>& problems) {
   return out;
 }
 
-// The lesson prepared (cached), or nullptr with its problems.
-std::shared_ptr<const PreparedLesson> prepared(const std::string& file, const std::string& text,
-                                               std::vector<LessonProblem>& problems) {
-  static std::deque<std::pair<std::string, std::shared_ptr<const PreparedLesson>>> cache;
+// The prepared lessons of the last calls, the last used first, keyed by file name and text,
+// with an estimate of the bytes each holds: within limits::kMaxPreparedCacheBytes in all.
+struct CachedLesson {
+  std::string key;
+  std::shared_ptr<const PreparedLesson> lesson;
+  std::size_t bytes = 0;
+};
+struct PreparedCache {
+  std::deque<CachedLesson> lessons;
+  std::size_t bytes = 0;
+  // The lesson this call answers from when it is too large to keep (it alone is over the
+  // limit): freed when the call ends (release_prepared).
+  std::shared_ptr<const PreparedLesson> uncached;
+};
+PreparedCache& cache() {
+  static PreparedCache c;
+  return c;
+}
+
+// The bytes a prepared lesson and its key hold: its runs and knowledge as counted
+// (PreparedLesson::heap_bytes), the key, and the parsed lesson at twice its text (natively
+// the shipped lessons' take 0.7 to 1.6 times theirs, a bare scenario's up to 2).
+std::size_t cached_bytes(const std::string& key, const std::string& text, const PreparedLesson& p) {
+  return bytes::block(key.size() + 1) + 2 * text.size() + bytes::block(sizeof(PreparedLesson)) + p.heap_bytes();
+}
+
+// The lesson prepared, or nullptr with its problems. The cache owns it, not the caller: a
+// throw across dispatch (which does not unwind in the WASM build: engine/api/call.cpp)
+// then leaves no reference behind that would keep it after release_prepared.
+const PreparedLesson* prepared(const std::string& file, const std::string& text, std::vector<LessonProblem>& problems) {
+  PreparedCache& c = cache();
   std::string key = file + '\n' + text;
-  for (const auto& [k, p] : cache) {
-    if (k == key) return p;
+  for (auto it = c.lessons.begin(); it != c.lessons.end(); ++it) {
+    if (it->key != key) continue;
+    std::rotate(c.lessons.begin(), it, it + 1);  // the last used first
+    return c.lessons.front().lesson.get();
   }
   Reader r(file);
   Lesson lesson;
@@ -85,9 +116,18 @@ std::shared_ptr<const PreparedLesson> prepared(const std::string& file, const st
   }
   std::shared_ptr<const PreparedLesson> p = prepare_checked(std::move(lesson), problems);
   if (!p) return nullptr;
-  cache.emplace_front(key, p);
-  if (cache.size() > 8) cache.pop_back();
-  return p;
+  std::size_t bytes = cached_bytes(key, text, *p);
+  if (bytes > limits::kMaxPreparedCacheBytes) {
+    c.uncached = std::move(p);
+    return c.uncached.get();
+  }
+  c.lessons.push_front({std::move(key), std::move(p), bytes});
+  c.bytes += bytes;
+  while (c.bytes > limits::kMaxPreparedCacheBytes) {
+    c.bytes -= c.lessons.back().bytes;
+    c.lessons.pop_back();
+  }
+  return c.lessons.front().lesson.get();
 }
 
 // Everything a front end may offer, from the one table of each (engine/scenario/knobs.hpp,
@@ -136,6 +176,9 @@ json vocabulary() {
   // end's fields offer no more.
   json bounds = json::object();
   put(bounds, "max_virtual_ms", limits::kMaxVirtualMs);
+  // The longest intent's or retry layer's name and payload, in bytes (UTF-8).
+  put(bounds, "max_name_bytes", limits::kMaxNameBytes);
+  put(bounds, "max_payload_bytes", limits::kMaxPayloadBytes);
   put(out, "limits", std::move(bounds));
   return out;
 }
@@ -329,8 +372,12 @@ json run_method(const PreparedLesson& lesson, const json& in, json unfired) {
 
 // `answer`: one try at one question, judged with the feedback it earns.
 json answer_method(const PreparedLesson& lesson, const json& in, const std::string& file) {
-  std::string question = in.value("question", "");
   Reader r(file);
+  // Read by type, not with json::value: that threw on a number or null (a type error that
+  // crossed code compiled without unwinding, and kept that code's memory: engine/api/call.cpp).
+  const json* id = r.field(in, "", "question", true);
+  if (id && !id->is_string()) r.problem("/question", "a question is named by its id, a string");
+  std::string question = id && id->is_string() ? id->get<std::string>() : "";
   Try t;
   t.number = static_cast<int>(r.integer(in, "", "try", false, 1, 1, limits::kMaxTryNumber));
   t.reveal = r.boolean(in, "", "reveal", false);
@@ -383,7 +430,7 @@ json dispatch(const std::string& method, const std::string& input) {
   if (method == "scenario" || method == "explore") return scenario_or_explore(method, in, file, text);
   if (method == "challenge") return challenge_method(in, file, text);
   std::vector<LessonProblem> problems;
-  std::shared_ptr<const PreparedLesson> p = prepared(file, text, problems);
+  const PreparedLesson* p = prepared(file, text, problems);
   if (!p) {
     // Only when a bare scenario is refused is it looked at for faults that never fire
     // (drop_unfired simulates it once more): the common edit pays nothing for it.
@@ -434,6 +481,14 @@ json dispatch(const std::string& method, const std::string& input) {
     return compare_json(*p);
   }
   return answer_method(*p, in, file);
+}
+
+void release_prepared(bool all) {
+  PreparedCache& c = cache();
+  c.uncached.reset();
+  if (!all) return;
+  c.lessons.clear();
+  c.bytes = 0;
 }
 
 void set_progress_hook(ProgressHook hook) { progress_hook = hook; }

@@ -10,8 +10,9 @@ namespace idemlab::api {
 /// "challenge", "seed_lab", "seed_experiment", "simulate", "vocabulary")
 /// on `input` (JSON text). Always returns JSON text and never throws: a failure is
 /// {"error": {"file", "path", "reason"}}, an invalid lesson {"ok": false, "errors": [...]}.
-/// Prepared lessons are cached by file name and text (the last few), so `answer` after
-/// `run` does not simulate again.
+/// Prepared lessons are cached by file name and text, the last used first, within
+/// limits::kMaxPreparedCacheBytes as estimated, so `answer` after `run` does not simulate
+/// again; a lesson larger than that is prepared for its call and freed after it.
 std::string call(const std::string& method, const std::string& input);
 
 /// Progress of a long call (today: `explore`), reported while it runs: the depth being

@@ -16,15 +16,22 @@ namespace idemlab::api {
 
 std::string call(const std::string& method, const std::string& input) {
   try {
-    return write_json(dispatch(method, input));
+    nlohmann::json out = dispatch(method, input);
+    release_prepared(false);  // before the answer is written: the lesson is no longer needed
+    return write_json(out);
   } catch (const std::bad_alloc&) {
+    // Memory ran out (in WASM at the module's maximum, CMakeLists.txt): the cache of prepared
+    // lessons is given back too, so that the next call has room.
     Database::record_sql(nullptr);
+    release_prepared(true);
     return error("", "", "out of memory: the input asks for more than the engine can hold").dump();
   } catch (const std::exception& e) {
     Database::record_sql(nullptr);
+    release_prepared(false);
     return error("", "", "internal error: " + printable_utf8(e.what())).dump();
   } catch (...) {
     Database::record_sql(nullptr);
+    release_prepared(false);
     return error("", "", "internal error").dump();
   }
 }

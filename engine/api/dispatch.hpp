@@ -13,6 +13,11 @@ namespace idemlab::api {
 /// memory runs out.
 nlohmann::json dispatch(const std::string& method, const std::string& input);
 
+/// Frees the prepared lesson the last call answered from when the cache of prepared lessons
+/// does not keep it (limits::kMaxPreparedCacheBytes); with `all`, every cached one too (after
+/// memory ran out: what the cache held is given back, whatever the failed call kept).
+void release_prepared(bool all);
+
 /// {"error": {"file", "path", "reason"}}
 nlohmann::json error(const std::string& file, const std::string& path, const std::string& reason);
 

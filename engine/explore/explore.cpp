@@ -79,7 +79,12 @@ std::string plan_key(const FaultPlan& plan) {
 }
 
 // Why a search was cut, for the learner ("" when it was not).
-L10n cut_text(const std::string& cut, int max_schedules, std::int64_t max_ms) {
+L10n cut_text(const std::string& cut, int max_schedules, std::int64_t max_ms, int schedules) {
+  if (cut == "memory") {
+    return {"搜索在 " + std::to_string(schedules) + " 个故障组合处停下（内存上限），结果不完整",
+            "the search stopped at " + std::to_string(schedules) +
+                " schedules (the memory limit): the result is incomplete"};
+  }
   if (cut == "schedules") {
     return {"搜索在 " + std::to_string(max_schedules) + " 个故障组合处停下（组合数上限），结果不完整",
             "the search stopped at " + std::to_string(max_schedules) +
@@ -129,11 +134,14 @@ std::vector<Counterexample> shrunk_counterexamples(const Scenario& scenario,
   return sorted;
 }
 
-// A plan in the search tree, with what its children add.
+// A plan in the search tree, and how many children it has. The faults its children add are
+// found again from its run when the search reaches them (visit_depth): kept for every node
+// of a depth, they took up to 14 KB a node in WASM (20,000 schedules of K = 3 on a scenario
+// of 8 intents: 281 MiB; now 7). The run more per node costs time where nodes have few
+// children: natively 09-retry-layers at K = 3 takes 2.3 -> 2.7 s for 20,000 schedules.
 struct Node {
   FaultPlan plan;
-  std::vector<Fault> next;  // the faults its children add
-  std::vector<int> works;   // where its run first passes each one's point (first_pass_works)
+  int children = 0;
 };
 
 // One search (explore()): the tree walked breadth first, a depth at a time, and what its
@@ -155,7 +163,7 @@ class Search {
     std::vector<Node> frontier;
     bool go = visit(FaultPlan{}, 0, &frontier, nullptr, -1, false);
     for (int depth = 1; go && depth <= out_.max_faults; ++depth) go = visit_depth(depth, frontier);
-    out_.cut_text = cut_text(out_.cut, max_schedules_, limits_.max_ms);
+    out_.cut_text = cut_text(out_.cut, max_schedules_, limits_.max_ms, out_.schedules);
     if (out_.complete) out_.layers_absorb = layers_absorb(scenario_.client.retry_layers, retried_, out_.max_faults);
     sort_outcomes();
     out_.counterexamples = shrunk_counterexamples(scenario_, found_);
@@ -170,7 +178,7 @@ class Search {
     ExploreProgress progress;
     progress.depth = depth;
     progress.max_faults = out_.max_faults;
-    for (const Node& node : frontier) progress.total += static_cast<int>(node.next.size());
+    for (const Node& node : frontier) progress.total += node.children;
     auto report = [&] {
       progress.schedules = out_.schedules;
       if (limits_.on_progress) limits_.on_progress(progress);
@@ -178,13 +186,17 @@ class Search {
     report();
     bool go = true;
     for (const Node& node : frontier) {
+      // The node's run again, for the faults its children add and where its run passes them.
+      std::vector<Fault> next;
+      std::vector<int> works;
+      children_of(node.plan, next, works);
       // The children forked from one paused run of the node's plan (sim/schedules.hpp).
       OneMoreFault forks(scenario_, &standard_nodes, node.plan);
-      for (std::size_t c = 0; c < node.next.size(); ++c) {
+      for (std::size_t c = 0; c < next.size(); ++c) {
         FaultPlan plan = node.plan;
-        plan.faults.push_back(node.next[c]);
-        if (!(go = visit(plan, depth, depth < out_.max_faults ? &next_level : nullptr, &forks, node.works[c],
-                         c + 1 == node.next.size()))) {
+        plan.faults.push_back(next[c]);
+        if (!(go = visit(plan, depth, depth < out_.max_faults ? &next_level : nullptr, &forks, works[c],
+                         c + 1 == next.size()))) {
           break;
         }
         if (++progress.done % ExploreLimits::kProgressEvery == 0) report();
@@ -201,12 +213,13 @@ class Search {
   bool visit(const FaultPlan& plan, int depth, std::vector<Node>* children, OneMoreFault* forks, int work, bool last) {
     if (limit_reached()) return false;
     // The same faults listed in another order are the same schedule: skip it unrun.
-    const std::string planned = plan_key(plan);
+    std::string planned = plan_key(plan);
     if (seen_.count(planned)) return true;
     Run run = forks ? forks->run(plan.faults.back(), work, last) : simulate(scenario_, plan);
-    seen_.insert(planned);
     std::string fired_key = schedule_key(run);
-    if (fired_key != planned && !seen_.insert(fired_key).second) return true;
+    const bool same = fired_key == planned;
+    remember(std::move(planned));
+    if (!same && !remember(std::move(fired_key))) return true;
     ++out_.schedules;
     note_retries(run);
     RunVerdict verdict = check_invariants(run);
@@ -220,15 +233,37 @@ class Search {
       return false;
     }
     if (children && depth < out_.max_faults) {
-      std::vector<Fault> next = next_faults(run, fired, space_);
-      std::vector<int> works = first_pass_works(run, next);
-      children->push_back({fired, std::move(next), std::move(works)});
+      children->push_back({fired, static_cast<int>(next_faults(run, fired, space_).size())});
+      bytes_ += kNodeBytes;
+      for (const Fault& f : fired.faults) bytes_ += kFaultBytes + f.intent.size();
     }
     return true;
   }
 
+  // Adds a schedule's key to those seen, counting its bytes; false when it was there.
+  bool remember(std::string key) {
+    const std::size_t size = key.size();
+    if (!seen_.insert(std::move(key)).second) return false;
+    bytes_ += kKeyBytes + size;
+    return true;
+  }
+
+  // The faults that extend `plan` (a node's fired faults) and, for each, the event of its run
+  // that first passes the fault's point: from the run of `plan`, which the plan's run as the
+  // search first met it is (a planned fault that never fires changes nothing).
+  void children_of(const FaultPlan& plan, std::vector<Fault>& next, std::vector<int>& works) const {
+    Run run = simulate(scenario_, plan);
+    next = next_faults(run, plan, space_);
+    works = first_pass_works(run, next);
+  }
+
   // True (and the result marked cut) when the schedule or time limit is reached.
   bool limit_reached() {
+    if (bytes_ > std::min(limits_.max_bytes, limits::kMaxExploreBytes)) {
+      out_.complete = false;
+      out_.cut = "memory";
+      return true;
+    }
     if (out_.schedules >= max_schedules_) {
       out_.complete = false;
       out_.cut = "schedules";
@@ -326,6 +361,13 @@ class Search {
   const FaultSpace space_;
   ExploreResult out_;
   std::set<std::string> seen_;
+  // What the search keeps as it goes, estimated with the same numbers on every platform (so
+  // that a memory cut falls at the same schedule natively and in WASM): per key of seen_ its
+  // characters and kKeyBytes (a set's node, a string and two blocks in WASM), per node of
+  // the tree kNodeBytes and kFaultBytes per fault of its plan. The rest (the outcome classes,
+  // the counterexamples) is bounded by the scenario, not by the schedules.
+  static constexpr std::size_t kKeyBytes = 48, kNodeBytes = 48, kFaultBytes = 64;
+  std::size_t bytes_ = 0;
   std::map<std::string, std::size_t> class_index_;
   // (invariant, intent) -> counterexamples found, before shrinking
   std::map<ViolationKind, std::vector<Counterexample>> found_;

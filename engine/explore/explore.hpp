@@ -49,6 +49,9 @@ struct ExploreLimits {
   /// Wall-clock budget in ms (0: none). The only limit that makes a result depend on the
   /// machine; when it cuts, the result says so.
   std::int64_t max_ms = 0;
+  /// What the search may keep, in bytes as it estimates them (engine/explore/explore.cpp):
+  /// at most limits::kMaxExploreBytes, the default. Past it the search is cut ("memory").
+  std::size_t max_bytes = limits::kMaxExploreBytes;
   /// Counterexamples kept per (invariant, intent).
   int per_kind = 3;
   /// Called at the start of each depth and then every kProgressEvery plans (nullptr: none).
@@ -117,7 +120,7 @@ struct ExploreResult {
   /// The first of them (fewest faults).
   std::optional<InconclusiveSchedule> inconclusive_example;
   bool complete = true;        ///< false when a limit cut the search
-  std::string cut;             ///< "" | "schedules" | "time" | "violation" (stop_on)
+  std::string cut;             ///< "" | "schedules" | "time" | "memory" | "violation" (stop_on)
   L10n cut_text;               ///< why it was cut, for the learner
   std::vector<OutcomeClass> outcomes;             ///< most common first
   std::vector<Counterexample> counterexamples;    ///< fewest faults first, then earliest step

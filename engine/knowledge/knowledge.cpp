@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 
+#include "engine/base/bytes.hpp"
 #include "engine/json/fields.hpp"
 #include "engine/json/write.hpp"
 
@@ -29,6 +30,11 @@ std::string durable_rows(Side side, const Snapshot& snap) {
 }
 
 }  // namespace
+
+std::size_t Knowledge::heap_bytes() const {
+  auto view = [](const View& v) { return bytes::storage(v.node); };
+  return bytes::of(client_, view) + bytes::of(service_, view);
+}
 
 std::string Cell::verdict() const {
   if (!known) return "cannot_know";

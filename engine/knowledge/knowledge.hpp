@@ -50,6 +50,8 @@ class Knowledge {
   /// Cell as API.md's `Cell` JSON, with the witness described in both languages.
   nlohmann::json cell_json(const Cell& cell, const FactRef& fact) const;
   const std::vector<World>& worlds() const { return worlds_; }
+  /// An estimate of the heap bytes it holds besides the worlds (engine/base/bytes.hpp).
+  std::size_t heap_bytes() const;
 
  private:
   struct View {

@@ -51,6 +51,9 @@ std::vector<World> build_worlds(const Scenario& scenario, const std::vector<Acti
     w.id = static_cast<int>(worlds.size());
     w.plan = actual ? plan : fired;
     w.actual = actual;
+    // Kept for as long as the lesson is: without the room its steps grew into (a third of
+    // the steps' storage, which is most of a lesson's memory).
+    w.run.steps.shrink_to_fit();
     worlds.push_back(std::move(w));
   };
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <set>
 
+#include "engine/base/bytes.hpp"
 #include "engine/invariants/invariants.hpp"
 #include "engine/lesson/answers.hpp"
 #include "engine/lesson/choose.hpp"
@@ -15,6 +16,16 @@ int PreparedLesson::question_step(const Question& q) const {
   auto it = moment_step.find(q.moment);
   if (it != moment_step.end()) return it->second;
   return static_cast<int>(run().steps.size()) - 1;
+}
+
+std::size_t PreparedLesson::heap_bytes() const {
+  std::set<const void*> counted;  // rows shared by worlds forked from one run: counted once
+  auto fault = [](const Fault& f) { return bytes::of(f.intent); };
+  std::size_t n = bytes::of(worlds, [&](const World& w) { return bytes::of(w.plan.faults, fault) + w.run.heap_bytes(counted); });
+  if (knowledge) n += bytes::block(sizeof(Knowledge)) + knowledge->heap_bytes();
+  n += bytes::of(moment_step, [](const std::string& id, int) { return bytes::of(id); });
+  n += bytes::of(right_option, [](const std::string& id, const std::string& option) { return bytes::of(id) + bytes::of(option); });
+  return n;
 }
 
 namespace {
@@ -123,10 +134,27 @@ long long check_work(const PreparedLesson& p) {
   return steps;
 }
 
+// "12.3 MiB"
+std::string mib(long long bytes) {
+  long long tenths = (bytes * 10 + 512 * 1024) / (1024 * 1024);
+  return std::to_string(tenths / 10) + "." + std::to_string(tenths % 10) + " MiB";
+}
+
+// The memory of the fault space's runs in the page's engine (Run::footprint), over `max`:
+// its problem, or "".
+std::string footprint_problem(long long bytes, long long max, int runs, int steps) {
+  if (bytes <= max) return "";
+  return "the fault space holds " + std::to_string(runs) + " runs of about " + std::to_string(steps) + " steps, about " + mib(bytes) +
+         " of memory in the page's engine; at most " + mib(static_cast<long long>(limits::kMaxFaultSpaceBytes)) +
+         " are allowed, so that every lesson loads in a browser: consider fewer intents, fewer crash points, not losing "
+         "every message, or a shorter script";
+}
+
 }  // namespace
 
 std::shared_ptr<const PreparedLesson> prepare_checked(Lesson lesson, std::vector<LessonProblem>& problems) {
-  // The fault space, before it is built: its runs, each about as long as the run with no fault.
+  // The fault space, before it is built: its runs, each about as long as the run with no
+  // fault and holding about as much.
   FaultSpaceSize space = fault_space_size(lesson.scenario);
   long long work = static_cast<long long>(space.plans) * (space.fault_free_steps + limits::kRunWork);
   if (space.plans > limits::kMaxWorlds || work > limits::kMaxCheckWork) {
@@ -137,8 +165,38 @@ std::shared_ptr<const PreparedLesson> prepare_checked(Lesson lesson, std::vector
                             ": consider fewer crash points, not losing every message, or a shorter script"});
     return nullptr;
   }
+  // Every run counted whole as the one with no fault, where the runs built share the rows
+  // of their common beginning: 1.1 to 1.3 times what they hold, so only a space far over the
+  // limit is refused before it is built.
+  const long long max_bytes = static_cast<long long>(limits::kMaxFaultSpaceBytes);
+  std::set<const void*> counted;
+  std::string too_much = footprint_problem(space.plans * space.fault_free->footprint(counted), max_bytes * 3 / 2, space.plans,
+                                           space.fault_free_steps);
+  if (!too_much.empty()) {
+    problems.push_back({lesson.file, "/scenario/fault_space", too_much});
+    return nullptr;
+  }
   auto out = std::make_shared<PreparedLesson>();
   out->worlds = build_worlds(lesson.scenario, {}, &space);
+  // The same, counted on the runs built (the estimate takes every run for the one with no
+  // fault); and what the lesson's own run shows, which `run` writes out step by step.
+  counted.clear();
+  long long bytes = 0;
+  for (const World& w : out->worlds) bytes += w.run.footprint(counted);
+  too_much = footprint_problem(bytes, max_bytes, static_cast<int>(out->worlds.size()), space.fault_free_steps);
+  if (!too_much.empty()) {
+    problems.push_back({lesson.file, "/scenario/fault_space", too_much});
+    return nullptr;
+  }
+  const long long shown = out->run().shown_rows();
+  if (shown > limits::kMaxShownRows) {
+    problems.push_back({lesson.file, "/scenario/script",
+                        "the lesson's run shows " + std::to_string(shown) + " table rows over its " +
+                            std::to_string(out->run().steps.size()) + " steps (each step's tables whole); at most " +
+                            std::to_string(limits::kMaxShownRows) + kWithinBudget +
+                            ": consider fewer intents, fewer resends or a shorter script"});
+    return nullptr;
+  }
   out->knowledge = std::make_unique<Knowledge>(out->worlds);
   // Shown as part of "this run itself", a fault that never fires would describe to the
   // learner a run that is not the one they watch.

@@ -22,6 +22,10 @@ struct PreparedLesson {
   std::map<std::string, std::string> right_option;
 
   const Run& run() const { return worlds[0].run; }
+  /// An estimate of the heap bytes it holds (engine/base/bytes.hpp): its worlds' runs, the
+  /// knowledge over them and its own tables. Not the lesson itself: what its parsed texts
+  /// take follows the size of its file (the API's cache counts that: engine/api/api.cpp).
+  std::size_t heap_bytes() const;
   /// The step a question's card stands at: its moment, or the last step.
   int question_step(const Question& q) const;
 };

@@ -4,15 +4,16 @@
 // go. engine/sim/simulation.hpp and engine/explore/explore.hpp take theirs from here.
 //
 // The budget they keep: every lesson `check` accepts (and so every lesson method on it)
-// runs in the page's WebAssembly engine within 64 MB and 1 s. Measured in node 20 on the
-// development machine (2 cores shared, load 3 to 4): the slowest shipped lesson
-// (retry-layers) checks in about 95 ms and the module keeps its initial 16 MB; a lesson of
-// 8 intents with every crash point and about 19,000 steps of work checked in 490 to 800
-// ms and grew it to 19 MB, so kMaxCheckWork is 15,000 (about 400 to 600 ms); lessons of
-// 30 questions or 40 moments and 16 facts near it stay below 600 ms and 16 MB. What a
-// lesson asks is bounded before it is computed: one over a limit is refused in about 20 ms
-// (the 133-intent lesson of issue 9: 16 ms in WASM; natively 0.02 s and 5 MB, where it
-// took 37 s and 1.34 GB before).
+// runs in the page's WebAssembly engine within 64 MB and 1 s (64 MiB is the module's
+// maximum memory, kMaxMemoryMiB below, within which the API's cache and explore are bounded
+// too). Measured in node 20 on the development machine (2 cores shared, load 3 to 4): the
+// slowest shipped lesson (retry-layers) checks in about 95 ms and the module keeps its
+// initial 16 MB; a lesson of 8 intents with every crash point and about 19,000 steps of
+// work checked in 490 to 800 ms and grew it to 19 MB, so kMaxCheckWork is 15,000 (about
+// 400 to 600 ms); lessons of 30 questions or 40 moments and 16 facts near it stay below
+// 600 ms and 16 MB. What a lesson asks is bounded before it is computed: one over a limit
+// is refused in about 20 ms (the 133-intent lesson of issue 9: 16 ms in WASM; natively
+// 0.02 s and 5 MB, where it took 37 s and 1.34 GB before).
 // `explore` is bounded by its own limits below and reports progress while it runs.
 #include <cstddef>
 #include <cstdint>
@@ -90,6 +91,14 @@ inline constexpr int kMaxProblems = 100;
 /// passes injection points per intent, so the work of a lesson grows with their square;
 /// lessons use 1 or 2. (A lesson with 133 intents took 13 s and 1.85 GB to check.)
 inline constexpr int kMaxIntents = 8;
+/// Bytes of an intent's name and a retry layer's, and of a payload: a run holds them on
+/// every step that notes them (its rows, messages and events), copied each time a table is
+/// written, so their length multiplies the memory of every run. The shipped lessons' are at
+/// most 16 (a name) and 36 (a payload). (8 intents named in 1,000 bytes each, or payloads
+/// of 4,000, took a fault space within the other limits past 64 MiB in WASM; at these
+/// limits such a scenario peaks at 40 MiB of heap, against 33 with names of 2 bytes.)
+inline constexpr std::size_t kMaxNameBytes = 40;
+inline constexpr std::size_t kMaxPayloadBytes = 100;
 /// Actions in a script (deliveries, crashes, restarts, resends...): lessons use 1 to 3.
 /// (10,000 scripted deliveries took 14 s and 640 MB to check.)
 inline constexpr int kMaxScriptActions = 32;
@@ -108,6 +117,25 @@ inline constexpr int kMaxWorlds = 100;
 /// snapshot of every side, are kept. Shipped lessons need 60 to 800.
 inline constexpr long long kMaxCheckWork = 15000;
 inline constexpr long long kRunWork = 10;
+/// The memory of a lesson's fault space in the page's engine (its runs, each step with a
+/// snapshot of every side), counted by Run::footprint with wasm32's sizes on every platform,
+/// so that native and WASM refuse alike. Estimated before the space is built (every run
+/// counted whole as the one with no fault, 1.1 to 1.3 times what the runs built hold, as
+/// they share their common beginnings: refused past 1.5 times this) and counted once it is.
+/// A prepared lesson holds 1.03 to 1.25 times this count (measured in WASM, emmalloc), and
+/// it is most of what `check` or `run` needs at its peak: this keeps a lesson's methods
+/// within the page's 64 MB beside the cache of prepared lessons. Within kMaxCheckWork a
+/// fault space of 8 intents held 28 MiB by this count (33 MiB of heap; `run` peaked at 53)
+/// when each reapply was a new key; 8 intents delivered and reapplied 24 times, losing any
+/// one message, hold 17 (18 MiB of heap). Shipped lessons hold 0.03 to 0.7.
+inline constexpr std::size_t kMaxFaultSpaceBytes = 20 * 1024 * 1024;
+/// Table rows the lesson's own run shows, summed over its steps: `run` writes each step's
+/// tables whole (the page shows them at every step), so its answer grows with this, and
+/// the answer is built in memory before it is written: 23,000 rows (8 intents over 383
+/// steps, a new key per attempt and an outbox) made an answer of 6.7 MB and took 41 MiB of
+/// heap to write. Shipped lessons show 10 to 191; 8 intents delivered and reapplied 24
+/// times 3,800 to 5,900.
+inline constexpr long long kMaxShownRows = 6000;
 /// Moments, questions, options per question and facts of a lesson: each question is
 /// answered at `check` (a choose option is a run in every world the client cannot tell
 /// apart), each fact is a row of the knowledge grid at every step. Shipped lessons: up to
@@ -134,5 +162,40 @@ inline constexpr int kMaxExploreFaults = 3;
 /// lesson-sized scenario has a few thousand at K = 3; the ceiling keeps one call within
 /// seconds in a browser (it reports progress while it runs).
 inline constexpr int kMaxExploreSchedules = 200000;
+/// What one `explore` keeps while it searches (the schedules seen, the plans of the tree's
+/// next depth), estimated as it goes (engine/explore/explore.cpp, the same numbers natively
+/// and in WASM, so that a cut falls at the same schedule); past it the search stops, cut
+/// "memory". A schedule costs 150 to 450 bytes of heap in WASM (its key names its faults):
+/// K = 3 on a scenario of 8 intents was cut at 123,653 schedules (after 7.6 minutes in node;
+/// natively the same schedule) with 27.6 MiB of heap; 09-retry-layers at K = 3 completes
+/// its 44,281 schedules uncut in 19.9 MiB, and the page's default of 20,000 schedules is
+/// never cut (7 MiB on that scenario). It keeps explore within the page's 64 MB (the budget
+/// at the top of this file) beside the API's cache of prepared lessons: 200,000 schedules
+/// would take 30 to 90 MiB.
+inline constexpr std::size_t kMaxExploreBytes = 20 * 1024 * 1024;
+
+// --- Memory ---
+
+/// The page's engine in MiB: its WebAssembly module's maximum memory (CMakeLists.txt reads
+/// this line: -sMAXIMUM_MEMORY), the budget the limits of this file keep. Within it: the
+/// stack (5 MiB) and static data, the cache of prepared lessons below (8 MiB), and one
+/// call's work: the largest `run` (a bare scenario of 8 intents near kMaxFaultSpaceBytes,
+/// names and payloads at their limits) peaks at 36 MiB of heap, the largest `explore` at 28
+/// (kMaxExploreBytes). A call that would still need more is answered "out of memory: ..."
+/// (engine/api/call.cpp). Measured in node 20 (Emscripten 3.1.6, emmalloc): 1,000 random
+/// scenarios near the limits, mixes of them with shipped lessons filling the cache (the
+/// module grew to 48 MiB at most), and tests/wasm/memory.test.mjs, which repeats every
+/// method's largest calls, accepted and refused (40 MiB).
+inline constexpr int kMaxMemoryMiB = 64;
+/// Bytes of prepared lessons the API keeps between calls (engine/api/api.cpp), so that
+/// `answer` after `run` does not prepare the lesson again: estimated per lesson
+/// (PreparedLesson::heap_bytes, within 1% of what emmalloc counts in WASM; the parsed lesson
+/// at twice its text), the last used kept first. The 20 shipped lessons take 4.4 MiB in
+/// all, so they all fit; a lesson over the whole of it (8 intents near kMaxFaultSpaceBytes
+/// take up to 25 MiB) is prepared for its call and freed after it. Beside the largest call
+/// (such a lesson's `run` peaks at 36 MiB of heap) and the stack, a full cache keeps the
+/// page's engine within its 64 MB with room. (Eight lessons of any size used to be
+/// kept: ten such scenarios took the module to 248 MiB.)
+inline constexpr std::size_t kMaxPreparedCacheBytes = 8 * 1024 * 1024;
 
 }  // namespace idemlab::limits

@@ -17,6 +17,14 @@ std::vector<std::string> action_names() {
   return out;
 }
 
+// A name or payload longer than `max` bytes (limits.hpp, kMaxNameBytes and kMaxPayloadBytes:
+// a run holds it on every step that notes it), reported at `path`.
+void too_long(Reader& r, const std::string& path, const char* what, const std::string& text, std::size_t max) {
+  if (text.size() <= max) return;
+  r.problem(path, std::string(what) + " of " + std::to_string(text.size()) + " bytes; at most " + std::to_string(max) +
+                      " are allowed (a run holds it on every step that notes it)");
+}
+
 // A knob's value at path/name, checked against its row of the table; `set` when valid.
 void read_knob(Reader& r, const json& group, const std::string& path, const Knob& k, Scenario& sc) {
   const json* v = r.field(group, path, k.name, false);
@@ -56,6 +64,7 @@ void read_knob(Reader& r, const json& group, const std::string& path, const Knob
         const json& l = (*layers)[i];
         if (!r.object(l, lp, {"layer", "attempts", "key", "retry_on", "timeout_ms"})) continue;
         std::string name = r.string(l, lp, "layer", true);
+        too_long(r, Reader::at(lp, "layer"), "a layer's name", name, limits::kMaxNameBytes);
         long long attempts = r.integer(l, lp, "attempts", true, 1, 1, limits::kMaxAttempts);
         std::string key = r.choice(l, lp, "key", {"caller", "per_call"}, false, "caller");
         json retry_on = json::array();
@@ -161,6 +170,8 @@ Action read_action(Reader& r, const json& a, const std::string& path, bool timed
   if (timed) out.at = r.integer(a, path, "at", true, 0, 0, limits::kMaxVirtualMs);
   if (info->needs_intent) out.intent = r.string(a, path, "intent", info->intent_required);
   if (info->needs_payload) out.payload = r.string(a, path, "payload", true);
+  too_long(r, Reader::at(path, "intent"), "an intent's name", out.intent, limits::kMaxNameBytes);
+  too_long(r, Reader::at(path, "payload"), "a payload", out.payload, limits::kMaxPayloadBytes);
   return out;
 }
 

@@ -1,5 +1,6 @@
 #include "engine/sim/local_view.hpp"
 
+#include "engine/base/bytes.hpp"
 #include "engine/json/fields.hpp"
 
 namespace idemlab {
@@ -79,6 +80,18 @@ nlohmann::json LocalView::to_json() const {
   field("found", found);
   if (layers) put(out, "layers", layers_json(*layers));
   return out;
+}
+
+std::size_t LocalView::heap_bytes() const {
+  std::size_t n = 0;
+  for (const std::optional<std::string>* text :
+       {&action, &awaited, &cancels, &checked, &dedup, &email_key, &error, &error_kind, &fingerprint, &key_source, &layer,
+        &matched_key, &message, &op_key, &ordering, &outcome, &reason, &receipt, &retried_by, &scan, &status, &stored_key, &why}) {
+    n += bytes::of(*text);
+  }
+  if (found) n += bytes::of(*found);
+  if (layers) n += bytes::of(*layers, [](const LayerAt& l) { return bytes::of(l.layer); });
+  return n;
 }
 
 }  // namespace idemlab

@@ -81,6 +81,8 @@ struct LocalView {
   /// integers, yes or no as booleans, `found` an array of strings, `layers` an array of
   /// LayerAt objects). {} when none is set.
   nlohmann::json to_json() const;
+  /// The heap bytes its texts and lists hold (engine/base/bytes.hpp), not the struct itself.
+  std::size_t heap_bytes() const;
 };
 
 }  // namespace idemlab

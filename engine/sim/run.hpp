@@ -6,6 +6,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -186,6 +187,9 @@ class Rows {
     if (get() != v) *this = Rows(v);
     return *this;
   }
+  /// The one vector these rows are, shared by every snapshot that holds them (nullptr: no
+  /// rows): what an estimate of a run's bytes counts once (Run::heap_bytes).
+  const std::vector<Row>* storage() const { return rows_.get(); }
 
  private:
   const std::vector<Row>& get() const {
@@ -327,6 +331,20 @@ struct Run {
   /// The service takes time to process a request (processing_ms > 0): only then can two
   /// run at once, and the timeline shows the concurrent_execution flag.
   bool processing = false;
+
+  /// An estimate of the heap bytes the run holds (engine/base/bytes.hpp): its steps with
+  /// their events and snapshots, messages, points and faults. Rows shared between
+  /// snapshots, of this run or of runs forked from the same one, are counted once:
+  /// `counted` holds those already counted (Rows::storage), and gets this run's.
+  std::size_t heap_bytes(std::set<const void*>& counted) const;
+  /// What the run holds in the page's engine (WASM), counted with the same numbers on every
+  /// platform (so that a limit on it refuses the same lessons natively and in WASM): wasm32's
+  /// sizes per step, message and point passed, and per table and row of the snapshots with
+  /// the rows' texts (rows shared between snapshots once: `counted`, as for heap_bytes).
+  long long footprint(std::set<const void*>& counted) const;
+  /// The table rows its steps show, summed over the steps (a run's timeline, `run`'s answer,
+  /// writes each step's tables out whole).
+  long long shown_rows() const;
 };
 
 }  // namespace idemlab

@@ -134,6 +134,23 @@ test('an engine that stops (a trap) is offered a restart: a fresh engine checks 
   await answerRightly(page, card);
 });
 
+test('an engine out of memory says so in words and starts afresh: the next answer is checked', async ({ page, guard }) => {
+  guard.allowErrors();
+  await useEnglish(page);
+  await openLesson(page, LESSON, questionStep(LESSON, Q7));
+  // The engine's memory is taken up to its maximum (64 MiB) before it checks the answer, as
+  // a call too large for it would.
+  await page.evaluate(() => window.__idemlab.fillMemoryBefore('answer'));
+  const card = questionCard(page, Q7);
+  await card.locator('button[data-answer="knows_true"]').click();
+  await expect(card.getByTestId('answer-error')).toContainText('ran out of memory');
+  await expect(card.getByTestId('answer-error')).not.toContainText('malloc');
+  await expect(card).toHaveAttribute('data-answered', 'false');
+  // No restart to ask for: the engine was replaced, and the same answer is now checked.
+  await expect(page.getByTestId('engine-stopped')).toHaveCount(0);
+  await answerRightly(page, card);
+});
+
 test('storage that throws on write: after an answer the learner is told it is not saved and can export it', async ({ page }) => {
   await useEnglish(page);
   await page.addInitScript(() => {

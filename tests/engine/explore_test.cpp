@@ -153,6 +153,26 @@ TEST_CASE("a limit that cuts the search says so") {
   CHECK(!r.cut_text.zh.empty());
 }
 
+TEST_CASE("the memory a search keeps is bounded: past it the search is cut and says so") {
+  auto p = prepared_lesson("09-retry-layers.json");
+  ExploreLimits limits;
+  limits.max_faults = 3;
+  limits.max_bytes = 64 * 1024;  // the limit's own (limits::kMaxExploreBytes) takes minutes to reach
+  ExploreResult r = explore(p->lesson.scenario, limits);
+  CHECK_FALSE(r.complete);
+  CHECK(r.cut == "memory");
+  // Schedules cost a few hundred bytes each as counted: a few hundred fit in 64 KB.
+  CHECK(r.schedules > 100);
+  CHECK(r.schedules < 1000);
+  CHECK(r.cut_text.en == "the search stopped at " + std::to_string(r.schedules) + " schedules (the memory limit): the result is incomplete");
+  CHECK(!r.cut_text.zh.empty());
+  // The same cut, at the same schedule, every time: the bytes are counted, not measured.
+  CHECK(explore(p->lesson.scenario, limits).to_json(p->lesson.scenario) == r.to_json(p->lesson.scenario));
+  // Twice the room, more schedules.
+  limits.max_bytes *= 2;
+  CHECK(explore(p->lesson.scenario, limits).schedules > r.schedules);
+}
+
 TEST_CASE("a clean bounded search is named for what it is, and says when retry layers absorb its K faults") {
   // An SDK that makes its own key per call and tries 3 times, inside an app retry: each app
   // retry is a new operation, but only once all 3 of the SDK's sends have failed.

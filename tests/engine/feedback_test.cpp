@@ -270,6 +270,19 @@ TEST_CASE("answer refuses a try number out of range, a reveal that is not a bool
   CHECK(none.contains("error"));
 }
 
+TEST_CASE("answer refuses a question that is not named by a string, at /question") {
+  for (const json& question : {json(5), json(nullptr), json::array({"status-after-timeout"}), json::object()}) {
+    json out = call_answer({{"question", question}, {"answer", "UNKNOWN"}});
+    REQUIRE_MESSAGE(out["ok"] == false, out.dump());
+    CHECK(out["errors"][0]["path"] == "/question");
+    CHECK(out["errors"][0]["reason"] == "a question is named by its id, a string");
+  }
+  json missing = call_answer({{"answer", "UNKNOWN"}});
+  REQUIRE(missing["ok"] == false);
+  CHECK(missing["errors"][0]["path"] == "/question");
+  CHECK(missing["errors"][0]["reason"] == "missing required field 'question'");
+}
+
 TEST_CASE("after a restart the knowledge hint lists only what the side has seen since, and says why") {
   const std::string name = "05-stale-pending.json";
   std::string text = without_hints(name);

@@ -2,6 +2,7 @@
 // input that showed it. Big inputs are generated here, never committed.
 #include <doctest/doctest.h>
 
+#include <map>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -205,6 +206,75 @@ TEST_CASE("the 133-intent lesson and 10,000 scripted delivers are refused by che
   REQUIRE(out["ok"] == false);
   CHECK(out["errors"][0]["path"] == "/scenario/script");
   CHECK(has(out["errors"][0]["reason"], "delivers " + std::to_string(limits::kMaxIntents + 1) + " intents"));
+}
+
+TEST_CASE("an intent's or a layer's name and a payload are bounded: a run holds them on every step") {
+  json j = many_intents(1);
+  j["scenario"]["script"][0]["intent"] = std::string(limits::kMaxNameBytes, 'n');
+  j["scenario"]["script"][0]["payload"] = std::string(limits::kMaxPayloadBytes, 'p');
+  j["scenario"]["fault_space"] = json::object();
+  j["moments"] = json::array();
+  j["questions"] = json::array();
+  j["self_check"] = json::array();
+  j.erase("challenge");
+  CHECK(check_text(j.dump())["ok"] == true);  // at the limits
+  j["scenario"]["script"][0]["intent"] = std::string(limits::kMaxNameBytes + 1, 'n');
+  j["scenario"]["script"][0]["payload"] = std::string(4000, 'p');
+  j["scenario"]["client"]["retry_layers"] = {{{"layer", std::string(1000, 'l')}, {"attempts", 2}}};
+  j["scenario"]["client"].erase("max_attempts");
+  json out = check_text(j.dump());
+  REQUIRE(out["ok"] == false);
+  std::map<std::string, std::string> reasons;
+  for (const json& p : out["errors"]) reasons[p["path"].get<std::string>()] = p["reason"].get<std::string>();
+  CHECK(reasons["/scenario/script/0/intent"] == "an intent's name of 41 bytes; at most 40 are allowed (a run holds it on every step that notes it)");
+  CHECK(reasons["/scenario/script/0/payload"] == "a payload of 4000 bytes; at most 100 are allowed (a run holds it on every step that notes it)");
+  CHECK(reasons["/scenario/client/retry_layers/0/layer"] == "a layer's name of 1000 bytes; at most 40 are allowed (a run holds it on every step that notes it)");
+  // What a front end's fields offer no more than (the sandbox's name field).
+  json vocab = json::parse(api::call("vocabulary", "{}"));
+  CHECK(vocab["limits"]["max_name_bytes"] == limits::kMaxNameBytes);
+  CHECK(vocab["limits"]["max_payload_bytes"] == limits::kMaxPayloadBytes);
+}
+
+// A bare lesson of 8 intents named and filled up to the limits, each reapplied `reapplies`
+// times under a new key per attempt (each reapply a new operation, with rows of its own).
+json heavy_lesson(int reapplies) {
+  json j = many_intents(8);
+  json& s = j["scenario"];
+  for (json& a : s["script"]) {
+    a["intent"] = a["intent"].get<std::string>() + std::string(limits::kMaxNameBytes - 8, 'n');
+    a["payload"] = std::string(limits::kMaxPayloadBytes, 'p');
+  }
+  for (int i = 0; i < reapplies; ++i) s["script"].push_back({{"at", 300 + 40 * i}, {"do", "reapply"}, {"intent", s["script"][i % 8]["intent"]}});
+  s["client"]["key_scope"] = "attempt";
+  s["fault_space"] = {{"lose_any_one_message", true}};
+  s["faults"] = json::array();
+  j["moments"] = json::array();
+  j["questions"] = json::array();
+  j["self_check"] = json::array();
+  j.erase("challenge");
+  return j;
+}
+
+TEST_CASE("a fault space that would hold too much memory in the page is refused at /scenario/fault_space") {
+  json out = check_text(heavy_lesson(24).dump());
+  REQUIRE(out["ok"] == false);
+  CHECK(out["errors"][0]["path"] == "/scenario/fault_space");
+  CHECK(has(out["errors"][0]["reason"], "MiB of memory in the page's engine; at most 20.0 MiB are allowed"));
+  CHECK(check_text(heavy_lesson(8).dump())["ok"] == true);
+}
+
+TEST_CASE("a run that shows too many table rows over its steps is refused at /scenario/script") {
+  // No fault space, so little to hold; but 383 steps showing up to 8 intents, their keys
+  // (one per attempt), effects, outbox rows and emails at each.
+  json j = heavy_lesson(24);
+  j["scenario"]["fault_space"] = {{"lose_any_one_message", false}};
+  j["scenario"]["client"]["max_attempts"] = 20;
+  j["scenario"]["service"] = {{"processing_ms", 500}, {"notify", "outbox"}};
+  json out = check_text(j.dump());
+  REQUIRE(out["ok"] == false);
+  CHECK(out["errors"][0]["path"] == "/scenario/script");
+  CHECK(has(out["errors"][0]["reason"], "table rows over its"));
+  CHECK(has(out["errors"][0]["reason"], "at most " + std::to_string(limits::kMaxShownRows)));
 }
 
 TEST_CASE("a lesson whose questions would simulate too much is refused at /questions, before they are answered") {

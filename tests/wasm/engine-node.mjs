@@ -34,5 +34,13 @@ export async function loadEngine(dir = resolve(REPO, 'dist/engine')) {
     call(method, input) {
       return callModule(mod, method, input);
     },
+    /** The module's own malloc and free: a test takes memory with them to bring the engine
+     *  near its maximum (malloc answers 0 when it cannot). */
+    malloc(bytes) {
+      return mod._malloc(bytes);
+    },
+    free(ptr) {
+      mod._free(ptr);
+    },
   };
 }

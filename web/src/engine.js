@@ -17,7 +17,8 @@ export class EngineError extends Error {
     // What the learner is told (views/errors.js): 'http' (status), 'network' (no answer from
     // the server), 'damaged' (fetched, but not a working engine: truncated, not wasm),
     // 'timeout', 'unsupported' (no WebAssembly here), 'stopped' (a loaded engine trapped),
-    // 'cancelled' (a call the page cancelled: nothing to tell).
+    // 'cancelled' (a call the page cancelled: nothing to tell), 'memory' (the call needed
+    // more memory than the engine has: a fresh engine has taken its place, try again).
     this.kind = kind || (status ? 'http' : null);
   }
 
@@ -137,14 +138,20 @@ export class Engine {
         p.reject(this._stop(`${msg.error}`, p.method));
         return;
       }
-      p.reject(new EngineError(WASM_FILE, msg.error, p.method));
+      const memory = /out of memory/.test(msg.error);
+      p.reject(new EngineError(WASM_FILE, msg.error, p.method, null, memory ? 'memory' : null));
+      if (memory) this._respawn('its memory ran out');
       return;
     }
+    let out;
     try {
-      p.resolve(JSON.parse(msg.output));
+      out = JSON.parse(msg.output);
     } catch (e) {
       p.reject(new EngineError(WASM_FILE, `${p.method} returned text that is not JSON (${e.message})`, p.method));
+      return;
     }
+    p.resolve(out);
+    if (ranOutOfMemory(out)) this._respawn('its memory ran out');
   }
 
   /** The instance trapped: every call now fails as stopped; onStop is told once. */
@@ -207,14 +214,25 @@ export class Engine {
       else waiting.push([id, p]);
     }
     this.pending = new Map(waiting);
-    const lost = (err) => this._stop(`the engine did not start again after a cancel (${err.reason})`);
+    this._respawn('a cancel');
+  }
+
+  /**
+   * A new worker from the same compiled module, the calls still waiting sent to it: after a
+   * cancel, or after an answer that the engine's memory ran out (`after` says which). An
+   * instance that ran out may keep what the call had taken (code compiled without
+   * unwinding cannot give it back): a fresh one starts with all of its memory free.
+   */
+  _respawn(after) {
+    this._terminate();
+    const lost = (err) => this._stop(`the engine did not start again after ${after} (${err.reason})`);
     try {
       this._spawn({ loaded: () => {}, failed: lost });
     } catch (e) {
       lost(new EngineError(WORKER_URL, (e && e.message) || String(e)));
       return;
     }
-    for (const [id, p] of waiting) this.worker.postMessage({ id, method: p.method, input: p.input });
+    for (const [id, p] of this.pending) this.worker.postMessage({ id, method: p.method, input: p.input });
   }
 
   /** Whether a cancellable call is running or waiting. */
@@ -226,6 +244,16 @@ export class Engine {
   trapNext() {
     if (this.worker) this.worker.postMessage({ trapNext: true });
   }
+
+  /** The test handle: before the next call of `method`, the memory is taken up to its maximum. */
+  fillMemoryBefore(method) {
+    if (this.worker) this.worker.postMessage({ fillMemoryBefore: method });
+  }
+}
+
+/** The engine's answer that a call needed more memory than it has (engine/api/call.cpp). */
+function ranOutOfMemory(out) {
+  return !!(out && out.error && typeof out.error.reason === 'string' && out.error.reason.startsWith('out of memory'));
 }
 
 /** Errors in an engine output, as a list of {file, path, reason}, or null when there are none. */

@@ -662,6 +662,9 @@ async function start() {
     engine: () => app.engine,
     // The engine's next call traps, as a poisoned instance does (tests/browser/bad-input.spec.mjs).
     trapNext: () => withEngine().then((e) => e.trapNext()),
+    // Before the engine's next call of `method`, its memory is taken up to its maximum: the
+    // call runs out (tests/browser/bad-input.spec.mjs).
+    fillMemoryBefore: (method) => withEngine().then((e) => e.fillMemoryBefore(method)),
     // Promises (the codec loads when first asked for).
     sandboxCode: (state) => codec().then((m) => m.encodeState(state)),
     sandboxState: (code) => codec().then((m) => m.decodeState(code)),

@@ -250,7 +250,7 @@ export function questionCard(q, ctx) {
   }
 
   function showError(e) {
-    replaceChildren(errorBox, h('p', { class: 'notice notice-error', 'data-testid': 'answer-error' }, e.stopped ? t('err.engineStopped') : t('err.engineCall', { method: 'answer', reason: e.reason || e.message })));
+    replaceChildren(errorBox, h('p', { class: 'notice notice-error', 'data-testid': 'answer-error' }, e.stopped ? t('err.engineStopped') : e.kind === 'memory' ? t('err.engineMemory') : t('err.engineCall', { method: 'answer', reason: e.reason || e.message })));
   }
 
   let answersBox;

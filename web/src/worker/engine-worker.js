@@ -9,6 +9,9 @@
 //   {id, method, input}              one call (input: JSON text, made by the page: engine.js)
 //   {trapNext: true}                 the test handle: the next call traps, as a poisoned
 //                                    instance does (tests/browser/bad-input.spec.mjs)
+//   {fillMemoryBefore: "<method>"}   the test handle: before the next call of that method,
+//                                    the module's memory is taken up to its maximum and
+//                                    kept, so that the call runs out of memory
 // Messages out:
 //   {loaded: {ms}, module}           the engine is ready (`module` for the next restart);
 //                                    ms: from init to ready, in the worker's clock
@@ -30,6 +33,7 @@ import { statusOf } from '../http-status.js';
 let current = null; // the id of the call running, for progress
 let dead = null; // why this instance answers no more (it trapped)
 let trapNext = false;
+let fillBefore = null; // the test handle's method (fillMemoryBefore)
 let ready = null; // promise of the Emscripten module
 
 class LoadError extends Error {
@@ -143,6 +147,12 @@ function call(m, id, method, input) {
   }
   current = id;
   try {
+    if (fillBefore === method) {
+      fillBefore = null;
+      for (let size = 1 << 24; size >= 16; ) {
+        if (!m._malloc(size)) size >>= 1; // kept on purpose: this instance is to be out of memory
+      }
+    }
     if (trapNext) {
       trapNext = false;
       throw new WebAssembly.RuntimeError('memory access out of bounds (made to trap by the test handle)');
@@ -170,6 +180,10 @@ self.onmessage = async (ev) => {
   }
   if (msg.trapNext) {
     trapNext = true;
+    return;
+  }
+  if (msg.fillMemoryBefore) {
+    fillBefore = msg.fillMemoryBefore;
     return;
   }
   const { id, method, input } = msg;

@@ -29,7 +29,10 @@ export class ScriptPanel {
     const pick = h('select', { 'aria-label': t('sandbox.newAction'), 'data-testid': 'sb-new-action', 'data-fkey': 'new-action' }, actions.map((a) => h('option', { value: a.name, title: l(a.meaning) }, a.name)));
     const pickMeaning = h('p', { class: 'muted small' });
     // A new intent is named when it is delivered; every other action names one the script delivers.
-    const typed = h('input', { type: 'text', class: 'sb-text', value: intents.length ? `${intents[0]}-2` : 'weekly-report', 'aria-label': t('sandbox.newIntent'), maxlength: '64', 'data-fkey': 'new-intent' });
+    // No longer than the engine takes a name (vocabulary's limits, in bytes: a name in CJK
+    // characters meets the engine's refusal before this bound).
+    const maxName = (this.vocab.limits || {}).max_name_bytes || 40;
+    const typed = h('input', { type: 'text', class: 'sb-text', value: intents.length ? `${intents[0]}-2` : 'weekly-report', 'aria-label': t('sandbox.newIntent'), maxlength: String(maxName), 'data-fkey': 'new-intent' });
     const chosen = h('select', { 'aria-label': t('sandbox.newIntent'), 'data-fkey': 'new-intent-pick' }, intents.map((i) => h('option', { value: i }, i)));
     const intentSlot = h('span', { class: 'sb-inline' });
     const atFirst = script.length ? Math.min(script[script.length - 1].at + 100, this.maxMs() ?? Infinity) : 0;
