@@ -282,6 +282,11 @@ json step_json(const Run& run, int index, const RunVerdict& verdict) {
 }
 
 json messages_json(const Run& run) {
+  // Why each dropped message was lost: the reason of the drop event that lost it.
+  std::map<int, std::string> drop_reason;
+  for (const Step& st : run.steps) {
+    if (st.event.type == EventKind::Drop && st.event.local.reason) drop_reason[st.event.message] = *st.event.local.reason;
+  }
   json messages = json::array();
   for (const Message& m : run.messages) {
     messages.push_back({{"id", m.id}, {"kind", to_string(m.kind)}, {"from", to_string(m.from)},
@@ -291,6 +296,8 @@ json messages_json(const Run& run) {
                         {"end_at", m.fate == Message::Fate::InFlight ? json(nullptr) : json(m.end_at)},
                         {"end_step", m.end_step >= 0 ? json(m.end_step) : json(nullptr)}});
     if (!m.email_key.empty()) messages.back()["email_key"] = m.email_key;
+    auto why = drop_reason.find(m.id);
+    if (m.fate == Message::Fate::Dropped && why != drop_reason.end()) messages.back()["drop_reason"] = why->second;
   }
   return messages;
 }

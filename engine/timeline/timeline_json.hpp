@@ -18,6 +18,9 @@ namespace idemlab {
 nlohmann::json mark_json(const EventGlyph& g, bool credits);
 
 /// Every message of a run, by id, as `run`'s "messages" (also each `compare` policy's).
+/// A dropped message says why: "drop_reason": "fault" (the fault plan lost it in the
+/// network) | "receiver_down" (it reached a process that had crashed: drawn arriving at a
+/// dead process, not lost on the way).
 nlohmann::json messages_json(const Run& run);
 
 /// One step of a run as JSON without knowledge (used by the CLI and experiments too).

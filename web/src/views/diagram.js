@@ -148,6 +148,18 @@ function messageShape(m, cur, prefix, geo, y, effect) {
     const f = m.kind === 'email' ? 0.62 : m.kind === 'email_ack' ? 0.38 : 0.5;
     lx = x1 + (x2 - x1) * f;
     ly = y1 + (y2 - y1) * f;
+  } else if (ended && m.fate === 'dropped' && m.drop_reason === 'receiver_down') {
+    // It crossed the network and reached a process that had crashed: drawn all the way to
+    // the receiver's (down) lane, ending at a crossed-out ring, not lost on the way.
+    const y2 = y(m.end_step);
+    const xe = x2 + (x2 > x1 ? -9 : 9);
+    g.classList.add('msg-to-dead');
+    g.appendChild(s('line', { x1, y1, x2: xe, y2, stroke: color, class: 'msg-line msg-dropped' }));
+    g.appendChild(s('g', { class: 'dead-end' }, s('circle', { cx: x2, cy: y2, r: 7 }), s('line', { x1: x2 - 5, y1: y2 + 5, x2: x2 + 5, y2: y2 - 5 })));
+    const outward = x2 > x1 ? 1 : -1;
+    g.appendChild(s('text', { x: x2 + 13 * outward, y: y2 + 4, 'text-anchor': outward > 0 ? 'start' : 'end', class: 'ev-label ev-label-crash' }, t('diagram.receiverDown')));
+    lx = x1 + (xe - x1) * 0.5;
+    ly = y1 + (y2 - y1) * 0.5;
   } else if (ended && m.fate === 'dropped') {
     const y2 = y(m.end_step);
     const xd = (x1 + x2) / 2; // the network lane, or midway to the mail provider
@@ -178,7 +190,7 @@ const views = new WeakMap(); // container -> the diagram drawn in it
 function messageKey(m, idx, cur) {
   if (!Number.isInteger(m.sent_step) || m.sent_step > cur) return null;
   const ended = Number.isInteger(m.end_step) && m.end_step <= cur;
-  if (ended && (m.fate === 'delivered' || m.fate === 'dropped')) return `m${idx}:${m.fate}`;
+  if (ended && (m.fate === 'delivered' || m.fate === 'dropped')) return `m${idx}:${m.fate}:${m.drop_reason || ''}`;
   return `m${idx}:${ended ? 'ended' : 'flying'}@${cur}`; // drawn up to now, so it changes every step
 }
 
@@ -459,7 +471,8 @@ function targetShape(view, tg, cur, slot) {
     const x1 = laneX(geo, m.from);
     const y1 = y(m.sent_step);
     const ended = Number.isInteger(m.end_step) && m.end_step <= cur;
-    const x2 = ended && m.fate === 'dropped' ? (x1 + laneX(geo, m.to)) / 2 : laneX(geo, m.to);
+    const lostOnTheWay = ended && m.fate === 'dropped' && m.drop_reason !== 'receiver_down';
+    const x2 = lostOnTheWay ? (x1 + laneX(geo, m.to)) / 2 : laneX(geo, m.to);
     const y2 = ended ? y(m.end_step) : y1 + RH * 0.35;
     const f = ended ? 0.22 : 0.5; // clear of the message's label at its middle
     x = x1 + (x2 - x1) * f;
