@@ -2,7 +2,7 @@
 // where it ended. What a run holds is asked of the engine (window.__idemlab), never
 // written here.
 
-import { test, expect, useEnglish } from './helpers.mjs';
+import { test, expect, useEnglish, openLesson, LESSON } from './helpers.mjs';
 import { sandboxFromLesson, settledUrl } from './sandbox-helpers.mjs';
 
 async function engineRun(page) {
@@ -48,3 +48,36 @@ test('a response lost in the network is still drawn lost midway, with the receiv
     await expect(drawn).toContainText('lost');
   }
 });
+
+for (const size of [{ width: 1280, height: 800 }, { width: 375, height: 812 }]) {
+  test(`Play and Next are told apart by their shape and their names, at ${size.width} px`, async ({ page }) => {
+    await page.setViewportSize(size);
+    await useEnglish(page);
+    await openLesson(page, LESSON);
+    const play = page.getByTestId('play');
+    const next = page.getByTestId('next');
+    await expect(play).toHaveAccessibleName('Play');
+    await expect(next).toHaveAccessibleName('Next step');
+    // The icons' shapes, filled on one grid: they overlap in under half of what they cover
+    // together (two triangles of slightly different widths would overlap in most of it).
+    const overlap = await page.evaluate(() => {
+      const mask = (sel) => {
+        const c = document.createElement('canvas');
+        c.width = c.height = 96;
+        const g = c.getContext('2d');
+        g.scale(4, 4);
+        for (const p of document.querySelectorAll(`${sel} svg path`)) g.fill(new Path2D(p.getAttribute('d')));
+        return g.getImageData(0, 0, 96, 96).data;
+      };
+      const [a, b] = [mask('[data-testid="play"]'), mask('[data-testid="next"]')];
+      let both = 0;
+      let either = 0;
+      for (let i = 3; i < a.length; i += 4) {
+        if (a[i] > 127 && b[i] > 127) both++;
+        if (a[i] > 127 || b[i] > 127) either++;
+      }
+      return both / either;
+    });
+    expect(overlap).toBeLessThan(0.5);
+  });
+}
