@@ -339,6 +339,24 @@ test('pin as A, edit B: both run under the same fault plan with their counters',
   await expect(page.getByTestId('sb-compare')).toHaveCount(0);
 });
 
+for (const size of [{ width: 1280, height: 800 }, { width: 375, height: 812 }]) {
+  test(`A against B with two knobs changed fits a ${size.width} px window: no column is cut off`, async ({ page }) => {
+    await page.setViewportSize(size);
+    await sandboxFromLesson(page);
+    await page.getByTestId('sb-pin').click();
+    await page.locator('[data-knob="client.key_scope"]').selectOption('attempt');
+    await page.locator('[data-knob="client.recovery"]').selectOption('resend');
+    await expect(page.getByTestId('sb-col-B')).toContainText('client.recovery: resend');
+    await answered(page);
+    for (const col of ['sb-col-A', 'sb-col-B']) {
+      const box = await page.getByTestId(col).boundingBox();
+      expect(box.x).toBeGreaterThanOrEqual(0);
+      expect(box.x + box.width).toBeLessThanOrEqual(size.width);
+    }
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(size.width);
+  });
+}
+
 test('a link whose fields were changed by hand says so instead of opening as something else', async ({ page }) => {
   await useEnglish(page);
   await page.goto('./#/sandbox');

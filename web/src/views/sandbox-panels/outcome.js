@@ -80,7 +80,7 @@ export class OutcomePanel {
         'div',
         { class: 'sb-col', 'data-testid': `sb-col-${name}` },
         h('h4', null, name === 'A' ? t('sandbox.pinnedA') : t('sandbox.editedB')),
-        changed.length ? h('p', { class: 'compare-knobs' }, changed) : h('p', { class: 'muted small' }, t('sandbox.samePolicy')),
+        changed.length ? h('p', { class: 'sb-changed' }, changed) : h('p', { class: 'muted small' }, t('sandbox.samePolicy')),
         h('ul', { class: 'sb-ending' }, (run.ending.intents || []).map((e) => h('li', { 'data-intent': e.intent, 'data-effects': e.effects }, h('strong', { class: 'sb-count' }, String(e.effects)), ' ', t(e.effects === 1 ? 'sandbox.effectOf' : 'sandbox.effectsOf', { intent: e.intent }), ' · ', e.status === 'NONE' ? t('sandbox.noRow') : statusPill(e.status)))),
         run.verdict.violations.length ? h('ul', { class: 'inv-list' }, run.verdict.violations.map((v) => h('li', { class: 'inv-broken' }, '⚠ ', l(v.reason)))) : h('p', { class: 'inv-ok' }, '✓ ', t('sandbox.noViolation')),
         run.unfired && run.unfired.length ? h('p', { class: 'muted small' }, t('sandbox.unfiredIn', { text: run.unfired.map((u) => l(u.text)).join('; ') })) : null,
