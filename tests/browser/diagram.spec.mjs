@@ -81,3 +81,42 @@ for (const size of [{ width: 1280, height: 800 }, { width: 375, height: 812 }]) 
     expect(overlap).toBeLessThan(0.5);
   });
 }
+
+// The sticky step bar on a phone (375 x 812): under 15% of the screen's height, with Play,
+// Next, Next question and the speed in view, at a step a question holds (its status still
+// said to a screen reader), in the lesson, the sandbox and the side-by-side view.
+const PHONE = { width: 375, height: 812 };
+for (const lang of ['en', 'zh-CN']) {
+  test(`on a phone the step bar stays under 15% of the screen, every control in view (${lang})`, async ({ page }) => {
+    await page.setViewportSize(PHONE);
+    await page.addInitScript((l) => localStorage.setItem('idemlab.lang', l), lang);
+    await openLesson(page, LESSON);
+    // Step on until a question holds the timeline, and try to go past it.
+    const next = page.getByTestId('next');
+    while (await next.isEnabled()) await next.click();
+    await page.getByTestId('controls').focus();
+    await page.keyboard.press('ArrowRight');
+    await expect(page.getByTestId('gate-msg')).toHaveClass(/is-shown/);
+    await expect(page.getByTestId('gate-msg')).not.toBeEmpty();
+    const bar = page.getByTestId('controls');
+    expect((await bar.boundingBox()).height).toBeLessThan(0.15 * PHONE.height);
+    for (const id of ['prev', 'play', 'next', 'next-question', 'play-speed', 'scrubber']) {
+      const box = await page.getByTestId(id).boundingBox();
+      expect(box, id).not.toBeNull();
+      expect(box.x + box.width, id).toBeLessThanOrEqual(PHONE.width);
+    }
+    await expect(page.getByTestId('play-speed')).toHaveAccessibleName(lang === 'en' ? 'Speed' : /.+/);
+  });
+}
+
+test('on a phone the sandbox\'s and the side-by-side view\'s step bars stay under 15% of the screen', async ({ page }) => {
+  await page.setViewportSize(PHONE);
+  await useEnglish(page);
+  await page.goto('./#/sandbox');
+  await page.locator('body[data-ready="true"]').waitFor();
+  await expect(page.getByTestId('controls')).toBeVisible();
+  expect((await page.getByTestId('controls').boundingBox()).height).toBeLessThan(0.15 * PHONE.height);
+  await page.goto(`./#/lesson/${LESSON}/compare`);
+  await expect(page.getByTestId('controls')).toBeVisible();
+  expect((await page.getByTestId('controls').boundingBox()).height).toBeLessThan(0.15 * PHONE.height);
+});

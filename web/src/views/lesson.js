@@ -237,7 +237,7 @@ export class LessonView {
               this.el.next,
               this.el.last,
               this.el.nextQuestion,
-              h('label', { class: 'speed-label', for: 'play-speed' }, t('lesson.speed'), ' ', this.el.speed),
+              h('label', { class: 'speed-label', for: 'play-speed' }, h('span', { class: 'speed-text' }, t('lesson.speed')), ' ', this.el.speed),
             ),
             h('div', { class: 'scrub' }, h('div', { class: 'scrub-track' }, this.el.range, ticks), this.el.stepLabel),
             h('p', { class: 'keys-hint muted' }, t('lesson.keys')),

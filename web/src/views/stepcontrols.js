@@ -19,10 +19,12 @@ export function controlButton(key, content, onclick, { testid, cls } = {}) {
 export function stepButtons(keys, ids, view, go) {
   const text = (key) => h('span', { class: 'ctl-text' }, t(key));
   return {
-    first: controlButton(keys.first, icon('first'), () => go(0), { testid: ids.first }),
+    // To the first and the last position: the range input does the same, so a phone, short
+    // of room, shows the range input alone for them (style.css).
+    first: controlButton(keys.first, icon('first'), () => go(0), { testid: ids.first, cls: 'btn-jump' }),
     prev: controlButton(keys.prev, [icon('prev'), text(keys.prev)], () => go(view.step - 1), { testid: ids.prev }),
     next: controlButton(keys.next, [text(keys.next), icon('next')], () => go(view.step + 1), { testid: ids.next }),
-    last: controlButton(keys.last, icon('last'), () => go(view.last), { testid: ids.last }),
+    last: controlButton(keys.last, icon('last'), () => go(view.last), { testid: ids.last, cls: 'btn-jump' }),
   };
 }
 
