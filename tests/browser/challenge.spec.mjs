@@ -2,7 +2,10 @@
 // and the engine checks the attempt. Solutions come from the engine (`answers`), never
 // from this file.
 
-import { test, expect, useEnglish, openLesson, completeLesson, openEmbedded, sandboxReady } from './helpers.mjs';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { test, expect, useEnglish, openLesson, completeLesson, openEmbedded, sandboxReady, settleLessons } from './helpers.mjs';
+import { REPO } from '../wasm/engine-node.mjs';
 
 test.beforeEach(async ({ page }) => {
   await useEnglish(page);
@@ -177,4 +180,83 @@ test('a fix-it challenge does not give its answer away: no right/wrong labels, t
   await page.goto('./#/sandbox');
   await sandboxReady(page);
   expect(await page.locator('[data-testid="knob-setting"]:visible').count()).toBeGreaterThan(5);
+});
+
+/** The lessons the built index says end with a challenge, in the course's order. */
+function indexChallenges() {
+  const index = JSON.parse(readFileSync(resolve(REPO, 'dist/lessons/index.json'), 'utf8'));
+  return index.lessons.filter((e) => e.ok !== false && e.challenge);
+}
+
+// A fresh load of the page (so that progress stored before it is read again).
+async function openChallengesPage(page) {
+  await page.goto('./#/challenges');
+  await page.reload();
+  await page.locator('[data-testid="challenge-levels"][data-ready="true"]').waitFor();
+}
+
+test('the challenges page lists every challenge by level; one opens once its lesson is settled, and solving it moves "next" on', async ({ page }) => {
+  test.setTimeout(120_000);
+  const expected = indexChallenges();
+  expect(expected.length).toBeGreaterThan(1);
+  // The list links the page, with how many are solved.
+  await page.goto('./');
+  await expect(page.getByTestId('challenges-link')).toHaveText(`Challenges · 0 of ${expected.length} solved`);
+  await page.getByTestId('challenges-link').click();
+  await page.locator('[data-testid="challenge-levels"][data-ready="true"]').waitFor();
+  // Every challenge, in the course's order, under its lesson's level; none open yet.
+  const items = page.getByTestId('challenge-item');
+  expect(await items.evaluateAll((els) => els.map((e) => e.dataset.lesson))).toEqual(expected.map((e) => e.id));
+  for (const e of expected) {
+    const item = page.locator(`[data-testid="challenge-item"][data-lesson="${e.id}"]`);
+    await expect(item).toHaveAttribute('data-state', 'none');
+    await expect(item).toHaveAttribute('data-open', 'false');
+    await expect(item.getByTestId('challenge-lesson')).toHaveAttribute('href', `#/lesson/${e.id}`);
+    await expect(page.locator(`[data-testid="challenge-level"][data-level="${e.level}"] [data-lesson="${e.id}"]`)).toHaveCount(1);
+  }
+  await expect(page.getByTestId('challenge-next')).toHaveCount(0);
+
+  // The first two lessons' questions settled: their challenges open, the first is next.
+  const [first, second] = expected;
+  await settleLessons(page, [first.id, second.id]);
+  await openChallengesPage(page);
+  const firstItem = page.locator(`[data-testid="challenge-item"][data-lesson="${first.id}"]`);
+  await expect(firstItem).toHaveAttribute('data-open', 'true');
+  await expect(firstItem).toHaveAttribute('data-next', 'true');
+  await expect(page.getByTestId('challenge-next')).toHaveCount(1);
+
+  // Start it, and solve it with the engine's own solution.
+  await firstItem.getByTestId('challenge-start').click();
+  await sandboxReady(page);
+  await expect(page.getByTestId('sb-challenge')).toHaveAttribute('data-kind', first.challenge);
+  const c = await challengeOf(page, first.id);
+  if (c.view.kind === 'break') {
+    await page.getByTestId('controls').focus();
+    await page.keyboard.press('End');
+    const id = await targetOf(page, c.view.scenario, c.solution.faults[0]);
+    await page.locator(`[data-testid="sb-target"][data-target="${id}"]`).click();
+  } else {
+    for (const ch of c.solution.changes) await page.locator(`[data-knob="${ch.knob}"]`).selectOption(String(ch.to));
+  }
+  await expect(await check(page)).toHaveAttribute('data-solved', 'true');
+
+  // Back on the page: solved at the first try, and "next" has moved on to the second.
+  await openChallengesPage(page);
+  await expect(firstItem).toHaveAttribute('data-state', 'solved');
+  await expect(firstItem.getByTestId('challenge-standing')).toHaveText('✓ solved at try 1');
+  await expect(page.locator(`[data-testid="challenge-item"][data-lesson="${second.id}"]`)).toHaveAttribute('data-next', 'true');
+  const level = page.locator(`[data-testid="challenge-level"][data-level="${first.level}"]`);
+  const ofLevel = expected.filter((e) => e.level === first.level).length;
+  await expect(level.getByTestId('challenge-level-solved')).toHaveText(`1 of ${ofLevel} solved`);
+});
+
+test('a lesson\'s end names its challenge and links every challenge of the course', async ({ page }) => {
+  await openLesson(page, 'lost-receipt');
+  await completeLesson(page);
+  const line = page.getByTestId('lesson-end').getByTestId('end-challenge');
+  await expect(line.getByTestId('challenge-state')).toHaveText('Challenge: break it · not tried yet');
+  await line.getByTestId('end-challenges-all').click();
+  await page.locator('[data-testid="challenge-levels"][data-ready="true"]').waitFor();
+  // The lesson just finished: its challenge is open, and it is the next one.
+  await expect(page.locator('[data-testid="challenge-item"][data-lesson="lost-receipt"]')).toHaveAttribute('data-next', 'true');
 });

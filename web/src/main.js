@@ -21,6 +21,7 @@ import { engineErrorCard, fatalCard, lessonErrorCard, technicalDetails } from '.
 // Views a lesson does not need to open and step, each a file of its own (the bundler splits
 // dynamic imports off; the offline copy's one script holds them all): fetched when first shown.
 const listView = () => import('./views/list.js');
+const challengesView = () => import('./views/challenges.js');
 const sandboxView = () => import('./views/sandbox.js');
 const compareView = () => import('./views/compare.js');
 const lessonTextView = () => import('./views/lessontext.js');
@@ -381,6 +382,16 @@ async function route() {
       return;
     }
     await openSandbox(r, isCurrent);
+    return;
+  }
+  if (r.name === 'challenges') {
+    document.title = `${t('challenges.title')} · idemlab`;
+    const { renderChallenges } = await challengesView();
+    if (!isCurrent()) return;
+    renderChallenges(mainEl, { store: app.store, progress: app.progress, isCurrent });
+    setReady(true);
+    window.scrollTo(0, 0);
+    mainEl.querySelector('.view-title').focus({ preventScroll: true });
     return;
   }
   document.title = `idemlab — ${t('app.tagline')}`;

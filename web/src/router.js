@@ -1,4 +1,4 @@
-// Hash routes: #/ (lesson list), #/lesson/ID, #/lesson/ID/step/N, the sandbox #/sandbox
+// Hash routes: #/ (lesson list), #/challenges (every challenge of the course), #/lesson/ID, #/lesson/ID/step/N, the sandbox #/sandbox
 // (a default scenario), #/sandbox/CODE, #/sandbox/CODE/step/N (CODE: the whole scenario,
 // web/src/sandbox/codec.js), and the lesson's
 // side-by-side view #/lesson/ID/compare, #/lesson/ID/compare/step/N (N: a virtual time's
@@ -17,6 +17,7 @@ export function parse(hash) {
     }
   });
   if (parts.length === 0) return { name: 'list' };
+  if (parts[0] === 'challenges' && parts.length === 1) return { name: 'challenges' };
   if (parts[0] === 'sandbox') {
     const code = parts[1] && parts[1] !== 'step' ? parts[1] : null;
     const rest = code ? parts.slice(2) : parts.slice(1);
@@ -62,6 +63,10 @@ export function compareHash(id, step) {
 export function sandboxHash(code, step) {
   const base = code ? `#/sandbox/${code}` : '#/sandbox';
   return step === null || step === undefined ? base : `${base}/step/${step}`;
+}
+
+export function challengesHash() {
+  return '#/challenges';
 }
 
 export function listHash() {

@@ -5,7 +5,7 @@
 
 import { h, replaceChildren, rebuildKeepingFocus, stickyBar } from '../dom.js';
 import { t, l, nameOf } from '../i18n.js';
-import { lessonHash, listHash, replaceHash, sandboxHash, shortText } from '../router.js';
+import { challengesHash, lessonHash, listHash, replaceHash, sandboxHash, shortText } from '../router.js';
 // The sandbox's link codec (with fflate) is not on a lesson's way: loaded for a link to the sandbox.
 const codec = () => import('../sandbox/codec.js');
 import { clampStep, blockingStep, questionsAt, hiddenAt, momentAt } from '../gating.js';
@@ -483,7 +483,12 @@ export class LessonView {
         h('h3', { id: 'end-h', class: 'section-title end-title', tabindex: '-1' }, '✓ ', t('lesson.endTitle')),
         // The lesson's one score and its challenge, in the words of its card in the list.
         stats.questions > 0 ? scoreLine(stats, 'end-score', 'lesson-score end-score') : null,
-        challenge ? challengeLine(this.lesson.challenge.kind, challenge, { testid: 'end-challenge', after: challenge === 'solved' ? null : [' ', this.challengeLink('end-challenge-start', 'btn btn-small')] }) : null,
+        challenge
+          ? challengeLine(this.lesson.challenge.kind, challenge, {
+              testid: 'end-challenge',
+              after: [challenge === 'solved' ? null : [' ', this.challengeLink('end-challenge-start', 'btn btn-small')], ' ', h('a', { href: challengesHash(), 'data-testid': 'end-challenges-all' }, t('challenges.all'))],
+            })
+          : null,
         h(
           'div',
           { class: 'btn-row end-actions' },

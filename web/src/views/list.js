@@ -4,7 +4,7 @@
 
 import { h, replaceChildren } from '../dom.js';
 import { t, l, nameOf } from '../i18n.js';
-import { lessonHash, compareHash, sandboxHash } from '../router.js';
+import { lessonHash, compareHash, sandboxHash, challengesHash } from '../router.js';
 import { lessonErrorCard, indexErrorCard } from './errors.js';
 import { incidentSourceLine } from './incident.js';
 import { scoreLine, scoreText, challengeLine, challengeState } from './score.js';
@@ -253,6 +253,9 @@ export function renderList(root, { store, progress, notify, dropGroup, message, 
     },
   });
   const jump = h('p', { class: 'list-jump', hidden: true }, jumpButton);
+  // Every challenge of the course on a page of its own, with how many are solved.
+  const challengesLink = h('a', { class: 'btn btn-small', href: challengesHash(), 'data-testid': 'challenges-link' }, t('challenges.title'));
+  const challenges = h('p', { class: 'list-jump', hidden: true }, challengesLink);
   replaceChildren(
     root,
     h(
@@ -262,6 +265,7 @@ export function renderList(root, { store, progress, notify, dropGroup, message, 
       banner,
       h('h2', { class: 'view-title' }, t('list.heading')),
       h('p', { class: 'lead' }, t('list.intro')),
+      challenges,
       jump,
       items,
       incidents,
@@ -306,6 +310,10 @@ export function renderList(root, { store, progress, notify, dropGroup, message, 
       entries.length === 0 ? h('li', { class: 'muted' }, t('list.empty')) : null,
       entries.filter((e) => !isIncident(e)).map(card),
     );
+    const withChallenge = entries.filter((e) => e.status === 'ok' && e.challenge);
+    const solved = withChallenge.filter((e) => challengeState(progress, e.id) === 'solved').length;
+    replaceChildren(challengesLink, t('challenges.link', { k: solved, n: withChallenge.length }));
+    challenges.hidden = withChallenge.length === 0;
     const reports = entries.filter(isIncident);
     replaceChildren(incidentItems, reports.map(card));
     incidents.hidden = reports.length === 0;
