@@ -154,7 +154,7 @@ function messageShape(m, cur, prefix, geo, y, effect) {
     const y2 = y(m.end_step);
     const xe = x2 + (x2 > x1 ? -9 : 9);
     g.classList.add('msg-to-dead');
-    g.appendChild(s('line', { x1, y1, x2: xe, y2, stroke: color, class: 'msg-line msg-dropped' }));
+    g.appendChild(s('line', { x1, y1, x2: xe, y2, stroke: color, class: 'msg-line msg-dropped', 'marker-end': `url(#${markerId})` }));
     g.appendChild(s('g', { class: 'dead-end' }, s('circle', { cx: x2, cy: y2, r: 7 }), s('line', { x1: x2 - 5, y1: y2 + 5, x2: x2 + 5, y2: y2 - 5 })));
     const outward = x2 > x1 ? 1 : -1;
     g.appendChild(s('text', { x: x2 + 13 * outward, y: y2 + 4, 'text-anchor': outward > 0 ? 'start' : 'end', class: 'ev-label ev-label-crash' }, t('diagram.receiverDown')));
