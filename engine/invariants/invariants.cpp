@@ -141,10 +141,18 @@ L10n reason_body(Invariant inv, const std::string& intent, const Tally& t, bool 
   return {};
 }
 
-// "duplicate effect: 2 effects for weekly-report": the invariant's title, then why.
-L10n reason(Invariant inv, const std::string& intent, const Tally& t, bool credits) {
+// "duplicate effect: 2 effects for weekly-report": the invariant's title, then why. With
+// `past_at_ms`, an always-invariant broken at that virtual time that holds again by the
+// run's end (a FAILED row a resend put right, two executions that ended): said as of that
+// time, so that it is not read as the run's final state.
+L10n reason(Invariant inv, const std::string& intent, const Tally& t, bool credits, std::int64_t past_at_ms = -1) {
   const L10n& title = info(inv).title;
   L10n why = reason_body(inv, intent, t, credits);
+  if (past_at_ms >= 0) {
+    const std::string at = std::to_string(past_at_ms);
+    why = {"在 t=" + at + " ms 时，" + why.zh + "（到运行结束时已不再如此）",
+           "at t=" + at + " ms, " + why.en + " (no longer so by the end of the run)"};
+  }
   return {title.zh + "：" + why.zh, title.en + ": " + why.en};
 }
 
@@ -275,6 +283,7 @@ RunVerdict check_invariants(const Run& run) {
   // One pass over the steps. Always-invariants: the first step each fails at. End-
   // invariants: the first step of the current streak in which each fails (-1: holds).
   std::map<std::pair<int, std::string>, Violation> first;  // (table index, intent) -> violation
+  std::map<std::pair<int, std::string>, Tally> first_tally;  // its numbers at that step
   std::map<std::pair<int, std::string>, int> streak;
   const auto& table = invariant_table();
   std::map<std::string, Tally> all;
@@ -301,6 +310,7 @@ RunVerdict check_invariants(const Run& run) {
         if (always) {
           if (f && !first.count(at)) {
             first[at] = Violation{inv.id, intent, static_cast<int>(i), reason(inv.id, intent, t, run.credits)};
+            first_tally[at] = t;
           }
         } else if (!f) {
           streak.erase(at);
@@ -314,7 +324,11 @@ RunVerdict check_invariants(const Run& run) {
     // Still broken at the end: its reason gives the end's numbers, as the run's ending
     // does ("3 effects", not the 2 of the step where it first broke).
     Tally end = tally_of(all, v.intent);
-    if (fails(v.invariant, end, mail)) v.reason = reason(v.invariant, v.intent, end, run.credits);
+    if (fails(v.invariant, end, mail)) {
+      v.reason = reason(v.invariant, v.intent, end, run.credits);
+    } else {
+      v.reason = reason(v.invariant, v.intent, first_tally[at], run.credits, run.steps[static_cast<std::size_t>(v.step)].t);
+    }
     verdict.violations.push_back(std::move(v));
   }
   for (const auto& [at, step] : streak) {

@@ -201,6 +201,8 @@ TEST_CASE("false_failure: FAILED after a timeout while the effect exists; reconc
   });
   CHECK(lie[0].step == failed);
   CHECK(lie[0].reason.en.find("says FAILED") != std::string::npos);
+  // Still so at the end: said as the run's final state, with no time.
+  CHECK(lie[0].reason.en.find("at t=") == std::string::npos);
   CHECK(flagged_at(wrong, v, last(wrong), Invariant::FalseFailure));
 
   Scenario right = one_intent();
@@ -231,9 +233,12 @@ TEST_CASE("false_failure: FAILED on a timeout, then DELIVERED by the resend, is 
   REQUIRE(lie.size() == 1);
   CHECK(lie[0].intent == kIntent);
   CHECK(lie[0].step == failed);
-  CHECK(lie[0].reason.en ==
-        "false failure: the client's row for r says FAILED while 1 effect of the very content it sent exists: "
-        "the user was told it failed while the work was done");
+  // Said as of the step it broke at, not as the run's end (where the row says DELIVERED).
+  const std::string at = std::to_string(run.steps[static_cast<std::size_t>(failed)].t);
+  CHECK(lie[0].reason.en == "false failure: at t=" + at +
+                                " ms, the client's row for r says FAILED while 1 effect of the very content it sent exists: "
+                                "the user was told it failed while the work was done (no longer so by the end of the run)");
+  CHECK(lie[0].reason.zh.find("在 t=" + at + " ms 时") != std::string::npos);
   CHECK(lie[0].reason.zh.find("用户被告知没做成") != std::string::npos);
   // Flagged where the row says FAILED, and no longer once the row is put right; the
   // run's verdict keeps it.
