@@ -2,7 +2,7 @@
 // where it ended. What a run holds is asked of the engine (window.__idemlab), never
 // written here.
 
-import { test, expect, useEnglish, openLesson, LESSON } from './helpers.mjs';
+import { test, expect, useEnglish, openLesson, settleLessons, LESSON } from './helpers.mjs';
 import { sandboxFromLesson, settledUrl } from './sandbox-helpers.mjs';
 
 async function engineRun(page) {
@@ -120,3 +120,19 @@ test('on a phone the sandbox\'s and the side-by-side view\'s step bars stay unde
   await expect(page.getByTestId('controls')).toBeVisible();
   expect((await page.getByTestId('controls').boundingBox()).height).toBeLessThan(0.15 * PHONE.height);
 });
+
+for (const lang of ['en', 'zh-CN']) {
+  test(`on a phone the knowledge grid fits its card, the truth column too (${lang})`, async ({ page }) => {
+    await page.setViewportSize(PHONE);
+    await page.addInitScript((l) => localStorage.setItem('idemlab.lang', l), lang);
+    await settleLessons(page, [LESSON]);
+    await openLesson(page, LESSON);
+    await page.getByTestId('controls').focus();
+    await page.keyboard.press('End');
+    await page.getByTestId('truth-toggle').check();
+    const grid = page.getByTestId('knowledge-grid');
+    await expect(grid.locator('thead th')).toHaveCount(4);
+    const [table, box] = await grid.evaluate((t) => [t.scrollWidth, t.parentElement.clientWidth]);
+    expect(table).toBeLessThanOrEqual(box);
+  });
+}
