@@ -129,6 +129,14 @@ std::vector<Counterexample> shrunk_counterexamples(const Scenario& scenario,
   return sorted;
 }
 
+// Every kind of fault, and the client's lost row where a user's re-run may answer it
+// (keep_losses_a_rerun_follows).
+FaultSpace search_space(const Scenario& scenario) {
+  FaultSpace space = every_fault(scenario.space.restart_after_ms);
+  if (has_rerun(scenario.script)) space.row_loss_points = {RowPoint::RolledBack, RowPoint::NotSaved};
+  return space;
+}
+
 // A plan in the search tree, with what its children add.
 struct Node {
   FaultPlan plan;
@@ -147,7 +155,7 @@ class Search {
         limits_(limits),
         start_(Clock::now()),
         max_schedules_(std::clamp(limits.max_schedules, 1, ExploreLimits::kMaxSchedules)),
-        space_(every_fault(scenario.space.restart_after_ms)) {
+        space_(search_space(scenario)) {
     out_.max_faults = std::clamp(limits.max_faults, 0, ExploreLimits::kMaxFaults);
   }
 
@@ -207,6 +215,8 @@ class Search {
     seen_.insert(planned);
     std::string fired_key = schedule_key(run);
     if (fired_key != planned && !seen_.insert(fired_key).second) return true;
+    // A lost row no re-run answers in this run is outside the space (search_space).
+    if (!losses_answered(run)) return true;
     ++out_.schedules;
     note_retries(run);
     RunVerdict verdict = check_invariants(run);
@@ -221,6 +231,7 @@ class Search {
     }
     if (children && depth < out_.max_faults) {
       std::vector<Fault> next = next_faults(run, fired, space_);
+      keep_losses_a_rerun_follows(next, run, scenario_.script);
       std::vector<int> works = first_pass_works(run, next);
       children->push_back({fired, std::move(next), std::move(works)});
     }
