@@ -607,7 +607,7 @@ const std::vector<ActionInfo>& action_table() {
       {A::ResendSameKey, "resend_same_key", true, false, false, true, {"用同一个操作标识重发", "resend under the intent's own key"}},
       {A::MarkFailed, "mark_failed", true, false, false, false, {"记为 FAILED 并停止", "record FAILED and stop"}},
       {A::Fallback, "fallback", true, false, true, false, {"只在意图已记为 FAILED 时，改换内容再发一次（比如换一种机型）", "only if the intent is FAILED: send it again with changed content (another instance type, say)"}},
-      {A::Reapply, "reapply", true, false, false, true, {"期望状态控制器再应用一次：不管记成了什么，都按设置给出的操作标识再发一次", "a desired-state controller applies it again: it sends it whatever the client recorded, under the key the settings give"}},
+      {A::Reapply, "reapply", true, false, false, true, {"期望状态控制器（或用户重跑）再应用一次：不管记成了什么，都按设置给出的操作标识再发一次；客户端没有它的记录时，从头重新决定", "a desired-state controller (or a user's re-run) applies it again: it sends it whatever the client recorded, under the key the settings give; with no row for it, it decides it anew"}},
       {A::Cancel, "cancel", true, true, false, true, {"撤销：一个新意图，不会抹掉已有的业务效果", "cancel: a new intent, which undoes no effect that exists"}},
   };
   return table;
