@@ -23,7 +23,7 @@ Client::Client(Env& env, ClientSetup setup) : env_(env), setup_(std::move(setup)
       "CREATE TABLE intents(intent TEXT PRIMARY KEY, op_key TEXT NOT NULL,"
       " fingerprint TEXT NOT NULL, payload TEXT NOT NULL, status TEXT NOT NULL,"
       " receipt TEXT, attempts INTEGER NOT NULL, lookups INTEGER NOT NULL,"
-      " decided_at INTEGER NOT NULL);"
+      " decided_at INTEGER NOT NULL, recreated INTEGER NOT NULL DEFAULT 0);"
       "CREATE TABLE earlier_versions(intent TEXT NOT NULL, version INTEGER NOT NULL, op_key TEXT NOT NULL,"
       " fingerprint TEXT NOT NULL, payload TEXT NOT NULL, status TEXT NOT NULL, receipt TEXT,"
       " PRIMARY KEY(intent, version))",
@@ -41,7 +41,8 @@ Client::Client(Env& env, Client& from, bool take)
       epoch_(from.epoch_),
       waiting_(from.waiting_),
       layers_(from.layers_),
-      never_left_(from.never_left_) {}
+      never_left_(from.never_left_),
+      abandoned_(from.abandoned_) {}
 
 std::unique_ptr<Node> Client::fork(Env& env, bool take) {
   return std::make_unique<Client>(env, *this, take);
@@ -113,55 +114,65 @@ std::optional<IntentRow> Client::row(const std::string& intent) {
 void Client::decide(const std::string& intent, const std::string& payload, const std::string& cancels) {
   if (!alive_ || row(intent)) return;
   std::string fp = sha256_hex(payload);
+  KeySource source = setup_.policy.key_source;
   std::string key = key_of(intent, fp);
+  // A re-run that finds no row (reapply) draws a stored key anew: the first draw went with the row.
+  if (reapplying_ && source == KeySource::Stored) {
+    key = "op-" + Rng::derive_hex(setup_.seed, "key/" + intent + "/anew/" + std::to_string(env_.now()), 12);
+  }
   LocalView view;
   view.op_key = key;
   view.fingerprint = fp;
   if (!cancels.empty()) view.cancels = cancels;
-  KeySource source = setup_.policy.key_source;
+  // Started over from nothing: whether an earlier run's send left, the client cannot tell.
+  if (reapplying_) view.reapply = true;
   if (source != KeySource::Stored) view.key_source = source == KeySource::PayloadHash ? "payload_hash" : "request_hash";
   record(EventKind::Decide, intent, std::move(view));
   bool send_first = setup_.policy.persist == PersistWhen::AfterSend;
+  bool sent = false;
   if (send_first) {
     // The mistake: the request leaves before the intent is stored. A crash here leaves
     // an effect at the service and no trace of the intent at the client.
     begin_calls(intent, static_cast<int>(setup_.policy.retry_layers.size()) - 1);
-    bool sent = launch_request(intent, wire_key(intent, key), payload, fp, 1, 0, key);
-    if (sent && env_.crash_here(ClientPoint::AfterSend, intent, 1)) return;
+    sent = launch_request(intent, wire_key(intent, key), payload, fp, static_cast<int>(wire_n(intent, 1)), 0, key);
+    if (sent && env_.crash_here(ClientPoint::AfterSend, intent, static_cast<int>(wire_n(intent, 1)))) return;
   }
   db_.query(
-      "INSERT INTO intents(intent, op_key, fingerprint, payload, status, receipt, attempts, lookups, decided_at)"
-      " VALUES (?1, ?2, ?3, ?4, 'PENDING', NULL, ?5, 0, ?6)",
+      "INSERT INTO intents(intent, op_key, fingerprint, payload, status, receipt, attempts, lookups, decided_at, recreated)"
+      " VALUES (?1, ?2, ?3, ?4, 'PENDING', NULL, ?5, 0, ?6, ?7)",
       {SqlParam(intent), SqlParam(key), SqlParam(fp), SqlParam(payload),
-       SqlParam(send_first ? 1LL : 0LL), SqlParam(static_cast<long long>(env_.now()))});
+       SqlParam(send_first ? 1LL : 0LL), SqlParam(static_cast<long long>(env_.now())), SqlParam(reapplying_ ? 1LL : 0LL)});
   LocalView persisted;
   persisted.op_key = key;
   persisted.status = status::kPending;
   record(EventKind::Persist, intent, std::move(persisted));
-  if (send_first) return;
+  if (send_first) {
+    if (sent) row_lost_after_send(intent);
+    return;
+  }
   if (env_.crash_here(ClientPoint::AfterPersist, intent, 1)) return;
   // Every retry layer starts its first call of the intent.
   begin_calls(intent, static_cast<int>(setup_.policy.retry_layers.size()) - 1);
-  send_attempt(intent, KeyChoice::ByPolicy);
+  if (send_attempt(intent, KeyChoice::ByPolicy)) row_lost_after_send(intent);
 }
 
-void Client::send_attempt(const std::string& intent, KeyChoice choice, std::int64_t waited) {
+bool Client::send_attempt(const std::string& intent, KeyChoice choice, std::int64_t waited) {
   std::optional<IntentRow> r = row(intent);
-  if (!r) return;
+  if (!r) return false;
   long long attempt = r->attempts + 1;
+  const int n = static_cast<int>(wire_n(intent, attempt));
   std::string key = r->op_key;
   bool fresh = choice == KeyChoice::Fresh ||
                (choice == KeyChoice::ByPolicy && setup_.policy.key_scope == KeyScope::PerAttempt);
-  if (fresh && attempt > 1) key = make_key(intent, attempt);
+  if (fresh && attempt > 1) key = make_key(intent, n);
   // A key derived from the content follows it: changed content, a new key.
   if (!fresh && setup_.policy.key_source != KeySource::Stored) key = key_of(intent, r->fingerprint);
   std::string status = r->status == status::kFailed ? status::kPending : r->status;
   db_.query("UPDATE intents SET op_key = ?1, attempts = ?2, status = ?3 WHERE intent = ?4",
             {SqlParam(key), SqlParam(attempt), SqlParam(status), SqlParam(intent)});
   std::string wire = fresh ? key : wire_key(intent, key);
-  if (launch_request(intent, wire, r->payload, r->fingerprint, static_cast<int>(attempt), waited, key)) {
-    env_.crash_here(ClientPoint::AfterSend, intent, static_cast<int>(attempt));
-  }
+  if (!launch_request(intent, wire, r->payload, r->fingerprint, n, waited, key)) return false;
+  return !env_.crash_here(ClientPoint::AfterSend, intent, n);
 }
 
 std::string Client::wire_key(const std::string& intent, const std::string& stored) {
@@ -193,7 +204,8 @@ bool Client::launch_request(const std::string& intent, const std::string& key, c
     if (reapplying_) local.reapply = true;
     // Whether an earlier request of the intent went out: then this refusal says nothing of it.
     ++never_left_[intent];
-    if (any_left(intent, attempt)) local.earlier_sent = true;
+    if (any_left(intent, attempt - wire_n(intent, 0))) local.earlier_sent = true;
+    if (recreated(intent)) local.earlier = true;  // an earlier run's send, for all it knows
     record(EventKind::ConnectError, intent, std::move(local));
     int epoch = epoch_;
     schedule_self<Client>(env_, env_.now(), Side::Client, [intent, epoch](Client& c) {
@@ -226,9 +238,9 @@ bool Client::launch_request(const std::string& intent, const std::string& key, c
   return true;
 }
 
-bool Client::any_left(const std::string& intent, long long attempts) const {
+bool Client::any_left(const std::string& intent, long long attempts) {
   auto refused = never_left_.find(intent);
-  return refused == never_left_.end() || attempts > refused->second;
+  return refused == never_left_.end() || attempts > refused->second || recreated(intent);
 }
 
 void Client::on_connect_error(const std::string& intent) {
@@ -682,11 +694,12 @@ bool Client::retry_after_refusal(const Message& m) {
   return true;
 }
 
-bool Client::refusal_settles(const IntentRow& r, const Message& m) const {
+bool Client::refusal_settles(const IntentRow& r, const Message& m) {
   // A 429 says this request did nothing, not that the intent never happened: only when
   // it answers the intent's one and only send, or speaks for the key (a stored refusal,
   // replayed or found by lookup), is nothing done at all.
-  return m.kind == MessageKind::LookupReply || m.replayed || (m.n == 1 && r.attempts == 1);
+  // A row a re-run made from nothing cannot tell whether an earlier run's send took effect.
+  return m.kind == MessageKind::LookupReply || m.replayed || (m.n == wire_n(r.intent, 1) && r.attempts == 1 && !recreated(r.intent));
 }
 
 void Client::on_already_exists(const std::string& intent) {
@@ -713,6 +726,8 @@ void Client::on_already_exists(const std::string& intent) {
 
 void Client::crash() {
   if (!alive_) return;
+  // At the not_saved point (row_lost_after_send) the row never reached the disk.
+  if (!unsaved_.empty()) forget_row(unsaved_, RowPoint::NotSaved);
   rows();  // the rows as the database holds them, shown while the client is down
   alive_ = false;
   ++epoch_;

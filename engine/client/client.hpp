@@ -35,6 +35,14 @@
 // ClientPolicy::on_already_exists (a lookup; DELIVERED without a receipt; or FAILED).
 // A cancel is a new intent `<intent>-cancel` with its own operation key and the payload
 // "cancel <original key>": a new effect at the service, which undoes nothing there.
+// The client may lose its own row of an intent after the request left (fault lose_row,
+// engine/faults/fault.hpp: a transaction rolled back after the call, a state file not
+// saved before a crash): the effect may exist and the client has no row, so nothing it
+// does later is about that intent. Only a pass that starts from nothing brings one back:
+// a `reapply` with no row decides the intent anew from the user's configuration
+// (ClientSetup::desired), under the key the settings give: a stored key is drawn anew (a
+// new operation), a key derived from the intent and its content comes out the same and is
+// replayed (engine/client/lost_row.cpp).
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -58,6 +66,15 @@ struct ClientSetup {
   /// Whether the service's API it is written against offers a lookup by key
   /// (ServiceContract::lookup): a published API, not the service's state.
   bool lookup_offered = false;
+  /// The user's configuration a re-run reads (a `reapply`): each intent's content and the
+  /// virtual ms from which the user wants it (the script's `deliver`). It lives outside the
+  /// client's database, as Terraform's .tf files live beside its state file, so a lost row
+  /// does not lose it.
+  struct Desired {
+    std::string payload;
+    std::int64_t from = 0;
+  };
+  std::map<std::string, Desired> desired;
 };
 
 /// One retry layer's place in one intent's call: its iteration (from 1: which of its
@@ -99,6 +116,10 @@ class Client final : public Node {
   /// (DELIVERED, FAILED, NEEDS_HUMAN included), under the key the settings give
   /// (key_scope, key_source): the stored key makes it a replay, a new one a new effect.
   /// A reply to it settles an unsettled row as any reply does; a settled one stays.
+  /// With no row (lost, or never written while the client was down) and the intent in
+  /// ClientSetup::desired since then, it starts from nothing: decides the intent anew, with
+  /// a stored key drawn anew (a second effect if the first request took effect) or a
+  /// derived key that comes out the same (the service replays it).
   void reapply(const std::string& intent);
   /// Records the intent FAILED and stops waiting for it: no timer or retry sends it again
   /// (a reply that still arrives is recorded). Right only after a definite error.
@@ -139,7 +160,24 @@ class Client final : public Node {
   std::optional<IntentRow> row(const std::string& intent);
   void decide(const std::string& intent, const std::string& payload, const std::string& cancels);
   enum class KeyChoice { ByPolicy, Fresh, Same };
-  void send_attempt(const std::string& intent, KeyChoice key, std::int64_t waited = 0);
+  /// True when the request left and the client did not crash right after it.
+  bool send_attempt(const std::string& intent, KeyChoice key, std::int64_t waited = 0);
+  /// After the request of attempt 1 left: the row-loss points (fault lose_row); true if the
+  /// row was lost there (at not_saved the client has crashed too).
+  bool row_lost_after_send(const std::string& intent);
+  /// Forgets the row of `intent` as fault lose_row at `point` does, with a lose_row step:
+  /// it is deleted, and nothing the client waits for or retries is about it any more.
+  void forget_row(const std::string& intent, RowPoint point);
+  /// The user's configuration of `intent`, if the user wants it by now (ClientSetup::desired).
+  const ClientSetup::Desired* desired_now(const std::string& intent) const;
+  /// The number on the wire (Message::n, the injection points' n) of the row's attempt
+  /// `attempt`: the attempt itself, after the attempts sent under rows of the intent the
+  /// client lost (abandoned_).
+  long long wire_n(const std::string& intent, long long attempt) const;
+  /// Whether the row of `intent` was made by a re-run that found none (its `recreated`
+  /// column): an earlier run may have sent the intent, and for all the client knows it took
+  /// effect, so neither a refused connection nor a 429 to the row's only send settles it.
+  bool recreated(const std::string& intent);
   /// Sends attempt `attempt` under `key` (the key on the wire); `stored`: the key the
   /// client's row holds, when a layer put its own on the wire instead.
   /// False if the plan refuses its connection (fault connect_error): it is never sent, the
@@ -152,8 +190,9 @@ class Client final : public Node {
   /// left (a definite error), else as after an unretried indefinite error.
   void on_connect_error(const std::string& intent);
   /// Whether any of the intent's first `attempts` requests went out: not all of them were
-  /// refused at the connection (lookups create nothing, so only attempts count).
-  bool any_left(const std::string& intent, long long attempts) const;
+  /// refused at the connection (lookups create nothing, so only attempts count); always,
+  /// for all the client knows, of a row a re-run made from nothing (recreated).
+  bool any_left(const std::string& intent, long long attempts);
   /// The key the next send of `intent` carries: `stored`, or under a retry layer that makes
   /// its own key per call (RetryLayer::key_per_call) that layer's key for this call (the
   /// iterations of the layers outside it).
@@ -192,7 +231,7 @@ class Client final : public Node {
   /// Whether a 429 (`m`) settles the intent as FAILED: it answers its only send, or it is
   /// a stored refusal (replayed or looked up). Otherwise an earlier send may have taken
   /// effect, and the 429 is indefinite for the intent.
-  bool refusal_settles(const IntentRow& r, const Message& m) const;
+  bool refusal_settles(const IntentRow& r, const Message& m);
   /// Under OnRefused::Retry, for a settling 429 to a request (not a stored refusal):
   /// records PENDING and schedules the send its Retry-After asks for, if the budget and
   /// the deadline allow it then. False if it does not retry (the caller records FAILED).
@@ -235,9 +274,15 @@ class Client final : public Node {
   std::map<std::string, std::vector<LayerState>> layers_;
   std::string retrying_layer_;  // the layer whose retry is being sent (retry_now): its sends say so
   bool reapplying_ = false;     // a desired-state controller's pass is sending (reapply): its send says so
+  std::string unsaved_;         // passing the not_saved point: the row a crash now loses (crash())
   // Attempts of each intent whose connection was refused (volatile: after a restart the
   // client no longer knows which of its sends never left, and assumes any may have).
   std::map<std::string, long long> never_left_;
+  // Attempts sent under rows of each intent that the client lost (forget_row). A re-created
+  // row numbers its sends on from them, as each call has its own connection: a late reply
+  // to an abandoned call never answers a new one. The wire's numbering, not the client's
+  // knowledge, so a crash keeps it (the budget counts the row's own attempts only).
+  std::map<std::string, long long> abandoned_;
 };
 
 }  // namespace idemlab

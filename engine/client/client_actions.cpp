@@ -9,7 +9,9 @@ namespace idemlab {
 
 void Client::act(const Action& a) {
   const ActionInfo& info = action_info(a.kind);
-  if (info.needs_intent && a.kind != ActionKind::Deliver && !a.intent.empty() && alive_ && !has_row(a.intent)) {
+  // A re-run starts from the user's configuration when the client has no row (reapply).
+  const bool starts_over = a.kind == ActionKind::Reapply && desired_now(a.intent);
+  if (info.needs_intent && a.kind != ActionKind::Deliver && !a.intent.empty() && alive_ && !has_row(a.intent) && !starts_over) {
     // Said on the timeline, so that a learner who put the action too early sees why
     // nothing happened.
     LocalView ignored;
@@ -78,9 +80,17 @@ void Client::resend_same_key(const std::string& intent) {
 }
 
 void Client::reapply(const std::string& intent) {
-  if (!alive_ || !row(intent)) return;
+  if (!alive_) return;
+  const bool has = row(intent).has_value();
+  const ClientSetup::Desired* wanted = has ? nullptr : desired_now(intent);
+  if (!has && !wanted) return;
   reapplying_ = true;
-  send_attempt(intent, KeyChoice::ByPolicy);
+  if (has) {
+    send_attempt(intent, KeyChoice::ByPolicy);
+  } else {
+    // Nothing to go on but the configuration: the intent is decided anew (lost_row.cpp).
+    decide(intent, wanted->payload, "");
+  }
   reapplying_ = false;
 }
 

@@ -134,6 +134,14 @@ std::vector<Counterexample> shrunk_counterexamples(const Scenario& scenario,
   return sorted;
 }
 
+// Every kind of fault, and the client's lost row where a user's re-run may answer it
+// (keep_losses_a_rerun_follows).
+FaultSpace search_space(const Scenario& scenario) {
+  FaultSpace space = every_fault(scenario.space.restart_after_ms);
+  if (has_rerun(scenario.script)) space.row_loss_points = {RowPoint::RolledBack, RowPoint::NotSaved};
+  return space;
+}
+
 // A plan in the search tree, and how many children it has. The faults its children add are
 // found again from its run when the search reaches them (visit_depth): kept for every node
 // of a depth, they took up to 14 KB a node in WASM (20,000 schedules of K = 3 on a scenario
@@ -155,7 +163,7 @@ class Search {
         limits_(limits),
         start_(Clock::now()),
         max_schedules_(std::clamp(limits.max_schedules, 1, ExploreLimits::kMaxSchedules)),
-        space_(every_fault(scenario.space.restart_after_ms)) {
+        space_(search_space(scenario)) {
     out_.max_faults = std::clamp(limits.max_faults, 0, ExploreLimits::kMaxFaults);
   }
 
@@ -220,6 +228,8 @@ class Search {
     const bool same = fired_key == planned;
     remember(std::move(planned));
     if (!same && !remember(std::move(fired_key))) return true;
+    // A lost row no re-run answers in this run is outside the space (search_space).
+    if (!losses_answered(run)) return true;
     ++out_.schedules;
     note_retries(run);
     RunVerdict verdict = check_invariants(run);
@@ -233,7 +243,9 @@ class Search {
       return false;
     }
     if (children && depth < out_.max_faults) {
-      children->push_back({fired, static_cast<int>(next_faults(run, fired, space_).size())});
+      std::vector<Fault> next = next_faults(run, fired, space_);
+      keep_losses_a_rerun_follows(next, run, scenario_.script);
+      children->push_back({fired, static_cast<int>(next.size())});
       bytes_ += kNodeBytes;
       for (const Fault& f : fired.faults) bytes_ += kFaultBytes + f.intent.size();
     }
@@ -254,6 +266,7 @@ class Search {
   void children_of(const FaultPlan& plan, std::vector<Fault>& next, std::vector<int>& works) const {
     Run run = simulate(scenario_, plan);
     next = next_faults(run, plan, space_);
+    keep_losses_a_rerun_follows(next, run, scenario_.script);
     works = first_pass_works(run, next);
   }
 

@@ -10,6 +10,11 @@
 // nothing on the way, is inconclusive (InconclusiveSchedule): counted apart, and a search
 // with one claims no "no violation".
 //
+// The faults searched are every_fault() (sim/schedules.hpp) and, where the script has a
+// user's re-run (`reapply`), the client losing its row (lose_row) at a point a re-run of
+// that intent follows: without a re-run no client design can make the row again, so every
+// policy would break forgotten_intent there and the search would say nothing of it.
+//
 // Limits (ExploreLimits) bound the work; when one cuts the search short the result says
 // which, in plain words, and is marked incomplete. Without a cut the result depends on the
 // scenario and K only: the same input gives the same output, natively and in WASM.

@@ -41,6 +41,9 @@ struct WrongSetting {
   int inconclusive = 0;  ///< runs that stopped at a limit before settling, breaking nothing
   std::set<std::string> invariants;
   std::vector<json> examples;
+  /// Wrong only where the client may lose its own row (lose_row) and a re-run starts it
+  /// over: its runs are such scenarios (may_lose_rows).
+  bool loses_row = false;
 };
 
 std::vector<WrongSetting> wrong_settings() {
@@ -74,7 +77,25 @@ std::vector<WrongSetting> wrong_settings() {
         break;
     }
   }
+  // Not wrong alone (the table says neutral), but wrong for a client that may lose its row:
+  // the re-run draws a stored key anew, so a new operation (docs/design.md, "Fuzz").
+  WrongSetting stored{find_knob("client", "key_source"), "stored, where the client may lose its row",
+                      [](Draw&) { return json("stored"); }};
+  stored.loses_row = true;
+  out.push_back(std::move(stored));
   return out;
+}
+
+// A re-run of every delivered intent, later than anything else the run does (a few seconds
+// of virtual time at most: budgets, backoffs, deadlines and restarts are bounded), so that
+// the client is up for it and a row lost at any point is answered.
+constexpr std::int64_t kRerunFrom = 20000;
+void add_reruns(Draw& d, Scenario& sc) {
+  std::vector<std::string> names;
+  for (const Action& a : sc.script) {
+    if (a.kind == ActionKind::Deliver) names.push_back(a.intent);
+  }
+  for (const std::string& name : names) sc.script.push_back({ActionKind::Reapply, d.between(kRerunFrom, kRerunFrom + 1000), -1, name, ""});
 }
 
 // Every knob at a right or neutral setting, drawn at random.
@@ -199,24 +220,42 @@ json fuzz(const FuzzOptions& options) {
     sc.seed = static_cast<std::uint64_t>(d.between(1, 1000));
     draw_right(d, sc);
     if (w) w->knob->set(sc, w->draw(d));
+    // A client that may lose its own row (lose_row), re-run later: a quarter of the right
+    // runs, with a key derived from the intent and its content (the design that survives
+    // it), and the runs of the wrong setting that does not (a stored key).
+    const bool loses_row = w ? w->loses_row : d.chance(25);
+    if (loses_row && !w) sc.client.key_source = KeySource::PayloadHash;
     draw_script(d, sc);
+    if (loses_row) add_reruns(d, sc);
     FaultSpace space = every_fault(d.between(10, 200));
     // And a gateway's 502, answered in front of the dedup layer (to any request, even a
     // retry of a key already committed). The explorer leaves it out of every_fault: it
     // changes no verdict of a shipped lesson and costs their searches a fifth more
     // schedules (09-retry-layers at K = 2: 2,443 -> 3,288).
     space.service_error_points.push_back(ErrorPoint::Gateway);
+    if (loses_row) space.row_loss_points = {RowPoint::RolledBack, RowPoint::NotSaved};
     sc.space.restart_after_ms = space.restart_after_ms;
-    int faults = static_cast<int>(d.between(0, options.max_faults));
+    int faults = static_cast<int>(d.between(loses_row ? std::min(1, options.max_faults) : 0, options.max_faults));
     FaultPlan plan;
     Run run = simulate(sc, plan);
     ++schedules;
     for (int f = 0; f < faults; ++f) {
       std::vector<Fault> next = next_faults(run, plan, space);
+      keep_losses_a_rerun_follows(next, run, sc.script);
+      // The first fault of such a run is a lost row, where the run passes one.
+      if (loses_row && f == 0 && std::any_of(next.begin(), next.end(), [](const Fault& x) { return x.kind == Fault::Kind::LoseRow; })) {
+        next.erase(std::remove_if(next.begin(), next.end(), [](const Fault& x) { return x.kind != Fault::Kind::LoseRow; }), next.end());
+      }
       if (next.empty()) break;
       plan.faults.push_back(pick_fault(d, next));
       run = simulate(sc, plan);
       ++schedules;
+      if (!losses_answered(run)) {
+        // This fault moved a lost row past the last re-run: without it, and no more.
+        plan.faults.pop_back();
+        run = simulate(sc, plan);
+        break;
+      }
     }
     sc.faults.faults = run.fired;
     for (const Fault& f : run.fired) ++fired[fault_kind(f)];

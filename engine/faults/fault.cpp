@@ -45,6 +45,14 @@ const char* to_string(ErrorPoint p) {
   return "?";
 }
 
+const char* to_string(RowPoint p) {
+  switch (p) {
+    case RowPoint::RolledBack: return "rolled_back";
+    case RowPoint::NotSaved: return "not_saved";
+  }
+  return "?";
+}
+
 bool parse(const std::string& s, MessageKind& out) {
   for (MessageKind k : {MessageKind::Request, MessageKind::Response, MessageKind::Lookup,
                         MessageKind::LookupReply, MessageKind::Email, MessageKind::EmailAck}) {
@@ -75,6 +83,13 @@ bool parse(const std::string& s, ErrorPoint& out) {
   return false;
 }
 
+bool parse(const std::string& s, RowPoint& out) {
+  for (RowPoint p : {RowPoint::RolledBack, RowPoint::NotSaved}) {
+    if (s == to_string(p)) { out = p; return true; }
+  }
+  return false;
+}
+
 std::string escape_id_part(const std::string& s) {
   static const char* const kHex = "0123456789ABCDEF";
   std::string out;
@@ -100,6 +115,7 @@ bool Fault::same_kind(const Fault& other) const {
     case Kind::CrashService: return service_point == other.service_point;
     case Kind::ServiceError: return error_point == other.error_point;
     case Kind::ConnectError: return true;
+    case Kind::LoseRow: return row_point == other.row_point;
   }
   return false;
 }
@@ -112,6 +128,7 @@ std::string Fault::id() const {
     case Kind::CrashService: return std::string("crash:service:") + to_string(service_point) + where;
     case Kind::ServiceError: return std::string("error:service:") + to_string(error_point) + where;
     case Kind::ConnectError: return "connect_error:request" + where;
+    case Kind::LoseRow: return std::string("lose_row:") + to_string(row_point) + where;
   }
   return "?";
 }
@@ -156,6 +173,15 @@ L10n Fault::describe(bool credits) const {
   if (kind == Kind::ConnectError) {
     return {"第 " + num + " 次尝试连不上服务端（连接被拒绝）：请求根本没有发出去",
             "attempt " + num + " cannot connect (connection refused): the request never leaves the client"};
+  }
+  if (kind == Kind::LoseRow) {
+    if (row_point == RowPoint::RolledBack) {
+      return {"第 " + num + " 次请求发出之后，写下意图那一行的事务回滚了：客户端没有了这一行，请求却已经走了",
+              "the transaction that wrote the intent's row rolls back after the request of attempt " + num +
+                  " has left: the client has no row, and the request is on its way"};
+    }
+    return {"客户端发出第 " + num + " 次请求后、把状态存盘前崩溃：重启后意图那一行没有了",
+            "the client crashes after sending attempt " + num + ", before its state is saved: at restart the intent's row is gone"};
   }
   if (kind == Kind::ServiceError) {
     switch (error_point) {

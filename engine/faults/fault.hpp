@@ -56,6 +56,27 @@
 //                                  request, this is a definite error: nothing can have
 //                                  happened at the service, so any retry is safe (Stripe's
 //                                  SDKs retry connection errors whatever the method)
+//   lose_row:<point>:<intent>:<n>  the client loses its own row for the intent after the
+//                                  request of attempt n has left, the send that follows
+//                                  the row's write (n = 1; after a lost row, a re-created
+//                                  row's sends are numbered on from the lost one's, so
+//                                  that no reply to an abandoned call answers a new one);
+//                                  <point> one of
+//                                  rolled_back (the transaction that wrote the row rolls
+//                                                 back after the HTTP call inside it was
+//                                                 made, as a Django view under
+//                                                 ATOMIC_REQUESTS that calls an API and
+//                                                 then raises: the process stays up, the
+//                                                 row is gone, the request is on its way)
+//                                  not_saved   (the client crashes before its state is
+//                                                 saved, as a Terraform process killed
+//                                                 mid-apply leaves created resources out
+//                                                 of its state file, hashicorp/terraform
+//                                                 #16615: the row is gone at restart; it
+//                                                 restarts `restart_after_ms` later)
+//                                  The effect may exist and the client has no row: only a
+//                                  later pass that starts from nothing (a `reapply`, a
+//                                  user's re-run) can make one again (docs/design.md).
 // A crashed process loses its memory and keeps its database; a message that reaches it
 // while it is down is lost.
 //
@@ -81,30 +102,43 @@ enum class ServicePoint { BeforeCommit, BetweenWrites, AfterCommit, AfterEmailSe
 /// Gateway before the service's idempotency layer sees the request, so it can hit a
 /// retry of a key already committed (the service never receives that request).
 enum class ErrorPoint { BeforeCommit, AfterCommit, Refused, Gateway };
+/// How the client loses its own row of an intent (Fault::Kind::LoseRow): RolledBack, the
+/// transaction that wrote it rolls back after the request left (the process stays up);
+/// NotSaved, the process crashes before the row is saved (gone at restart).
+enum class RowPoint { RolledBack, NotSaved };
 
 const char* to_string(MessageKind k);
 const char* to_string(ClientPoint p);
 const char* to_string(ServicePoint p);
 const char* to_string(ErrorPoint p);
+const char* to_string(RowPoint p);
 /// Parses a message kind / crash point name; returns false for an unknown name.
 bool parse(const std::string& s, MessageKind& out);
 bool parse(const std::string& s, ClientPoint& out);
 bool parse(const std::string& s, ServicePoint& out);
 bool parse(const std::string& s, ErrorPoint& out);
+bool parse(const std::string& s, RowPoint& out);
 
 /// `s` with '%', ':' and ',' percent-encoded (%25, %3A, %2C): a name made safe to stand
 /// between the ':' of a fault id and the ',' of a plan id.
 std::string escape_id_part(const std::string& s);
 
 struct Fault {
-  enum class Kind { Drop, CrashClient, CrashService, ServiceError, ConnectError } kind = Kind::Drop;
+  enum class Kind { Drop, CrashClient, CrashService, ServiceError, ConnectError, LoseRow } kind = Kind::Drop;
   MessageKind message = MessageKind::Request;  ///< Drop (ConnectError: always Request)
   ClientPoint point = ClientPoint::AfterSend;  ///< CrashClient only
   ServicePoint service_point = ServicePoint::AfterCommit;  ///< CrashService only
   ErrorPoint error_point = ErrorPoint::AfterCommit;        ///< ServiceError only
+  RowPoint row_point = RowPoint::RolledBack;               ///< LoseRow only
   std::string intent;
   int n = 1;
-  std::int64_t restart_after_ms = 50;  ///< CrashClient and CrashService
+  std::int64_t restart_after_ms = 50;  ///< whenever crashes() is true
+
+  /// Whether it crashes a side, which restarts restart_after_ms later: CrashClient,
+  /// CrashService and LoseRow at NotSaved.
+  bool crashes() const {
+    return kind == Kind::CrashClient || kind == Kind::CrashService || (kind == Kind::LoseRow && row_point == RowPoint::NotSaved);
+  }
 
   /// The injection point id, as in the header comment.
   std::string id() const;
@@ -138,6 +172,9 @@ struct FaultSpace {
   std::vector<ErrorPoint> service_error_points;
   /// Adds one run per request sent, with its connection refused (Fault::Kind::ConnectError).
   bool connect_errors = false;
+  /// Adds one run per listed point the client passes, with its row lost there
+  /// (Fault::Kind::LoseRow).
+  std::vector<RowPoint> row_loss_points;
   std::int64_t restart_after_ms = 50;  ///< how long a crashed side stays down, virtual ms
 };
 

@@ -107,7 +107,7 @@ json compare_json(const PreparedLesson& p) {
   for (std::size_t i = 0; i < l.scenario.faults.faults.size(); ++i) {
     const Fault& f = l.scenario.faults.faults[i];
     L10n one = f.describe();
-    if (f.kind == Fault::Kind::CrashClient || f.kind == Fault::Kind::CrashService) {  // an error answer restarts nothing
+    if (f.crashes()) {  // an error answer restarts nothing
       std::string ms = std::to_string(f.restart_after_ms);
       one = L10n::join(one, {"，" + ms + " ms 后重启", " and restarts " + ms + " ms later"}, "", "");
     }

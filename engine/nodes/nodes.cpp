@@ -9,8 +9,12 @@ namespace idemlab {
 
 Nodes standard_nodes(const Scenario& scenario, Env& env) {
   Nodes nodes;
-  nodes[static_cast<std::size_t>(Side::Client)] = std::make_unique<Client>(
-      env, ClientSetup{scenario.client, scenario.timing.timeout_ms, scenario.seed, scenario.service.lookup});
+  ClientSetup client{scenario.client, scenario.timing.timeout_ms, scenario.seed, scenario.service.lookup, {}};
+  // The user's configuration a re-run reads: each delivered intent's content, from its decision on.
+  for (const Action& a : scenario.script) {
+    if (a.kind == ActionKind::Deliver) client.desired[a.intent] = {a.payload, a.at};
+  }
+  nodes[static_cast<std::size_t>(Side::Client)] = std::make_unique<Client>(env, std::move(client));
   nodes[static_cast<std::size_t>(Side::Service)] =
       std::make_unique<Service>(env, ServiceSetup{scenario.service, scenario.timing.timeout_ms, scenario.seed});
   nodes[static_cast<std::size_t>(Side::Network)] = std::make_unique<Network>(env, scenario.timing.latency_ms);

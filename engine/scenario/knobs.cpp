@@ -505,6 +505,7 @@ Fault InjectionPointKind::make(const std::string& intent, int n, std::int64_t re
   if (kind == Fault::Kind::CrashClient) parse(value, f.point);
   if (kind == Fault::Kind::CrashService) parse(value, f.service_point);
   if (kind == Fault::Kind::ServiceError) parse(value, f.error_point);
+  if (kind == Fault::Kind::LoseRow) parse(value, f.row_point);
   f.intent = intent;
   f.n = n;
   f.restart_after_ms = restart_after_ms;
@@ -518,6 +519,7 @@ std::string InjectionPointKind::id() const {
     case Fault::Kind::CrashService: return "crash:service:" + value;
     case Fault::Kind::ServiceError: return "error:service:" + value;
     case Fault::Kind::ConnectError: return "connect_error:" + value;
+    case Fault::Kind::LoseRow: return "lose_row:" + value;
   }
   return "?";
 }
@@ -553,6 +555,8 @@ const std::vector<InjectionPointKind>& injection_point_table() {
       {K::ServiceError, "service_error", to_string(ErrorPoint::Refused), "attempt", {"服务端拒绝请求（429：限流或容量不足），什么也没做", "the service refuses the request (429: throttled, or out of capacity) and does nothing"}},
       {K::ServiceError, "service_error", to_string(ErrorPoint::Gateway), "attempt", {"服务端前面的网关答复 502，请求到不了服务端（重试一个已提交的操作标识也一样）", "a gateway in front of the service answers 502 and the request never reaches it (a retry of a committed key too)"}},
       {K::ConnectError, "connect_error", to_string(MessageKind::Request), "attempt", {"连接被拒绝：请求根本没发出去，客户端当场就知道", "the connection is refused: the request never leaves, and the client knows at once"}},
+      {K::LoseRow, "lose_row", to_string(RowPoint::RolledBack), "attempt", {"请求发出后，写下意图那一行的事务回滚：客户端没有了这一行，请求却已经走了", "the transaction that wrote the intent's row rolls back after the request left: the client has no row, the request is on its way"}},
+      {K::LoseRow, "lose_row", to_string(RowPoint::NotSaved), "attempt", {"客户端发出请求后、把状态存盘前崩溃：重启后那一行没有了", "the client crashes after sending, before its state is saved: at restart the row is gone"}},
   };
   return table;
 }
@@ -603,7 +607,7 @@ const std::vector<ActionInfo>& action_table() {
       {A::ResendSameKey, "resend_same_key", true, false, false, true, {"用同一个操作标识重发", "resend under the intent's own key"}},
       {A::MarkFailed, "mark_failed", true, false, false, false, {"记为 FAILED 并停止", "record FAILED and stop"}},
       {A::Fallback, "fallback", true, false, true, false, {"只在意图已记为 FAILED 时，改换内容再发一次（比如换一种机型）", "only if the intent is FAILED: send it again with changed content (another instance type, say)"}},
-      {A::Reapply, "reapply", true, false, false, true, {"期望状态控制器再应用一次：不管记成了什么，都按设置给出的操作标识再发一次", "a desired-state controller applies it again: it sends it whatever the client recorded, under the key the settings give"}},
+      {A::Reapply, "reapply", true, false, false, true, {"期望状态控制器（或用户重跑）再应用一次：不管记成了什么，都按设置给出的操作标识再发一次；客户端没有它的记录时，从头重新决定", "a desired-state controller (or a user's re-run) applies it again: it sends it whatever the client recorded, under the key the settings give; with no row for it, it decides it anew"}},
       {A::Cancel, "cancel", true, true, false, true, {"撤销：一个新意图，不会抹掉已有的业务效果", "cancel: a new intent, which undoes no effect that exists"}},
   };
   return table;

@@ -108,7 +108,7 @@ std::vector<std::string> knob_names(const std::string& group);
 /// One kind of injection point (engine/faults/fault.hpp): where a fault can be placed.
 struct InjectionPointKind {
   Fault::Kind kind = Fault::Kind::Drop;
-  std::string field;   ///< its JSON form: "drop" | "crash_client" | "crash_service" | "service_error" | "connect_error"
+  std::string field;   ///< its JSON form: "drop" | "crash_client" | "crash_service" | "service_error" | "connect_error" | "lose_row"
   std::string value;   ///< the message or point name: "response", "after_send", ...
   std::string counts;  ///< what its N counts: "attempt" | "lookup" | "email send"
   L10n meaning;

@@ -350,7 +350,9 @@ enum class ActionKind {
                         ///< cron job that applies a config): send the intent again whatever
                         ///< the client recorded for it, under the key its settings give. Safe
                         ///< when that is the intent's stored key (the service replays); a new
-                        ///< key per attempt or per request hash makes each pass an effect
+                        ///< key per attempt or per request hash makes each pass an effect.
+                        ///< With no row (fault lose_row) it decides the intent anew from its
+                        ///< deliver: a stored key drawn anew, a derived key the same
 };
 
 struct Action {

@@ -133,7 +133,9 @@ Fault read_fault(Reader& r, const json& f, const std::string& path, const std::s
   std::vector<std::string> names = injection_point_names(field);
   std::string value = r.choice(f, path, field, names, true, names.front());
   std::int64_t restart = 50;
-  if (field == "crash_client" || field == "crash_service") restart = r.integer(f, path, "restart_after_ms", false, 50, 1, limits::kMaxVirtualMs);
+  if (field == "crash_client" || field == "crash_service" || (field == "lose_row" && value == to_string(RowPoint::NotSaved))) {
+    restart = r.integer(f, path, "restart_after_ms", false, 50, 1, limits::kMaxVirtualMs);
+  }
   std::string intent = r.string(f, path, "intent", false, default_intent);
   int n = static_cast<int>(r.integer(f, path, "attempt", false, 1, 1, limits::kMaxAttemptNumber));
   for (const InjectionPointKind& k : injection_point_table()) {
@@ -238,13 +240,15 @@ void read_scenario(Reader& r, const json& j, const std::string& path, Scenario& 
   }
   if (const json* space = r.field(j, path, "fault_space", false)) {
     std::string sp = Reader::at(path, "fault_space");
-    if (r.object(*space, sp, {"lose_any_one_message", "client_crash_points", "service_crash_points", "service_error_points", "connect_errors", "restart_after_ms"})) {
+    if (r.object(*space, sp, {"lose_any_one_message", "client_crash_points", "service_crash_points", "service_error_points", "connect_errors",
+                              "row_loss_points", "restart_after_ms"})) {
       sc.space.lose_any_one_message = r.boolean(*space, sp, "lose_any_one_message", true);
       sc.space.connect_errors = r.boolean(*space, sp, "connect_errors", false);
       sc.space.restart_after_ms = r.integer(*space, sp, "restart_after_ms", false, 50, 1, limits::kMaxVirtualMs);
       read_points(r, *space, sp, "client_crash_points", "crash_client", sc.space.client_crash_points);
       read_points(r, *space, sp, "service_crash_points", "crash_service", sc.space.service_crash_points);
       read_points(r, *space, sp, "service_error_points", "service_error", sc.space.service_error_points);
+      read_points(r, *space, sp, "row_loss_points", "lose_row", sc.space.row_loss_points);
     }
   }
 }
@@ -271,7 +275,7 @@ json write_fault(const Fault& f) {
   o[k.field] = k.value;
   o["intent"] = f.intent;
   o["attempt"] = f.n;
-  if (f.kind == Fault::Kind::CrashClient || f.kind == Fault::Kind::CrashService) o["restart_after_ms"] = f.restart_after_ms;
+  if (f.crashes()) o["restart_after_ms"] = f.restart_after_ms;
   return o;
 }
 
@@ -304,6 +308,9 @@ json write_scenario(const Scenario& s) {
   space["service_crash_points"] = std::move(sp);
   if (!ep.empty()) space["service_error_points"] = std::move(ep);
   if (s.space.connect_errors) space["connect_errors"] = true;
+  json rp = json::array();
+  for (RowPoint p : s.space.row_loss_points) rp.push_back(to_string(p));
+  if (!rp.empty()) space["row_loss_points"] = std::move(rp);
   space["restart_after_ms"] = s.space.restart_after_ms;
   out["fault_space"] = std::move(space);
   return out;

@@ -60,7 +60,8 @@ const char* to_string(Side s);
   X(MarkSent, "mark_sent", S::Service, false, {"标记邮件已发", "mark sent"}, {"square-small", "replay", "commit", {"标为已发", "marked sent"}, {}}) \
   X(AcceptEmail, "accept_email", S::Provider, true, {"收下邮件", "accept email"}, {"square", "accept", "provider", {"收进收件箱", "in the inbox"}, {"记一次加值", "credited"}}) \
   X(DedupEmail, "dedup_email", S::Provider, true, {"去重邮件", "dedup email"}, {"square-small", "dedup", "provider", {"重复，不投递", "deduplicated"}, {"重复，不再加值", "deduplicated"}}) \
-  X(GatewayError, "gateway_error", S::Service, false, {"网关答复 502", "gateway answers 502"}, {"square-cross", "reject", "crash", {"网关 502", "gateway 502"}, {}})
+  X(GatewayError, "gateway_error", S::Service, false, {"网关答复 502", "gateway answers 502"}, {"square-cross", "reject", "crash", {"网关 502", "gateway 502"}, {}}) \
+  X(LoseRow, "lose_row", S::Client, false, {"丢了自己的记录", "lose its own row"}, {"square-cross", "reject", "crash", {"记录丢失", "row lost"}, {}})
 // clang-format on
 
 #define IDEMLAB_EVENT_KIND(kind, ...) kind,

@@ -89,6 +89,11 @@ class Env {
   virtual bool error_here(ErrorPoint point, const std::string& intent, int n) = 0;
   /// The request of attempt n of `intent` has its connection refused: it never leaves.
   virtual bool connect_error_here(const std::string& intent, int n) = 0;
+  /// The client loses its row of `intent` here, after the request of attempt n left (fault
+  /// lose_row). At RowPoint::NotSaved the kernel crashes the client, as at a crash point,
+  /// and schedules its restart (the client, which passed the point, forgets the row in
+  /// its crash()); at RolledBack the client stays up and forgets it itself.
+  virtual bool lose_row_here(RowPoint point, const std::string& intent, int n) = 0;
   /// The drop point of `m` (a message being carried): the network loses it.
   virtual bool planned_drop(const Message& m) = 0;
   /// The network's arrival of message `id`: delivered to the node of its `to` side if

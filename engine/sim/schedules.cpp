@@ -15,6 +15,7 @@ bool in_space(const Fault& f, const FaultSpace& space) {
     case Fault::Kind::CrashService: return listed(space.service_crash_points, f.service_point);
     case Fault::Kind::ServiceError: return listed(space.service_error_points, f.error_point);
     case Fault::Kind::ConnectError: return space.connect_errors;
+    case Fault::Kind::LoseRow: return listed(space.row_loss_points, f.row_point);
   }
   return false;
 }
@@ -41,6 +42,46 @@ std::vector<Fault> next_faults(const Run& run, const FaultPlan& plan, const Faul
     out.back().restart_after_ms = space.restart_after_ms;
   }
   return out;
+}
+
+bool has_rerun(const std::vector<Action>& script) {
+  return std::any_of(script.begin(), script.end(), [](const Action& a) { return a.kind == ActionKind::Reapply; });
+}
+
+namespace {
+// Whether a re-run of `f`'s intent in `script` follows `run`'s first pass of its point (always
+// true of a fault that loses no row).
+bool rerun_follows(const Fault& f, const Run& run, const std::vector<Action>& script) {
+  if (f.kind != Fault::Kind::LoseRow) return true;
+  std::int64_t t = -1;
+  for (std::size_t k = 0; k < run.points.size() && t < 0; ++k) {
+    if (f.same_point(run.points[k])) t = run.point_where[k].t;
+  }
+  // The client must be up again by then: a crash's restart comes restart_after_ms later.
+  std::int64_t after = t + (f.crashes() ? f.restart_after_ms : 0);
+  return t >= 0 && std::any_of(script.begin(), script.end(), [&](const Action& a) {
+           return a.kind == ActionKind::Reapply && a.intent == f.intent && a.after_step < 0 && a.at > after;
+         });
+}
+}  // namespace
+
+void keep_losses_a_rerun_follows(std::vector<Fault>& next, const Run& run, const std::vector<Action>& script) {
+  next.erase(std::remove_if(next.begin(), next.end(), [&](const Fault& f) { return !rerun_follows(f, run, script); }),
+             next.end());
+}
+
+bool losses_answered(const Run& run) {
+  for (std::size_t i = 0; i < run.steps.size(); ++i) {
+    const Event& lost = run.steps[i].event;
+    if (lost.type != EventKind::LoseRow) continue;
+    bool again = false;
+    for (std::size_t j = i + 1; j < run.steps.size() && !again; ++j) {
+      const Event& e = run.steps[j].event;
+      again = e.type == EventKind::Decide && e.intent == lost.intent && e.local.reapply.value_or(false);
+    }
+    if (!again) return false;
+  }
+  return true;
 }
 
 std::string schedule_key(const Run& run) {

@@ -30,6 +30,23 @@ FaultSpace every_fault(std::int64_t restart_after_ms = 50);
 /// crashes restart after space.restart_after_ms.
 std::vector<Fault> next_faults(const Run& run, const FaultPlan& plan, const FaultSpace& space);
 
+/// Whether `script` has a user's re-run (a `reapply` action): only then do the explorer
+/// and the fuzzer place lost rows (Fault::Kind::LoseRow, docs/design.md "Explore").
+bool has_rerun(const std::vector<Action>& script);
+
+/// Takes out of `next` (next_faults of `run`) every lost row that no re-run in `script`
+/// answers: one is kept only when the script reapplies its intent at a time after `run`
+/// first passed its point (after the restart too, at not_saved). Without a re-run no
+/// client design can make the row again: a search placing it would find forgotten_intent
+/// under every policy, which says nothing about the policy.
+void keep_losses_a_rerun_follows(std::vector<Fault>& next, const Run& run, const std::vector<Action>& script);
+/// Whether every row `run` lost (a lose_row step) is followed in `run` by a re-run that
+/// decides its intent anew. A fault placed later may undo it: a crash that swallows the
+/// deliver leaves the re-run the first decision, a crash that spans the re-run leaves it
+/// nothing to do. The explorer judges no schedule, and the fuzzer keeps no fault, where a
+/// row lost is not answered so.
+bool losses_answered(const Run& run);
+
 /// The schedule of a run: the ids of the faults that fired, sorted, joined by ",".
 std::string schedule_key(const Run& run);
 

@@ -252,6 +252,16 @@ bool Simulation::connect_error_here(const std::string& intent, int n) {
   return pass(point) != nullptr;
 }
 
+bool Simulation::lose_row_here(RowPoint where, const std::string& intent, int n) {
+  Fault point;
+  point.kind = Fault::Kind::LoseRow;
+  point.row_point = where;
+  if (where == RowPoint::NotSaved) return crash_at(point, intent, n);
+  point.intent = intent;
+  point.n = n;
+  return pass(point) != nullptr;
+}
+
 bool Simulation::crash_at(Fault point, const std::string& intent, int n) {
   point.intent = intent;
   point.n = n;

@@ -76,6 +76,7 @@ class Simulation final : public Env {
   bool crash_service_here(ServicePoint point, const std::string& intent, int n) override;
   bool error_here(ErrorPoint point, const std::string& intent, int n) override;
   bool connect_error_here(const std::string& intent, int n) override;
+  bool lose_row_here(RowPoint point, const std::string& intent, int n) override;
   bool planned_drop(const Message& m) override;
   void arrive(int id) override;
   void lose(int id, const char* reason) override;

@@ -211,6 +211,25 @@ L10n describe_start(const Event&, const Run&, const Names&) {
   return {"开始：客户端与服务端各有一个空数据库", "start: client and service each have an empty database"};
 }
 
+// A re-run (reapply) that finds no row of the intent starts from the user's configuration.
+L10n decide_anew(const Event& e, const Names& n) {
+  const std::string& intent = e.intent;
+  const std::string& key = n.key;
+  L10n head{"期望状态控制器再应用一次“" + intent + "”，客户端却没有它的记录：只好从头来，按配置重新决定交付",
+            "a desired-state controller applies \"" + intent + "\" again and the client has no row for it: it starts from nothing and decides it anew from the configuration"};
+  if (str(e.local.key_source) == "payload_hash") {
+    return L10n::join(head, {"，由意图和内容算出操作标识 " + key + "——和上次算出的一样，服务端认得它",
+                             "; the key derived from the intent and its content, " + key + ", comes out as it did before, and the service knows it"},
+                      "", "");
+  }
+  if (str(e.local.key_source) == "request_hash") {
+    return L10n::join(head, {"，用整个请求（含提交时间）算出新的操作标识 " + key, "; the whole request, submit time included, hashes to a new key, " + key}, "", "");
+  }
+  return L10n::join(head, {"，重新生成操作标识 " + key + "——上次生成的那个随记录一起丢了，服务端会把这次当成新操作",
+                           "; it generates operation key " + key + " anew, since the one it drew before was lost with the row: the service will take this for a new operation"},
+                    "", "");
+}
+
 L10n describe_decide(const Event& e, const Run&, const Names& n) {
   const std::string& intent = e.intent;
   const std::string& key = n.key;
@@ -223,6 +242,7 @@ L10n describe_decide(const Event& e, const Run&, const Names& n) {
                 key + ", whose payload names the original key " + cancels +
                 "; a cancel is a new operation and cannot erase an effect that already happened"};
   }
+  if (e.local.reapply.value_or(false)) return decide_anew(e, n);
   std::string source = str(e.local.key_source);
   if (source == "request_hash") return {"客户端决定交付“" + intent + "”，用整个请求（含提交时间）算出操作标识 " + key + "：下一次提交时间变了，标识也会变", "the client decides to deliver \"" + intent + "\" and hashes the whole request, submit time included, into operation key " + key + ": the next submit has another time, so another key"};
   if (source == "payload_hash") return {"客户端决定交付“" + intent + "”，由意图和内容算出操作标识 " + key + "：内容变了，标识也会变", "the client decides to deliver \"" + intent + "\" and derives operation key " + key + " from the intent and its content: other content would get another key"};
@@ -514,6 +534,11 @@ L10n describe_connect_error(const Event& e, const Run&, const Names& n) {
                                               "the client cannot connect (connection refused): the request of attempt " + attempt + " (key " + n.key + ") never leaves"},
                                         "", ""),
                              e.local);
+  if (e.local.earlier.value_or(false)) {
+    return L10n::join(head, {"。这一次是确定的错误，可客户端是从头重来的：之前那一轮也许已经发出过请求、已经生效，它无从知道，只有用同一个操作标识再发才安全",
+                             ". A definite error about this request only: the client started over from nothing, and an earlier run may have sent the intent and taken effect for all it knows, so only a send under the same key is safe"},
+                      "", "");
+  }
   if (e.local.earlier_sent.value_or(false)) {
     return L10n::join(head, {"。这一次是确定的错误，可更早的尝试已经发出去了，也许已经生效：只有用同一个操作标识再发才安全",
                              ". A definite error about this request only: an earlier attempt did go out and may have taken effect, so only a send under the same key is safe"},
@@ -581,6 +606,18 @@ L10n describe_gateway_error(const Event&, const Run&, const Names& n) {
   return {"服务端前面的网关答复 502（操作标识 " + n.key + "）：请求没交给服务端，它的去重层没看到，也就谈不上重放", "the gateway in front of the service answers 502 (key " + n.key + "): the request is not passed on, so the service's dedup layer never sees it, and nothing is replayed"};
 }
 
+L10n describe_lose_row(const Event& e, const Run&, const Names& n) {
+  const std::string& intent = e.intent;
+  if (str(e.local.reason) == to_string(RowPoint::NotSaved)) {
+    return {"客户端在把状态存盘之前崩溃：意图“" + intent + "”那一行（操作标识 " + n.key + "）从没写到磁盘，重启后就没有了。请求却已经发出去了，业务效果可能已经发生",
+            "the client crashes before its state is saved: the row for \"" + intent + "\" (key " + n.key +
+                ") never reached the disk and is gone at restart. The request has left, and the effect may exist"};
+  }
+  return {"写下意图“" + intent + "”那一行的事务在请求发出之后回滚了：客户端没有了这一行（操作标识 " + n.key + " 也随之丢了），也不再等答复。请求却已经走了，业务效果可能已经发生",
+          "the transaction that wrote the row for \"" + intent + "\" rolls back after the request left: the client has no row (key " + n.key +
+              " is lost with it) and no longer waits for an answer. The request is on its way, and the effect may exist"};
+}
+
 using Narrator = L10n (*)(const Event&, const Run&, const Names&);
 using Narrators = std::array<Narrator, kEventKindCount>;
 
@@ -621,6 +658,7 @@ constexpr Narrators narrators() {
   at(EventKind::AcceptEmail) = describe_accept_email;
   at(EventKind::DedupEmail) = describe_dedup_email;
   at(EventKind::GatewayError) = describe_gateway_error;
+  at(EventKind::LoseRow) = describe_lose_row;
   return t;
 }
 

@@ -320,7 +320,8 @@ json targets_json(const Run& run, const FaultPlan& plan, std::int64_t restart_af
     f.restart_after_ms = planned ? in_plan->second : restart_after_ms;
     bool fired = fired_ids.count(id) > 0;
     const char* side = f.kind == Fault::Kind::Drop ? "network"
-                       : f.kind == Fault::Kind::CrashClient || f.kind == Fault::Kind::ConnectError ? "client"
+                       : f.kind == Fault::Kind::CrashClient || f.kind == Fault::Kind::ConnectError || f.kind == Fault::Kind::LoseRow
+                           ? "client"
                                                                                                     : "service";
     json o = json::object();
     put(o, "id", id);

@@ -74,6 +74,9 @@ test('the schema describes exactly the knobs of the engine\'s table, with their 
   assert.deepEqual(schema.$defs.crashPoint.enum, names('crash_client'));
   assert.deepEqual(schema.$defs.serviceCrashPoint.enum, names('crash_service'));
   assert.deepEqual(schema.$defs.serviceErrorPoint.enum, names('service_error'));
+  assert.deepEqual(schema.$defs.rowLossPoint.enum, names('lose_row'));
+  // A moment's event is any row of the engine's events table.
+  assert.deepEqual([...schema.$defs.momentAt.properties.event.enum].sort(), vocab.events.map((e) => e.name).sort());
   assert.deepEqual(schema.$defs.do.enum, vocab.actions.map((a) => a.name));
   // A challenge's goal is one of the engine's invariants.
   assert.deepEqual(schema.$defs.challenge.properties.goal.enum, vocab.invariants.map((i) => i.name));

@@ -17,7 +17,7 @@ export const clone = (x) => JSON.parse(JSON.stringify(x));
 
 /** The same fault, whatever its restart delay: kind, point, intent, attempt. */
 export function faultKey(f) {
-  const kind = ['drop', 'crash_client', 'crash_service', 'service_error', 'connect_error'].find((k) => f[k]) || 'drop';
+  const kind = ['drop', 'crash_client', 'crash_service', 'service_error', 'connect_error', 'lose_row'].find((k) => f[k]) || 'drop';
   return `${kind}:${f[kind]}:${f.intent || ''}:${f.attempt || 1}`;
 }
 

@@ -336,7 +336,8 @@ function redraw(view) {
  */
 /**
  * What a fault target's control does, in words: lose or deliver a message, crash or not,
- * answer with an error (a 500 or a 429: the service stays up) or normally.
+ * answer with an error (a 500 or a 429: the service stays up) or normally, lose the
+ * client's row of the intent or keep it.
  */
 export function targetAction(tg) {
   const f = tg.fault;
@@ -346,7 +347,9 @@ export function targetAction(tg) {
       ? ['sandbox.answerError', 'sandbox.undoAnswerError']
       : f.connect_error
         ? ['sandbox.refuseConnect', 'sandbox.undoRefuseConnect']
-        : ['sandbox.crash', 'sandbox.undoCrash'];
+        : f.lose_row
+          ? ['sandbox.loseRow', 'sandbox.undoLoseRow']
+          : ['sandbox.crash', 'sandbox.undoCrash'];
   return t(tg.planned ? undo : place);
 }
 

@@ -117,7 +117,7 @@ export class OutcomePanel {
             { class: 'sb-plan-list', 'data-testid': 'sb-plan-list' },
             faults.map((f, i) => {
               const tg = byKey.get(faultKey(f));
-              const crash = Boolean(f.crash_client || f.crash_service);
+              const crash = Boolean(f.crash_client || f.crash_service || f.lose_row === 'not_saved');
               return h(
                 'li',
                 { 'data-fault': faultKey(f) },
