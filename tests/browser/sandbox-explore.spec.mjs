@@ -36,7 +36,13 @@ test('explore at K = 2 in a worker, then load a counterexample into the sandbox 
 async function focusedBelowStickyBars(page) {
   return page.evaluate(() => {
     const el = document.activeElement;
-    const bars = [...document.querySelectorAll('body *')].filter((x) => getComputedStyle(x).position === 'sticky' && x.getBoundingClientRect().height > 0);
+    // Sticky elements stuck where they cover the page (at their own `top`), not those further
+    // down that only stick once their box scrolls up (the knobs' "now" line).
+    const stuck = (x) => {
+      const r = x.getBoundingClientRect();
+      return r.height > 0 && r.top <= (parseFloat(getComputedStyle(x).top) || 0) + 1;
+    };
+    const bars = [...document.querySelectorAll('body *')].filter((x) => getComputedStyle(x).position === 'sticky' && stuck(x));
     return {
       focused: el && el !== document.body ? (el.getAttribute('data-testid') || el.id || el.tagName) : null,
       top: el.getBoundingClientRect().top,

@@ -768,3 +768,32 @@ test('a shared link whose fault names no intent (as lesson files may write it) l
   await answered(page);
   await expect(page.getByTestId('sb-plan-empty')).toBeVisible();
 });
+
+for (const size of [{ width: 1280, height: 800 }, { width: 375, height: 812 }]) {
+  test(`at ${size.width} px an edit deep in the knobs shows how the run ends beside it, as the summary says`, async ({ page }) => {
+    await page.setViewportSize(size);
+    await sandboxFromLesson(page);
+    // Two knobs down the list, changed where they are: the lost response becomes a second effect.
+    for (const [knob, value] of [['client.key_scope', 'attempt'], ['client.recovery', 'resend']]) {
+      await page.locator(`[data-knob="${knob}"]`).scrollIntoViewIfNeeded();
+      await page.locator(`[data-knob="${knob}"]`).selectOption(value);
+      await answered(page);
+    }
+    const now = page.getByTestId('sb-now');
+    // In view, below the sticky step bar, while the knob just changed is in view too.
+    const [box, bar] = [await now.boundingBox(), await page.getByTestId('controls').boundingBox()];
+    expect(box.y).toBeGreaterThanOrEqual(bar.y + bar.height - 1);
+    expect(box.y + box.height).toBeLessThanOrEqual(size.height);
+    await expect(page.locator('[data-knob="client.recovery"]')).toBeInViewport();
+    // It says what the summary says.
+    const summary = ending(page);
+    await expect(now.locator('[data-intent="weekly-report"]')).toHaveAttribute('data-effects', await summary.getAttribute('data-effects'));
+    await expect(now.locator('[data-intent="weekly-report"]')).toHaveAttribute('data-status', await summary.getAttribute('data-status'));
+    await expect(now.getByTestId('sb-now-verdict')).toHaveAttribute('data-broken', 'true');
+    await expect(now.getByTestId('sb-now-verdict')).toContainText('duplicate effect');
+    // One click to the full summary.
+    await now.getByTestId('sb-now-more').click();
+    await expect(page.getByTestId('sb-summary')).toBeFocused();
+    await expect(page.getByTestId('sb-summary')).toBeInViewport();
+  });
+}

@@ -215,6 +215,9 @@ export class SandboxView {
     el.summary = h('section', { class: 'card sb-summary', 'data-testid': 'sb-summary', 'aria-labelledby': 'sb-summary-h' , tabindex: '-1' });
     el.compare = h('div', { class: 'sb-compare-slot' });
     el.knobs = h('section', { class: 'card sb-knobs', 'data-testid': 'sb-knobs', 'aria-labelledby': 'sb-knobs-h' , tabindex: '-1' });
+    // How the run ends, in one line at the top of the knobs (sticky under the step bar): an
+    // edit's result is seen where the edit is made, the full summary a click away.
+    el.now = h('div', { class: 'sb-now', 'data-testid': 'sb-now' });
     el.script = h('section', { class: 'card sb-script', 'data-testid': 'sb-script', 'aria-labelledby': 'sb-script-h' , tabindex: '-1' });
     el.plan = h('section', { class: 'card sb-plan', 'data-testid': 'sb-plan', 'aria-labelledby': 'sb-plan-h', tabindex: '-1' });
     el.targets = h('section', { class: 'card sb-targets', 'data-testid': 'sb-targets', 'aria-labelledby': 'sb-targets-h' , tabindex: '-1' });

@@ -40,6 +40,7 @@ export class KnobsPanel {
     replaceChildren(
       this.el.knobs,
       h('h3', { id: 'sb-knobs-h', class: 'section-title' }, t('sandbox.scenario')),
+      this.el.now,
       mode === 'faults' ? h('p', { class: 'muted small' }, t('sandbox.lockedBreak')) : null,
       allowed ? h('p', { class: 'muted small', 'data-testid': 'sb-allowed-knobs' }, t('sandbox.allowedKnobs', { knobs: allowed.join(', ') })) : null,
       // In a fix-it challenge the table's judgement of each value would give the answer away.

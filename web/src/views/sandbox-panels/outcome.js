@@ -48,6 +48,38 @@ export class OutcomePanel {
       // challenge, where naming it would give the answer away).
       this.challenge ? null : unreachedNote(run, () => this.searchUnreached()),
     );
+    this.renderNow(unsettled);
+  }
+
+  /** The one line over the knobs: each intent's status and effects, and the verdict in short. */
+  renderNow(unsettled) {
+    const run = this.run;
+    const violations = (run.verdict && run.verdict.violations) || [];
+    const names = [...new Set(violations.map((v) => v.invariant))].map((n) => this.invariantTitle(n));
+    const verdict = names.length
+      ? h('span', { class: 'inv-broken', 'data-testid': 'sb-now-verdict', 'data-broken': 'true' }, '⚠ ', names.join(t('list.sep')))
+      : unsettled
+        ? h('span', { class: 'inv-unsettled', 'data-testid': 'sb-now-verdict', 'data-broken': 'false' }, '? ', t('sandbox.nowUnsettled'))
+        : h('span', { class: 'inv-ok', 'data-testid': 'sb-now-verdict', 'data-broken': 'false' }, '✓ ', t('sandbox.nowClean'));
+    replaceChildren(
+      this.el.now,
+      h('span', { class: 'sb-now-label' }, t('sandbox.now')),
+      ' ',
+      (run.ending.intents || []).map((e, i) => [
+        i ? '; ' : null,
+        h('span', { 'data-intent': e.intent, 'data-status': e.status, 'data-effects': e.effects }, h('code', null, e.intent), ' ', e.status === 'NONE' ? t('sandbox.noRow') : e.status, ' · ', t(e.effects === 1 ? 'sandbox.effect' : 'sandbox.effects', { n: e.effects })),
+      ]),
+      ' · ',
+      verdict,
+      ' ',
+      h('button', { type: 'button', class: 'btn-link', 'data-testid': 'sb-now-more', onclick: () => this.showSummary() }, t('sandbox.nowMore')),
+    );
+  }
+
+  /** The summary of how the run ends, in view and focused (the "now" line's link). */
+  showSummary() {
+    this.el.summary.focus({ preventScroll: true });
+    this.el.summary.scrollIntoView({ block: 'start' });
   }
 
   /** The unreached note's one click: the explorer, at the K chosen in its card, in view. */
