@@ -1,7 +1,6 @@
 #include "engine/sim/schedules.hpp"
 
 #include <algorithm>
-#include <set>
 
 #include "engine/sim/simulation.hpp"
 
@@ -33,11 +32,14 @@ FaultSpace every_fault(std::int64_t restart_after_ms) {
 }
 
 std::vector<Fault> next_faults(const Run& run, const FaultPlan& plan, const FaultSpace& space) {
-  std::set<std::string> taken;
-  for (const Fault& f : plan.faults) taken.insert(f.id());
+  // Compared point by point (same_point: equal ids, none written out): a run passes a few
+  // dozen points, and writing their ids took a tenth of the explorer's time.
+  auto among = [](const std::vector<Fault>& faults, const Fault& point) {
+    return std::any_of(faults.begin(), faults.end(), [&](const Fault& f) { return f.same_point(point); });
+  };
   std::vector<Fault> out;
   for (const Fault& point : run.points) {
-    if (!in_space(point, space) || !taken.insert(point.id()).second) continue;
+    if (!in_space(point, space) || among(plan.faults, point) || among(out, point)) continue;
     out.push_back(point);
     out.back().restart_after_ms = space.restart_after_ms;
   }

@@ -52,7 +52,7 @@ Simulation::Simulation(Simulation& paused, std::vector<Action> extra, bool take)
     forks_ = paused.forks_;
     queue_ = paused.queue_;
     seq_after_step_ = paused.seq_after_step_;
-    run_ = paused.run_;
+    copy_run(paused.run_);
   }
   lookups_ = paused.lookups_;
   emails_ = paused.emails_;
@@ -81,6 +81,19 @@ Simulation::Simulation(Simulation& paused, std::vector<Action> extra, bool take)
     queue_.emplace(std::make_tuple(run_.steps[j].t, 0, seq_after_step_[j], -1000 + k++),
                    Work{Side::Client, [a](Node& n) { n.act(a); }});
   }
+}
+
+void Simulation::copy_run(Run& from) {
+  // Every field but the steps, then the steps into room for twice as many: a vector's copy
+  // has no room to spare, and the fork's first step would move every step copied (1.5 KB
+  // each) to a new block.
+  std::vector<Step> steps = std::move(from.steps);
+  run_ = from;
+  from.steps = std::move(steps);
+  run_.steps.reserve(std::max({from.steps.capacity(), 2 * from.steps.size(), kStepsReserved}));
+  run_.steps.insert(run_.steps.end(), from.steps.begin(), from.steps.end());
+  run_.points.reserve(kPointsReserved);
+  run_.point_where.reserve(kPointsReserved);
 }
 
 std::unique_ptr<Simulation> Simulation::fork(Simulation& paused, std::vector<Action> extra, bool take) {
@@ -278,10 +291,9 @@ bool Simulation::crash_at(Fault point, const std::string& intent, int n) {
 void Simulation::begin() {
   if (begun_) return;
   begun_ = true;
-  run_.steps.reserve(64);
-  // A run passes a few dozen injection points: no regrowth (each pass copies a Fault).
-  run_.points.reserve(32);
-  run_.point_where.reserve(32);
+  run_.steps.reserve(kStepsReserved);
+  run_.points.reserve(kPointsReserved);
+  run_.point_where.reserve(kPointsReserved);
   emit(EventKind::Start, Side::None, "", -1, LocalView());
   run_.stop = StopReason::Settled;
 }

@@ -90,6 +90,13 @@ class Simulation final : public Env {
     std::function<void(Node&)> fn;
   };
   Node& node(Side side);
+  /// Room for this many steps from the start (most runs take fewer: no regrowth).
+  static constexpr std::size_t kStepsReserved = 64;
+  /// A run passes a few dozen injection points: room for them (each regrowth copies Faults).
+  static constexpr std::size_t kPointsReserved = 32;
+  /// Copies `from` (a paused simulation's run) into run_, its steps with room to grow;
+  /// `from` is left as it was.
+  void copy_run(Run& from);
   /// Schedules script action `a` on the node its ActionInfo names (the client's).
   void schedule_action(std::int64_t at, const Action& a, bool first);
   void queue(std::int64_t at, Side side, std::function<void(Node&)> fn, bool first = false);
