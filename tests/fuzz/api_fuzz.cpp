@@ -18,6 +18,25 @@ namespace {
 
 using nlohmann::json;
 
+bool internal(const json& problem) {
+  if (!problem.is_object()) return false;
+  auto reason = problem.find("reason");
+  return reason != problem.end() && reason->is_string() && reason->get<std::string>().rfind("internal error", 0) == 0;
+}
+
+// The engine's own report of an exception it did not turn into a problem: an "error" or one
+// of "errors" whose reason starts "internal error" (engine/api/call.cpp). Not a text the
+// input itself carries back (a lesson's narration may well say "internal error").
+bool failed_inside(const json& j) {
+  if (j.contains("error") && internal(j["error"])) return true;
+  if (j.contains("errors") && j["errors"].is_array()) {
+    for (const json& e : j["errors"]) {
+      if (internal(e)) return true;
+    }
+  }
+  return false;
+}
+
 json answer(const char* method, const std::string& input) {
   std::string out = idemlab::api::call(method, input);
   json j = json::parse(out, nullptr, false);
@@ -25,7 +44,7 @@ json answer(const char* method, const std::string& input) {
     std::fprintf(stderr, "api::call(\"%s\") answered something that is not a JSON object: %.300s\n", method, out.c_str());
     std::abort();
   }
-  if (out.find("\"internal error") != std::string::npos) {
+  if (failed_inside(j)) {
     std::fprintf(stderr, "api::call(\"%s\") failed inside: %.500s\n", method, out.c_str());
     std::abort();
   }
