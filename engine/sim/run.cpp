@@ -62,11 +62,28 @@ std::size_t rows_bytes(const Rows<Row>& rows, std::set<const void*>& counted) {
          bytes::of(*v, [](const Row& r) { return row_texts(r, here); });
 }
 
+// Calls `f` with each list a snapshot holds: its tables, the message ids by fate, and what
+// each side waits for (the one list of them both estimates below walk).
+template <typename F>
+void each_list(const Snapshot& s, F f) {
+  f(s.intents);
+  f(s.earlier);
+  f(s.keys);
+  f(s.deliveries);
+  f(s.outbox);
+  f(s.emails);
+  f(s.in_flight);
+  f(s.delivered);
+  f(s.dropped);
+  f(s.waiting);
+  f(s.in_progress);
+  f(s.relay_waiting);
+}
+
 std::size_t snapshot_bytes(const Snapshot& s, std::set<const void*>& counted) {
-  std::size_t n = rows_bytes(s.intents, counted) + rows_bytes(s.earlier, counted) + rows_bytes(s.keys, counted) +
-                  rows_bytes(s.deliveries, counted) + rows_bytes(s.outbox, counted) + rows_bytes(s.emails, counted) +
-                  rows_bytes(s.in_flight, counted) + rows_bytes(s.delivered, counted) + rows_bytes(s.dropped, counted);
-  return n + rows_bytes(s.waiting, counted) + rows_bytes(s.in_progress, counted) + rows_bytes(s.relay_waiting, counted);
+  std::size_t n = 0;
+  each_list(s, [&](const auto& rows) { n += rows_bytes(rows, counted); });
+  return n;
 }
 
 std::size_t message_bytes(const Message& m) {
@@ -112,14 +129,7 @@ long long rows_footprint(const Rows<Row>& rows, std::set<const void*>& counted) 
 long long Run::footprint(std::set<const void*>& counted) const {
   long long n = kStepFootprint * static_cast<long long>(steps.size()) + kMessageFootprint * static_cast<long long>(messages.size()) +
                 kPointFootprint * static_cast<long long>(points.size());
-  for (const Step& st : steps) {
-    const Snapshot& s = st.snap;
-    n += rows_footprint(s.intents, counted) + rows_footprint(s.earlier, counted) + rows_footprint(s.keys, counted) +
-         rows_footprint(s.deliveries, counted) + rows_footprint(s.outbox, counted) + rows_footprint(s.emails, counted) +
-         rows_footprint(s.in_flight, counted) + rows_footprint(s.delivered, counted) + rows_footprint(s.dropped, counted) +
-         rows_footprint(s.waiting, counted) + rows_footprint(s.in_progress, counted) +
-         rows_footprint(s.relay_waiting, counted);
-  }
+  for (const Step& st : steps) each_list(st.snap, [&](const auto& rows) { n += rows_footprint(rows, counted); });
   return n;
 }
 
