@@ -135,7 +135,7 @@ std::vector<Counterexample> shrunk_counterexamples(const Scenario& scenario,
 }
 
 // Every kind of fault, and the client's lost row where a user's re-run may answer it
-// (keep_losses_a_rerun_follows).
+// (next_searched_faults).
 FaultSpace search_space(const Scenario& scenario) {
   FaultSpace space = every_fault(scenario.space.restart_after_ms);
   if (has_rerun(scenario.script)) space.row_loss_points = {RowPoint::RolledBack, RowPoint::NotSaved};
@@ -243,9 +243,7 @@ class Search {
       return false;
     }
     if (children && depth < out_.max_faults) {
-      std::vector<Fault> next = next_faults(run, fired, space_);
-      keep_losses_a_rerun_follows(next, run, scenario_.script);
-      children->push_back({fired, static_cast<int>(next.size())});
+      children->push_back({fired, static_cast<int>(next_searched_faults(run, fired, space_, scenario_.script).size())});
       bytes_ += kNodeBytes;
       for (const Fault& f : fired.faults) bytes_ += kFaultBytes + f.intent.size();
     }
@@ -265,8 +263,7 @@ class Search {
   // search first met it is (a planned fault that never fires changes nothing).
   void children_of(const FaultPlan& plan, std::vector<Fault>& next, std::vector<int>& works) const {
     Run run = simulate(scenario_, plan);
-    next = next_faults(run, plan, space_);
-    keep_losses_a_rerun_follows(next, run, scenario_.script);
+    next = next_searched_faults(run, plan, space_, scenario_.script);
     works = first_pass_works(run, next);
   }
 

@@ -240,8 +240,7 @@ json fuzz(const FuzzOptions& options) {
     Run run = simulate(sc, plan);
     ++schedules;
     for (int f = 0; f < faults; ++f) {
-      std::vector<Fault> next = next_faults(run, plan, space);
-      keep_losses_a_rerun_follows(next, run, sc.script);
+      std::vector<Fault> next = next_searched_faults(run, plan, space, sc.script);
       // The first fault of such a run is a lost row, where the run passes one.
       if (loses_row && f == 0 && std::any_of(next.begin(), next.end(), [](const Fault& x) { return x.kind == Fault::Kind::LoseRow; })) {
         next.erase(std::remove_if(next.begin(), next.end(), [](const Fault& x) { return x.kind != Fault::Kind::LoseRow; }), next.end());

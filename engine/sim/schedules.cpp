@@ -67,9 +67,12 @@ bool rerun_follows(const Fault& f, const Run& run, const std::vector<Action>& sc
 }
 }  // namespace
 
-void keep_losses_a_rerun_follows(std::vector<Fault>& next, const Run& run, const std::vector<Action>& script) {
+std::vector<Fault> next_searched_faults(const Run& run, const FaultPlan& plan, const FaultSpace& space,
+                                        const std::vector<Action>& script) {
+  std::vector<Fault> next = next_faults(run, plan, space);
   next.erase(std::remove_if(next.begin(), next.end(), [&](const Fault& f) { return !rerun_follows(f, run, script); }),
              next.end());
+  return next;
 }
 
 bool losses_answered(const Run& run) {

@@ -34,12 +34,14 @@ std::vector<Fault> next_faults(const Run& run, const FaultPlan& plan, const Faul
 /// and the fuzzer place lost rows (Fault::Kind::LoseRow, docs/design.md "Explore").
 bool has_rerun(const std::vector<Action>& script);
 
-/// Takes out of `next` (next_faults of `run`) every lost row that no re-run in `script`
-/// answers: one is kept only when the script reapplies its intent at a time after `run`
-/// first passed its point (after the restart too, at not_saved). Without a re-run no
-/// client design can make the row again: a search placing it would find forgotten_intent
-/// under every policy, which says nothing about the policy.
-void keep_losses_a_rerun_follows(std::vector<Fault>& next, const Run& run, const std::vector<Action>& script);
+/// next_faults as a search (the explorer, the fuzzer) takes them from a run of a scenario
+/// with `script`: without the lost rows no re-run in `script` answers. One is kept only
+/// when the script reapplies its intent at a time after `run` first passed its point
+/// (after the restart too, at not_saved). Without a re-run no client design can make the
+/// row again: a search placing it would find forgotten_intent under every policy, which
+/// says nothing about the policy.
+std::vector<Fault> next_searched_faults(const Run& run, const FaultPlan& plan, const FaultSpace& space,
+                                        const std::vector<Action>& script);
 /// Whether every row `run` lost (a lose_row step) is followed in `run` by a re-run that
 /// decides its intent anew. A fault placed later may undo it: a crash that swallows the
 /// deliver leaves the re-run the first decision, a crash that spans the re-run leaves it

@@ -209,14 +209,12 @@ TEST_CASE("a lost row is placed where the request of attempt 1 left, and only a 
 
   FaultSpace space = every_fault();
   space.row_loss_points = {RowPoint::RolledBack, RowPoint::NotSaved};
-  std::vector<Fault> next = next_faults(plain, FaultPlan{}, space);
-  keep_losses_a_rerun_follows(next, plain, s.script);
+  std::vector<Fault> next = next_searched_faults(plain, FaultPlan{}, space, s.script);
   for (const Fault& f : next) CHECK(f.kind != Fault::Kind::LoseRow);
   // A re-run of the intent after the point lets both in (the crash's restart comes first).
   s.script.push_back({ActionKind::Reapply, 1000, -1, "r", ""});
   Run rerun = simulate(s, s.faults);
-  next = next_faults(rerun, FaultPlan{}, space);
-  keep_losses_a_rerun_follows(next, rerun, s.script);
+  next = next_searched_faults(rerun, FaultPlan{}, space, s.script);
   int losses = 0;
   for (const Fault& f : next) losses += f.kind == Fault::Kind::LoseRow;
   CHECK(losses == 2);
