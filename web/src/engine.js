@@ -138,7 +138,7 @@ export class Engine {
         p.reject(this._stop(`${msg.error}`, p.method));
         return;
       }
-      const memory = /out of memory/.test(msg.error);
+      const memory = outOfMemory(msg.error);
       p.reject(new EngineError(WASM_FILE, msg.error, p.method, null, memory ? 'memory' : null));
       if (memory) this._respawn('its memory ran out');
       return;
@@ -151,7 +151,7 @@ export class Engine {
       return;
     }
     p.resolve(out);
-    if (ranOutOfMemory(out)) this._respawn('its memory ran out');
+    if (out && out.error && outOfMemory(out.error.reason)) this._respawn('its memory ran out');
   }
 
   /** The instance trapped: every call now fails as stopped; onStop is told once. */
@@ -251,9 +251,12 @@ export class Engine {
   }
 }
 
-/** The engine's answer that a call needed more memory than it has (engine/api/call.cpp). */
-function ranOutOfMemory(out) {
-  return !!(out && out.error && typeof out.error.reason === 'string' && out.error.reason.startsWith('out of memory'));
+/**
+ * Whether a reason says a call needed more memory than the engine has: its answer's
+ * ("out of memory: ...", engine/api/call.cpp) or the worker's ("answer: out of memory").
+ */
+function outOfMemory(reason) {
+  return typeof reason === 'string' && /\bout of memory\b/.test(reason);
 }
 
 /** Errors in an engine output, as a list of {file, path, reason}, or null when there are none. */

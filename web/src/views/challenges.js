@@ -10,7 +10,7 @@ import { h, replaceChildren } from '../dom.js';
 import { t, l, nameOf } from '../i18n.js';
 import { lessonHash, listHash, sandboxHash } from '../router.js';
 import { indexErrorCard } from './errors.js';
-import { challengeState } from './score.js';
+import { challengeState, challengesSolved } from './score.js';
 
 const codec = () => import('../sandbox/codec.js');
 
@@ -88,15 +88,14 @@ export function renderChallenges(root, { store, progress, isCurrent }) {
       return;
     }
     if (!isCurrent()) return;
-    const withChallenge = entries.filter((e) => e.status === 'ok' && e.challenge);
+    const withChallenge = challengesSolved(entries, progress).all;
     const nextId = (withChallenge.find((e) => isOpen(progress, e) && challengeState(progress, e.id) !== 'solved') || {}).id;
     const levels = [...new Set(withChallenge.map((e) => e.level))];
     replaceChildren(
       body,
       withChallenge.length === 0 ? h('p', { class: 'muted' }, t('challenges.none')) : null,
       levels.map((level) => {
-        const ofLevel = withChallenge.filter((e) => e.level === level);
-        const solved = ofLevel.filter((e) => challengeState(progress, e.id) === 'solved').length;
+        const { all: ofLevel, solved } = challengesSolved(withChallenge.filter((e) => e.level === level), progress);
         const headingId = `challenges-${level}`;
         return h(
           'section',

@@ -7,7 +7,7 @@ import { t, l, nameOf } from '../i18n.js';
 import { lessonHash, compareHash, sandboxHash, challengesHash } from '../router.js';
 import { lessonErrorCard, indexErrorCard } from './errors.js';
 import { incidentSourceLine } from './incident.js';
-import { scoreLine, scoreText, challengeLine, challengeState } from './score.js';
+import { scoreLine, scoreText, challengeLine, challengeState, challengesSolved } from './score.js';
 
 function lessonCard(rec, progress) {
   // Answered: right, or its answer shown (a wrong first try alone is still open).
@@ -310,10 +310,9 @@ export function renderList(root, { store, progress, notify, dropGroup, message, 
       entries.length === 0 ? h('li', { class: 'muted' }, t('list.empty')) : null,
       entries.filter((e) => !isIncident(e)).map(card),
     );
-    const withChallenge = entries.filter((e) => e.status === 'ok' && e.challenge);
-    const solved = withChallenge.filter((e) => challengeState(progress, e.id) === 'solved').length;
-    replaceChildren(challengesLink, t('challenges.link', { k: solved, n: withChallenge.length }));
-    challenges.hidden = withChallenge.length === 0;
+    const { all, solved } = challengesSolved(entries, progress);
+    replaceChildren(challengesLink, t('challenges.link', { k: solved, n: all.length }));
+    challenges.hidden = all.length === 0;
     const reports = entries.filter(isIncident);
     replaceChildren(incidentItems, reports.map(card));
     incidents.hidden = reports.length === 0;

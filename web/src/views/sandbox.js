@@ -183,10 +183,7 @@ export class SandboxView {
   async loadScenario(scenario) {
     const loaded = await this.model.loadScenario(scenario);
     // The changed run is summed up at the top: take the learner there.
-    if (loaded && !this.destroyed) {
-      this.el.summary.focus({ preventScroll: true });
-      this.el.summary.scrollIntoView({ block: 'nearest' });
-    }
+    if (loaded && !this.destroyed) this.showSummary('nearest');
   }
 
   // --- layout -------------------------------------------------------------------------

@@ -26,6 +26,12 @@ export function challengeState(progress, lessonId) {
   return progress.isAnswered(lessonId, 'challenge') ? 'tried' : 'none';
 }
 
+/** Of the index entries `entries`, those ending with a challenge, and how many of them are solved. */
+export function challengesSolved(entries, progress) {
+  const all = entries.filter((e) => e.status === 'ok' && e.challenge);
+  return { all, solved: all.filter((e) => challengeState(progress, e.id) === 'solved').length };
+}
+
 /**
  * "Challenge: fix it · not tried yet" for a challenge of `kind` ('break' | 'fix') in `state`
  * (challengeState), as a paragraph: `testid` names where it stands, `cls` its look, `after`

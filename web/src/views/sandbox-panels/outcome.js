@@ -76,10 +76,10 @@ export class OutcomePanel {
     );
   }
 
-  /** The summary of how the run ends, in view and focused (the "now" line's link). */
-  showSummary() {
+  /** The summary of how the run ends, focused and scrolled to `block` ("start": the "now" line's link). */
+  showSummary(block = 'start') {
     this.el.summary.focus({ preventScroll: true });
-    this.el.summary.scrollIntoView({ block: 'start' });
+    this.el.summary.scrollIntoView({ block });
   }
 
   /** The unreached note's one click: the explorer, at the K chosen in its card, in view. */
