@@ -260,3 +260,13 @@ test('a lesson\'s end names its challenge and links every challenge of the cours
   // The lesson just finished: its challenge is open, and it is the next one.
   await expect(page.locator('[data-testid="challenge-item"][data-lesson="lost-receipt"]')).toHaveAttribute('data-next', 'true');
 });
+
+test('a challenge\'s link opened before its lesson\'s questions are settled says so; settled, it does not', async ({ page }) => {
+  await openChallenge(page, 'lost-receipt');
+  await expect(page.getByTestId('sb-spoiler')).toContainText('the sandbox shows how the run ends');
+  await settleLessons(page, ['lost-receipt']);
+  await page.reload();
+  await sandboxReady(page);
+  await expect(page.getByTestId('sb-challenge')).toBeVisible();
+  await expect(page.getByTestId('sb-spoiler')).toHaveCount(0);
+});

@@ -449,13 +449,21 @@ async function openSandbox(r, isCurrent) {
       return null;
     }
   };
+  // A lesson's questions still open: say so (the sandbox shows how its runs end, which some
+  // of them ask to predict), whether it came from the lesson or is the lesson's challenge.
+  const warnOpen = (rec) => {
+    const open = (rec.run.lesson.questions || []).filter((q) => !app.progress.isSettled(rec.id, q.id)).length;
+    if (open > 0 && !notices.some((n) => n.testid === 'sb-spoiler')) notices.push({ key: open === 1 ? 'sandbox.spoiler.one' : 'sandbox.spoiler', params: { n: open }, testid: 'sb-spoiler' });
+  };
   let challenge = null;
   if (state && state.ch) {
     const rec = await lessonOf(state.ch);
     if (!isCurrent()) return;
     const view = rec && rec.run.lesson.challenge;
-    if (view) challenge = { rec, view };
-    else {
+    if (view) {
+      challenge = { rec, view };
+      warnOpen(rec);
+    } else {
       notices.push({ key: 'sandbox.badLesson', params: { id: shortText(state.ch) }, testid: 'sb-bad-link' });
       delete state.ch;
     }
@@ -472,9 +480,7 @@ async function openSandbox(r, isCurrent) {
       delete state.via;
       delete state.at;
     }
-    const qs = rec ? rec.run.lesson.questions || [] : [];
-    const open = qs.filter((q) => !app.progress.isSettled(rec.id, q.id)).length;
-    if (open > 0) notices.push({ key: open === 1 ? 'sandbox.spoiler.one' : 'sandbox.spoiler', params: { n: open }, testid: 'sb-spoiler' });
+    if (rec) warnOpen(rec);
   }
   const { SandboxView, evaluateState } = await sandboxView();
   if (!isCurrent()) return;

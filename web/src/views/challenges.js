@@ -43,7 +43,8 @@ async function startChallenge(store, id, onError) {
 
 function challengeItem(entry, { progress, store, next, onError }) {
   const state = challengeState(progress, entry.id);
-  const open = isOpen(progress, entry);
+  // Tried already (from a link): no longer "opens once ...", whatever the lesson's questions.
+  const open = isOpen(progress, entry) || state !== 'none';
   const at = solvedAt(progress, entry.id);
   const tries = (progress.answerOf(entry.id, 'challenge') || { tries: [] }).tries.length;
   const standing = state === 'solved' ? `✓ ${t('challenges.solvedAt', { n: at })}` : state === 'tried' ? t('challenges.triedTimes', { n: tries }) : t('challenge.notYet');
