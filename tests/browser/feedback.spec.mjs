@@ -473,6 +473,12 @@ test('no score before an answer; the end comes at the last answer with the score
   const ids = builtIds();
   const next = ids[ids.indexOf(LESSON) + 1];
   await expect(end.getByTestId('next-lesson')).toHaveAttribute('href', new RegExp(`#/lesson/${next}$`));
+  // The end opens the lesson's run in the sandbox: no scrolling back up to the top's button.
+  await end.getByTestId('end-sandbox').click();
+  await expect(page.getByTestId('sandbox-view')).toBeVisible();
+  await expect(page).toHaveURL(/#\/sandbox/);
+  await page.goBack();
+  await expect(end).toBeVisible();
 
   // Retake asks first; keeping the answers changes nothing.
   await end.getByTestId('retake').click();

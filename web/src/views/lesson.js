@@ -495,6 +495,9 @@ export class LessonView {
           next
             ? h('a', { class: 'btn btn-primary', href: lessonHash(next.id), 'data-testid': 'next-lesson', 'data-lesson': next.id }, t('lesson.nextLesson', { title: l(next.title) }))
             : h('a', { class: 'btn btn-primary', href: listHash(), 'data-testid': 'course-done' }, t('lesson.courseDone')),
+          // The lesson's own run, now that no question is left for it to give away: where a
+          // learner who just finished goes to play (its button at the top is screens away).
+          h('button', { type: 'button', class: 'btn', 'data-testid': 'end-sandbox', onclick: () => this.openInSandbox() }, t('lesson.endSandbox')),
           this.confirmRetake ? null : retake,
         ),
         this.confirmRetake ? retake : null,
