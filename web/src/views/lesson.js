@@ -12,6 +12,7 @@ import { clampStep, blockingStep, questionsAt, hiddenAt, momentAt } from '../gat
 import { postAnswerChecked, postRevealed, postLessonCompleted, postStep } from '../embed.js';
 import { questionShown } from '../lms-launch.js';
 import { renderDiagram } from './diagram.js';
+import { DiagramPlayer, PLAY_SPEEDS } from './diagram-anim.js';
 import { clientPanel, servicePanel, networkStrip, providerPanel } from './panels.js';
 import { knowledgeGrid, truthSummary, worldList } from './knowledge.js';
 import { questionCard } from './questions.js';
@@ -26,9 +27,7 @@ import { lessonTabs } from './tabs.js';
 import { incidentPanel } from './incident.js';
 import { renderNotices, linkNotices } from './notices.js';
 
-// Play moves one step every PLAY_MS / speed; the learner picks the speed (remembered).
-const PLAY_MS = 1100;
-export const PLAY_SPEEDS = [0.5, 1, 2, 4];
+// Play animates the run in virtual time (diagram-anim.js); the learner picks the speed (remembered).
 // A hidden cell names its question by the start of the prompt, in at most this many
 // characters (half as many in text without spaces).
 const PROMPT_START = 36;
@@ -58,7 +57,7 @@ export class LessonView {
       ),
     };
     this.drafts = drafts || new Map(); // table cells chosen but not yet checked
-    this.timer = null;
+    this.player = null; // Play, on the diagram (mount())
     this.step = -1;
     this.cardsStep = -1;
     this.showTruth = progress.getPref('showTruth', true);
@@ -134,10 +133,7 @@ export class LessonView {
           if (!PLAY_SPEEDS.includes(v)) return;
           this.speed = v;
           this.progress.setPref('playSpeed', v);
-          if (this.timer) {
-            this.stopPlay();
-            this.startPlay();
-          }
+          this.player.setSpeed(v);
         },
       },
       PLAY_SPEEDS.map((v) => h('option', { value: String(v), selected: v === this.speed }, `${v}×`)),
@@ -278,6 +274,13 @@ export class LessonView {
       ),
     );
     this.el.controls = this.root.querySelector('[data-testid="controls"]');
+    this.player = new DiagramPlayer(this.el.diagram, {
+      step: () => this.step,
+      canStep: (n) => n <= this.last && n <= this.gate(),
+      land: (n) => this.go(n),
+      onStop: () => this.renderPlay(),
+      speed: this.speed,
+    });
   }
 
   /**
@@ -678,7 +681,7 @@ export class LessonView {
   }
 
   renderPlay() {
-    const playing = !!this.timer;
+    const playing = !!(this.player && this.player.playing);
     replaceChildren(this.el.play, icon(playing ? 'pause' : 'play'), h('span', { class: 'ctl-text' }, playing ? t('lesson.pause') : t('lesson.play')));
     this.el.play.setAttribute('aria-label', playing ? t('lesson.pause') : t('lesson.play'));
     this.el.play.setAttribute('aria-pressed', playing ? 'true' : 'false');
@@ -686,27 +689,23 @@ export class LessonView {
     this.el.play.disabled = !playing && (this.step >= this.last || this.step >= this.gate());
   }
 
+  /** Play, or Pause: a message on its way stays where it is, and Play goes on from there. */
   togglePlay() {
-    if (this.timer) this.stopPlay();
-    else this.startPlay();
+    if (this.player.playing) {
+      this.player.pause();
+      this.renderPlay();
+    } else this.startPlay();
   }
 
   startPlay() {
     if (this.step >= this.last || this.step >= this.gate()) return;
-    this.timer = setInterval(() => {
-      if (this.step >= this.last || this.step >= this.gate()) {
-        this.stopPlay();
-        return;
-      }
-      this.go(this.step + 1);
-      if (this.step >= this.last || this.step >= this.gate()) this.stopPlay();
-    }, PLAY_MS / this.speed);
+    this.player.play();
     this.renderPlay();
   }
 
+  /** Stop, and take away what was on its way: the learner stepped, scrubbed or left. */
   stopPlay() {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
+    if (this.player) this.player.cancel();
     if (this.el) this.renderPlay();
   }
 
