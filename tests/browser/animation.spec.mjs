@@ -5,6 +5,7 @@
 // Time is the page's fake clock (page.clock): nothing here waits on the wall clock.
 
 import { test, expect, LESSON, useEnglish, openLesson, currentStep } from './helpers.mjs';
+import { sandboxFromLesson } from './sandbox-helpers.mjs';
 
 const MARKER = '[data-testid="anim-marker"]';
 
@@ -157,4 +158,25 @@ test('the speed the learner picks sets how far a message travels in the same tim
   const fast = await distance('2');
   expect(slow).toBeGreaterThan(0);
   expect(fast).toBeGreaterThan(2 * slow);
+});
+
+test('in the sandbox, Play animates the run as well, and Next lands at once', async ({ page }) => {
+  await useEnglish(page);
+  await sandboxFromLesson(page);
+  await page.getByTestId('first').click();
+  const shown = () => page.getByTestId('diagram').getAttribute('data-step').then(Number);
+  await stopClock(page);
+  await page.getByTestId('play').click();
+  await expect(page.getByTestId('play')).toHaveAttribute('aria-pressed', 'true');
+  const first = await runUntil(page, () => responseMarker(page));
+  const from = await shown();
+  await page.clock.runFor(64);
+  const later = await responseMarker(page);
+  await page.getByTestId('next').click();
+  expect(await shown()).toBe(from + 1);
+  await expect(page.locator(MARKER)).toHaveCount(0);
+  await expect(page.getByTestId('play')).toHaveAttribute('aria-pressed', 'false');
+  const arrow = await arrowOf(page, first.id);
+  for (const p of [first, later]) expect(strictlyBetween(p.x, arrow.x1, arrow.x2) && strictlyBetween(p.y, arrow.y1, arrow.y2)).toBe(true);
+  expect(along(later, arrow)).toBeGreaterThan(along(first, arrow));
 });

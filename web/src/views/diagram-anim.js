@@ -70,6 +70,7 @@ export class DiagramPlayer {
     this.leg = null; // {run, from, elapsed (1× ms), timing, messages: [{m, g, trail, dot}]}
     this.flash = null; // {el, left (real ms)}
     this.raf = 0;
+    this.run = null; // the run Play was started on
     this.lastNow = null;
     this.onScreen = true;
     this.frame = (now) => this.tick(now);
@@ -81,6 +82,8 @@ export class DiagramPlayer {
     if (this.playing) return;
     if (this.leg && (this.leg.from !== this.step() || !this.current(this.leg.run))) this.dropLeg();
     if (!this.canStep(this.step() + 1)) return;
+    const frame = diagramFrame(this.container);
+    this.run = frame ? frame.run : null; // a new run (a sandbox edit) stops Play
     this.playing = true;
     this.watchScreen();
     this.schedule();
@@ -142,8 +145,8 @@ export class DiagramPlayer {
   advance(gap) {
     const from = this.step();
     const frame = diagramFrame(this.container);
-    if (!frame || !frame.svg.isConnected || !this.canStep(from + 1)) return this.stopByItself();
-    if (!this.leg || this.leg.run !== frame.run || this.leg.from !== from) this.startLeg(frame, from);
+    if (!frame || !frame.svg.isConnected || frame.run !== this.run || !this.canStep(from + 1)) return this.stopByItself();
+    if (!this.leg || this.leg.from !== from) this.startLeg(frame, from);
     const leg = this.leg;
     leg.elapsed += gap * this.speed;
     if (leg.elapsed >= leg.timing.total) {
