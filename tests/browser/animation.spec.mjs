@@ -67,6 +67,7 @@ test('Play: the lost response travels along its arrow in virtual time, and Pause
   await page.getByTestId('play').click();
   await expect(page.getByTestId('play')).toHaveAttribute('aria-pressed', 'false');
   const paused = await responseMarker(page);
+  expect(paused, 'still on its way').not.toBeNull();
   await page.clock.runFor(2000);
   expect(await responseMarker(page)).toEqual(paused);
   expect(await currentStep(page)).toBe(stepWhileTravelling);
