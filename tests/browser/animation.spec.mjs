@@ -44,6 +44,10 @@ async function arrowOf(page, id) {
   }, id);
 }
 
+/** A time label's virtual ms ("t=15ms"). */
+const msOf = async (locator) => Number((await locator.textContent()).match(/t=(\d+)ms/)[1]);
+const shownTime = (page) => msOf(page.locator('[data-testid="diagram"] .time-current'));
+
 const strictlyBetween = (v, a, b) => v > Math.min(a, b) && v < Math.max(a, b);
 const along = (p, a) => Math.hypot(p.x - a.x1, p.y - a.y1);
 
@@ -62,6 +66,8 @@ test('Play: the lost response travels along its arrow in virtual time, and Pause
   await page.clock.runFor(64);
   const later = await responseMarker(page);
   expect(later && later.id).toBe(first.id);
+  // The virtual clock runs on the diagram too, between the time shown and the next step's.
+  const [tBefore, tNow] = [await shownTime(page), await msOf(page.getByTestId('anim-now'))];
 
   // Pause: it stays where it is, and the step stays.
   await page.getByTestId('play').click();
@@ -79,6 +85,7 @@ test('Play: the lost response travels along its arrow in virtual time, and Pause
   const arrow = await arrowOf(page, first.id);
   expect(arrow, 'the response is drawn once it has landed').not.toBeNull();
   expect(arrow.lost, 'the first response of this lesson is lost').toBe(true);
+  expect(strictlyBetween(tNow, tBefore, await shownTime(page)), `t=${tNow}ms between the steps' times`).toBe(true);
   for (const p of [first, later, paused]) {
     expect(strictlyBetween(p.x, arrow.x1, arrow.x2) && strictlyBetween(p.y, arrow.y1, arrow.y2), `(${p.x}, ${p.y}) on the way from (${arrow.x1}, ${arrow.y1}) to (${arrow.x2}, ${arrow.y2})`).toBe(true);
   }
@@ -125,7 +132,7 @@ test('with reduced motion, Play lands each step without anything travelling', as
   await page.evaluate(() => {
     window.__sawMarker = false;
     new MutationObserver(() => {
-      if (document.querySelector('[data-testid="anim-marker"]')) window.__sawMarker = true;
+      if (document.querySelector('[data-testid="anim-marker"], [data-testid="anim-now"]')) window.__sawMarker = true;
     }).observe(document.body, { subtree: true, childList: true, attributes: true });
   });
   await stopClock(page);

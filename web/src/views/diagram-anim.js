@@ -179,10 +179,11 @@ export class DiagramPlayer {
   drawTravel(frame, leg) {
     const { timing } = leg;
     const moving = leg.elapsed - timing.dwell;
-    if (moving <= 0 || !leg.messages.length) return;
+    if (moving <= 0 || timing.travel <= 0) return;
     const steps = frame.run.steps;
-    const p = timing.travel > 0 ? moving / timing.travel : 1;
+    const p = moving / timing.travel;
     const v = steps[leg.from].t + (steps[leg.from + 1].t - steps[leg.from].t) * p;
+    this.drawNow(frame, leg, v, p);
     for (const item of leg.messages) {
       const a = frame.arrow(item.m);
       if (!item.g || !item.g.isConnected) {
@@ -205,10 +206,29 @@ export class DiagramPlayer {
     }
   }
 
+  // The virtual clock itself: "t=15ms" on a faint line across the lanes, going down from
+  // the step shown toward the next one's row (a wait with nothing on the way moves too).
+  drawNow(frame, leg, v, p) {
+    if (!leg.now || !leg.now.g.isConnected) {
+      if (leg.now) leg.now.g.remove();
+      const line = s('line', { x1: 60, x2: frame.width - 8, stroke: 'var(--c-muted)', 'stroke-width': '1', 'stroke-dasharray': '2 4', 'stroke-opacity': '0.6' });
+      const text = s('text', { x: 10, class: 'time time-now', 'data-testid': 'anim-now' });
+      leg.now = { g: s('g', { class: 'anim-now' }, line, text), line, text };
+      frame.layer.appendChild(leg.now.g);
+    }
+    const y = (frame.y(leg.from) + (frame.y(leg.from + 1) - frame.y(leg.from)) * p).toFixed(1);
+    leg.now.line.setAttribute('y1', y);
+    leg.now.line.setAttribute('y2', y);
+    leg.now.text.setAttribute('y', (Number(y) + 4).toFixed(1));
+    const label = `t=${Math.floor(v)}ms`;
+    if (leg.now.text.textContent !== label) leg.now.text.textContent = label;
+  }
+
   dropLeg() {
     const leg = this.leg;
     this.leg = null;
     if (!leg) return;
+    if (leg.now) leg.now.g.remove();
     const frame = diagramFrame(this.container);
     for (const item of leg.messages) {
       if (item.g) item.g.remove();

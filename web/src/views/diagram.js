@@ -466,6 +466,7 @@ export function diagramFrame(container) {
     svg: view.svg,
     scroller: view.scroller,
     layer: view.fixed.anim,
+    width: geo.width,
     y,
     laneX: (side) => laneX(geo, side),
     messageEl: (id) => view.fixed.messages.querySelector(`:scope > [data-message="${id}"]`),
