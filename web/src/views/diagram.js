@@ -280,6 +280,8 @@ function mountDiagram(container, run, label, scrollerBefore = null) {
       messages: s('g', { class: 'messages' }),
       events: s('g', { class: 'events' }),
       targets: s('g', { class: 'targets' }),
+      // Play's travelling messages and crash flashes (diagram-anim.js), over the rest.
+      anim: s('g', { class: 'anim', 'aria-hidden': 'true', 'pointer-events': 'none' }),
     },
     // Keyed children of the svg and of each group, as keyedChildren returned them.
     parts: null,
@@ -405,6 +407,7 @@ function draw(view, cur) {
   }
   parts.push(['gaps', () => fixed.gaps], ['times', () => fixed.times], ['messages', () => fixed.messages], ['events', () => fixed.events]);
   if (targets) parts.push(['targets', () => fixed.targets]);
+  parts.push(['anim', () => fixed.anim]);
   view.parts = keyedChildren(svg, view.parts, parts);
 
   // Squeezed gaps (by virtual time) up to now: a break across the lanes and its length.
@@ -445,6 +448,42 @@ function draw(view, cur) {
 
   // Keep the current row in view, measured once the page is laid out for this frame.
   measureNextFrame(view, () => keepRowInView(view));
+}
+
+/**
+ * For Play's animation (diagram-anim.js): the diagram drawn in `container` — its run, a
+ * layer to draw over it, where a step's row and a side's lane are, a message's drawn
+ * group, and the arrow a message is drawn with once it has arrived or been lost (null
+ * while the run has it still travelling at its end) — or null when none is drawn.
+ */
+export function diagramFrame(container) {
+  const view = views.get(container);
+  if (!view || !view.layout) return null;
+  const { geo, run } = view;
+  const { y } = view.layout;
+  return {
+    run,
+    svg: view.svg,
+    scroller: view.scroller,
+    layer: view.fixed.anim,
+    width: geo.width,
+    y,
+    laneX: (side) => laneX(geo, side),
+    messageEl: (id) => view.fixed.messages.querySelector(`:scope > [data-message="${id}"]`),
+    arrow: (m) => {
+      if (!Number.isInteger(m.sent_step) || !Number.isInteger(m.end_step)) return null;
+      const x1 = laneX(geo, m.from);
+      const x2 = laneX(geo, m.to);
+      const out = x2 > x1 ? -1 : 1;
+      // As messageShape draws it: to the receiver's lane, to its down lane, or lost midway.
+      let xe;
+      if (m.fate === 'delivered') xe = x2 + 6 * out;
+      else if (m.fate === 'dropped' && m.drop_reason === 'receiver_down') xe = x2 + 9 * out;
+      else if (m.fate === 'dropped') xe = (x1 + x2) / 2;
+      else return null;
+      return { x1, y1: y(m.sent_step), x2: xe, y2: y(m.end_step), color: ARROW_COLORS[m.kind] || 'var(--c-muted)' };
+    },
+  };
 }
 
 // A squeezed idle gap: a short zigzag over each lane halfway down it, and "+ N ms".

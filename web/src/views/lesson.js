@@ -21,14 +21,11 @@ import { shownAgainst } from '../progress.js';
 import { scoreLine, challengeLine, challengeState } from './score.js';
 import { icon } from '../icons.js';
 import { stepKeyTarget, letterKey } from '../keys.js';
-import { stepButtons, enableStepButtons, controlButton, scrubber, focusWhenLaidOut, STEP_KEYS } from './stepcontrols.js';
+import { stepButtons, enableStepButtons, scrubber, focusWhenLaidOut, playControls, STEP_KEYS } from './stepcontrols.js';
 import { lessonTabs } from './tabs.js';
 import { incidentPanel } from './incident.js';
 import { renderNotices, linkNotices } from './notices.js';
 
-// Play moves one step every PLAY_MS / speed; the learner picks the speed (remembered).
-const PLAY_MS = 1100;
-export const PLAY_SPEEDS = [0.5, 1, 2, 4];
 // A hidden cell names its question by the start of the prompt, in at most this many
 // characters (half as many in text without spaces).
 const PROMPT_START = 36;
@@ -58,12 +55,10 @@ export class LessonView {
       ),
     };
     this.drafts = drafts || new Map(); // table cells chosen but not yet checked
-    this.timer = null;
+    this.playing = null; // Play, its speed and its animation on the diagram (mount())
     this.step = -1;
     this.cardsStep = -1;
     this.showTruth = progress.getPref('showTruth', true);
-    const speed = progress.getPref('playSpeed', 1);
-    this.speed = PLAY_SPEEDS.includes(speed) ? speed : 1;
     this.seed = progress.learnerSeed();
     this.notices = [...notices];
     this.justCompleted = false; // the last check completed the lesson: the end takes the focus
@@ -121,29 +116,6 @@ export class LessonView {
     return blockingStep(this.lesson.questions, (qid) => this.isAnswered(qid));
   }
 
-  /** The play speed's select: a choice the page remembers, in force at once while playing. */
-  speedSelect() {
-    return h(
-      'select',
-      {
-        class: 'speed-select',
-        id: 'play-speed',
-        'data-testid': 'play-speed',
-        onchange: (ev) => {
-          const v = Number(ev.target.value);
-          if (!PLAY_SPEEDS.includes(v)) return;
-          this.speed = v;
-          this.progress.setPref('playSpeed', v);
-          if (this.timer) {
-            this.stopPlay();
-            this.startPlay();
-          }
-        },
-      },
-      PLAY_SPEEDS.map((v) => h('option', { value: String(v), selected: v === this.speed }, `${v}×`)),
-    );
-  }
-
   /** The scrubber's ticks: each moment of the narration and each question, at its step. */
   scrubTicks() {
     const lesson = this.lesson;
@@ -162,9 +134,16 @@ export class LessonView {
   mount() {
     const lesson = this.lesson;
     this.el = stepButtons(STEP_KEYS, { first: 'first', prev: 'prev', next: 'next', last: 'last' }, this, (n) => this.tryGo(n));
-    this.el.play = controlButton('lesson.play', '', () => this.togglePlay(), { testid: 'play', cls: 'btn-play' });
+    this.el.diagram = h('section', { class: 'card diagram-card', 'aria-labelledby': 'diagram-h' }, h('h3', { id: 'diagram-h', class: 'section-title' }, t('diagram.title')));
+    // Play animates the run in virtual time on the diagram, up to the next open question.
+    this.playing = playControls(this.el.diagram, {
+      progress: this.progress,
+      step: () => this.step,
+      canStep: (n) => n <= this.last && n <= this.gate(),
+      land: (n) => this.go(n),
+    });
+    this.el.play = this.playing.button;
     this.el.nextQuestion = h('button', { type: 'button', class: 'btn btn-ctl btn-next-q', 'data-testid': 'next-question', onclick: () => this.nextQuestion() }, t('lesson.nextQuestion'));
-    this.el.speed = this.speedSelect();
     this.el.range = scrubber({ last: this.last, label: t('lesson.scrubber'), testid: 'scrubber', id: 'scrubber', go: (n) => this.tryGo(n) });
     this.el.stepLabel = h('p', { class: 'step-label', 'data-testid': 'step-label', 'aria-hidden': 'true' });
     this.el.gateMsg = h('p', { class: 'gate-msg', role: 'status', 'data-testid': 'gate-msg' });
@@ -174,7 +153,6 @@ export class LessonView {
     this.el.sandboxBtn = h('button', { type: 'button', class: 'btn', 'data-testid': 'open-in-sandbox', title: t('sandbox.openHint'), onclick: () => this.openInSandbox() }, t('sandbox.open'));
     this.el.narration = h('section', { class: 'card narration', 'data-testid': 'narration', 'aria-label': t('lesson.narration') });
     this.el.questions = h('div', { class: 'questions', 'data-testid': 'questions' });
-    this.el.diagram = h('section', { class: 'card diagram-card', 'aria-labelledby': 'diagram-h' }, h('h3', { id: 'diagram-h', class: 'section-title' }, t('diagram.title')));
     this.el.panels = h('div', { class: 'panels' });
     this.el.grid = h('div', { class: 'grid-slot' });
     this.el.truth = h('div', { class: 'truth-slot' });
@@ -237,7 +215,7 @@ export class LessonView {
               this.el.next,
               this.el.last,
               this.el.nextQuestion,
-              h('label', { class: 'speed-label', for: 'play-speed' }, h('span', { class: 'speed-text' }, t('lesson.speed')), ' ', this.el.speed),
+              this.playing.speed,
             ),
             h('div', { class: 'scrub' }, h('div', { class: 'scrub-track' }, this.el.range, ticks), this.el.stepLabel),
             h('p', { class: 'keys-hint muted' }, t('lesson.keys')),
@@ -344,7 +322,7 @@ export class LessonView {
     const open = gate !== Infinity;
     this.el.nextQuestion.disabled = !open;
     this.el.nextQuestion.title = open ? t('lesson.nextQuestionHint') : t('lesson.noNextQuestion');
-    this.renderPlay();
+    this.playing.render();
     if (!atGate) {
       this.el.gateMsg.textContent = '';
       this.el.gateMsg.classList.remove('is-shown');
@@ -680,37 +658,9 @@ export class LessonView {
     }
   }
 
-  renderPlay() {
-    const playing = !!this.timer;
-    replaceChildren(this.el.play, icon(playing ? 'pause' : 'play'), h('span', { class: 'ctl-text' }, playing ? t('lesson.pause') : t('lesson.play')));
-    this.el.play.setAttribute('aria-label', playing ? t('lesson.pause') : t('lesson.play'));
-    this.el.play.setAttribute('aria-pressed', playing ? 'true' : 'false');
-    this.el.play.title = playing ? t('lesson.pause') : t('lesson.play');
-    this.el.play.disabled = !playing && (this.step >= this.last || this.step >= this.gate());
-  }
-
-  togglePlay() {
-    if (this.timer) this.stopPlay();
-    else this.startPlay();
-  }
-
-  startPlay() {
-    if (this.step >= this.last || this.step >= this.gate()) return;
-    this.timer = setInterval(() => {
-      if (this.step >= this.last || this.step >= this.gate()) {
-        this.stopPlay();
-        return;
-      }
-      this.go(this.step + 1);
-      if (this.step >= this.last || this.step >= this.gate()) this.stopPlay();
-    }, PLAY_MS / this.speed);
-    this.renderPlay();
-  }
-
+  /** Stop Play, and take away what was on its way: the learner stepped, scrubbed or left. */
   stopPlay() {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    if (this.el) this.renderPlay();
+    if (this.playing) this.playing.cancel();
   }
 
   /** Keyboard: ← → step, Home / End jump, N the next question (in either case). Returns true when the key was used. */

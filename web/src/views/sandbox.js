@@ -16,7 +16,7 @@ import { renderDiagram } from './diagram.js';
 import { clientPanel, servicePanel, networkStrip, providerPanel } from './panels.js';
 import { knowledgeGrid, truthSummary } from './knowledge.js';
 import { renderTimeline, stepLine } from './timeline.js';
-import { stepButtons, enableStepButtons, scrubber, focusWhenLaidOut, STEP_KEYS } from './stepcontrols.js';
+import { stepButtons, enableStepButtons, scrubber, focusWhenLaidOut, playControls, STEP_KEYS } from './stepcontrols.js';
 import { stepKeyTarget } from '../keys.js';
 import { linkNotices } from './notices.js';
 import { NO_HIDDEN, placeOf, withoutFaults, evaluateState } from './sandbox-panels/shared.js';
@@ -225,6 +225,10 @@ export class SandboxView {
     el.truth = h('div', { class: 'truth-slot' });
     el.timeline = h('section', { class: 'card timeline-card' });
     el.live = h('p', { class: 'visually-hidden', 'aria-live': 'polite', 'data-testid': 'step-announce' });
+    // Play animates the run in virtual time on the diagram (diagram-anim.js); a step of the
+    // learner's own, an edit or leaving stops it.
+    if (this.playing) this.playing.cancel();
+    this.playing = playControls(el.diagram, { progress: this.app.progress, step: () => this.step, canStep: (n) => n <= this.last, land: (n) => this.go(n, { playing: true }) });
     el.edited = h('p', { class: 'visually-hidden', 'aria-live': 'polite', 'data-testid': 'sb-announce' });
     const truthToggle = h('input', {
       type: 'checkbox',
@@ -275,7 +279,7 @@ export class SandboxView {
           h(
             'div',
             { class: 'controls', role: 'group', 'aria-label': t('lesson.controls'), 'data-testid': 'controls', tabindex: '-1' },
-            h('div', { class: 'btn-row' }, el.first, el.prev, el.next, el.last),
+            h('div', { class: 'btn-row' }, el.first, el.prev, this.playing.button, el.next, el.last, this.playing.speed),
             h('div', { class: 'scrub' }, h('div', { class: 'scrub-track' }, el.range), el.stepLabel),
             h('p', { class: 'keys-hint muted' }, t('sandbox.keys')),
           ),
@@ -418,7 +422,8 @@ export class SandboxView {
     rebuildKeepingFocus(this.el.explore, () => this.renderExplore());
   }
 
-  go(n, { force = false, fromLink = false } = {}) {
+  go(n, { force = false, fromLink = false, playing = false } = {}) {
+    if (!playing && this.playing) this.playing.cancel();
     const target = Math.max(0, Math.min(this.last, n));
     if (target === this.step && !force) return;
     // A notice about the step a link asked for is about the step it opened: gone on the next
@@ -440,6 +445,7 @@ export class SandboxView {
     this.el.range.setAttribute('aria-valuetext', `${t('lesson.stepOf', { i, last: this.last })}, t=${st.t}ms`);
     this.el.stepLabel.textContent = `${t('lesson.stepOf', { i, last: this.last })} · t=${st.t}ms`;
     enableStepButtons(this.el, i, this.last);
+    this.playing.render();
     renderDiagram(this.el.diagram, this.run, i, (n) => this.go(n), { targets: this.run.targets, onTarget: (tg) => this.toggleTarget(tg) });
     if (!this.later.has('sides')) this.renderSides();
     if (!this.later.has('knowledge')) this.renderKnowledge();
@@ -545,6 +551,7 @@ export class SandboxView {
 
   destroy() {
     this.destroyed = true;
+    if (this.playing) this.playing.cancel();
     this.model.close();
     if (this.explore && this.explore.running && this.app.engine) this.app.engine.cancel();
     window.removeEventListener('pagehide', this.onPageHide);

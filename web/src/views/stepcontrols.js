@@ -1,10 +1,11 @@
 // The step controls both timeline views share (the lesson, side by side): first, previous,
-// next and last buttons, the range input over positions 0..last, and moving the focus to
-// the view's title once the page is laid out.
+// next and last buttons, the range input over positions 0..last, Play with its speed, and
+// moving the focus to the view's title once the page is laid out.
 
-import { h, measureNextFrame } from '../dom.js';
+import { h, measureNextFrame, replaceChildren } from '../dom.js';
 import { t } from '../i18n.js';
 import { icon } from '../icons.js';
+import { DiagramPlayer, PLAY_SPEEDS } from './diagram-anim.js';
 
 /** A control button named by the i18n key `key` (label and tooltip) showing `content`. */
 export function controlButton(key, content, onclick, { testid, cls } = {}) {
@@ -72,4 +73,58 @@ export function focusWhenLaidOut(title) {
     const active = document.activeElement;
     if (title.isConnected && (!active || active === document.body)) title.focus({ preventScroll: true });
   });
+}
+
+/**
+ * Play for a view of one run whose diagram is drawn in `diagram`: the Play/Pause button
+ * (`button`, test id "play"), the speed select with its label (`speed`, remembered in the
+ * page's preferences `progress`), and the DiagramPlayer behind them. `step()` is the step
+ * shown, `canStep(n)` whether Play may land on step n, `land(n)` draws it. The view calls
+ * `cancel()` when the learner steps, scrubs or leaves, and `render()` when it has drawn a
+ * step (Play's button is enabled while a step is left to play).
+ */
+export function playControls(diagram, { progress, step, canStep, land }) {
+  const saved = progress.getPref('playSpeed', 1);
+  const ctl = { speedValue: PLAY_SPEEDS.includes(saved) ? saved : 1 };
+  ctl.render = () => {
+    const playing = ctl.player.playing;
+    const name = playing ? t('lesson.pause') : t('lesson.play');
+    replaceChildren(ctl.button, icon(playing ? 'pause' : 'play'), h('span', { class: 'ctl-text' }, name));
+    ctl.button.setAttribute('aria-label', name);
+    ctl.button.setAttribute('aria-pressed', playing ? 'true' : 'false');
+    ctl.button.title = name;
+    ctl.button.disabled = !playing && !canStep(step() + 1);
+  };
+  ctl.player = new DiagramPlayer(diagram, { step, canStep, land, onStop: ctl.render, speed: ctl.speedValue });
+  // Pause: a message on its way stays where it is, and Play goes on from there.
+  ctl.toggle = () => {
+    if (ctl.player.playing) ctl.player.pause();
+    else ctl.player.play();
+    ctl.render();
+  };
+  // Stop, and take away what was on its way.
+  ctl.cancel = () => {
+    ctl.player.cancel();
+    ctl.render();
+  };
+  ctl.button = controlButton('lesson.play', '', ctl.toggle, { testid: 'play', cls: 'btn-play' });
+  // A choice the page remembers, in force at once while playing.
+  const select = h(
+    'select',
+    {
+      class: 'speed-select',
+      id: 'play-speed',
+      'data-testid': 'play-speed',
+      onchange: (ev) => {
+        const v = Number(ev.target.value);
+        if (!PLAY_SPEEDS.includes(v)) return;
+        ctl.speedValue = v;
+        progress.setPref('playSpeed', v);
+        ctl.player.setSpeed(v);
+      },
+    },
+    PLAY_SPEEDS.map((v) => h('option', { value: String(v), selected: v === ctl.speedValue }, `${v}×`)),
+  );
+  ctl.speed = h('label', { class: 'speed-label', for: 'play-speed' }, h('span', { class: 'speed-text' }, t('lesson.speed')), ' ', select);
+  return ctl;
 }
