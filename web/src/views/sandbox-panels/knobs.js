@@ -45,7 +45,7 @@ export class KnobsPanel {
       // In a fix-it challenge the table's judgement of each value would give the answer away.
       fix ? null : h('p', { class: 'muted small' }, t('sandbox.settingLegend')),
       // Side by side where the column is wide enough (style.css): a shorter page.
-      h('div', { class: 'sb-knob-groups' }, groups),
+      h('div', { class: 'sb-groups' }, groups),
     );
   }
 
