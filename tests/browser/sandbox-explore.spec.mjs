@@ -4,7 +4,7 @@
 // shows is compared with what the engine says, never with numbers written here.
 
 import { test, expect, useEnglish } from './helpers.mjs';
-import { waitSandbox, sandboxFromLesson, settledUrl, violation, planItems, answered } from './sandbox-helpers.mjs';
+import { waitSandbox, sandboxFromLesson, settledUrl, violation, planItems, answered, openKnobs, closeKnobs } from './sandbox-helpers.mjs';
 
 test.beforeEach(async ({ page }) => {
   await useEnglish(page);
@@ -57,9 +57,11 @@ for (const [screen, size] of [['a desktop', { width: 1280, height: 800 }], ['a p
   test(`on ${screen}, a counterexample loaded into the sandbox takes the focus to how the run ends, in view below the sticky step bar`, async ({ page }) => {
     await page.setViewportSize(size);
     await sandboxFromLesson(page);
+    await openKnobs(page); // a phone's drawer
     await page.locator('[data-knob="client.key_scope"]').selectOption('attempt');
     await page.locator('[data-knob="client.recovery"]').selectOption('resend');
     await answered(page);
+    await closeKnobs(page);
     await page.getByTestId('sb-explore-k').selectOption('1');
     await page.getByTestId('sb-explore-run').click();
     await expect(page.getByTestId('sb-explore-summary')).toBeVisible({ timeout: 60_000 });

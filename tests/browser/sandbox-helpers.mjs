@@ -64,3 +64,17 @@ export async function holdRuns(page) {
   });
   return () => page.waitForFunction(() => window.__answers.length > 0).then(() => page.evaluate(() => window.__answers.shift()()));
 }
+
+/** On a narrow screen the knobs, injection points and script are in a drawer: opens it (a wide screen shows them). */
+export async function openKnobs(page) {
+  const button = page.getByTestId('sb-drawer-open');
+  if (await button.isVisible()) {
+    await button.click();
+    await page.getByTestId('sb-drawer').waitFor();
+  }
+}
+
+/** Closes the drawer openKnobs opened (nothing on a wide screen). */
+export async function closeKnobs(page) {
+  if (await page.getByTestId('sb-drawer-close').isVisible()) await page.getByTestId('sb-drawer-close').click();
+}

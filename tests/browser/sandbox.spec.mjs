@@ -5,7 +5,7 @@
 
 import { deflateRawSync } from 'node:zlib';
 import { test, expect, useEnglish, openLesson, settleLessons } from './helpers.mjs';
-import { LOST, waitSandbox, sandboxFromLesson, settledUrl, ending, violation, planItems, answered, shownRun, holdRuns } from './sandbox-helpers.mjs';
+import { LOST, waitSandbox, sandboxFromLesson, settledUrl, ending, violation, planItems, answered, shownRun, holdRuns, openKnobs, closeKnobs } from './sandbox-helpers.mjs';
 
 test.beforeEach(async ({ page }) => {
   await useEnglish(page);
@@ -344,8 +344,10 @@ for (const size of [{ width: 1280, height: 800 }, { width: 375, height: 812 }]) 
     await page.setViewportSize(size);
     await sandboxFromLesson(page);
     await page.getByTestId('sb-pin').click();
+    await openKnobs(page);
     await page.locator('[data-knob="client.key_scope"]').selectOption('attempt');
     await page.locator('[data-knob="client.recovery"]').selectOption('resend');
+    await closeKnobs(page);
     await expect(page.getByTestId('sb-col-B')).toContainText('client.recovery: resend');
     await answered(page);
     for (const col of ['sb-col-A', 'sb-col-B']) {
@@ -735,19 +737,22 @@ test('a refused connection in the sandbox: the request never leaves, so even a n
   await expect(page.locator('[data-testid="sb-verdict"] li')).toHaveCount(0);
 });
 
-test('on a phone-wide screen the sandbox shows how the run ends and its diagram before the knobs that change it', async ({ page }) => {
+test('on a phone-wide screen the sandbox shows how the run ends and its diagram, the knobs that change it one button away', async ({ page }) => {
   await page.setViewportSize({ width: 360, height: 740 });
   await page.goto('./#/sandbox');
   await waitSandbox(page);
   await answered(page);
   const top = async (sel) => (await page.locator(sel).first().boundingBox()).y;
   const summary = await top('[data-testid="sb-summary"]');
+  const button = await top('[data-testid="sb-drawer-open"]');
   const diagram = await top('.sandbox-view .diagram-card');
-  const knobs = await top('[data-testid="sb-knobs"]');
   const timeline = await top('.sandbox-view .timeline-card');
-  expect(summary).toBeLessThan(diagram);
-  expect(diagram).toBeLessThan(knobs);
-  expect(knobs).toBeLessThan(timeline);
+  expect(summary).toBeLessThan(button);
+  expect(button).toBeLessThan(diagram);
+  expect(diagram).toBeLessThan(timeline);
+  await expect(page.getByTestId('sb-knobs')).toBeHidden();
+  await openKnobs(page);
+  await expect(page.getByTestId('sb-knobs')).toBeVisible();
   // Nothing is wider than the screen.
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
 });
@@ -773,6 +778,7 @@ for (const size of [{ width: 1280, height: 800 }, { width: 375, height: 812 }]) 
   test(`at ${size.width} px an edit deep in the knobs shows how the run ends beside it, as the summary says`, async ({ page }) => {
     await page.setViewportSize(size);
     await sandboxFromLesson(page);
+    await openKnobs(page); // a phone's drawer
     // Two knobs down the list, changed where they are: the lost response becomes a second effect.
     for (const [knob, value] of [['client.key_scope', 'attempt'], ['client.recovery', 'resend']]) {
       await page.locator(`[data-knob="${knob}"]`).scrollIntoViewIfNeeded();
@@ -781,7 +787,9 @@ for (const size of [{ width: 1280, height: 800 }, { width: 375, height: 812 }]) 
     }
     const now = page.getByTestId('sb-now');
     // In view, below the sticky step bar, while the knob just changed is in view too.
-    const [box, bar] = [await now.boundingBox(), await page.getByTestId('controls').boundingBox()];
+    // (On a phone, in the drawer that covers the page, below its title bar.)
+    const over = size.width > 1000 ? page.getByTestId('controls') : page.locator('.sb-drawer-bar');
+    const [box, bar] = [await now.boundingBox(), await over.boundingBox()];
     expect(box.y).toBeGreaterThanOrEqual(bar.y + bar.height - 1);
     expect(box.y + box.height).toBeLessThanOrEqual(size.height);
     await expect(page.locator('[data-knob="client.recovery"]')).toBeInViewport();

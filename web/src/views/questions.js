@@ -369,12 +369,16 @@ function tableAnswers(q, ctx, rec, submit, table) {
   const hint = h('p', { class: 'muted table-hint', 'aria-live': 'polite' });
   const rows = [];
   for (const m of moments) {
+    // On a phone (style.css) the moment is a row of its own above its facts, instead of a
+    // column beside them: the two selects then have the width. Each moment is a row group
+    // of its own (a tbody), its header's scope.
+    const group = [h('tr', { class: 'qt-moment-row' }, h('th', { scope: 'rowgroup', colspan: String(sides.length + 1), class: 'qt-moment' }, l(m.label)))];
     facts.forEach((f, fi) => {
-      rows.push(
+      group.push(
         h(
           'tr',
           { class: fi === 0 ? 'moment-first' : null },
-          fi === 0 ? h('th', { scope: 'rowgroup', rowspan: String(facts.length), class: 'qt-moment' }, l(m.label)) : null,
+          fi === 0 ? h('th', { scope: 'rowgroup', rowspan: String(facts.length), class: 'qt-moment qt-moment-side' }, l(m.label)) : null,
           h('th', { scope: 'row', class: 'qt-fact' }, l(f.label)),
           sides.map((side) => {
             const k = cellKey(m, side, f);
@@ -406,6 +410,7 @@ function tableAnswers(q, ctx, rec, submit, table) {
         ),
       );
     });
+    rows.push(h('tbody', null, group));
   }
   return h(
     'div',
@@ -416,8 +421,8 @@ function tableAnswers(q, ctx, rec, submit, table) {
       h(
         'table',
         { class: 'qtable', 'aria-label': l(q.prompt) },
-        h('thead', null, h('tr', null, h('td', null), h('td', null), sides.map((sd) => h('th', { scope: 'col' }, sideName(sd))), (table.rowCountHead = h('th', { scope: 'col', class: 'row-count-head', hidden: true }, t('q.rowWrongHead'))))),
-        h('tbody', null, rows),
+        h('thead', null, h('tr', null, h('td', { class: 'qt-moment-side' }), h('td', null), sides.map((sd) => h('th', { scope: 'col' }, sideName(sd))), (table.rowCountHead = h('th', { scope: 'col', class: 'row-count-head', hidden: true }, t('q.rowWrongHead'))))),
+        rows,
       ),
     ),
     h(

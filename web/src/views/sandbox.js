@@ -20,7 +20,7 @@ import { stepButtons, enableStepButtons, scrubber, focusWhenLaidOut, playControl
 import { stepKeyTarget } from '../keys.js';
 import { linkNotices } from './notices.js';
 import { NO_HIDDEN, placeOf, withoutFaults, evaluateState } from './sandbox-panels/shared.js';
-import { KnobsPanel } from './sandbox-panels/knobs.js';
+import { KnobsPanel, NARROW } from './sandbox-panels/knobs.js';
 import { ScriptPanel } from './sandbox-panels/script.js';
 import { ExplorePanel } from './sandbox-panels/explore.js';
 import { OutcomePanel } from './sandbox-panels/outcome.js';
@@ -58,6 +58,12 @@ export class SandboxView {
     // A reload of the tab keeps the undo history, as the address keeps the state.
     this.onPageHide = () => saveUndo(this.code, this.history);
     window.addEventListener('pagehide', this.onPageHide);
+    // Wide again (a turned tablet): the drawer is part of the page, no longer over it.
+    this.narrow = window.matchMedia(NARROW);
+    this.onNarrow = () => {
+      if (!this.narrow.matches) this.closeDrawer({ focus: false });
+    };
+    this.narrow.addEventListener('change', this.onNarrow);
   }
 
   // --- the scenario (../sandbox/state.js) ----------------------------------------------
@@ -189,6 +195,9 @@ export class SandboxView {
   // --- layout -------------------------------------------------------------------------
 
   mount() {
+    // Mounted again (a language switch) with the drawer open: open again once rebuilt.
+    const reopen = !!this.drawerOpen;
+    if (this.el) this.closeDrawer({ focus: false });
     this.knobViews = null;
     this.renderedScript = null;
     // The view is built in stages, each drawn in a frame of its own (stageIn): first what a
@@ -216,6 +225,9 @@ export class SandboxView {
     // edit's result is seen where the edit is made, the full summary a click away.
     el.now = h('div', { class: 'sb-now', 'data-testid': 'sb-now' });
     el.script = h('section', { class: 'card sb-script', 'data-testid': 'sb-script', 'aria-labelledby': 'sb-script-h' , tabindex: '-1' });
+    // The start block's place (h-start's StartPanel.el goes in here): above the knobs on a
+    // wide screen, under the diagram on a narrow one, outside the drawer.
+    el.start = h('div', { class: 'sb-start-slot', 'data-testid': 'sb-start-slot' });
     el.plan = h('section', { class: 'card sb-plan', 'data-testid': 'sb-plan', 'aria-labelledby': 'sb-plan-h', tabindex: '-1' });
     el.targets = h('section', { class: 'card sb-targets', 'data-testid': 'sb-targets', 'aria-labelledby': 'sb-targets-h' , tabindex: '-1' });
     el.explore = h('section', { class: 'card sb-explore', 'data-testid': 'sb-explore', 'aria-labelledby': 'sb-explore-h' , tabindex: '-1' });
@@ -249,6 +261,7 @@ export class SandboxView {
       el.grid,
       el.truth,
     );
+    this.buildDrawer(); // el.drawer and its button el.drawerBtn
     // Shown as their stage is built (stageIn).
     this.stageEls = { sides: [el.targets, el.panels], knowledge: [el.gridCard, el.timeline], editors: [el.knobs, el.script, el.explore] };
     for (const x of Object.values(this.stageEls).flat()) x.hidden = true;
@@ -287,7 +300,8 @@ export class SandboxView {
         h(
           'div',
           { class: 'lesson-body' },
-          h('div', { class: 'col col-a' }, el.summary, el.compare, el.plan, el.targets, el.knobs, el.script, el.explore),
+          // The knobs, the injection points and the script are in the drawer (knobs.js buildDrawer).
+          h('div', { class: 'col col-a' }, el.summary, el.drawerBtn, el.compare, el.plan, el.start, el.drawer, el.explore),
           h(
             'div',
             { class: 'col col-b' },
@@ -305,6 +319,7 @@ export class SandboxView {
     this.render();
     this.markBusy();
     this.stageIn();
+    if (reopen) this.openDrawer();
   }
 
   /** Builds the stages mount() left for later, each after the frame that drew the one before. */
@@ -383,7 +398,7 @@ export class SandboxView {
       measureNextFrame('sandbox-refocus', () => () => {
         if (this.destroyed || this.root.contains(document.activeElement)) return; // focused meanwhile
         const again = fkey ? this.root.querySelector(`[data-fkey="${CSS.escape(fkey)}"]`) : null;
-        const back = again || (section && section.isConnected ? section : this.el.plan);
+        const back = again || (section && section.isConnected ? section : this.drawerOpen ? this.el.drawerTitle : this.el.plan);
         back.focus({ preventScroll: true });
       });
     }
@@ -552,6 +567,8 @@ export class SandboxView {
   destroy() {
     this.destroyed = true;
     if (this.playing) this.playing.cancel();
+    this.closeDrawer({ focus: false });
+    this.narrow.removeEventListener('change', this.onNarrow);
     this.model.close();
     if (this.explore && this.explore.running && this.app.engine) this.app.engine.cancel();
     window.removeEventListener('pagehide', this.onPageHide);

@@ -40,13 +40,80 @@ export class KnobsPanel {
     replaceChildren(
       this.el.knobs,
       h('h3', { id: 'sb-knobs-h', class: 'section-title' }, t('sandbox.scenario')),
-      this.el.now,
       mode === 'faults' ? h('p', { class: 'muted small' }, t('sandbox.lockedBreak')) : null,
       allowed ? h('p', { class: 'muted small', 'data-testid': 'sb-allowed-knobs' }, t('sandbox.allowedKnobs', { knobs: allowed.join(', ') })) : null,
       // In a fix-it challenge the table's judgement of each value would give the answer away.
       fix ? null : h('p', { class: 'muted small' }, t('sandbox.settingLegend')),
-      groups,
+      // Side by side where the column is wide enough (style.css): a shorter page.
+      h('div', { class: 'sb-groups' }, groups),
     );
+  }
+
+  /**
+   * The drawer: the "now" line, the knob list, the run's injection points and the script
+   * editor. On a wide screen (over NARROW) it is part of the page, beside the diagram; on a
+   * narrow one it is closed until its button opens it over the page, as a dialog: the focus
+   * moves into it, the page behind is inert, Escape or its close button closes it and gives
+   * the focus back to the button; it keeps where it was scrolled to.
+   */
+  buildDrawer() {
+    const el = this.el;
+    el.drawerTitle = h('h3', { id: 'sb-drawer-h', class: 'section-title sb-drawer-title', tabindex: '-1' }, t('sbDrawer.title'));
+    el.drawerClose = h('button', { type: 'button', class: 'btn sb-drawer-close', 'data-testid': 'sb-drawer-close', onclick: () => this.closeDrawer() }, h('span', { 'aria-hidden': 'true' }, '✕ '), t('sbDrawer.close'));
+    el.drawerBtn = h(
+      'button',
+      { type: 'button', class: 'btn sb-drawer-open', 'data-testid': 'sb-drawer-open', 'aria-expanded': 'false', 'aria-controls': 'sb-drawer', 'aria-haspopup': 'dialog', onclick: () => this.openDrawer() },
+      h('span', { 'aria-hidden': 'true' }, '⚙ '),
+      t('sbDrawer.open'),
+    );
+    el.drawer = h(
+      'div',
+      {
+        id: 'sb-drawer',
+        class: 'sb-drawer',
+        'data-testid': 'sb-drawer',
+        onkeydown: (ev) => {
+          if (ev.key !== 'Escape' || !this.drawerOpen) return;
+          ev.preventDefault();
+          ev.stopPropagation();
+          this.closeDrawer();
+        },
+      },
+      h('div', { class: 'sb-drawer-head' }, h('div', { class: 'sb-drawer-bar' }, el.drawerTitle, el.drawerClose), el.now),
+      el.knobs,
+      el.targets,
+      el.script,
+    );
+    return el.drawer;
+  }
+
+  /** Opens the drawer (a narrow screen only: on a wide one it is always shown). */
+  openDrawer() {
+    if (this.drawerOpen || !window.matchMedia(NARROW).matches) return;
+    const d = this.el.drawer;
+    this.drawerOpen = true;
+    d.classList.add('is-open');
+    d.setAttribute('role', 'dialog');
+    d.setAttribute('aria-modal', 'true');
+    d.setAttribute('aria-labelledby', 'sb-drawer-h');
+    this.el.drawerBtn.setAttribute('aria-expanded', 'true');
+    this.inerted = inertOutside(d);
+    d.scrollTop = this.drawerScroll || 0;
+    this.el.drawerTitle.focus({ preventScroll: true });
+  }
+
+  /** Closes the drawer; the focus goes back to its button unless `focus` is false. */
+  closeDrawer({ focus = true } = {}) {
+    if (!this.drawerOpen) return;
+    const d = this.el.drawer;
+    this.drawerOpen = false;
+    this.drawerScroll = d.scrollTop;
+    d.classList.remove('is-open');
+    for (const name of ['role', 'aria-modal', 'aria-labelledby']) d.removeAttribute(name);
+    this.el.drawerBtn.setAttribute('aria-expanded', 'false');
+    for (const x of this.inerted || []) x.inert = false;
+    this.inerted = null;
+    if (focus) this.el.drawerBtn.focus();
   }
 
   refreshKnobs() {
@@ -93,6 +160,22 @@ export class KnobsPanel {
     update();
     return { el, update };
   }
+}
+
+/** Under this width the sandbox is one column and its knobs are in a closed drawer (style.css says the same). */
+export const NARROW = '(max-width: 1000px)';
+
+/** Makes everything on the page but `el` (and the live regions, still heard) inert; gives what it made inert. */
+function inertOutside(el) {
+  const done = [];
+  for (let x = el; x.parentElement && x !== document.body; x = x.parentElement) {
+    for (const other of x.parentElement.children) {
+      if (other === x || other.inert || other.hasAttribute('aria-live')) continue;
+      other.inert = true;
+      done.push(other);
+    }
+  }
+  return done;
 }
 
 // --- one control per kind of knob ----------------------------------------------------

@@ -78,6 +78,7 @@ export class OutcomePanel {
 
   /** The summary of how the run ends, focused and scrolled to `block` ("start": the "now" line's link). */
   showSummary(block = 'start') {
+    this.closeDrawer({ focus: false }); // the summary is on the page, under the drawer
     this.el.summary.focus({ preventScroll: true });
     this.el.summary.scrollIntoView({ block });
   }
