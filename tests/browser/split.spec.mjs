@@ -1,6 +1,6 @@
 // The page in parts (scripts/lib/page-bundle.mjs): a lesson opened from its address waits
-// only for the code it shows; the other language's strings follow once it is shown, the
-// sandbox and the lesson list arrive when the learner goes there. And when a part cannot be
+// only for the code it shows; the sandbox and the lesson list arrive when the learner goes there; the other language's
+// strings only when the language switch is about to be used. And when a part cannot be
 // fetched, the page says so.
 
 import { test, expect, LESSON, waitReady, sandboxReady, settleLessons } from './helpers.mjs';
@@ -20,7 +20,7 @@ function watchParts(page) {
   return parts;
 }
 
-test('a lesson is ready with only its own parts; the other language follows it, the sandbox and the list come when asked for', async ({ page }) => {
+test('a lesson is ready with only its own parts; the sandbox and the list come when asked for, the other language when the switch is reached', async ({ page }) => {
   // The sandbox opens from a lesson once its questions are settled.
   await settleLessons(page, [LESSON]);
   const parts = watchParts(page);
@@ -40,12 +40,6 @@ test('a lesson is ready with only its own parts; the other language follows it, 
   await page.getByTestId('next').click();
   await expect(page.getByTestId('lesson-view')).toHaveAttribute('data-step', '1');
 
-  // The other language's strings are fetched once the lesson is shown: the switch needs no wait.
-  await expect.poll(() => parts.includes('en')).toBe(true);
-  await page.getByTestId('lang-switch').click();
-  await expect(page.locator('html')).toHaveAttribute('lang', 'en');
-  await expect(page.getByTestId('lang-switch')).toHaveText('中文');
-
   expect(parts).not.toContain('sandbox');
   await page.getByTestId('open-in-sandbox').click();
   await sandboxReady(page);
@@ -55,6 +49,15 @@ test('a lesson is ready with only its own parts; the other language follows it, 
   await page.locator('header a.brand').click();
   await expect(page.locator('[data-testid="lesson-card"]').first()).toBeVisible();
   expect(parts).toContain('list');
+
+  // A lesson, the sandbox and the list, all in one language: one language's strings fetched.
+  expect(parts.filter((p) => p === 'en' || p === 'zh-CN')).toEqual(['zh-CN']);
+  // The pointer on the language switch fetches the other one; the switch then shows it.
+  await page.getByTestId('lang-switch').hover();
+  await expect.poll(() => parts.includes('en')).toBe(true);
+  await page.getByTestId('lang-switch').click();
+  await expect(page.locator('html')).toHaveAttribute('lang', 'en');
+  await expect(page.getByTestId('lang-switch')).toHaveText('中文');
 });
 
 test('when the shown language\'s strings cannot be fetched, the page says so in both languages', async ({ page, guard }) => {

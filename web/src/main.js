@@ -251,6 +251,11 @@ function renderShell(root) {
       'data-testid': 'lang-switch',
       lang: getLang() === 'zh-CN' ? 'en' : 'zh-CN',
       'aria-label': `${t('lang.switch')} — ${t('lang.switchLabel')}`,
+      // A visit fetches one language's strings: the other's start when the switch is about
+      // to be used (pointer over it, a touch, the keyboard on it), so the click rarely waits.
+      onpointerenter: preloadOtherStrings,
+      onpointerdown: preloadOtherStrings,
+      onfocus: preloadOtherStrings,
       onclick: () => setLang(getLang() === 'zh-CN' ? 'en' : 'zh-CN'),
     },
     t('lang.switch'),
@@ -711,7 +716,6 @@ async function start() {
   }
   const view = app.view ? app.view.kind : app.engineError ? 'engine-error' : 'list';
   postReady(getLang(), view, app.view && app.view.id ? app.view.id : null);
-  preloadOtherStrings();
   registerServiceWorker();
 }
 
