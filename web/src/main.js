@@ -27,6 +27,11 @@ const compareView = () => import('./views/compare.js');
 const lessonTextView = () => import('./views/lessontext.js');
 const importing = () => import('./importing.js');
 
+// When the page's script began to run (its modules' code, after the ones it imports): the
+// bench and tests/browser/split.spec.mjs check that the lesson's data was asked for before
+// (web/early.js), not after it.
+performance.mark('idemlab-app');
+
 const app = {
   engine: null, // the engine, in its Web Worker (engine.js), once loaded
   engineError: null,
