@@ -1,6 +1,9 @@
-// Runs as soon as it arrives (an async classic script, first in index.html), while app.js
-// and its chunks are still on their way: it starts the fetches the first view will make,
-// so that they do not wait for the page's code to load and run first.
+// Runs before app.js (a deferred classic script, first in index.html: deferred scripts and
+// the app.js module run in the page's order, so this one always runs first), while app.js's
+// chunks are still on their way: it starts the fetches the first view will make, so that
+// they do not wait for the page's code to run first. (Async, it usually ran first, but
+// nothing made it: whenever app.js had been ready before it, the lesson's data would have
+// waited for app.js to run.)
 //   - the strings of the language the page will show (a chunk named by the build in this
 //     script's data-strings-<lang> attributes, scripts/lib/page-bundle.mjs), as a
 //     modulepreload: the page's import of it then finds it loaded;

@@ -17,14 +17,21 @@
 //   TRACED further loads: on a shared machine a task's wall time counts the time the
 //   system gave to others, its thread time does not;
 // - list_interactive_ms: navigation to the lesson list until it shows a card (or an error
-//   card) for every entry of the lesson index, median.
+//   card) for every entry of the lesson index, median;
+// - the request chain (issue 33): over the traced loads, whether every one asked for the
+//   lesson's file, its run and the lesson index before app.js began to run
+//   (lesson_data_before_app_js), and how long before it the last of them was sent
+//   (lesson_data_lead_ms, median; negative: after it);
+// - language_chunks: how many language strings files (chunks/en-*, chunks/zh-CN-*) the
+//   visit (the list, then the lesson opened from it, until the network is idle) fetched.
 // Also names every file of dist/ a visit fetches: the list, then opening the lesson from it
 // (scripts/bench sums their gzip sizes), and the critical path: the files the first load had
 // asked for when the lesson was ready to step (report.py sums their gzip sizes).
 // usage: node page.mjs PORT LOADS  ->  {"page_interactive_ms": median, "first_ms": x,
 //          "first_drawn_ms", "fcp_ms", "open_longest_task_ms", "use_longest_task_ms",
 //          "open_longest_task_cpu_ms", "use_longest_task_cpu_ms", "open_main_cpu_ms",
-//          "list_interactive_ms": median, "visit_files": ["index.html", ...],
+//          "list_interactive_ms": median, "lesson_data_before_app_js", "lesson_data_lead_ms",
+//          "language_chunks", "visit_files": ["index.html", ...],
 //          "critical_files": ["index.html", ...], "console_errors": n}
 import { chromium } from '@playwright/test';
 import config from '../../playwright.config.js';
@@ -73,11 +80,13 @@ function markListed(entries) {
   new MutationObserver(mark).observe(document, { subtree: true, childList: true, attributes: true });
 }
 
-const TRACED = 3;
+const TRACED = 5; // medians of 5
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 const stopServer = await serveDist(port);
-const entries = (await (await fetch(`${origin}/lessons/index.json`)).json()).lessons.length;
+const index = (await (await fetch(`${origin}/lessons/index.json`)).json()).lessons;
+const entries = index.length;
+const lessonFile = index.find((e) => e.id === LESSON).file; // lessons/01-lost-receipt.json
 const browser = await chromium.launch({ ...config.use.launchOptions, headless: true });
 const times = [];
 const drawn = [];
@@ -148,10 +157,25 @@ async function tracedLoad() {
   await useLesson(page);
   await page.evaluate(() => performance.mark('idemlab-used'));
   const t = await trace.stop();
+  const chain = requestChain(t.events);
   await context.close();
   const open = t.tasksBetween(null, 'idemlab-ready');
   const use = t.tasksBetween('idemlab-ready', 'idemlab-used');
-  return { open: longestOf(open), use: longestOf(use), openCpu: open.reduce((a, b) => a + b, 0) };
+  return { open: longestOf(open), use: longestOf(use), openCpu: open.reduce((a, b) => a + b, 0), ...chain };
+}
+
+// The lesson's data requests beside app.js, from the trace: the last of the lesson's file,
+// its run and the index to be sent (ResourceSendRequest) against the start of app.js's
+// evaluation (the page's first module evaluated: app.js is the entry, and imports nothing
+// before it runs). `lead`: how many ms before app.js ran the last of them was asked for
+// (negative: after it, a request chain).
+function requestChain(events) {
+  const thread = events.find((e) => e.name === 'thread_name' && e.args && e.args.name === 'CrRendererMain');
+  const app = events.find((e) => thread && e.pid === thread.pid && e.tid === thread.tid && e.name === 'v8.evaluateModule');
+  const urls = ['lessons/index.json', lessonFile, lessonFile.replace(/\.json$/, '.run.json')].map((f) => `${origin}/${f}`);
+  const sent = urls.map((u) => events.find((e) => e.name === 'ResourceSendRequest' && e.args.data && e.args.data.url === u));
+  if (!app || sent.some((e) => !e)) return { lead: null };
+  return { lead: (app.ts - Math.max(...sent.map((e) => e.ts))) / 1000 };
 }
 
 try {
@@ -218,5 +242,8 @@ console.log(JSON.stringify({
   use_longest_task_cpu_ms: Math.round(Math.max(...traced.map((x) => x.use))),
   open_main_cpu_ms: Math.round(median(traced.map((x) => x.openCpu))),
   list_interactive_ms: median(listTimes),
+  lesson_data_before_app_js: traced.every((x) => x.lead !== null && x.lead > 0),
+  lesson_data_lead_ms: traced.every((x) => x.lead !== null) ? Math.round(median(traced.map((x) => x.lead)) * 10) / 10 : null,
+  language_chunks: [...visited].filter((f) => /^chunks\/(en|zh-CN)-[a-z0-9]+\.js$/.test(f)).length,
   visit_files: [...visited].sort(), critical_files: critical, console_errors: consoleErrors,
 }));

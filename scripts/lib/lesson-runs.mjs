@@ -56,7 +56,7 @@ const named = index.lessons
   .map(([id, name]) => `${id}=${name}`);
 const htmlPath = join(site, 'index.html');
 const html = readFileSync(htmlPath, 'utf8');
-const earlyTag = '<script src="early.js" async';
+const earlyTag = '<script src="early.js" defer';
 if (html.split(earlyTag).length !== 2) throw new Error(`lesson-runs: index.html: expected one ${earlyTag}`);
 writeFileSync(htmlPath, html.replace(earlyTag, () => `${earlyTag} data-lessons="${named.join(';')}"`));
 console.log(`lesson runs: ${Object.keys(runs).length} of ${index.lessons.length} lessons run at build time`);

@@ -82,7 +82,7 @@ html = html.replace(/\s*<link rel="(preload|modulepreload)"[^>]*>/g, '');
 html = html.replace(/\s*<!-- boot\.js says so[^>]*-->/, '');
 // No early fetches in a file with no network (web/early.js).
 html = html.replace(/\s*<!-- early\.js starts[^>]*-->/, '');
-html = replaceOnce(html, /<script src="early.js" async[^>]*><\/script>/, '', 'early.js script');
+html = replaceOnce(html, /<script src="early.js" defer[^>]*><\/script>/, '', 'early.js script');
 html = replaceOnce(html, /<script src="boot.js" defer><\/script>/, '', 'boot.js script');
 html = replaceOnce(html, /<script type="module" src="app.js"><\/script>/, '@@SCRIPTS@@', 'app.js script');
 // The markup itself (not what goes in its elements) loads nothing.

@@ -91,7 +91,7 @@ if (html.split(tag).length !== 2) throw new Error(`index.html: expected one ${ta
 const links = preload.map((p) => `<link rel="modulepreload" href="${p}">\n  `).join('');
 // Each language's strings chunk, named on web/early.js's tag (data-strings-<lang>): it
 // preloads the one the page will show before app.js has loaded and asked for it.
-const earlyTag = '<script src="early.js" async></script>';
+const earlyTag = '<script src="early.js" defer></script>';
 if (html.split(earlyTag).length !== 2) throw new Error(`index.html: expected one ${earlyTag}`);
 const i18nDir = resolve('web/src/i18n');
 const strings = Object.values(chunks)
@@ -100,7 +100,7 @@ const strings = Object.values(chunks)
   .map(([f, m]) => ` data-strings-${m[1]}="${f}"`)
   .join('');
 if (!strings) throw new Error('page-bundle: no strings chunk (web/src/i18n/*.json) in the served bundle');
-writeFileSync(indexPath, html.replace(tag, () => `${links}${tag}`).replace(earlyTag, () => `<script src="early.js" async${strings}></script>`));
+writeFileSync(indexPath, html.replace(tag, () => `${links}${tag}`).replace(earlyTag, () => `<script src="early.js" defer${strings}></script>`));
 
 if (flag === '--analyze') {
   // Each module's share of the critical path, before minification (Rollup's rendered length).

@@ -66,6 +66,33 @@ test('a shared address opens the same run, in another browser context', async ({
   await other.close();
 });
 
+test('after edits that lengthen, change and shorten the run, the text timeline lists the run shown, as its address opened anew does', async ({ page, browser, baseURL }) => {
+  await sandboxFromLesson(page);
+  await page.getByTestId('controls').focus();
+  await page.keyboard.press('End');
+  const start = (await shownRun(page)).timeline;
+  // The lost response taken away (the run changes from that step on), a resend on a new key
+  // per attempt with the fault back (longer), then the last edit undone.
+  await page.locator(`[data-testid="sb-target"][data-target="${LOST}"]`).click();
+  await page.locator('[data-knob="client.key_scope"]').selectOption('attempt');
+  await page.locator('[data-knob="client.recovery"]').selectOption('resend');
+  await page.locator(`[data-testid="sb-target"][data-target="${LOST}"]`).click();
+  await page.getByTestId('sb-undo').click();
+  await page.getByTestId('controls').focus();
+  await page.keyboard.press('End');
+  const edited = await shownRun(page);
+  expect(edited.timeline).not.toEqual(start);
+  const other = await browser.newContext({ baseURL });
+  const fresh = await other.newPage();
+  await useEnglish(fresh);
+  await fresh.goto(await settledUrl(page));
+  await waitSandbox(fresh);
+  await fresh.getByTestId('controls').focus();
+  await fresh.keyboard.press('End');
+  expect((await shownRun(fresh)).timeline).toEqual(edited.timeline);
+  await other.close();
+});
+
 test('undo and redo, by button and by Ctrl+Z / Ctrl+Shift+Z', async ({ page }) => {
   await sandboxFromLesson(page);
   const start = await shownRun(page);

@@ -1,9 +1,10 @@
 // The page in parts (scripts/lib/page-bundle.mjs): a lesson opened from its address waits
-// only for the code it shows; the other language's strings follow once it is shown, the
-// sandbox and the lesson list arrive when the learner goes there. And when a part cannot be
+// only for the code it shows, and its data is asked for before app.js runs;
+// the sandbox and the lesson list arrive when the learner goes there; the other language's
+// strings only when the language switch is about to be used. And when a part cannot be
 // fetched, the page says so.
 
-import { test, expect, LESSON, waitReady, sandboxReady, settleLessons } from './helpers.mjs';
+import { test, expect, LESSON, waitReady, sandboxReady, settleLessons, lessonFile } from './helpers.mjs';
 
 /** The part a chunk file is ("sandbox", "list", "en", "zh-CN", "chunk" for shared code), or null. */
 function partOf(url) {
@@ -20,7 +21,7 @@ function watchParts(page) {
   return parts;
 }
 
-test('a lesson is ready with only its own parts; the other language follows it, the sandbox and the list come when asked for', async ({ page }) => {
+test('a lesson is ready with only its own parts; the sandbox and the list come when asked for, the other language when the switch is reached', async ({ page }) => {
   // The sandbox opens from a lesson once its questions are settled.
   await settleLessons(page, [LESSON]);
   const parts = watchParts(page);
@@ -40,12 +41,6 @@ test('a lesson is ready with only its own parts; the other language follows it, 
   await page.getByTestId('next').click();
   await expect(page.getByTestId('lesson-view')).toHaveAttribute('data-step', '1');
 
-  // The other language's strings are fetched once the lesson is shown: the switch needs no wait.
-  await expect.poll(() => parts.includes('en')).toBe(true);
-  await page.getByTestId('lang-switch').click();
-  await expect(page.locator('html')).toHaveAttribute('lang', 'en');
-  await expect(page.getByTestId('lang-switch')).toHaveText('中文');
-
   expect(parts).not.toContain('sandbox');
   await page.getByTestId('open-in-sandbox').click();
   await sandboxReady(page);
@@ -55,6 +50,33 @@ test('a lesson is ready with only its own parts; the other language follows it, 
   await page.locator('header a.brand').click();
   await expect(page.locator('[data-testid="lesson-card"]').first()).toBeVisible();
   expect(parts).toContain('list');
+
+  // A lesson, the sandbox and the list, all in one language: one language's strings fetched.
+  expect(parts.filter((p) => p === 'en' || p === 'zh-CN')).toEqual(['zh-CN']);
+  // The pointer on the language switch fetches the other one; the switch then shows it.
+  await page.getByTestId('lang-switch').hover();
+  await expect.poll(() => parts.includes('en')).toBe(true);
+  await page.getByTestId('lang-switch').click();
+  await expect(page.locator('html')).toHaveAttribute('lang', 'en');
+  await expect(page.getByTestId('lang-switch')).toHaveText('中文');
+});
+
+test('a lesson\'s data is asked for before app.js runs, not by it', async ({ page }) => {
+  await page.goto(`./#/lesson/${LESSON}`);
+  await waitReady(page, LESSON);
+  const file = lessonFile(LESSON);
+  const { entries, app } = await page.evaluate(() => ({
+    entries: performance.getEntriesByType('resource').map((e) => ({ path: new URL(e.name).pathname, start: e.startTime })),
+    // main.js marks when the page's script begins to run
+    app: performance.getEntriesByName('idemlab-app')[0].startTime,
+  }));
+  const at = (path) => entries.find((e) => e.path === `/${path}`);
+  // The lesson's file, its run and the index were each asked for before the page's script
+  // ran (web/early.js): none of them waits for app.js to load and run first.
+  for (const path of [file, file.replace(/\.json$/, '.run.json'), 'lessons/index.json']) {
+    expect(at(path), path).toBeTruthy();
+    expect(at(path).start, path).toBeLessThan(app);
+  }
 });
 
 test('when the shown language\'s strings cannot be fetched, the page says so in both languages', async ({ page, guard }) => {

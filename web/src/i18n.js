@@ -151,7 +151,11 @@ function nameInAddress(lang) {
   }
 }
 
-/** Fetches the other languages' strings now (once the page has shown its first view), so that a switch is immediate. */
+/**
+ * Fetches the other languages' strings now, so that a switch is immediate: called when the
+ * language switch is about to be used (main.js), not on every visit (a visit fetches the
+ * strings of the language it shows only).
+ */
 export function preloadOtherStrings() {
   for (const lang of LANGS) if (lang !== current) load(lang).catch(() => {}); // a failure is said if that language is asked for
 }

@@ -27,6 +27,11 @@ const compareView = () => import('./views/compare.js');
 const lessonTextView = () => import('./views/lessontext.js');
 const importing = () => import('./importing.js');
 
+// When the page's script began to run (its modules' code, after the ones it imports): the
+// bench and tests/browser/split.spec.mjs check that the lesson's data was asked for before
+// (web/early.js), not after it.
+performance.mark('idemlab-app');
+
 const app = {
   engine: null, // the engine, in its Web Worker (engine.js), once loaded
   engineError: null,
@@ -251,6 +256,11 @@ function renderShell(root) {
       'data-testid': 'lang-switch',
       lang: getLang() === 'zh-CN' ? 'en' : 'zh-CN',
       'aria-label': `${t('lang.switch')} — ${t('lang.switchLabel')}`,
+      // A visit fetches one language's strings: the other's start when the switch is about
+      // to be used (pointer over it, a touch, the keyboard on it), so the click rarely waits.
+      onpointerenter: preloadOtherStrings,
+      onpointerdown: preloadOtherStrings,
+      onfocus: preloadOtherStrings,
       onclick: () => setLang(getLang() === 'zh-CN' ? 'en' : 'zh-CN'),
     },
     t('lang.switch'),
@@ -711,7 +721,6 @@ async function start() {
   }
   const view = app.view ? app.view.kind : app.engineError ? 'engine-error' : 'list';
   postReady(getLang(), view, app.view && app.view.id ? app.view.id : null);
-  preloadOtherStrings();
   registerServiceWorker();
 }
 

@@ -3,7 +3,7 @@
 // diagram; later steps are not listed until they are reached.
 
 import { h, replaceChildren, measureNextFrame } from '../dom.js';
-import { t, l, sideName } from '../i18n.js';
+import { t, l, sideName, getLang } from '../i18n.js';
 
 export function stepLine(step) {
   const side = step.event && step.event.side ? step.event.side : 'none';
@@ -20,6 +20,8 @@ function mountTimeline(container, run) {
     rest: h('p', { class: 'muted timeline-rest', 'data-testid': 'timeline-rest' }),
     scroller: null,
     lines: [], // the <li> of steps 0..cur, in order
+    keys: [], // what each of them shows (lineKey)
+    lang: getLang(),
     cur: -1,
     onPick: null,
   };
@@ -27,6 +29,27 @@ function mountTimeline(container, run) {
   replaceChildren(container, h('h3', { id: hid, class: 'section-title' }, t('timeline.title')), view.scroller, view.rest);
   views.set(container, view);
   return view;
+}
+
+/** What a step's line shows: a line with the same text and kind is kept when the run changes. */
+function lineKey(st) {
+  return `${(st.event && st.event.side) || 'none'}|${(st.event && st.event.kind) || ''}|${stepLine(st)}`;
+}
+
+/**
+ * A new run in the same view (an edit in the sandbox): the lines up to the first step that
+ * reads differently stay as they are (an edit usually changes the run from the step its
+ * fault lands on), the rest go and are listed again from the new run.
+ */
+function keepSameLines(view, run) {
+  view.run = run;
+  const { lines, keys } = view;
+  let same = 0;
+  while (same < lines.length && same < run.steps.length && keys[same] === lineKey(run.steps[same])) same++;
+  if (view.cur >= 0 && view.cur < lines.length) markCurrent(lines[view.cur], false);
+  while (lines.length > same) lines.pop().remove();
+  keys.length = same;
+  view.cur = -1;
 }
 
 function lineFor(view, st, i) {
@@ -48,7 +71,8 @@ function markCurrent(li, current) {
 /** List steps 0..cur, the current one marked; stepping adds or removes lines at the end. */
 export function renderTimeline(container, run, cur, onPick) {
   let view = views.get(container);
-  if (!view || view.run !== run) view = mountTimeline(container, run);
+  if (!view || view.lang !== getLang() || !container.contains(view.list)) view = mountTimeline(container, run);
+  else if (view.run !== run) keepSameLines(view, run);
   view.onPick = onPick;
   const { list, lines } = view;
   const focusedStep = document.activeElement && list.contains(document.activeElement) ? document.activeElement.dataset.step : null;
@@ -56,11 +80,13 @@ export function renderTimeline(container, run, cur, onPick) {
   const end = Math.min(cur, run.steps.length - 1);
   if (view.cur >= 0 && view.cur < lines.length && view.cur !== cur) markCurrent(lines[view.cur], false);
   while (lines.length > end + 1) lines.pop().remove();
+  view.keys.length = lines.length;
   if (lines.length < end + 1) {
     const added = document.createDocumentFragment();
     for (let i = lines.length; i <= end; i++) {
       const li = lineFor(view, run.steps[i], i);
       lines.push(li);
+      view.keys.push(lineKey(run.steps[i]));
       added.appendChild(li);
     }
     list.appendChild(added);
