@@ -224,8 +224,31 @@ function axisControl(prefix) {
   );
 }
 
+// The layer of fault targets over the drawing, with what its buttons do for the view drawn
+// in it last (overlay.view).
+function targetOverlay() {
+  const overlay = h('div', { class: 'diagram-targets', role: 'group', 'aria-label': t('palette.targets') });
+  // A click (a tap, Enter or Space) adds or removes the fault there.
+  overlay.addEventListener('click', (ev) => {
+    const view = overlay.view;
+    const b = ev.target.closest && ev.target.closest('.target');
+    const tg = b && view.targetById.get(b.getAttribute('data-target'));
+    if (tg && view.onTarget) view.onTarget(tg);
+  });
+  // Escape on a target puts the picked kind down, back on the palette.
+  overlay.addEventListener('keydown', (ev) => {
+    const view = overlay.view;
+    if (ev.key !== 'Escape' || !view.palette || !view.kind) return;
+    ev.preventDefault();
+    pickKind(view.palette, null);
+    const first = view.palette.group.querySelector('input');
+    if (first && !overlay.contains(document.activeElement)) first.focus();
+  });
+  return overlay;
+}
+
 // The parts that never change for a lesson: built once per container.
-function mountDiagram(container, run, label, scrollerBefore = null) {
+function mountDiagram(container, run, label, before = null) {
   diagramCount += 1;
   const prefix = `dg${diagramCount}`;
   const geo = geometryOf(run);
@@ -246,12 +269,13 @@ function mountDiagram(container, run, label, scrollerBefore = null) {
   const svg = s('svg', { class: 'diagram-svg', role: 'img', 'aria-labelledby': `${titleId} ${descId}`, 'data-testid': 'diagram', 'data-step': 0, preserveAspectRatio: 'xMidYMin meet' });
   // The sandbox's fault targets: buttons laid over the drawing (placed in % of it, so they
   // keep their CSS size whatever the drawing's scale), in diagram order for the Tab key.
-  const overlay = h('div', { class: 'diagram-targets', role: 'group', 'aria-label': t('palette.targets') });
-  const canvas = h('div', { class: 'diagram-canvas' }, svg, overlay);
+  // Kept from the view before, with a focused target in it: drawTargets hands the focus on.
+  const overlay = before ? before.overlay : targetOverlay();
+  const canvas = before ? before.canvas : h('div', { class: 'diagram-canvas' }, svg, overlay);
   const control = axisControl(prefix);
-  let scroller = scrollerBefore;
+  let scroller = before ? before.scroller : null;
   let wrapper;
-  if (scroller) {
+  if (before) {
     // Everything before the scroller is new but the fault palette (a focused kind keeps its
     // focus); the scroller stays where it is, with the new drawing.
     wrapper = scroller.parentNode;
@@ -262,7 +286,7 @@ function mountDiagram(container, run, label, scrollerBefore = null) {
     }
     wrapper.insertBefore(control, scroller);
     wrapper.insertBefore(header, scroller);
-    scroller.replaceChildren(canvas);
+    canvas.replaceChild(svg, before.svg);
   } else {
     scroller = h('div', { class: 'diagram-scroll', tabindex: '0', role: 'group', 'aria-label': label || t('diagram.title') }, canvas);
     wrapper = h('div', { class: 'diagram' }, control, header, scroller);
@@ -279,6 +303,7 @@ function mountDiagram(container, run, label, scrollerBefore = null) {
     prefix,
     svg,
     overlay,
+    canvas,
     wrapper,
     scroller,
     control,
@@ -310,20 +335,7 @@ function mountDiagram(container, run, label, scrollerBefore = null) {
     palette: null, // the sandbox's palette of fault kinds, kept from the view before
     kind: null, // the kind picked there: its targets are drawn
   };
-  // Sandbox targets: a click (a tap, Enter or Space) adds or removes the fault there.
-  overlay.addEventListener('click', (ev) => {
-    const b = ev.target.closest && ev.target.closest('.target');
-    const tg = b && view.targetById.get(b.getAttribute('data-target'));
-    if (tg && view.onTarget) view.onTarget(tg);
-  });
-  // Escape on a target puts the picked kind down, back on the palette.
-  overlay.addEventListener('keydown', (ev) => {
-    if (ev.key !== 'Escape' || !view.palette || !view.kind) return;
-    ev.preventDefault();
-    pickKind(view.palette, null);
-    const first = view.palette.group.querySelector('input');
-    if (first && !overlay.contains(document.activeElement)) first.focus();
-  });
+  overlay.view = view;
   // Rows are click targets; the text timeline is the keyboard route to the same thing.
   view.fixed.rows.addEventListener('click', (ev) => {
     const row = ev.target.closest && ev.target.closest('.row');
@@ -386,7 +398,7 @@ export function renderDiagram(container, run, cur, onPick, { targets = null, onT
     // A new run (a sandbox edit) is drawn in the scroller already there: a focused scroller
     // keeps its focus, and the browser need not lay the page out to move it (removing a
     // focused element, or blurring it, forced a whole layout in the middle of the edit).
-    view = mountDiagram(container, run, label, view ? view.scroller : null);
+    view = mountDiagram(container, run, label, view || null);
     if (before) [view.palette, view.kind] = [before.palette, before.kind];
   }
   view.onPick = onPick || null;

@@ -71,7 +71,9 @@ export function createPalette(onKind) {
   // itself); the keyboard's way is Escape.
   group.addEventListener('click', (ev) => {
     const input = ev.target.closest && ev.target.closest('label') && ev.target.closest('label').querySelector('input');
-    if (input && input.value === palette.kind && ev.target === input && palette.wasChecked) pickKind(palette, null);
+    if (!input || ev.target !== input) return; // the label's click, before the input's
+    if (input.value === palette.kind && palette.wasChecked) pickKind(palette, null);
+    palette.wasChecked = false;
   });
   group.addEventListener('pointerdown', (ev) => {
     const label = ev.target.closest && ev.target.closest('label');
