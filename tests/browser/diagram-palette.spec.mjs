@@ -117,7 +117,7 @@ async function expectPlaced(page, id) {
   }
 }
 
-test('pointer: pick a kind, click one of its targets: the fault is placed; a click on it takes it out again', async ({ page }) => {
+test('pointer: pick a kind, click one of its targets: the fault is placed; a click on it takes it out again; a kind dragged onto a target places it', async ({ page }) => {
   await page.setViewportSize({ width: 1280, height: 800 });
   await startAt(page);
   await openSandboxOf(page, 'lost-receipt');
@@ -133,6 +133,13 @@ test('pointer: pick a kind, click one of its targets: the fault is placed; a cli
   await targets(page).and(page.locator(`[data-target="${id}"]`)).click();
   await expect(planItems(page).filter({ hasText: text.slice(text.indexOf(': ') + 2) })).toHaveCount(0);
   await expect(targets(page).and(page.locator(`[data-target="${id}"]`))).toHaveCount(0);
+  // Or drag a kind from the palette onto one of its targets.
+  const chip = kinds(page).and(page.locator('[data-kind="drop"]'));
+  await chip.click();
+  const drop = targets(page).and(page.locator('[aria-pressed="false"][data-kind="drop"]')).first();
+  const dropId = await drop.getAttribute('data-target');
+  await chip.dragTo(drop);
+  await expectPlaced(page, dropId);
 });
 
 test('touch: on a phone, tap a kind then tap a target: the fault is placed', async ({ browser, baseURL }) => {

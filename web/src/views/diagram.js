@@ -235,6 +235,22 @@ function targetOverlay() {
     const tg = b && view.targetById.get(b.getAttribute('data-target'));
     if (tg && view.onTarget) view.onTarget(tg);
   });
+  // A palette chip dropped on an open target places its fault (a placed one stays placed).
+  const openTarget = (ev) => {
+    const b = ev.target.closest && ev.target.closest('.target-open');
+    return b && overlay.view.targetById.get(b.getAttribute('data-target'));
+  };
+  overlay.addEventListener('dragover', (ev) => {
+    if (!openTarget(ev)) return;
+    ev.preventDefault();
+    if (ev.dataTransfer) ev.dataTransfer.dropEffect = 'copy';
+  });
+  overlay.addEventListener('drop', (ev) => {
+    const tg = openTarget(ev);
+    if (!tg) return;
+    ev.preventDefault();
+    if (overlay.view.onTarget) overlay.view.onTarget(tg);
+  });
   // Escape on a target puts the picked kind down, back on the palette.
   overlay.addEventListener('keydown', (ev) => {
     const view = overlay.view;

@@ -12,16 +12,16 @@ import { t } from '../i18n.js';
 // Each kind: the fault field it is read from, its icon (a glyph drawn in the page's font)
 // and its words. In the order a request meets them.
 const KINDS = [
-  { id: 'connect', icon: '⊘' },
-  { id: 'drop', icon: '✂' },
-  { id: 'crash_client', icon: '⚡' },
-  { id: 'crash_service', icon: '⚡' },
-  { id: 'error', icon: '⚠' },
-  { id: 'refuse', icon: '✋' },
-  { id: 'lose_row', icon: '⌫' },
-  { id: 'other', icon: '?' },
+  { id: 'connect', icon: '⊘', words: 'palette.kind.connect' },
+  { id: 'drop', icon: '✂', words: 'palette.kind.drop' },
+  { id: 'crash_client', icon: '⚡', words: 'palette.kind.crash_client' },
+  { id: 'crash_service', icon: '⚡', words: 'palette.kind.crash_service' },
+  { id: 'error', icon: '⚠', words: 'palette.kind.error' },
+  { id: 'refuse', icon: '✋', words: 'palette.kind.refuse' },
+  { id: 'lose_row', icon: '⌫', words: 'palette.kind.lose_row' },
+  { id: 'other', icon: '?', words: 'palette.kind.other' },
 ];
-const ICONS = new Map(KINDS.map((k) => [k.id, k.icon]));
+const BY_ID = new Map(KINDS.map((k) => [k.id, k]));
 
 /** The palette kind of a target's fault, read from the fault's own field. */
 export function faultKind(fault) {
@@ -36,8 +36,8 @@ export function faultKind(fault) {
   return 'other';
 }
 
-export const kindIcon = (kind) => ICONS.get(kind) || '?';
-export const kindName = (kind) => t(`palette.kind.${kind}`);
+export const kindIcon = (kind) => (BY_ID.get(kind) || BY_ID.get('other')).icon;
+export const kindName = (kind) => t((BY_ID.get(kind) || BY_ID.get('other')).words);
 
 /** The kinds that `targets` offer, in palette order. */
 export function kindsOf(targets) {
@@ -79,6 +79,15 @@ export function createPalette(onKind) {
     const label = ev.target.closest && ev.target.closest('label');
     palette.wasChecked = Boolean(label && label.querySelector('input').checked);
   });
+  // A chip dragged onto the diagram picks its kind (its targets show) and diagram.js places
+  // the fault where it is dropped.
+  group.addEventListener('dragstart', (ev) => {
+    const label = ev.target.closest && ev.target.closest('label');
+    if (!label || !ev.dataTransfer) return;
+    ev.dataTransfer.setData('text/plain', label.dataset.kind);
+    ev.dataTransfer.effectAllowed = 'copy';
+    if (palette.kind !== label.dataset.kind) pickKind(palette, label.dataset.kind);
+  });
   el.addEventListener('keydown', (ev) => {
     if (ev.key === 'Escape' && palette.kind) {
       ev.preventDefault();
@@ -105,7 +114,7 @@ export function updatePalette(palette, targets, kind) {
       ...kinds.map((k) =>
         h(
           'label',
-          { class: ['palette-kind', `palette-${k}`], 'data-kind': k, 'data-testid': 'palette-kind' },
+          { class: ['palette-kind', `palette-${k}`], 'data-kind': k, 'data-testid': 'palette-kind', draggable: 'true' },
           h('input', { type: 'radio', name: palette.group.parentNode.querySelector('.palette-title').id, value: k, class: 'palette-input' }),
           h('span', { class: 'palette-icon', 'aria-hidden': 'true' }, kindIcon(k)),
           h('span', { class: 'palette-label' }, kindName(k)),
