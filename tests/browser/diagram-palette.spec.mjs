@@ -53,8 +53,8 @@ function measure(page) {
 }
 
 for (const [name, viewport] of [
-  ['desktop', { width: 1280, height: 800 }],
   ['phone', { width: 375, height: 812 }],
+  ['desktop', { width: 1280, height: 800 }],
 ]) {
   test(`every lesson's sandbox, ${name}: each kind's targets are at least 24×24 and cover no target and no label`, async ({ page }) => {
     test.setTimeout(90_000);
