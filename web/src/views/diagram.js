@@ -427,7 +427,7 @@ export function renderDiagram(container, run, cur, onPick, { targets = null, onT
     }
     view.palette.onKind = (kind) => {
       view.kind = kind;
-      drawTargets(view, view.targets, view.cur);
+      drawTargets(view, view.targets);
     };
     view.kind = updatePalette(view.palette, targets, view.kind);
   }
@@ -506,7 +506,7 @@ function draw(view, cur) {
   }
   view.events = keyedChildren(fixed.events, view.events, evItems);
 
-  if (targets) drawTargets(view, targets, cur);
+  if (targets) drawTargets(view, targets);
 
   // Keep the current row in view, measured once the page is laid out for this frame.
   measureNextFrame(view, () => keepRowInView(view));
@@ -613,28 +613,36 @@ function targetButton(view, tg, at) {
 }
 
 // The targets drawn: every fault placed (a click takes it out again) and the picked kind's
-// open ones, none on a text label or on each other.
-function drawTargets(view, targets, cur) {
+// open ones, none on a text label or on each other. Placed in the next frame, where the
+// page is laid out anyway: measuring the drawing in the middle of an edit would force a
+// layout of its own.
+function drawTargets(view, targets) {
   const { overlay, svg } = view;
   view.targetById = new Map((targets || []).map((tg) => [tg.id, tg]));
-  const focused = overlay.contains(document.activeElement) ? document.activeElement.getAttribute('data-target') : null;
-  const shown = (targets || []).filter((tg) => tg.planned || (view.kind && faultKind(tg.fault) === view.kind));
-  const buttons = [];
-  if (shown.length) {
-    const scale = svg.getBoundingClientRect().width / view.geo.width || 1;
-    const size = TARGET_PX / scale;
-    const taken = textBoxes(svg);
-    for (const tg of shown) {
-      const at = placeTarget(targetSpots(view, tg, cur, size), size, taken, view.geo.width, view.height);
-      if (!at) continue;
-      taken.push(at.box);
-      buttons.push(targetButton(view, tg, at));
+  measureNextFrame(overlay, () => {
+    if (overlay.view !== view || !svg.isConnected) return null;
+    const cur = view.cur;
+    const shown = (view.targets || []).filter((tg) => tg.planned || (view.kind && faultKind(tg.fault) === view.kind));
+    const buttons = [];
+    if (shown.length) {
+      const scale = svg.getBoundingClientRect().width / view.geo.width || 1;
+      const size = TARGET_PX / scale;
+      const taken = textBoxes(svg);
+      for (const tg of shown) {
+        const at = placeTarget(targetSpots(view, tg, cur, size), size, taken, view.geo.width, view.height);
+        if (!at) continue;
+        taken.push(at.box);
+        buttons.push(targetButton(view, tg, at));
+      }
     }
-  }
-  overlay.replaceChildren(...buttons);
-  overlay.hidden = buttons.length === 0;
-  const again = focused && buttons.find((b) => b.getAttribute('data-target') === focused);
-  if (again) again.focus({ preventScroll: true });
+    return () => {
+      const focused = overlay.contains(document.activeElement) ? document.activeElement.getAttribute('data-target') : null;
+      overlay.replaceChildren(...buttons);
+      overlay.hidden = buttons.length === 0;
+      const again = focused && buttons.find((b) => b.getAttribute('data-target') === focused);
+      if (again) again.focus({ preventScroll: true });
+    };
+  });
 }
 
 function keepRowInView(view) {
