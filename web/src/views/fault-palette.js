@@ -17,7 +17,7 @@ const KINDS = [
   { id: 'crash_client', icon: '⚡', words: 'palette.kind.crash_client' },
   { id: 'crash_service', icon: '⚡', words: 'palette.kind.crash_service' },
   { id: 'error', icon: '⚠', words: 'palette.kind.error' },
-  { id: 'refuse', icon: '✋', words: 'palette.kind.refuse' },
+  { id: 'refuse', icon: '↩', words: 'palette.kind.refuse' },
   { id: 'lose_row', icon: '⌫', words: 'palette.kind.lose_row' },
   { id: 'other', icon: '?', words: 'palette.kind.other' },
 ];
@@ -100,6 +100,7 @@ export function createPalette(onKind) {
 /** Pick `kind` (null: none), as a learner would. */
 export function pickKind(palette, kind) {
   palette.kind = kind;
+  sayKind(palette);
   for (const input of palette.group.querySelectorAll('input')) input.checked = input.value === kind;
   palette.onKind(kind);
 }
@@ -128,6 +129,10 @@ export function updatePalette(palette, targets, kind) {
   palette.kind = picked;
   for (const input of palette.group.querySelectorAll('input')) input.checked = input.value === picked;
   palette.el.hidden = kinds.length === 0;
-  palette.hint.textContent = picked ? t('palette.hintPicked', { kind: kindName(picked) }) : t('palette.hint');
+  sayKind(palette);
   return picked;
+}
+
+function sayKind(palette) {
+  palette.hint.textContent = palette.kind ? t('palette.hintPicked', { kind: kindName(palette.kind) }) : t('palette.hint');
 }
