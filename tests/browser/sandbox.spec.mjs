@@ -484,16 +484,17 @@ test('keyboard: leaving a changed number field with Tab moves on to the next con
   await expect(timeout).toHaveValue('150');
 });
 
-test('a click on a diagram target leaves the focus on the diagram, drawn again for the new run, so the arrow keys still scroll it', async ({ page }) => {
+test('a click on a diagram target leaves the focus on it, drawn again for the new run, so Tab goes on from there', async ({ page }) => {
   await sandboxFromLesson(page);
   await answered(page);
+  await page.locator('.diagram-card [data-testid="palette-kind"][data-kind="drop"]').click();
   const open = page.locator('[data-testid="diagram-target"].target-open').first();
   const id = await open.getAttribute('data-target');
   await open.click();
   const target = page.locator(`[data-testid="diagram-target"][data-target="${id}"]`);
   await expect(target).toHaveClass(/target-planned/);
   await answered(page);
-  await expect(page.locator('.diagram-card .diagram-scroll')).toBeFocused();
+  await expect(target).toBeFocused();
 });
 
 test('a learner at the end of the run stays at its end after an edit that makes the run longer', async ({ page }) => {

@@ -7,6 +7,7 @@
 
 import { h, s, keyedChildren, measureNextFrame } from '../dom.js';
 import { t, l, sideName, nameOf, worded } from '../i18n.js';
+import { createPalette, updatePalette, pickKind, faultKind, kindIcon } from './fault-palette.js';
 
 // Lane positions (x) and the drawing's width. A run whose steps carry `provider` (the
 // service notifies a mail provider) gets a fourth lane right of the service's.
@@ -223,8 +224,47 @@ function axisControl(prefix) {
   );
 }
 
+// The layer of fault targets over the drawing, with what its buttons do for the view drawn
+// in it last (overlay.view).
+function targetOverlay() {
+  const overlay = h('div', { class: 'diagram-targets', role: 'group', 'aria-label': t('palette.targets') });
+  // A click (a tap, Enter or Space) adds or removes the fault there.
+  overlay.addEventListener('click', (ev) => {
+    const view = overlay.view;
+    const b = ev.target.closest && ev.target.closest('.target');
+    const tg = b && view.targetById.get(b.getAttribute('data-target'));
+    if (tg && view.onTarget) view.onTarget(tg);
+  });
+  // A palette chip dropped on an open target places its fault (a placed one stays placed).
+  const openTarget = (ev) => {
+    const b = ev.target.closest && ev.target.closest('.target-open');
+    return b && overlay.view.targetById.get(b.getAttribute('data-target'));
+  };
+  overlay.addEventListener('dragover', (ev) => {
+    if (!openTarget(ev)) return;
+    ev.preventDefault();
+    if (ev.dataTransfer) ev.dataTransfer.dropEffect = 'copy';
+  });
+  overlay.addEventListener('drop', (ev) => {
+    const tg = openTarget(ev);
+    if (!tg) return;
+    ev.preventDefault();
+    if (overlay.view.onTarget) overlay.view.onTarget(tg);
+  });
+  // Escape on a target puts the picked kind down, back on the palette.
+  overlay.addEventListener('keydown', (ev) => {
+    const view = overlay.view;
+    if (ev.key !== 'Escape' || !view.palette || !view.kind) return;
+    ev.preventDefault();
+    pickKind(view.palette, null);
+    const first = view.palette.group.querySelector('input');
+    if (first && !overlay.contains(document.activeElement)) first.focus();
+  });
+  return overlay;
+}
+
 // The parts that never change for a lesson: built once per container.
-function mountDiagram(container, run, label, scrollerBefore = null) {
+function mountDiagram(container, run, label, before = null) {
   diagramCount += 1;
   const prefix = `dg${diagramCount}`;
   const geo = geometryOf(run);
@@ -243,19 +283,34 @@ function mountDiagram(container, run, label, scrollerBefore = null) {
     ),
   );
   const svg = s('svg', { class: 'diagram-svg', role: 'img', 'aria-labelledby': `${titleId} ${descId}`, 'data-testid': 'diagram', 'data-step': 0, preserveAspectRatio: 'xMidYMin meet' });
+  // The sandbox's fault targets: buttons laid over the drawing (placed in % of it, so they
+  // keep their CSS size whatever the drawing's scale), in diagram order for the Tab key.
+  // Kept from the view before, with a focused target in it: drawTargets hands the focus on.
+  const overlay = before ? before.overlay : targetOverlay();
+  const canvas = before ? before.canvas : h('div', { class: 'diagram-canvas' }, svg, overlay);
   const control = axisControl(prefix);
-  let scroller = scrollerBefore;
-  if (scroller) {
-    // Everything before the scroller is new; the scroller stays where it is, with the new svg.
-    const wrapper = scroller.parentNode;
-    while (wrapper.firstChild !== scroller) wrapper.removeChild(wrapper.firstChild);
+  let scroller = before ? before.scroller : null;
+  let wrapper;
+  if (before) {
+    // Everything before the scroller is new but the fault palette (a focused kind keeps its
+    // focus); the scroller stays where it is, with the new drawing.
+    wrapper = scroller.parentNode;
+    for (let n = wrapper.firstChild; n && n !== scroller; ) {
+      const next = n.nextSibling;
+      if (!n.classList.contains('fault-palette')) wrapper.removeChild(n);
+      n = next;
+    }
     wrapper.insertBefore(control, scroller);
     wrapper.insertBefore(header, scroller);
-    scroller.replaceChildren(svg);
+    canvas.replaceChild(svg, before.svg);
   } else {
-    scroller = h('div', { class: 'diagram-scroll', tabindex: '0', role: 'group', 'aria-label': label || t('diagram.title') }, svg);
-    container.appendChild(h('div', { class: 'diagram' }, control, header, scroller));
+    scroller = h('div', { class: 'diagram-scroll', tabindex: '0', role: 'group', 'aria-label': label || t('diagram.title') }, canvas);
+    wrapper = h('div', { class: 'diagram' }, control, header, scroller);
+    container.appendChild(wrapper);
   }
+  // Its drawing width, below which a narrow screen scrolls it sideways (style.css) rather
+  // than shrink its labels past legibility.
+  wrapper.style.setProperty('--dg-w', `${W}px`);
 
   const view = {
     run,
@@ -263,6 +318,9 @@ function mountDiagram(container, run, label, scrollerBefore = null) {
     sides,
     prefix,
     svg,
+    overlay,
+    canvas,
+    wrapper,
     scroller,
     control,
     axis: null, // the axis the parts below were drawn for
@@ -279,7 +337,6 @@ function mountDiagram(container, run, label, scrollerBefore = null) {
       times: s('g', { class: 'times' }),
       messages: s('g', { class: 'messages' }),
       events: s('g', { class: 'events' }),
-      targets: s('g', { class: 'targets' }),
       // Play's travelling messages and crash flashes (diagram-anim.js), over the rest.
       anim: s('g', { class: 'anim', 'aria-hidden': 'true', 'pointer-events': 'none' }),
     },
@@ -293,14 +350,10 @@ function mountDiagram(container, run, label, scrollerBefore = null) {
     targets: null,
     onTarget: null,
     targetById: new Map(),
+    palette: null, // the sandbox's palette of fault kinds, kept from the view before
+    kind: null, // the kind picked there: its targets are drawn
   };
-  // Sandbox targets: a click adds or removes the fault there (the sandbox's target list is
-  // the keyboard route to the same thing).
-  view.fixed.targets.addEventListener('click', (ev) => {
-    const g = ev.target.closest && ev.target.closest('.target');
-    const tg = g && view.targetById.get(g.getAttribute('data-target'));
-    if (tg && view.onTarget) view.onTarget(tg);
-  });
+  overlay.view = view;
   // Rows are click targets; the text timeline is the keyboard route to the same thing.
   view.fixed.rows.addEventListener('click', (ev) => {
     const row = ev.target.closest && ev.target.closest('.row');
@@ -358,15 +411,28 @@ export function targetAction(tg) {
 export function renderDiagram(container, run, cur, onPick, { targets = null, onTarget = null, label = null } = {}) {
   let view = views.get(container);
   if (!view || view.run !== run) {
+    const before = view;
     if (view) mounted.delete(view);
     // A new run (a sandbox edit) is drawn in the scroller already there: a focused scroller
     // keeps its focus, and the browser need not lay the page out to move it (removing a
     // focused element, or blurring it, forced a whole layout in the middle of the edit).
-    view = mountDiagram(container, run, label, view ? view.scroller : null);
+    view = mountDiagram(container, run, label, view || null);
+    if (before) [view.palette, view.kind] = [before.palette, before.kind];
   }
   view.onPick = onPick || null;
   view.onTarget = onTarget;
   view.targets = targets;
+  if (targets) {
+    if (!view.palette) {
+      view.palette = createPalette(() => {});
+      view.wrapper.insertBefore(view.palette.el, view.wrapper.firstChild);
+    }
+    view.palette.onKind = (kind) => {
+      view.kind = kind;
+      drawTargets(view, view.targets);
+    };
+    view.kind = updatePalette(view.palette, targets, view.kind);
+  }
   draw(view, cur);
 }
 
@@ -406,7 +472,6 @@ function draw(view, cur) {
     }
   }
   parts.push(['gaps', () => fixed.gaps], ['times', () => fixed.times], ['messages', () => fixed.messages], ['events', () => fixed.events]);
-  if (targets) parts.push(['targets', () => fixed.targets]);
   parts.push(['anim', () => fixed.anim]);
   view.parts = keyedChildren(svg, view.parts, parts);
 
@@ -444,7 +509,7 @@ function draw(view, cur) {
   }
   view.events = keyedChildren(fixed.events, view.events, evItems);
 
-  if (targets) drawTargets(view, targets, cur);
+  if (targets) drawTargets(view, targets);
 
   // Keep the current row in view, measured once the page is laid out for this frame.
   measureNextFrame(view, () => keepRowInView(view));
@@ -500,54 +565,123 @@ function gapMark(gap, y0, y1, geo, sides) {
   );
 }
 
-// Where a target is drawn: on its message's line (a drop), or on its side's lane just
-// before the step it precedes (a crash); several crash points at one place fan out.
-function targetShape(view, tg, cur, slot) {
+// A target's size on screen (CSS px, style.css's .diagram-targets .target), plus a gap:
+// what it keeps clear of the drawing's text and of other targets, whatever the scale.
+const TARGET_PX = 26 + 4;
+
+// Where a target may go, best first: along its message's line (a drop), clear of the label
+// at the line's middle; or on its side's lane just before the step it precedes (a crash, an
+// error, a lost row), then beside it, outward first.
+function targetSpots(view, tg, cur, size) {
   const { geo, run } = view;
   const { y } = view.layout;
-  let x;
-  let yy;
   if (tg.message !== null && tg.message !== undefined) {
     const m = run.messages[tg.message];
-    if (!m || !Number.isInteger(m.sent_step) || m.sent_step > cur) return null;
+    if (!m || !Number.isInteger(m.sent_step) || m.sent_step > cur) return [];
     const x1 = laneX(geo, m.from);
     const y1 = y(m.sent_step);
     const ended = Number.isInteger(m.end_step) && m.end_step <= cur;
     const lostOnTheWay = ended && m.fate === 'dropped' && m.drop_reason !== 'receiver_down';
-    const x2 = lostOnTheWay ? (x1 + laneX(geo, m.to)) / 2 : laneX(geo, m.to);
-    const y2 = ended ? y(m.end_step) : y1 + RH * 0.35;
-    const f = ended ? 0.22 : 0.5; // clear of the message's label at its middle
-    x = x1 + (x2 - x1) * f;
-    yy = y1 + (y2 - y1) * f;
-  } else {
-    if (tg.step - 1 > cur) return null;
-    x = laneX(geo, tg.side) + (tg.side === 'client' ? -1 : 1) * (16 + 24 * slot);
-    yy = y(tg.step) - RH / 2;
+    const x2 = lostOnTheWay ? (x1 + laneX(geo, m.to)) / 2 : ended ? laneX(geo, m.to) : x1 + (laneX(geo, m.to) - x1) * 0.42;
+    const y2 = ended ? y(m.end_step) : Math.max(y1 + RH * 0.35, y(cur));
+    const at = (f, dy = 0) => [x1 + (x2 - x1) * f, y1 + (y2 - y1) * f + dy];
+    const fs = [0.25, 0.75, 0.18, 0.82, 0.33, 0.67, 0.12, 0.88, 0.42, 0.58];
+    return [...fs.map((f) => at(f)), ...fs.map((f) => at(f, size * 0.6)), ...fs.map((f) => at(f, -size * 0.6))];
   }
+  if (tg.step - 1 > cur) return [];
+  const x = laneX(geo, tg.side);
+  const yy = y(tg.step) - RH / 2;
+  const out = tg.side === 'client' ? -1 : 1;
+  const spots = [];
+  for (const dy of [0, -size * 0.25, size * 0.25]) {
+    for (const k of [0, 1, -1, 2, -2, 3, -3, 4]) spots.push([x + out * k * size, yy + dy]);
+  }
+  return spots;
+}
+
+const overlaps = (a, b) => a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
+
+// The drawing's text, as boxes in its units (read from the laid-out drawing, only when
+// targets are to be placed).
+function textBoxes(svg) {
+  const boxes = [];
+  for (const el of svg.querySelectorAll('text')) {
+    try {
+      const b = el.getBBox();
+      if (b.width || b.height) boxes.push({ x: b.x, y: b.y, w: b.width, h: b.height });
+    } catch (_) {
+      /* not laid out */
+    }
+  }
+  return boxes;
+}
+
+/** The first spot clear of the text and of targets placed before, else the least crowded. */
+function placeTarget(spots, size, taken, width, height) {
+  let best = null;
+  let bestHits = Infinity;
+  for (const [x0, y0] of spots) {
+    const x = Math.max(size / 2, Math.min(width - size / 2, x0));
+    const yy = Math.max(size / 2, Math.min(height - size / 2, y0));
+    const box = { x: x - size / 2, y: yy - size / 2, w: size, h: size };
+    const hits = taken.filter((b) => overlaps(b, box)).length;
+    if (hits < bestHits) [best, bestHits] = [{ x, y: yy, box }, hits];
+    if (hits === 0) break;
+  }
+  return best;
+}
+
+function targetButton(view, tg, at) {
+  const kind = faultKind(tg.fault);
   const label = `${targetAction(tg)}: ${l(tg.text)}`;
-  return s(
-    'g',
-    { class: ['target', tg.planned ? 'target-planned' : 'target-open', tg.fault.drop ? 'target-drop' : 'target-crash'], 'data-target': tg.id, 'data-testid': 'diagram-target' },
-    s('title', null, label),
-    s('circle', { class: 'target-hit', cx: x, cy: yy, r: 10 }),
-    tg.fault.drop ? cross(x, yy, 4.5, 'target-mark') : s('path', { class: 'target-mark', d: `M${x - 5},${yy - 5} L${x + 5},${yy + 5} M${x + 5},${yy - 5} L${x - 5},${yy + 5}` }),
+  return h(
+    'button',
+    {
+      type: 'button',
+      class: ['target', tg.planned ? 'target-planned' : 'target-open', `target-${kind}`],
+      'data-target': tg.id,
+      'data-kind': kind,
+      'data-testid': 'diagram-target',
+      'aria-pressed': tg.planned ? 'true' : 'false',
+      'aria-label': label,
+      title: label,
+      style: `left:${((at.x / view.geo.width) * 100).toFixed(3)}%;top:${((at.y / view.height) * 100).toFixed(3)}%`,
+    },
+    h('span', { 'aria-hidden': 'true' }, kindIcon(kind)),
   );
 }
 
-function drawTargets(view, targets, cur) {
-  view.targetById = new Map(targets.map((tg) => [tg.id, tg]));
-  const slots = new Map();
-  const shapes = [];
-  for (const tg of targets) {
-    const place = `${tg.side}@${tg.step}`;
-    const slot = tg.message === null || tg.message === undefined ? slots.get(place) || 0 : 0;
-    if (tg.message === null || tg.message === undefined) slots.set(place, slot + 1);
-    const shape = targetShape(view, tg, cur, slot);
-    if (shape) shapes.push(shape);
-  }
-  const g = view.fixed.targets;
-  while (g.firstChild) g.removeChild(g.firstChild);
-  for (const shape of shapes) g.appendChild(shape);
+// The targets drawn: every fault placed (a click takes it out again) and the picked kind's
+// open ones, none on a text label or on each other. Placed in the next frame, where the
+// page is laid out anyway: measuring the drawing in the middle of an edit would force a
+// layout of its own.
+function drawTargets(view, targets) {
+  const { overlay, svg } = view;
+  view.targetById = new Map((targets || []).map((tg) => [tg.id, tg]));
+  measureNextFrame(overlay, () => {
+    if (overlay.view !== view || !svg.isConnected) return null;
+    const cur = view.cur;
+    const shown = (view.targets || []).filter((tg) => tg.planned || (view.kind && faultKind(tg.fault) === view.kind));
+    const buttons = [];
+    if (shown.length) {
+      const scale = svg.getBoundingClientRect().width / view.geo.width || 1;
+      const size = TARGET_PX / scale;
+      const taken = textBoxes(svg);
+      for (const tg of shown) {
+        const at = placeTarget(targetSpots(view, tg, cur, size), size, taken, view.geo.width, view.height);
+        if (!at) continue;
+        taken.push(at.box);
+        buttons.push(targetButton(view, tg, at));
+      }
+    }
+    return () => {
+      const focused = overlay.contains(document.activeElement) ? document.activeElement.getAttribute('data-target') : null;
+      overlay.replaceChildren(...buttons);
+      overlay.hidden = buttons.length === 0;
+      const again = focused && buttons.find((b) => b.getAttribute('data-target') === focused);
+      if (again) again.focus({ preventScroll: true });
+    };
+  });
 }
 
 function keepRowInView(view) {
