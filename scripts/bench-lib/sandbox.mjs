@@ -68,6 +68,9 @@ try {
   await page.evaluate(() => performance.mark('sb-opened'));
   await page.focus('[data-testid="controls"]');
   await page.keyboard.press('End');
+  // The diagram shows the targets of the fault kind picked on its palette: losing a message.
+  await page.click('[data-testid="palette-kind"][data-kind="drop"]');
+  await page.waitForSelector('[data-testid="diagram-target"].target-open', { state: 'attached' });
   const targets = await page.$$eval('[data-testid="diagram-target"].target-open', (gs) => gs.map((g) => g.getAttribute('data-target')));
 
   // One click on a diagram target, timed in the page until the frame after it.
