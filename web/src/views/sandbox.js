@@ -340,34 +340,6 @@ export class SandboxView {
   }
 
   /**
-   * After an edit, each side's rows with the targets, then the knowledge grid with the
-   * timeline, are drawn again each in a task of its own after the frame before, as when the
-   * view opens: the task that takes in the engine's answer draws the summary, the plan and
-   * the diagram (issue 12: no task over 50 ms). The view stays aria-busy until they are in.
-   */
-  redrawLater(stages) {
-    const todo = stages.filter((x) => !this.later.has(x));
-    if (!todo.length) return;
-    for (const x of todo) this.later.add(x);
-    const mounted = this.mounted;
-    const next = () => {
-      // Mounted again meanwhile (a language switch): its own stages draw everything.
-      if (this.destroyed || this.mounted !== mounted) return;
-      const stage = todo.shift();
-      // Drawn meanwhile by the view's opening stages: nothing to do. A run taken in but not
-      // drawn yet (an edit's answer that a later edit supersedes) may be shorter than the
-      // step shown: the latest answer draws it all again.
-      if (this.later.delete(stage) && !this.model.undrawn && this.step >= 0) {
-        if (stage === 'sides') this.renderSides();
-        else this.renderKnowledge();
-      }
-      this.markBusy();
-      if (todo.length) afterNextPaint(next);
-    };
-    afterNextPaint(next);
-  }
-
-  /**
    * The step to show once the run in force is drawn: a learner at the end of the run drawn
    * (the scrubber still spans it) stays at the end; elsewhere, at the same step. The run in
    * force may be longer or shorter: an edit, or one answered but not drawn yet (another was
@@ -385,7 +357,6 @@ export class SandboxView {
     const keep = this.stepToKeep();
     this.el.range.max = String(this.last);
     this.step = -1;
-    this.redrawLater(['sides', 'knowledge']);
     this.render();
     this.go(keep, { force: true });
     this.el.edited.textContent = t('sandbox.recomputed', { text: l(this.run.ending.text) });

@@ -12,6 +12,10 @@ import { statusPill } from '../panels.js';
 import { unreachedNote } from '../wrongalone.js';
 import { faultKey, clone, placed, typedNumber } from './shared.js';
 
+// Each target list's rows by what they read (renderTargets), per list element: a view mounted
+// again (a language switch) has a new one.
+const targetLists = new WeakMap();
+
 export class OutcomePanel {
   renderSummary() {
     const run = this.run;
@@ -173,42 +177,58 @@ export class OutcomePanel {
     );
   }
 
+  /**
+   * The run's injection points as a list. Keyed: a row that reads as it did (same point,
+   * same words, same place in the list) is kept and only marked later or not, since an edit
+   * or a step changes few of its hundreds of elements (issue 33: an edit within 50 ms).
+   */
   renderTargets() {
     const cur = this.step;
     const targets = this.run.targets || [];
     const side = (s) => nameOf('side', s);
-    replaceChildren(
-      this.el.targets,
-      h('h3', { id: 'sb-targets-h', class: 'section-title' }, t('sandbox.targets')),
-      h('p', { class: 'muted small' }, t('sandbox.targetsHint')),
-      h(
-        'ul',
-        { class: 'sb-target-list', 'data-testid': 'sb-target-list' },
-        targets.map((tg, i) =>
+    let box = targetLists.get(this.el.targets);
+    if (!box) {
+      box = { list: h('ul', { class: 'sb-target-list', 'data-testid': 'sb-target-list' }), rows: new Map() };
+      targetLists.set(this.el.targets, box);
+      replaceChildren(this.el.targets, h('h3', { id: 'sb-targets-h', class: 'section-title' }, t('sandbox.targets')), h('p', { class: 'muted small' }, t('sandbox.targetsHint')), box.list);
+    }
+    const rows = new Map();
+    const items = targets.map((tg, i) => {
+      const text = l(tg.text);
+      const key = JSON.stringify([tg.id, !!tg.planned, text, tg.side, tg.t, i]);
+      let li = box.rows.get(key);
+      if (!li) {
+        const id = tg.id;
+        li = h(
+          'li',
+          null,
           h(
-            'li',
-            { class: [tg.step > cur + 1 && 'is-later'] },
-            h(
-              'button',
-              {
-                type: 'button',
-                class: ['btn', 'btn-small', 'sb-target', tg.planned && 'is-planned'],
-                'aria-pressed': tg.planned ? 'true' : 'false',
-                // Several buttons share a name ("Crash here"): each is described by its point.
-                'aria-describedby': `sb-target-${i}`,
-                'data-target': tg.id,
-                'data-fkey': `target-${tg.id}`,
-                'data-testid': 'sb-target',
-                onclick: () => this.toggleTarget(tg),
-              },
-              targetAction(tg),
-            ),
-            ' ',
-            h('span', { id: `sb-target-${i}` }, h('span', null, l(tg.text)), h('span', { class: 'muted small' }, ` · ${side(tg.side)} · t=${tg.t}ms`)),
+            'button',
+            {
+              type: 'button',
+              class: ['btn', 'btn-small', 'sb-target', tg.planned && 'is-planned'],
+              'aria-pressed': tg.planned ? 'true' : 'false',
+              // Several buttons share a name ("Crash here"): each is described by its point.
+              'aria-describedby': `sb-target-${i}`,
+              'data-target': id,
+              'data-fkey': `target-${id}`,
+              'data-testid': 'sb-target',
+              // The point as the run in force has it (a kept row outlives the run it was built for).
+              onclick: () => this.toggleTarget((this.run.targets || []).find((x) => x.id === id) || tg),
+            },
+            targetAction(tg),
           ),
-        ),
-      ),
-    );
+          ' ',
+          h('span', { id: `sb-target-${i}` }, h('span', null, text), h('span', { class: 'muted small' }, ` · ${side(tg.side)} · t=${tg.t}ms`)),
+        );
+      }
+      li.classList.toggle('is-later', tg.step > cur + 1);
+      rows.set(key, li);
+      return li;
+    });
+    box.rows = rows;
+    const kids = box.list.children;
+    if (kids.length !== items.length || items.some((li, i) => kids[i] !== li)) replaceChildren(box.list, items);
   }
 
   async checkChallenge() {
