@@ -80,6 +80,8 @@ test('the schema describes exactly the knobs of the engine\'s table, with their 
   assert.deepEqual(schema.$defs.do.enum, vocab.actions.map((a) => a.name));
   // A challenge's goal is one of the engine's invariants.
   assert.deepEqual(schema.$defs.challenge.properties.goal.enum, vocab.invariants.map((i) => i.name));
+  // A first experiment's goal is one of them, or an ending the engine judges (safe, survive).
+  assert.deepEqual(schema.$defs.sandbox.properties.experiments.items.properties.reach.enum, ['safe', 'survive', ...vocab.invariants.map((i) => i.name)]);
   // So is the invariant an incident's report saw.
   assert.deepEqual(schema.$defs.incident.properties.reported.properties.violation.enum, vocab.invariants.map((i) => i.name));
 });
@@ -377,6 +379,8 @@ const refused = {
   'a fix field in a break challenge': ['/challenge/knobs', (l) => { l.challenge.knobs = ['client.key_scope']; }],
   'a challenge without its prompt': ['/challenge/prompt', (l) => { delete l.challenge.prompt; }],
   'an unknown knob in a challenge policy': ['/challenge/policy/client/key_scop', (l) => { l.challenge.policy = { client: { key_scop: 'intent' } }; }],
+  'an unknown knob in the sandbox block\'s focus': ['/sandbox/focus/0', (l) => { l.sandbox = { focus: ['client.key_scop'] }; }],
+  'a first experiment with an unknown goal': ['/sandbox/experiments/0/reach', (l) => { l.sandbox = { focus: ['client.key_scope'], experiments: [{ goal: { 'zh-CN': '试试', en: 'Try' }, reach: 'double_effect', example: { client: { key_scope: 'attempt' } } }] }; }],
   'an incident linking to a plain http address': ['/incident/url', (l) => { addIncident(l).url = 'http://example.com/1'; }],
   'an incident that says nothing about what the report saw': ['/incident/reported', (l) => { addIncident(l).reported = {}; }],
   'an incident whose report broke an unknown invariant': ['/incident/reported/violation', (l) => { addIncident(l).reported = { violation: 'double_charge' }; }],
