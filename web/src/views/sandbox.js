@@ -24,6 +24,7 @@ import { KnobsPanel } from './sandbox-panels/knobs.js';
 import { ScriptPanel } from './sandbox-panels/script.js';
 import { ExplorePanel } from './sandbox-panels/explore.js';
 import { OutcomePanel } from './sandbox-panels/outcome.js';
+import { StartPanel } from './sandbox-panels/start.js';
 
 export { faultKey, evaluateState } from './sandbox-panels/shared.js';
 
@@ -283,7 +284,7 @@ export class SandboxView {
         h(
           'div',
           { class: 'lesson-body' },
-          h('div', { class: 'col col-a' }, el.summary, el.compare, el.plan, el.targets, el.knobs, el.script, el.explore),
+          h('div', { class: 'col col-a' }, el.summary, new StartPanel(this).el, el.compare, el.plan, el.targets, el.knobs, el.script, el.explore),
           h(
             'div',
             { class: 'col col-b' },
