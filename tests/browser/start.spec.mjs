@@ -19,8 +19,8 @@ test('start small: change the deciding knobs until an experiment is done, take t
   await expect(start).toBeVisible();
   const experiments = start.getByTestId('sb-start-experiment');
   await expect(experiments).toHaveCount(lesson.sandbox.experiments.length);
-  const duplicate = experiments.filter({ hasText: lesson.sandbox.experiments[0].goal.en });
-  await expect(duplicate).toHaveAttribute('data-reached', 'false');
+  const first = experiments.filter({ hasText: lesson.sandbox.experiments[0].goal.en });
+  await expect(first).toHaveAttribute('data-reached', 'false');
   // The lesson's design is the one in force.
   await expect(start.getByTestId('sb-preset-lesson')).toHaveAttribute('aria-pressed', 'true');
 
@@ -35,7 +35,7 @@ test('start small: change the deciding knobs until an experiment is done, take t
   await knobs.locator('[data-knob="client.recovery"]').selectOption('resend');
   await answered(page);
   await expect(violation(page, 'duplicate_effect')).toHaveCount(1);
-  await expect(duplicate).toHaveAttribute('data-reached', 'true');
+  await expect(first).toHaveAttribute('data-reached', 'true');
   await expect(start.getByTestId('sb-preset-lesson')).toHaveAttribute('aria-pressed', 'false');
 
   // The right design, by keyboard: one edit, and the run breaks nothing.
@@ -45,14 +45,14 @@ test('start small: change the deciding knobs until an experiment is done, take t
   await answered(page);
   await expect(page.locator('[data-testid="sb-verdict"].inv-ok')).toBeVisible();
   await expect(right).toHaveAttribute('aria-pressed', 'true');
-  await expect(duplicate).toHaveAttribute('data-reached', 'false');
+  await expect(first).toHaveAttribute('data-reached', 'false');
   await expect(knobs.locator('[data-knob="client.key_scope"]')).toHaveValue('intent');
 
   // One Undo takes the whole preset back.
   await page.getByTestId('sb-undo').click();
   await answered(page);
   await expect(violation(page, 'duplicate_effect')).toHaveCount(1);
-  await expect(duplicate).toHaveAttribute('data-reached', 'true');
+  await expect(first).toHaveAttribute('data-reached', 'true');
   await expect(knobs.locator('[data-knob="client.key_scope"]')).toHaveValue('attempt');
   await expect(knobs.locator('[data-knob="client.recovery"]')).toHaveValue('resend');
 });
