@@ -27,12 +27,12 @@ test('start small: change the deciding knobs until an experiment is done, take t
   // The block's own controls are the knob panel's: a new key per attempt, a timeout taken
   // for a failure, recovery by resending.
   const knobs = start.getByTestId('sb-start-knobs');
-  await expect(knobs.locator('[data-knob]')).toHaveCount(lesson.sandbox.focus.length);
-  await knobs.locator('[data-knob="client.key_scope"]').selectOption('attempt');
+  await expect(knobs.locator('[data-start-knob]')).toHaveCount(lesson.sandbox.focus.length);
+  await knobs.locator('[data-start-knob="client.key_scope"]').selectOption('attempt');
   await answered(page);
-  await knobs.locator('[data-knob="client.on_timeout"]').selectOption('mark_failed_and_resend');
+  await knobs.locator('[data-start-knob="client.on_timeout"]').selectOption('mark_failed_and_resend');
   await answered(page);
-  await knobs.locator('[data-knob="client.recovery"]').selectOption('resend');
+  await knobs.locator('[data-start-knob="client.recovery"]').selectOption('resend');
   await answered(page);
   await expect(violation(page, 'duplicate_effect')).toHaveCount(1);
   await expect(first).toHaveAttribute('data-reached', 'true');
@@ -46,15 +46,15 @@ test('start small: change the deciding knobs until an experiment is done, take t
   await expect(page.locator('[data-testid="sb-verdict"].inv-ok')).toBeVisible();
   await expect(right).toHaveAttribute('aria-pressed', 'true');
   await expect(first).toHaveAttribute('data-reached', 'false');
-  await expect(knobs.locator('[data-knob="client.key_scope"]')).toHaveValue('intent');
+  await expect(knobs.locator('[data-start-knob="client.key_scope"]')).toHaveValue('intent');
 
   // One Undo takes the whole preset back.
   await page.getByTestId('sb-undo').click();
   await answered(page);
   await expect(violation(page, 'duplicate_effect')).toHaveCount(1);
   await expect(first).toHaveAttribute('data-reached', 'true');
-  await expect(knobs.locator('[data-knob="client.key_scope"]')).toHaveValue('attempt');
-  await expect(knobs.locator('[data-knob="client.recovery"]')).toHaveValue('resend');
+  await expect(knobs.locator('[data-start-knob="client.key_scope"]')).toHaveValue('attempt');
+  await expect(knobs.locator('[data-start-knob="client.recovery"]')).toHaveValue('resend');
 });
 
 test('each control of the start block has its own id: its label names it, not the knob panel\'s copy', async ({ page }) => {

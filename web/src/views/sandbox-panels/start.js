@@ -173,13 +173,19 @@ export class StartPanel {
 }
 
 // The knob panel draws the same knobs with ids of its own (knob-<group>-<name>): the copies
-// here take a prefix, so that each label, description and focus key names one control.
+// here take a prefix, so that each label, description and focus key names one control, and
+// name their knob in data-start-knob (data-knob stays the knob panel's, one per knob).
 function renameIds(el) {
   const re = /\bknob-/g;
-  for (const x of [el, ...el.querySelectorAll('[id], [for], [aria-describedby], [data-fkey]')]) {
+  for (const x of [el, ...el.querySelectorAll('[id], [for], [aria-describedby], [data-fkey], [data-knob]')]) {
     for (const a of ['id', 'for', 'aria-describedby', 'data-fkey']) {
       const v = x.getAttribute(a);
       if (v) x.setAttribute(a, v.replace(re, 'start-knob-'));
+    }
+    const knob = x.getAttribute('data-knob');
+    if (knob) {
+      x.setAttribute('data-start-knob', knob);
+      x.removeAttribute('data-knob');
     }
   }
 }
