@@ -25,6 +25,7 @@
 #include "engine/lesson/challenge.hpp"
 #include "engine/lesson/compare.hpp"
 #include "engine/lesson/incident.hpp"
+#include "engine/lesson/start.hpp"
 #include "engine/lesson/feedback.hpp"
 #include "engine/lesson/prepared.hpp"
 #include "engine/lesson/warnings.hpp"
@@ -354,6 +355,19 @@ json challenge_method(const json& in, const std::string& file, const std::string
   return judge_read_attempt(lesson, attempt);
 }
 
+// `start`: the sandbox's first screen for a lesson, and with the learner's scenario
+// (`attempt`) which presets it matches and which experiments it reaches; the lesson is read,
+// not prepared.
+json start_method(const json& in, const std::string& file, const std::string& text) {
+  Reader r(file);
+  Lesson lesson;
+  if (!read_lesson(r, text, lesson)) return problems_json(r.problems());
+  if (!in.contains("attempt")) return start_view(lesson, nullptr);
+  Scenario attempt;
+  if (!read_attempt(r, in["attempt"], attempt)) return problems_json(r.problems());
+  return start_view(lesson, &attempt);
+}
+
 // `run`: the lesson's timeline, and for a bare scenario its settings, the faults that never
 // fired and the settings wrong alone; a challenge or incident block as the page shows it.
 json run_method(const PreparedLesson& lesson, const json& in, json unfired) {
@@ -408,8 +422,8 @@ json dispatch(const std::string& method, const std::string& input) {
   if (method == "seed_experiment") return seed_experiment();
   if (method == "vocabulary") return vocabulary();
   if (method != "check" && method != "run" && method != "answer" && method != "answers" && method != "compare" &&
-      method != "explore" && method != "scenario" && method != "challenge") {
-    return error("", "", "unknown method '" + method + "'; known: challenge, check, run, answer, answers, compare, explore, scenario, seed_lab, seed_experiment, simulate, vocabulary");
+      method != "explore" && method != "scenario" && method != "challenge" && method != "start") {
+    return error("", "", "unknown method '" + method + "'; known: challenge, check, run, answer, answers, compare, explore, scenario, seed_lab, seed_experiment, simulate, start, vocabulary");
   }
   Reader input_reader("");
   std::optional<json> parsed = input_reader.parse(input, limits::kMaxInputBytes);
@@ -429,6 +443,7 @@ json dispatch(const std::string& method, const std::string& input) {
   }
   if (method == "scenario" || method == "explore") return scenario_or_explore(method, in, file, text);
   if (method == "challenge") return challenge_method(in, file, text);
+  if (method == "start") return start_method(in, file, text);
   std::vector<LessonProblem> problems;
   const PreparedLesson* p = prepared(file, text, problems);
   if (!p) {
@@ -459,6 +474,10 @@ json dispatch(const std::string& method, const std::string& input) {
   if (method == "check" || method == "answers") {
     std::vector<LessonProblem> unreproduced = incident_problems(p->lesson);
     if (!unreproduced.empty()) return problems_json(unreproduced);
+    // The sandbox's first screen: each example reaches its goal, the right design is safe
+    // over the fault space (engine/lesson/start.hpp).
+    std::vector<LessonProblem> start = start_problems(p->lesson);
+    if (!start.empty()) return problems_json(start);
   }
   if (method == "check") {
     json out = json::object(), warnings = json::array();

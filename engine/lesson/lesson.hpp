@@ -157,6 +157,25 @@ struct ReviewedWarning {
   std::string why;
 };
 
+/// One of the sandbox's first experiments (lessons/README.md, "Sandbox start"): a one-line
+/// goal, the ending the engine judges it by (`reach`: an invariant's name, the run breaks it;
+/// "safe": the run settles and breaks nothing; "survive": the same with at least one fault
+/// fired), and an example that reaches it: knob overrides and optionally a fault plan,
+/// written over the lesson's scenario (never shown; `check` runs it).
+struct Experiment {
+  L10n goal;
+  std::string reach;
+  nlohmann::json example = nlohmann::json::object();  ///< as written
+  Scenario scenario;  ///< the lesson's scenario with the example written over it
+};
+
+/// A lesson's `sandbox` block: the knobs that decide the lesson ("group.name", in knob
+/// table order) and its first experiments (engine/lesson/start.hpp checks and shows them).
+struct SandboxStart {
+  std::vector<std::string> focus;
+  std::vector<Experiment> experiments;
+};
+
 struct Lesson {
   std::string file;
   std::string id;
@@ -170,6 +189,7 @@ struct Lesson {
   std::optional<Comparison> compare;  ///< the side-by-side view, if the lesson has one
   std::optional<Challenge> challenge;  ///< the closing exercise, if the lesson has one
   std::optional<Incident> incident;    ///< the public report it replays, if it is an incident
+  std::optional<SandboxStart> sandbox; ///< the sandbox's first screen, if the lesson names one
   std::vector<ReviewedWarning> reviewed;  ///< secrecy warnings the author has reviewed
 
   const FactRef* fact(const std::string& id) const;

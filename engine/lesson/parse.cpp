@@ -390,6 +390,83 @@ void read_incident(Reader& r, const json& c, bool has_compare, Lesson& lesson) {
 
 }  // namespace
 
+// The `sandbox` block (lessons/README.md, "Sandbox start"): the knobs that decide the
+// lesson, by their table path, and up to three first experiments, each with an example
+// written over the lesson's scenario as read_policy writes a policy, and a fault plan that
+// replaces the lesson's when it names one. Whether an example reaches its goal, and whether
+// the right design is safe, needs the simulation: engine/lesson/start.hpp checks that.
+void read_sandbox(Reader& r, const json& c, const json* scenario, Lesson& lesson) {
+  const std::string path = "/sandbox";
+  SandboxStart out;
+  if (!r.object(c, path, {"focus", "experiments"})) return;
+  std::vector<std::string> all;
+  for (const Knob& kn : knob_table()) all.push_back(kn.path());
+  if (const json* focus = r.array(c, path, "focus", true)) {
+    std::string fp = Reader::at(path, "focus");
+    if (focus->empty() || focus->size() > limits::kMaxSandboxFocus) {
+      r.problem(fp, "name 1 to " + std::to_string(limits::kMaxSandboxFocus) + " knobs (the few that decide the lesson), not " +
+                        std::to_string(focus->size()));
+    }
+    std::set<std::string> named;
+    for (std::size_t i = 0; i < focus->size(); ++i) {
+      const json& k = (*focus)[i];
+      std::string name = k.is_string() ? k.get<std::string>() : "";
+      std::size_t dot = name.find('.');
+      if (name.empty() || dot == std::string::npos || !find_knob(name.substr(0, dot), name.substr(dot + 1))) {
+        r.problem(Reader::at(fp, i), "unknown knob " + k.dump() + "; known: " + join_names(all));
+      } else if (!named.insert(name).second) {
+        r.problem(Reader::at(fp, i), "knob '" + name + "' is named twice");
+      }
+    }
+    for (const Knob& kn : knob_table()) {
+      if (named.count(kn.path())) out.focus.push_back(kn.path());
+    }
+  }
+  if (const json* list = r.bounded_array(c, path, "experiments", false, limits::kMaxSandboxExperiments)) {
+    std::vector<std::string> reaches = {"safe", "survive"};
+    for (const InvariantInfo& i : invariant_table()) reaches.push_back(i.name);
+    for (std::size_t i = 0; i < list->size(); ++i) {
+      std::string p = Reader::at(Reader::at(path, "experiments"), i);
+      const json& e = (*list)[i];
+      Experiment x;
+      if (!r.object(e, p, {"goal", "reach", "example"})) continue;
+      x.goal = r.text(e, p, "goal", true);
+      x.reach = r.choice(e, p, "reach", reaches, true, "safe");
+      if (const json* ex = r.field(e, p, "example", true)) {
+        std::string ep = Reader::at(p, "example");
+        if (r.object(*ex, ep, {"client", "service", "provider", "timing", "faults"})) {
+          x.example = *ex;
+          json knobs = json::object();
+          for (const char* part : {"client", "service", "provider", "timing"}) {
+            if (ex->contains(part)) knobs[part] = (*ex)[part];
+          }
+          std::vector<std::string> overridden;
+          json merged = override_knobs(scenario ? *scenario : json::object(), knobs, ep, overridden);
+          if (ex->contains("faults")) {
+            if (!(*ex)["faults"].is_array()) r.problem(Reader::at(ep, "faults"), "expected an array (the whole fault plan of the example)");
+            merged["faults"] = (*ex)["faults"];
+            overridden.push_back(Reader::at(ep, "faults"));
+          }
+          if (knobs.empty() && !ex->contains("faults")) r.problem(ep, "an example changes at least one knob or the fault plan");
+          Reader sub(r.file());
+          std::set<std::string> intents;
+          read_scenario(sub, merged, ep, x.scenario, intents);
+          for (const LessonProblem& q : sub.problems()) {
+            for (const std::string& o : overridden) {
+              if (q.path == o || q.path.rfind(o + "/", 0) == 0) {
+                r.problem(q.path, q.reason);
+                break;
+              }
+            }
+          }
+        }
+      }
+      out.experiments.push_back(std::move(x));
+    }
+  }
+  lesson.sandbox = std::move(out);
+}
+
 const FactRef* Lesson::fact(const std::string& id) const {
   for (const FactRef& f : facts) if (f.id == id) return &f;
   return nullptr;
@@ -409,7 +486,7 @@ bool read_lesson(Reader& r, const std::string& text, Lesson& lesson) {
   const json& j = *parsed;
   lesson.file = r.file();
   if (!r.object(j, "", {"$schema", "id", "level", "title", "summary", "scenario", "facts", "moments", "questions", "self_check",
-                        "compare", "challenge", "incident", "reviewed"})) {
+                        "compare", "challenge", "incident", "sandbox", "reviewed"})) {
     return false;
   }
   lesson.id = r.string(j, "", "id", true);
@@ -499,6 +576,7 @@ bool read_lesson(Reader& r, const std::string& text, Lesson& lesson) {
   if (const json* c = r.field(j, "", "compare", false)) read_compare(r, *c, r.field(j, "", "scenario", false), lesson);
   if (const json* c = r.field(j, "", "challenge", false)) read_challenge(r, *c, r.field(j, "", "scenario", false), lesson);
   if (const json* c = r.field(j, "", "incident", false)) read_incident(r, *c, j.contains("compare"), lesson);
+  if (const json* c = r.field(j, "", "sandbox", false)) read_sandbox(r, *c, r.field(j, "", "scenario", false), lesson);
   if (const json* list = r.bounded_array(j, "", "reviewed", false, limits::kMaxQuestions)) {
     for (std::size_t i = 0; i < list->size(); ++i) {
       std::string p = Reader::at("/reviewed", i);

@@ -302,6 +302,11 @@ std::vector<ShownText> texts_while_open(const PreparedLesson& p, const Question&
     for (const L10n& m : made) out.push_back({"/incident/reported", &m});
   }
   for (std::size_t i = 0; i < l.self_check.size(); ++i) out.push_back({"/self_check/" + std::to_string(i), &l.self_check[i]});
+  // The sandbox's first experiments: on screen with the lesson's sandbox, which a link opens
+  // before the questions are settled (lessons/README.md, "Sandbox start").
+  for (std::size_t i = 0; l.sandbox && i < l.sandbox->experiments.size(); ++i) {
+    out.push_back({"/sandbox/experiments/" + std::to_string(i) + "/goal", &l.sandbox->experiments[i].goal});
+  }
   for (std::size_t i = 0; i < l.moments.size(); ++i) {
     auto at = p.moment_step.find(l.moments[i].id);
     if (at == p.moment_step.end() || at->second > step) continue;

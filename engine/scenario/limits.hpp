@@ -54,6 +54,11 @@ inline constexpr std::int64_t kMaxLatencyMs = 60000;
 /// searches the changes, so more would also make checking a lesson slow.
 inline constexpr int kMaxChallengeFaults = 3;
 inline constexpr int kMaxChallengeChanges = 3;
+/// A lesson's `sandbox` block (lessons/README.md, "Sandbox start"): the knobs its first
+/// screen shows (a few: the rest stay one click away, so more would defeat it) and its
+/// first experiments (three, each run by `check`).
+inline constexpr std::size_t kMaxSandboxFocus = 6;
+inline constexpr int kMaxSandboxExperiments = 3;
 /// An incident's `source`, `url` and `title` (lessons/README.md, "Incidents") are one line
 /// each in the page's report panel and the list's card; the longest real one, a report's
 /// title, is under 100 bytes. 300 leaves room without letting a card grow into a page.

@@ -714,8 +714,8 @@ test('a retry layer that no longer retries timeouts: the myplanet interceptor le
   });
   expect(engineKinds).toContain('connect');
   await expect(kinds).toHaveCount(engineKinds.length);
-  await expect(page.getByRole('checkbox', { name: 'the "interceptor" layer retries connect' })).toBeChecked();
-  const timeout = page.getByRole('checkbox', { name: 'the "interceptor" layer retries timeout' });
+  await expect(page.getByTestId('sb-knobs').getByRole('checkbox', { name: 'the "interceptor" layer retries connect' })).toBeChecked();
+  const timeout = page.getByTestId('sb-knobs').getByRole('checkbox', { name: 'the "interceptor" layer retries timeout' });
   await expect(timeout).toBeChecked();
   await timeout.uncheck();
   await answered(page);
@@ -727,14 +727,14 @@ test('a retry layer that no longer retries timeouts: the myplanet interceptor le
   // The choice is in the shared address: reloading keeps it.
   await page.goto(await settledUrl(page));
   await waitSandbox(page);
-  await expect(page.getByRole('checkbox', { name: 'the "interceptor" layer retries timeout' })).not.toBeChecked();
+  await expect(page.getByTestId('sb-knobs').getByRole('checkbox', { name: 'the "interceptor" layer retries timeout' })).not.toBeChecked();
   await expect(ending(page, 'submission')).toHaveAttribute('data-effects', '1');
 });
 
 test('a layer\'s own timeout in the sandbox: dust\'s scheduler gives up on a running step and starts a copy; clearing the timeout leaves one execution', async ({ page }) => {
   await sandboxFromLesson(page, 'incident-dust-activity');
   await expect(violation(page, 'concurrent_execution')).toBeVisible();
-  const timeout = page.getByRole('spinbutton', { name: 'the "temporal" layer\'s own timeout for one call, in virtual ms (empty: none)' });
+  const timeout = page.getByTestId('sb-knobs').getByRole('spinbutton', { name: 'the "temporal" layer\'s own timeout for one call, in virtual ms (empty: none)' });
   await expect(timeout).toHaveValue('100');
   const shown = await shownRun(page);
   expect(shown.timeline).toContain("the temporal layer's timeout (100 ms) passes");

@@ -80,6 +80,8 @@ test('the schema describes exactly the knobs of the engine\'s table, with their 
   assert.deepEqual(schema.$defs.do.enum, vocab.actions.map((a) => a.name));
   // A challenge's goal is one of the engine's invariants.
   assert.deepEqual(schema.$defs.challenge.properties.goal.enum, vocab.invariants.map((i) => i.name));
+  // A first experiment's goal is one of them, or an ending the engine judges (safe, survive).
+  assert.deepEqual(schema.$defs.sandbox.properties.experiments.items.properties.reach.enum, ['safe', 'survive', ...vocab.invariants.map((i) => i.name)]);
   // So is the invariant an incident's report saw.
   assert.deepEqual(schema.$defs.incident.properties.reported.properties.violation.enum, vocab.invariants.map((i) => i.name));
 });
@@ -104,7 +106,13 @@ test('the complete example in lessons/README.md validates against the schema', (
 });
 
 const clone = (x) => structuredClone(x);
-const base = () => JSON.parse(read('lessons/01-lost-receipt.json'));
+// Without its sandbox block: its first experiments are about the lesson's own scenario,
+// which the cases below change (the cases about the block add one of their own).
+const base = () => {
+  const lesson = JSON.parse(read('lessons/01-lost-receipt.json'));
+  delete lesson.sandbox;
+  return lesson;
+};
 const questionOf = (lesson, kind) => lesson.questions.find((q) => q.kind === kind);
 // lost-receipt's choose question, and where it stands (the paths below name it).
 const chooseOf = (lesson) => questionOf(lesson, 'choose');
@@ -377,6 +385,8 @@ const refused = {
   'a fix field in a break challenge': ['/challenge/knobs', (l) => { l.challenge.knobs = ['client.key_scope']; }],
   'a challenge without its prompt': ['/challenge/prompt', (l) => { delete l.challenge.prompt; }],
   'an unknown knob in a challenge policy': ['/challenge/policy/client/key_scop', (l) => { l.challenge.policy = { client: { key_scop: 'intent' } }; }],
+  'a knob in the sandbox block\'s focus without its group': ['/sandbox/focus/0', (l) => { l.sandbox = { focus: ['key_scope'] }; }],
+  'a first experiment with an unknown goal': ['/sandbox/experiments/0/reach', (l) => { l.sandbox = { focus: ['client.key_scope'], experiments: [{ goal: { 'zh-CN': '试试', en: 'Try' }, reach: 'double_effect', example: { client: { key_scope: 'attempt' } } }] }; }],
   'an incident linking to a plain http address': ['/incident/url', (l) => { addIncident(l).url = 'http://example.com/1'; }],
   'an incident that says nothing about what the report saw': ['/incident/reported', (l) => { addIncident(l).reported = {}; }],
   'an incident whose report broke an unknown invariant': ['/incident/reported/violation', (l) => { addIncident(l).reported = { violation: 'double_charge' }; }],

@@ -24,6 +24,7 @@ import { KnobsPanel, NARROW } from './sandbox-panels/knobs.js';
 import { ScriptPanel } from './sandbox-panels/script.js';
 import { ExplorePanel } from './sandbox-panels/explore.js';
 import { OutcomePanel } from './sandbox-panels/outcome.js';
+import { StartPanel } from './sandbox-panels/start.js';
 
 export { faultKey, evaluateState } from './sandbox-panels/shared.js';
 
@@ -227,7 +228,7 @@ export class SandboxView {
     el.script = h('section', { class: 'card sb-script', 'data-testid': 'sb-script', 'aria-labelledby': 'sb-script-h' , tabindex: '-1' });
     // The start block's place (h-start's StartPanel.el goes in here): above the knobs on a
     // wide screen, under the diagram on a narrow one, outside the drawer.
-    el.start = h('div', { class: 'sb-start-slot', 'data-testid': 'sb-start-slot' });
+    el.start = h('div', { class: 'sb-start-slot', 'data-testid': 'sb-start-slot' }, new StartPanel(this).el);
     el.plan = h('section', { class: 'card sb-plan', 'data-testid': 'sb-plan', 'aria-labelledby': 'sb-plan-h', tabindex: '-1' });
     el.targets = h('section', { class: 'card sb-targets', 'data-testid': 'sb-targets', 'aria-labelledby': 'sb-targets-h' , tabindex: '-1' });
     el.explore = h('section', { class: 'card sb-explore', 'data-testid': 'sb-explore', 'aria-labelledby': 'sb-explore-h' , tabindex: '-1' });
