@@ -26,7 +26,12 @@ test('start small: change the deciding knobs until an experiment is done, take t
 
   // The block's own controls are the knob panel's: a new key per attempt, a timeout taken
   // for a failure, recovery by resending.
+  // Named in one closed line first: it opens to their controls, and stays open across edits.
+  const focus = start.getByTestId('sb-start-focus');
+  for (const path of lesson.sandbox.focus) await expect(focus.locator('summary')).toContainText(path.split('.')[1]);
   const knobs = start.getByTestId('sb-start-knobs');
+  await expect(knobs).toBeHidden();
+  await focus.locator('summary').click();
   await expect(knobs.locator('[data-start-knob]')).toHaveCount(lesson.sandbox.focus.length);
   await knobs.locator('[data-start-knob="client.key_scope"]').selectOption('attempt');
   await answered(page);
@@ -60,6 +65,7 @@ test('start small: change the deciding knobs until an experiment is done, take t
 test('each control of the start block has its own id: its label names it, not the knob panel\'s copy', async ({ page }) => {
   await sandboxFromLesson(page, 'lost-receipt');
   const start = page.getByTestId('sb-start');
+  await start.getByTestId('sb-start-focus').locator('summary').click();
   await expect(start.getByTestId('sb-start-knobs')).toBeVisible();
   const ids = await page.locator('[id*="knob-"]').evaluateAll((els) => els.map((e) => e.id));
   expect(ids.length).toBeGreaterThan(0);

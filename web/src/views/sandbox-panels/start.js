@@ -109,12 +109,29 @@ export class StartPanel {
       this.presets,
       h('h4', { class: 'sb-start-sub' }, t('start.experiments')),
       this.experiments,
-      controls.length ? h('h4', { class: 'sb-start-sub' }, t('start.focus')) : null,
-      controls.length ? h('div', { class: 'sb-start-knobs', 'data-testid': 'sb-start-knobs' }, controls) : null,
+      controls.length ? this.focusBox(knobs, controls) : null,
       allKnobs,
       this.announce,
     );
     replaceChildren(this.el, this.body);
+  }
+
+  /**
+   * The focus knobs, named in one line that opens to their controls (each ~100 px tall, a
+   * retry-layers editor ~700: open, they pushed the explorer past three phone screens). Open
+   * or closed stays so while the view lives.
+   */
+  focusBox(knobs, controls) {
+    const box = h(
+      'details',
+      { class: 'sb-start-focus', 'data-testid': 'sb-start-focus', open: this.focusOpen ? '' : null },
+      h('summary', { class: 'sb-start-sub' }, t('start.focus'), ' ', knobs.map((k, i) => [i ? ', ' : '', h('code', null, k.name)])),
+      h('div', { class: 'sb-start-knobs', 'data-testid': 'sb-start-knobs' }, controls),
+    );
+    box.addEventListener('toggle', () => {
+      this.focusOpen = box.open;
+    });
+    return box;
   }
 
   /** One button per preset: pressed when the engine says the knobs in force are its own. */
