@@ -11,6 +11,7 @@ import { test as plain } from '@playwright/test';
 import { unzipSync, strFromU8 } from 'fflate';
 import { REPO } from '../wasm/engine-node.mjs';
 import { test, expect, answerRightly, answerWrongly, completeLesson, currentStep, lastStep, openQuestions, sandboxReady, walk } from './helpers.mjs';
+import { openKnobs } from './sandbox-helpers.mjs';
 
 const PACKAGES = resolve(REPO, 'dist/packages');
 const RUNTIME = resolve(REPO, 'node_modules/scorm-again/dist');
@@ -112,7 +113,12 @@ async function solveChallenge(frame, lesson) {
     return t ? t.id : null;
   }, lesson);
   expect(target).toBeTruthy();
+  // A course page's frame is narrow: the injection list is in the drawer there.
+  await openKnobs(frame);
   await frame.locator(`[data-testid="sb-target"][data-target="${target}"]`).click();
+  // Escape, as a keyboard closes it: the frame (900 px) is taller than the window, and the
+  // drawer's close button, at the frame's top, is above it once the target was scrolled to.
+  await frame.getByTestId('sb-drawer-close').press('Escape');
   await frame.getByTestId('sb-check').click();
   await expect(frame.getByTestId('sb-check-result')).toHaveAttribute('data-solved', 'true', { timeout: 30_000 });
 }
