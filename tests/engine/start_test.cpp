@@ -83,6 +83,10 @@ TEST_CASE("every shipped lesson's sandbox block checks out, and its presets are 
     CHECK_MESSAGE(out["ok"] == true, name << ": " << out.dump());
     json start = call("start", json{{"file", "lessons/" + name}, {"text", text}});
     REQUIRE_MESSAGE(start.contains("presets"), name << ": " << start.dump());
+    // Every shipped lesson and incident offers three first experiments (lessons/README.md
+    // allows fewer; the course promises three), none done by the lesson's own run.
+    CHECK_MESSAGE(start["experiments"].size() == 3, name << ": " << start["experiments"].dump());
+    for (const json& e : start["experiments"]) CHECK_MESSAGE(e.value("reached", false) == false, name << ": " << e.dump());
     // The right design, run as the sandbox runs it, ends with no invariant broken.
     json scenario = call("scenario", json{{"file", "lessons/" + name}, {"text", text}})["scenario"];
     for (const json& p : start["presets"]) {
