@@ -77,6 +77,18 @@ for (const [screen, size] of [['a desktop', { width: 1280, height: 800 }], ['a p
   });
 }
 
+test('on a phone, Explore tapped at the screen\'s bottom brings its verdict into view', async ({ page }) => {
+  await page.setViewportSize({ width: 375, height: 812 });
+  await sandboxFromLesson(page);
+  await page.getByTestId('sb-explore-k').selectOption('1');
+  // The button at the bottom edge, as a learner scrolling down meets it: the verdict is below.
+  await page.getByTestId('sb-explore-run').evaluate((b) => window.scrollBy(0, b.getBoundingClientRect().bottom - window.innerHeight + 4));
+  await expect(page.getByTestId('sb-explore-run')).toBeInViewport();
+  await page.getByTestId('sb-explore-run').click();
+  await expect(page.getByTestId('sb-explore-summary')).toBeVisible({ timeout: 60_000 });
+  await expect(page.getByTestId('sb-explore-summary')).toBeInViewport();
+});
+
 test('explore\'s outcome lines say in how many of their schedules something breaks, and those add up to the schedules that break', async ({ page }) => {
   // In the akash incident some runs that end alike overlap two executions and some do not:
   // a ⚠ on the whole line would read as if all of them broke.

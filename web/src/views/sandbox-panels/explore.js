@@ -3,7 +3,7 @@
 // Methods of the sandbox's view (../sandbox.js), kept here by concept; they run with
 // `this` the SandboxView, as its own methods do.
 
-import { h, replaceChildren, rebuildKeepingFocus } from '../../dom.js';
+import { h, replaceChildren, rebuildKeepingFocus, measureNextFrame } from '../../dom.js';
 import { t, l } from '../../i18n.js';
 import { outputErrors } from '../../engine.js';
 import { wrongAloneNotes } from '../wrongalone.js';
@@ -38,6 +38,15 @@ export class ExplorePanel {
       this.explore = { k, running: false, result: null, error: e.reason || e.message };
     }
     this.renderExplore();
+    // The verdict is under the button, but a learner who tapped Explore low on a phone's
+    // screen saw nothing change: the least scroll that shows where the verdict starts.
+    measureNextFrame('explore-verdict', () => {
+      const first = this.el.explore.querySelector('.sb-explore-body > *');
+      if (this.destroyed || !first) return null;
+      const r = first.getBoundingClientRect();
+      if (r.top >= 0 && r.top + Math.min(r.height, 80) <= window.innerHeight) return null;
+      return () => first.scrollIntoView({ block: 'nearest' });
+    });
   }
 
   cancelExplore() {
