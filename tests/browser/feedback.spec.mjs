@@ -449,7 +449,7 @@ test('step 0 says how to start; the play speed is remembered', async ({ page }) 
   await page.reload();
   await waitReady(page, LESSON);
   await expect(page.getByTestId('play-speed')).toHaveValue('4');
-  expect(await page.getByTestId('play-speed').locator('option').allInnerTexts()).toEqual(['0.5×', '1×', '2×', '4×']);
+  expect(await page.getByTestId('play-speed').locator('option').allInnerTexts()).toEqual(['0.25×', '0.5×', '1×', '2×', '4×']);
 });
 
 test('no score before an answer; the end comes at the last answer with the score, the next lesson and a retake', async ({ page }) => {
