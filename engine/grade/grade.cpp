@@ -1,5 +1,6 @@
 #include "engine/grade/grade.hpp"
 
+#include <algorithm>
 #include <set>
 
 #include "engine/explore/explore.hpp"
@@ -63,6 +64,69 @@ json error_json(const CodeFault& fault, const Scenario& scenario, const std::opt
     e["scenario"] = nullptr;
   }
   return e;
+}
+
+// The statuses a client may end an intent with: settled, or handed to a person. PENDING,
+// UNKNOWN or no row at all at the end of a settled run is work the code left undone.
+bool finished(const std::string& status) {
+  return status == status::kDelivered || status == status::kFailed || status == status::kConflict ||
+         status == status::kNeedsHuman;
+}
+
+// The intents of `run` the code left unfinished, as "intent (STATUS)"; with `delivered`,
+// also those that did not end DELIVERED (the run with no fault: nothing stood in the way).
+std::vector<std::pair<std::string, std::string>> unfinished(const Scenario& scenario, const Run& run, bool delivered) {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const Action& a : scenario.script) {
+    if (a.kind != ActionKind::Deliver) continue;
+    std::string status = "NONE";
+    for (const IntentRow& r : run.steps.back().snap.intents) {
+      if (r.intent == a.intent) status = r.status;
+    }
+    if (delivered ? status != status::kDelivered : !finished(status)) out.emplace_back(a.intent, status);
+  }
+  return out;
+}
+
+// The progress a grade asks for besides safety (the invariants judge safety only, and a
+// client that does nothing, or records UNKNOWN and stops, breaks none): with no fault every
+// intent ends DELIVERED, and in every schedule that settles every intent ends with a
+// settled row (DELIVERED, FAILED, CONFLICT) or one handed to a person (NEEDS_HUMAN). The
+// first schedule (fewest faults) where it does not, as explore's counterexamples are
+// shaped, with "requirement" in place of "invariant"; null when it holds.
+json progress_failure(const Scenario& scenario, const ExploreResult& result) {
+  std::vector<FaultPlan> plans{FaultPlan{}};
+  for (const OutcomeClass& o : result.outcomes) plans.push_back(o.example);
+  std::stable_sort(plans.begin() + 1, plans.end(),
+                   [](const FaultPlan& a, const FaultPlan& b) { return a.faults.size() < b.faults.size(); });
+  for (std::size_t i = 0; i < plans.size(); ++i) {
+    Run run = simulate(scenario, plans[i]);
+    if (run.stop != StopReason::Settled) continue;  // inconclusive: explore counts it
+    auto left = unfinished(scenario, run, i == 0);
+    if (left.empty()) continue;
+    const auto& [intent, status] = left.front();
+    Scenario shown = scenario;
+    shown.faults = plans[i];
+    json c = json::object();
+    c["requirement"] = i == 0 ? "delivered" : "finished";
+    c["invariant"] = nullptr;
+    c["intent"] = intent;
+    c["step"] = static_cast<int>(run.steps.size()) - 1;
+    std::string st = status == "NONE" ? "no row" : status;
+    c["reason"] = (i == 0 ? L10n{"没有任何故障，" + intent + " 却停在“" + st + "”：代码要把事情做成（DELIVERED）",
+                                 "with no fault at all, " + intent + " ends as " + st + ": the code must get the work done (DELIVERED)"}
+                          : L10n{"运行结束时 " + intent + " 还停在“" + st + "”：客户端不再做任何事，用户永远不知道结果；要么查清楚，要么交给人处理（NEEDS_HUMAN）",
+                                 "when the run ends, " + intent + " is still " + st + ": the client does nothing more and the user never learns the outcome; find it out, or hand it to a person (NEEDS_HUMAN)"})
+                      .to_json();
+    c["faults"] = write_plan(plans[i]);
+    json ids = json::array();
+    for (const Fault& f : plans[i].faults) ids.push_back(f.id());
+    c["fault_ids"] = std::move(ids);
+    c["plan"] = plans[i].describe().to_json();
+    c["scenario"] = write_scenario(shown);
+    return c;
+  }
+  return nullptr;
 }
 
 L10n error_text(const CodeFault& fault) {
@@ -129,8 +193,22 @@ json grade(const Exercise& exercise, const std::string& code, int limit) {
   out["schedules"] = result.schedules;
   out["complete"] = result.complete;
   out["text"] = result.text().to_json();
-  if (!result.counterexamples.empty()) out["counterexample"] = result.counterexamples.front().to_json(scenario);
-  out["passed"] = result.clean();
+  if (!result.counterexamples.empty()) {
+    out["counterexample"] = result.counterexamples.front().to_json(scenario);
+    out["passed"] = false;
+    return out;
+  }
+  if (!result.clean()) return out;
+  json progress = progress_failure(scenario, result);
+  if (!progress.is_null()) {
+    out["counterexample"] = progress;
+    out["text"] = L10n::join(result.text(), L10n{"但代码没把事情做完：" + progress["reason"]["zh-CN"].get<std::string>(),
+                                                  "but the code leaves work undone: " + progress["reason"]["en"].get<std::string>()},
+                             "；", "; ")
+                      .to_json();
+    return out;
+  }
+  out["passed"] = true;
   return out;
 }
 

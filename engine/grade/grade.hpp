@@ -43,7 +43,12 @@ Exercise read_exercise(Reader& r, const nlohmann::json& j, const std::string& pa
 ///  "counterexample": null | explore's counterexample ({"invariant", "intent", "step",
 ///                   "reason", "faults", "fault_ids", "plan", "scenario"})}
 /// `passed` only when no schedule broke an invariant, none was inconclusive, the search
-/// was complete and the code raised no error.
+/// was complete, the code raised no error, and the code made progress: with no fault every
+/// intent ends DELIVERED, and every schedule that settles ends every intent with a settled
+/// row (DELIVERED, FAILED, CONFLICT) or one handed to a person (NEEDS_HUMAN). The
+/// invariants judge safety only: a client that does nothing breaks none. A run that fails
+/// progress comes back as the counterexample, with "requirement": "delivered" | "finished"
+/// and "invariant": null.
 nlohmann::json grade(const Exercise& exercise, const std::string& code, int limit);
 
 }  // namespace idemlab

@@ -71,7 +71,10 @@ class Simulation final : public Env {
   const Message& message(int id) const override { return run_.messages[static_cast<std::size_t>(id)]; }
   int next_lookup(const std::string& intent) override { return ++lookups_[intent]; }
   int next_email(const std::string& intent) override { return ++emails_[intent]; }
-  void own_key(const std::string& op_key, const std::string& intent) override { run_.key_owner[op_key] = intent; }
+  // The first intent to send a key owns it: a key two intents share (the learner's code
+  // deriving it from content the two have alike) names the effect of the one that sent
+  // first, the effect that key made.
+  void own_key(const std::string& op_key, const std::string& intent) override { run_.key_owner.emplace(op_key, intent); }
   bool crash_here(ClientPoint point, const std::string& intent, int n) override;
   bool crash_service_here(ServicePoint point, const std::string& intent, int n) override;
   bool error_here(ErrorPoint point, const std::string& intent, int n) override;

@@ -246,11 +246,16 @@ L10n describe_decide(const Event& e, const Run&, const Names& n) {
   std::string source = str(e.local.key_source);
   if (source == "request_hash") return {"客户端决定交付“" + intent + "”，用整个请求（含提交时间）算出操作标识 " + key + "：下一次提交时间变了，标识也会变", "the client decides to deliver \"" + intent + "\" and hashes the whole request, submit time included, into operation key " + key + ": the next submit has another time, so another key"};
   if (source == "payload_hash") return {"客户端决定交付“" + intent + "”，由意图和内容算出操作标识 " + key + "：内容变了，标识也会变", "the client decides to deliver \"" + intent + "\" and derives operation key " + key + " from the intent and its content: other content would get another key"};
+  // A client running the learner's code (engine/code/): what it does next is the code's.
+  if (key.empty()) return {"客户端决定交付“" + intent + "”：接下来怎么做由它的代码决定", "the client decides to deliver \"" + intent + "\": its code decides what comes next"};
   return {"客户端决定交付“" + intent + "”，生成操作标识 " + key, "the client decides to deliver \"" + intent + "\" and generates operation key " + key};
 }
 
 L10n describe_persist(const Event& e, const Run&, const Names& n) {
-  return {"客户端把意图“" + e.intent + "”存为 PENDING（操作标识 " + n.key + "）", "the client stores intent \"" + e.intent + "\" as PENDING (key " + n.key + ")"};
+  // The built-in client stores PENDING; the learner's code may store another status, or no key.
+  std::string status = e.local.status ? *e.local.status : std::string(status::kPending);
+  if (n.key.empty()) return {"客户端把意图“" + e.intent + "”存为 " + status + "（没有存操作标识）", "the client stores intent \"" + e.intent + "\" as " + status + " (no key stored)"};
+  return {"客户端把意图“" + e.intent + "”存为 " + status + "（操作标识 " + n.key + "）", "the client stores intent \"" + e.intent + "\" as " + status + " (key " + n.key + ")"};
 }
 
 L10n describe_send(const Event& e, const Run&, const Names& n) {
@@ -408,6 +413,8 @@ L10n describe_recover(const Event& e, const Run&, const Names&) {
   if (e.local.found) {
     for (const std::string& f : *e.local.found) found += (found.empty() ? "" : ", ") + f;
   }
+  // A client running the learner's code: its on_restart decides what to look at.
+  if (str(e.local.scan) == "code") return {"恢复：客户端的代码（on_restart）查看数据库里留下了什么", "recovery: the client's code (on_restart) looks at what its database holds"};
   bool pending = str(e.local.scan) == "unknown_and_pending";
   L10n what = pending ? L10n{"UNKNOWN 或遗留 PENDING 的意图", "UNKNOWN or stale PENDING intent"}
                       : L10n{"UNKNOWN 的意图", "UNKNOWN intent"};

@@ -77,6 +77,11 @@ function on_lookup(intent, reply)
   end
 end
 function on_timeout(intent, call) ask(intent) end
+function on_connect_error(intent, attempt)
+  local r = db.row("SELECT * FROM intents WHERE intent = ?", intent)
+  db.exec("UPDATE intents SET attempts = attempts + 1 WHERE intent = ?", intent)
+  send(intent, r.op_key, r.payload)
+end
 function on_restart()
   for _, r in ipairs(db.rows("SELECT intent FROM intents WHERE status = 'PENDING' OR status = 'UNKNOWN'")) do
     ask(r.intent)
@@ -200,6 +205,23 @@ TEST_CASE("SQL the engine's SQLite leaves out is refused by name, not run as som
   json status = grade_code(ex, "function on_deliver(intent, payload)\n  db.exec(\"INSERT INTO intents(intent, payload, status) VALUES (?, ?, 'DONE')\", intent, payload)\nend\n");
   CHECK(status["error"]["kind"] == "runtime");
   CHECK(status["error"]["reason"]["en"].get<std::string>().find("DONE") != std::string::npos);
+}
+
+TEST_CASE("a client that breaks nothing because it does nothing does not pass") {
+  json ex = lost_response_exercise();
+  json idle = grade_code(ex, "function on_deliver(intent, payload)\nend\n");
+  CHECK(idle["passed"] == false);
+  REQUIRE(idle["counterexample"].is_object());
+  CHECK(idle["counterexample"]["requirement"] == "delivered");
+  CHECK(idle["counterexample"]["fault_ids"] == json::array());
+  // Records UNKNOWN on a timeout and stops there: safe, and the user never learns.
+  std::string gives_up = std::string(kStoreThenLookup) + "\nfunction on_timeout(intent, call)\n  db.exec(\"UPDATE intents SET status = 'UNKNOWN' WHERE intent = ?\", intent)\nend\n";
+  json stuck = grade_code(ex, gives_up);
+  CHECK(stuck["passed"] == false);
+  REQUIRE(stuck["counterexample"].is_object());
+  CHECK(stuck["counterexample"]["requirement"] == "finished");
+  CHECK(stuck["counterexample"]["fault_ids"].size() == 1);
+  CHECK(stuck["text"]["en"].get<std::string>().find("UNKNOWN") != std::string::npos);
 }
 
 TEST_CASE("a grade is the same every time") {
