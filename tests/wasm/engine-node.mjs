@@ -11,8 +11,9 @@ import { callModule } from '../../web/src/engine-abi.js';
 export const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
 // idemlab.js is Emscripten's MODULARIZE output, a classic script that defines
-// createIdemlab. Run it as CommonJS whatever package.json says about module type.
-function loadFactory(jsPath) {
+// createIdemlab (createLuaProbe, ...). Run it as CommonJS whatever package.json says
+// about module type.
+export function loadFactory(jsPath) {
   const wrapper = vm.runInThisContext(
     `(function (exports, require, module, __filename, __dirname) {${readFileSync(jsPath, 'utf8')}\n})`,
     { filename: jsPath });
