@@ -1,13 +1,16 @@
 // Lua in WebAssembly, as the build compiles it: the probe (tests/engine/lua_probe.cpp, built
 // alone as build/wasm/lua-probe.js) runs the chunks of tests/engine/lua_probe_cases.json to
 // the same text as the native doctest (tests/engine/lua_test.cpp): Lua's errors caught as
-// wasm exceptions, the instruction budget, one order of string keys. Run after scripts/build.
+// wasm exceptions, the instruction budget, one order of string keys. And the code-mode
+// module (dist/engine/idemlab-code.js + .wasm: the engine with Lua, which the page loads only
+// when code mode is first used) answers the engine API as the page's engine does.
+// Run after scripts/build.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import test from 'node:test';
-import { loadFactory, REPO } from './engine-node.mjs';
+import { loadEngine, loadFactory, REPO } from './engine-node.mjs';
 
 const { cases } = JSON.parse(readFileSync(resolve(REPO, 'tests/engine/lua_probe_cases.json'), 'utf8'));
 
@@ -36,4 +39,16 @@ test('Lua in WebAssembly runs each probe chunk to the answer the native build gi
   }
   // Errors caught and states closed many times over: the module stays usable.
   for (let i = 0; i < 200; i++) assert.equal(probe(cases[0].chunk, cases[0].budget), cases[0].expect);
+});
+
+test('the code-mode module answers the engine API byte for byte as the page\'s engine', async () => {
+  const page = await loadEngine();
+  const code = await loadEngine(resolve(REPO, 'dist/engine'), 'idemlab-code');
+  assert.equal(code.call('vocabulary', ''), page.call('vocabulary', ''));
+  const file = 'lessons/01-lost-receipt.json';
+  const input = JSON.stringify({ file, text: readFileSync(resolve(REPO, file), 'utf8') });
+  assert.equal(code.call('run', input), page.call('run', input));
+  // A refused lesson is a thrown error in the engine: it unwinds in this module too.
+  const bad = JSON.stringify({ file: 'bad.json', text: '{' });
+  assert.equal(code.call('run', bad), page.call('run', bad));
 });
