@@ -115,6 +115,12 @@ result = {
     "engine_bytes_br": engine.get("engine_bytes_br"),
     "engine_bytes_gzip": engine.get("engine_bytes_gzip"),
     "engine_bytes_raw": engine.get("engine_bytes_raw"),
+    # the code-mode module (the engine with Lua: dist/engine/idemlab-code.wasm), and what a
+    # visit transfers more on the first use of code mode (its wasm + glue as brotli -11)
+    "code_wasm_bytes_raw": engine.get("code_wasm_bytes_raw"),
+    "code_wasm_bytes_gzip": engine.get("code_wasm_bytes_gzip"),
+    "code_wasm_bytes_br": engine.get("code_wasm_bytes_br"),
+    "code_bytes_br": engine.get("code_bytes_br"),
     # the native fuzzer, invariants checked on every step of every schedule
     "fuzz_schedules_per_s": fuzz.get("fuzz_schedules_per_s"),
     # the libFuzzer target over the engine API (ASan + UBSan), from its own final stats
@@ -237,6 +243,10 @@ rows = [
     ("engine as served, brotli -11 bytes", result["engine_bytes_br"], "engine_bytes_br"),
     ("engine as served, gzip -9 bytes", result["engine_bytes_gzip"], ""),
     ("engine on disk, bytes (wasm + glue + worker)", result["engine_bytes_raw"], ""),
+    ("code-mode module (idemlab-code.wasm), bytes", result["code_wasm_bytes_raw"], ""),
+    ("  the same, gzip -9 bytes", result["code_wasm_bytes_gzip"], ""),
+    ("  the same, brotli -11 bytes", result["code_wasm_bytes_br"], ""),
+    ("added transfer on first use of code mode, br", result["code_bytes_br"], ""),
     ("fuzz schedules/s (native, invariants on)", result["fuzz_schedules_per_s"], "fuzz_schedules_per_s"),
     ("fuzz CPU minutes per 1,000,000 schedules", result["fuzz_million_cpu_minutes"], "fuzz_million_cpu_minutes"),
     ("api fuzz execs/s (libFuzzer, ASan+UBSan)", result["fuzz_execs_per_s"], ""),

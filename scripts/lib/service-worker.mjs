@@ -1,8 +1,10 @@
 // Writes SITE/sw.js, the service worker that keeps the site working offline after a first
 // visit (web/src/service-worker.js says how): the list of the site's files with their
 // SHA-256 hashes (as Subresource Integrity values), then the worker's code. Every file in
-// SITE is listed but sw.js itself and the offline copy (idemlab-offline.html holds the
-// whole site again, for a download). Run it last, when SITE is complete.
+// SITE is listed but sw.js itself, the offline copy (idemlab-offline.html holds the
+// whole site again, for a download) and the code-mode module (engine/idemlab-code.js and
+// .wasm, the engine with Lua: fetched on the first use of code mode, not precached for every
+// visitor; a request for it goes to the network). Run it last, when SITE is complete.
 // Usage: node scripts/lib/service-worker.mjs SITE
 
 import { createHash } from 'node:crypto';
@@ -15,7 +17,7 @@ if (!site) {
   console.error('usage: node scripts/lib/service-worker.mjs SITE');
   process.exit(2);
 }
-const SKIP = new Set(['sw.js', 'idemlab-offline.html']);
+const SKIP = new Set(['sw.js', 'idemlab-offline.html', 'engine/idemlab-code.js', 'engine/idemlab-code.wasm']);
 
 function walk(dir) {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(dir, e.name)) : [join(dir, e.name)]));

@@ -46,12 +46,14 @@ test('sw.js lists exactly the site\'s files with their hashes, and a changed fil
     const gen = () => spawnSync(process.execPath, [resolve(REPO, 'scripts/lib/service-worker.mjs'), site], { encoding: 'utf8' });
     expect(gen().status).toBe(0);
     const before = swList(site);
-    // Every file of the site but sw.js, the offline copy and precompressed copies, each with its SHA-256.
+    // Every file of the site but sw.js, the offline copy, the code-mode module (fetched on first
+    // use of code mode) and precompressed copies, each with its SHA-256.
     const walk = (dir) => readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(dir, e.name)) : [join(dir, e.name)]));
     const expected = {};
     for (const full of walk(site)) {
       const path = full.slice(site.length + 1).split(sep).join('/');
       if (path === 'sw.js' || path === 'idemlab-offline.html' || /\.(br|gz)$/.test(path)) continue;
+      if (path === 'engine/idemlab-code.js' || path === 'engine/idemlab-code.wasm') continue;
       expected[path] = `sha256-${createHash('sha256').update(readFileSync(full)).digest('base64')}`;
     }
     expect(Object.keys(expected)).toEqual(expect.arrayContaining(['index.html', 'app.js', 'style.css', 'engine/idemlab.wasm', 'engine/worker.js', 'lessons/index.json']));
