@@ -21,6 +21,7 @@
 #include "engine/json/fields.hpp"
 #include "engine/json/parse.hpp"
 #include "engine/json/write.hpp"
+#include "engine/grade/grade.hpp"
 #include "engine/lesson/answers.hpp"
 #include "engine/lesson/challenge.hpp"
 #include "engine/lesson/compare.hpp"
@@ -414,16 +415,36 @@ json answer_method(const PreparedLesson& lesson, const json& in, const std::stri
   return feedback_for(lesson, *lesson.lesson.question(question), t);
 }
 
+// `grade`: the learner's code on an exercise (engine/grade/grade.hpp).
+json grade_method(const std::string& input) {
+  Reader r("exercise");
+  std::optional<json> parsed = r.parse(input, limits::kMaxInputBytes);
+  if (!parsed) return input_error(r);
+  const json& in = *parsed;
+  if (!in.is_object()) return error("", "", "the input is not a JSON object");
+  const json* ex = r.field(in, "", "exercise", true);
+  std::string code = r.string(in, "", "code", true);
+  if (code.size() > limits::kMaxCodeBytes) {
+    r.problem("/code", "the code is " + std::to_string(code.size()) + " bytes; at most " + std::to_string(limits::kMaxCodeBytes) + " are allowed");
+  }
+  int limit = static_cast<int>(r.integer(in, "", "limit", false, 20000, 1, ExploreLimits::kMaxSchedules));
+  Exercise exercise;
+  if (ex) exercise = read_exercise(r, *ex, "/exercise");
+  if (!r.problems().empty()) return problems_json(r.problems());
+  return grade(exercise, code, limit);
+}
+
 }  // namespace
 
 json dispatch(const std::string& method, const std::string& input) {
+  if (method == "grade") return grade_method(input);
   if (method == "seed_lab") return seed_lab();
   if (method == "simulate") return simulate(input);
   if (method == "seed_experiment") return seed_experiment();
   if (method == "vocabulary") return vocabulary();
   if (method != "check" && method != "run" && method != "answer" && method != "answers" && method != "compare" &&
       method != "explore" && method != "scenario" && method != "challenge" && method != "start") {
-    return error("", "", "unknown method '" + method + "'; known: challenge, check, run, answer, answers, compare, explore, scenario, seed_lab, seed_experiment, simulate, start, vocabulary");
+    return error("", "", "unknown method '" + method + "'; known: challenge, check, run, answer, answers, compare, explore, grade, scenario, seed_lab, seed_experiment, simulate, start, vocabulary");
   }
   Reader input_reader("");
   std::optional<json> parsed = input_reader.parse(input, limits::kMaxInputBytes);
@@ -435,6 +456,11 @@ json dispatch(const std::string& method, const std::string& input) {
   std::string text;
   json unfired;  // `run` of a bare scenario: the planned faults that never fired, left out
   if (in.contains("scenario")) {
+    // The client's code runs only in an engine with code mode (engine/nodes/nodes.hpp).
+    const json& sc = in["scenario"];
+    if (sc.is_object() && sc.contains("code") && !code_client_factory()) {
+      return error(file, "/scenario/code", "this engine has no code mode: a scenario with code runs in idemlab-code (the CLI, or the page's code engine)");
+    }
     text = sandbox_lesson(in["scenario"]);
   } else if (in.contains("text") && in["text"].is_string()) {
     text = in["text"].get<std::string>();

@@ -10,6 +10,7 @@
 #include "engine/api/dispatch.hpp"
 #include "engine/json/parse.hpp"
 #include "engine/json/write.hpp"
+#include "engine/sim/code_fault.hpp"
 #include "engine/store/database.hpp"
 
 namespace idemlab::api {
@@ -18,6 +19,16 @@ std::string call(const std::string& method, const std::string& input) {
   try {
     nlohmann::json out = dispatch(method, input);
     release_prepared(false);  // before the answer is written: the lesson is no longer needed
+    return write_json(out);
+  } catch (const CodeFault& fault) {
+    // The client's code failed in a run (code mode): where and why, as grade says it.
+    Database::record_sql(nullptr);
+    release_prepared(false);
+    nlohmann::json out = error("", "/scenario/code", fault.reason.en);
+    nlohmann::json detail = fault.to_json();
+    for (auto it = detail.begin(); it != detail.end(); ++it) out["error"][it.key()] = it.value();
+    out["error"]["text"] = out["error"]["reason"];
+    out["error"]["reason"] = fault.reason.en;
     return write_json(out);
   } catch (const std::bad_alloc&) {
     // Memory ran out (in WASM at the module's maximum, CMakeLists.txt): the cache of prepared

@@ -5,6 +5,15 @@
 #include <string>
 
 #include "engine/api/api.hpp"
+#ifdef IDEMLAB_WITH_CODE
+// The code module (idemlab-code.wasm): the same API, and a client that runs the learner's
+// code (engine/code/, issue 34).
+#include "engine/code/code_client.hpp"
+#include "engine/nodes/nodes.hpp"
+namespace {
+const bool code_mode = (idemlab::set_code_client_factory(&idemlab::make_code_client), true);
+}
+#endif
 
 #ifdef __EMSCRIPTEN__
 #include <emscripten/emscripten.h>

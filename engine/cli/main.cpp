@@ -33,6 +33,12 @@
 //                                    scenario) against LESSON's challenge: solved or not,
 //                                    allowed or not, and why (JSON); exit 0 when solved, 1
 //                                    when not (or the input is bad)
+//   idemlab grade EXERCISE DIR [--limit N]
+//                                    grades every file of DIR (a class's submissions: the
+//                                    client's code, Lua) on EXERCISE (lessons/exercises/*.json)
+//                                    as the page's Check does: one JSON line per file, sorted
+//                                    by name, {"file": NAME, ...the API's `grade` answer};
+//                                    DIR may be one file; exit 0, or 1 if the input is bad
 //   idemlab fuzz --seed S --runs N [--out DIR]
 //                                    random scenarios under random faults, the invariants on
 //                                    every step (JSON report on stdout; schedules per second
@@ -57,6 +63,10 @@
 #include "engine/cli/lesson_index.hpp"
 #include "engine/json/parse.hpp"
 #include "engine/explore/fuzz.hpp"
+#include "engine/nodes/nodes.hpp"
+#ifdef IDEMLAB_WITH_CODE
+#include "engine/code/code_client.hpp"
+#endif
 
 namespace {
 
@@ -66,7 +76,7 @@ int usage() {
   std::cerr << "usage: idemlab seed-lab | seed-experiment | run LESSON [--json] [--lang en|zh-CN] |\n"
                "               check LESSON... | answers LESSON... | index LESSON... | compare LESSON |\n"
                "               bench [--runs N] | explore FILE [--faults K] [--limit N] [--max-ms MS] [--policy ID] |\n"
-               "               challenge LESSON ATTEMPT |\n"
+               "               challenge LESSON ATTEMPT | grade EXERCISE DIR [--limit N] |\n"
                "               fuzz --seed S --runs N [--out DIR]\n";
   return 2;
 }
@@ -435,9 +445,62 @@ int cmd_bench(const std::vector<std::string>& args) {
   return 0;
 }
 
+// `grade EXERCISE DIR [--limit N]`: one JSON line per submission, the API's own answer.
+int cmd_grade(const std::vector<std::string>& args) {
+  if (args.size() != 2 && !(args.size() == 4 && args[2] == "--limit")) return usage();
+  std::string text;
+  if (!read_file(args[0], text)) {
+    std::cerr << args[0] << ": cannot read the exercise\n";
+    return 1;
+  }
+  json exercise = json::parse(text, nullptr, false);
+  if (exercise.is_discarded()) {
+    std::cerr << args[0] << ": not JSON\n";
+    return 1;
+  }
+  std::vector<std::filesystem::path> files;
+  std::error_code ec;
+  if (std::filesystem::is_directory(args[1], ec)) {
+    for (const auto& entry : std::filesystem::directory_iterator(args[1], ec)) {
+      if (entry.is_regular_file()) files.push_back(entry.path());
+    }
+  } else {
+    files.push_back(args[1]);
+  }
+  std::sort(files.begin(), files.end());
+  if (files.empty()) {
+    std::cerr << args[1] << ": no submission files\n";
+    return 1;
+  }
+  for (const auto& f : files) {
+    std::string code;
+    json line = json::object();
+    line["file"] = f.filename().string();
+    if (!read_file(f.string(), code)) {
+      line["error"] = {{"kind", "unreadable"}, {"reason", "cannot read the file"}};
+      std::cout << line.dump() << "\n";
+      continue;
+    }
+    json in = {{"exercise", exercise}, {"code", code}};
+    if (args.size() == 4) in["limit"] = std::atoll(args[3].c_str());
+    json out = json::parse(idemlab::api::call("grade", in.dump()));
+    // A refused exercise is the teacher's problem, not the learner's: say it once and stop.
+    if (out.contains("ok") && out["ok"] == false) {
+      std::cerr << args[0] << ": " << out.dump() << "\n";
+      return 1;
+    }
+    for (auto it = out.begin(); it != out.end(); ++it) line[it.key()] = it.value();
+    std::cout << line.dump() << "\n";
+  }
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+#ifdef IDEMLAB_WITH_CODE
+  idemlab::set_code_client_factory(&idemlab::make_code_client);
+#endif
   if (argc < 2) return usage();
   std::string cmd = argv[1];
   std::vector<std::string> args(argv + 2, argv + argc);
@@ -458,6 +521,7 @@ int main(int argc, char** argv) {
     if (cmd == "bench") return cmd_bench(args);
     if (cmd == "explore") return cmd_explore(args);
     if (cmd == "fuzz") return cmd_fuzz(args);
+    if (cmd == "grade") return cmd_grade(args);
     if (cmd == "challenge" && args.size() == 2) return cmd_challenge(args[0], args[1]);
   } catch (const std::exception& e) {
     std::cerr << "idemlab: " << e.what() << "\n";

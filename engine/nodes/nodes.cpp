@@ -4,17 +4,30 @@
 #include "engine/net/network.hpp"
 #include "engine/provider/provider.hpp"
 #include "engine/service/service.hpp"
+#include "engine/sim/code_fault.hpp"
 
 namespace idemlab {
+namespace {
+CodeClientFactory code_factory = nullptr;
+}  // namespace
+
+void set_code_client_factory(CodeClientFactory factory) { code_factory = factory; }
+CodeClientFactory code_client_factory() { return code_factory; }
 
 Nodes standard_nodes(const Scenario& scenario, Env& env) {
   Nodes nodes;
+  if (!scenario.code.empty()) {
+    if (!code_factory) throw CodeFault("unavailable", 0, 0, {"这个引擎没有代码模式", "this engine has no code mode"});
+    nodes[static_cast<std::size_t>(Side::Client)] = code_factory(scenario, env);
+  }
   ClientSetup client{scenario.client, scenario.timing.timeout_ms, scenario.seed, scenario.service.lookup, {}};
   // The user's configuration a re-run reads: each delivered intent's content, from its decision on.
   for (const Action& a : scenario.script) {
     if (a.kind == ActionKind::Deliver) client.desired[a.intent] = {a.payload, a.at};
   }
-  nodes[static_cast<std::size_t>(Side::Client)] = std::make_unique<Client>(env, std::move(client));
+  if (!nodes[static_cast<std::size_t>(Side::Client)]) {
+    nodes[static_cast<std::size_t>(Side::Client)] = std::make_unique<Client>(env, std::move(client));
+  }
   nodes[static_cast<std::size_t>(Side::Service)] =
       std::make_unique<Service>(env, ServiceSetup{scenario.service, scenario.timing.timeout_ms, scenario.seed});
   nodes[static_cast<std::size_t>(Side::Network)] = std::make_unique<Network>(env, scenario.timing.latency_ms);

@@ -167,6 +167,22 @@ inline constexpr int kMaxExploreFaults = 3;
 /// lesson-sized scenario has a few thousand at K = 3; the ceiling keeps one call within
 /// seconds in a browser (it reports progress while it runs).
 inline constexpr int kMaxExploreSchedules = 200000;
+/// The client's code in code mode (Scenario::code, engine/code/): 16 KiB is ten times the
+/// reference solutions (about 1.5 KiB each) and keeps a share link's code within a URL.
+inline constexpr std::size_t kMaxCodeBytes = 16 * 1024;
+/// Lua instructions one handler call of the client's code may run (engine/code/lua_vm.cpp,
+/// counted by a count hook every kCodeHookEvery): a handler of the reference solutions
+/// runs a few hundred; a million is ~40 ms in the page's WASM, so a loop that never ends
+/// stops well inside a grade's budget, with the line it was on.
+inline constexpr long long kMaxCodeInstructions = 1000000;
+inline constexpr int kCodeHookEvery = 1000;
+/// Memory the client's Lua state may hold (its allocator counts it): the code keeps its
+/// state in the client's database, so a handler's tables are small; 8 MiB leaves the
+/// page's engine its kMaxMemoryMiB.
+inline constexpr std::size_t kMaxCodeMemoryBytes = 8 * 1024 * 1024;
+/// SQL statements one handler call may run: a handler of the reference solutions runs a
+/// handful; more is a loop over the database that would make a grade slow.
+inline constexpr int kMaxCodeStatements = 200;
 /// What one `explore` keeps while it searches (the schedules seen, the plans of the tree's
 /// next depth), estimated as it goes (engine/explore/explore.cpp, the same numbers natively
 /// and in WASM, so that a cut falls at the same schedule); past it the search stops, cut

@@ -372,6 +372,11 @@ struct Scenario {
   std::vector<Action> script;
   FaultPlan faults;  ///< the faults of the run the learner watches
   FaultSpace space;  ///< the runs a side must consider possible (knowledge)
+  /// The client's code (issue 34, engine/code/): Lua 5.4 source the client runs at its
+  /// decision points instead of the `client` knobs; "" for the built-in client. At most
+  /// limits::kMaxCodeBytes. A scenario holding code runs only in an engine built with code
+  /// mode (the CLI, the doctests, the page's second module idemlab-code.wasm).
+  std::string code;
 };
 
 /// The intent of the first `deliver` in the script ("" if none): the default intent

@@ -177,8 +177,40 @@ Action read_action(Reader& r, const json& a, const std::string& path, bool timed
   return out;
 }
 
+namespace {
+
+// The client's code (Scenario::code): text within limits::kMaxCodeBytes. With code, the
+// client is the learner's (engine/code/): the script holds only what a user or an operator
+// does to any client (deliver, crash, restart); the rest are the built-in client's own
+// moves, which code makes itself.
+void read_code(Reader& r, const json& j, const std::string& path, Scenario& sc) {
+  const json* code = r.field(j, path, "code", false);
+  if (!code) return;
+  std::string cp = Reader::at(path, "code");
+  if (!code->is_string()) {
+    r.problem(cp, "must be a string: the client's code (Lua 5.4)");
+    return;
+  }
+  sc.code = code->get<std::string>();
+  if (sc.code.size() > limits::kMaxCodeBytes) {
+    r.problem(cp, "the code is " + std::to_string(sc.code.size()) + " bytes; at most " +
+                      std::to_string(limits::kMaxCodeBytes) + " are allowed");
+  }
+  if (sc.code.empty()) return;
+  std::string sp = Reader::at(path, "script");
+  for (std::size_t i = 0; i < sc.script.size(); ++i) {
+    ActionKind k = sc.script[i].kind;
+    if (k != ActionKind::Deliver && k != ActionKind::CrashClient && k != ActionKind::RestartClient) {
+      r.problem(Reader::at(Reader::at(sp, i), "do"), std::string("'") + action_info(k).name +
+                    "' is the built-in client's move; with code the script holds only deliver, crash_client and restart_client");
+    }
+  }
+}
+
+}  // namespace
+
 void read_scenario(Reader& r, const json& j, const std::string& path, Scenario& sc, std::set<std::string>& intents) {
-  if (!r.object(j, path, {"seed", "client", "service", "provider", "timing", "script", "faults", "fault_space"})) return;
+  if (!r.object(j, path, {"seed", "client", "service", "provider", "timing", "script", "faults", "fault_space", "code"})) return;
   sc.seed = static_cast<std::uint64_t>(r.integer(j, path, "seed", false, 1, 0, 1LL << 53));
   // Every knob starts at its default, its right setting (the table says which).
   for (const Knob& k : knob_table()) k.set(sc, k.default_value);
@@ -251,6 +283,7 @@ void read_scenario(Reader& r, const json& j, const std::string& path, Scenario& 
       read_points(r, *space, sp, "row_loss_points", "lose_row", sc.space.row_loss_points);
     }
   }
+  read_code(r, j, path, sc);
 }
 
 json write_action(const Action& a) {
@@ -313,6 +346,7 @@ json write_scenario(const Scenario& s) {
   if (!rp.empty()) space["row_loss_points"] = std::move(rp);
   space["restart_after_ms"] = s.space.restart_after_ms;
   out["fault_space"] = std::move(space);
+  if (!s.code.empty()) out["code"] = s.code;
   return out;
 }
 

@@ -281,6 +281,18 @@ std::vector<SqlRow> Database::query(std::string_view sql, const SqlParam* params
 
 long long Database::changes() const { return sqlite3_total_changes64(db_); }
 
+std::vector<std::string> Database::column_names(std::string_view sql) const {
+  std::vector<std::string> names;
+  auto found = statements_.find(sql);
+  if (found == statements_.end()) return names;
+  int n = sqlite3_column_count(found->second);
+  for (int c = 0; c < n; ++c) {
+    const char* name = sqlite3_column_name(found->second, c);
+    names.emplace_back(name ? name : "");
+  }
+  return names;
+}
+
 bool Database::in_transaction() const { return db_ && !sqlite3_get_autocommit(db_); }
 
 }  // namespace idemlab

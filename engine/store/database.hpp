@@ -114,6 +114,10 @@ class Database {
   /// Rows written so far on this connection (sqlite3_total_changes64): readers use it to
   /// know whether a cached read is still current.
   long long changes() const;
+  /// The column names of `sql`, a statement query() has run on this connection (its
+  /// prepared statement is cached); empty for one it has not. For the client's code
+  /// (engine/code/: db.rows gives each row as a table by column name).
+  std::vector<std::string> column_names(std::string_view sql) const;
   /// Whether a transaction is open (BEGIN without COMMIT or ROLLBACK yet).
   bool in_transaction() const;
 
