@@ -1,8 +1,9 @@
 -- derived-key, content-only: WRONG. The key is stable (the content alone) but does not
 -- tell the two top-ups apart: they have the same content, so topup-2025-04 is sent under
--- the key of topup-2025-03 and the service replays the March receipt. Expected: fails
--- with no fault at all (faults: []): false_success for topup-2025-04 (DELIVERED, a
--- receipt, and no effect of its own; only one top-up happened).
+-- the key of topup-2025-03 and the service replays the March receipt: one top-up for two
+-- intents. Expected: fails with no fault at all (faults: []) with false_success. The grade
+-- names topup-2025-03: the engine gives an effect to the last intent that sent its key
+-- (Env::own_key), so the one effect counts as April's and March's DELIVERED has none.
 
 -- The operation key, computed again wherever it is needed: the row stores none.
 local function key_of(intent, payload)
@@ -67,7 +68,7 @@ function on_connect_error(intent, attempt)
 end
 
 function on_restart()
-  local open = db.rows("SELECT intent FROM intents WHERE status IN ('PENDING', 'UNKNOWN') ORDER BY intent")
+  local open = db.rows("SELECT intent FROM intents WHERE status = 'PENDING' OR status = 'UNKNOWN' ORDER BY intent")
   for _, r in ipairs(open) do
     reconcile(r.intent)
   end

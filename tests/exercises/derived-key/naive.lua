@@ -1,8 +1,9 @@
 -- derived-key, naive: WRONG. The key is derived from the intent, its content and the
 -- time (a volatile field, as a hash of the whole request with its timestamp), so every
 -- retry, lookup and restart computes another key. Expected: fails with duplicate_effect
--- for topup-2025-03; the shortest counterexample is one fault, the response of attempt 1
--- lost (the lookup under the new key finds nothing, the resend under it is a new top-up).
+-- for topup-2025-03 with one fault: the service commits and no reply comes (the grade names
+-- crash:service:after_commit:topup-2025-03:1; a lost response does the same); the lookup
+-- under the key computed now finds nothing, and the resend under it is a second top-up.
 
 -- The operation key, computed again wherever it is needed: the row stores none.
 local function key_of(intent, payload)
@@ -67,7 +68,7 @@ function on_connect_error(intent, attempt)
 end
 
 function on_restart()
-  local open = db.rows("SELECT intent FROM intents WHERE status IN ('PENDING', 'UNKNOWN') ORDER BY intent")
+  local open = db.rows("SELECT intent FROM intents WHERE status = 'PENDING' OR status = 'UNKNOWN' ORDER BY intent")
   for _, r in ipairs(open) do
     reconcile(r.intent)
   end

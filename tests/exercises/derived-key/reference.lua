@@ -68,7 +68,7 @@ function on_connect_error(intent, attempt)
 end
 
 function on_restart()
-  local open = db.rows("SELECT intent FROM intents WHERE status IN ('PENDING', 'UNKNOWN') ORDER BY intent")
+  local open = db.rows("SELECT intent FROM intents WHERE status = 'PENDING' OR status = 'UNKNOWN' ORDER BY intent")
   for _, r in ipairs(open) do
     reconcile(r.intent)
   end

@@ -1,7 +1,8 @@
 -- lost-response, failed-on-timeout: WRONG. One key per intent, stored before sending (that
 -- part is right), but a timeout is taken for a failure: the row becomes FAILED while the
 -- service may have published the report. Expected: fails with false_failure for
--- weekly-report; the shortest counterexample is one fault, the response of attempt 1 lost.
+-- weekly-report with one fault: the service commits and no reply reaches the client (the
+-- grade names crash:service:after_commit:weekly-report:1; a lost response does the same).
 
 local function row_of(intent)
   return db.row("SELECT op_key, payload, status FROM intents WHERE intent = ?", intent)
@@ -38,5 +39,5 @@ end
 
 -- Given by the exercise.
 function on_restart()
-  db.exec("UPDATE intents SET status = 'NEEDS_HUMAN' WHERE status IN ('PENDING', 'UNKNOWN')")
+  db.exec("UPDATE intents SET status = 'NEEDS_HUMAN' WHERE status = 'PENDING' OR status = 'UNKNOWN'")
 end

@@ -1,7 +1,8 @@
 -- lost-response, naive: WRONG. Every retry draws a new operation key, so the service
 -- cannot tell a retry from a new report. Expected: fails with duplicate_effect for
--- weekly-report; the shortest counterexample is one fault, the response of attempt 1 lost
--- (the service published, the client timed out and sent again under a fresh key).
+-- weekly-report with one fault: the service commits and no reply reaches the client (the
+-- grade names crash:service:after_commit:weekly-report:1; a lost response does the same),
+-- the client times out and sends again under a fresh key.
 
 function on_deliver(intent, payload)
   local key = new_key(intent)
@@ -43,5 +44,5 @@ end
 
 -- Given by the exercise.
 function on_restart()
-  db.exec("UPDATE intents SET status = 'NEEDS_HUMAN' WHERE status IN ('PENDING', 'UNKNOWN')")
+  db.exec("UPDATE intents SET status = 'NEEDS_HUMAN' WHERE status = 'PENDING' OR status = 'UNKNOWN'")
 end

@@ -1,7 +1,8 @@
 -- lost-response, peeking: reads what the client cannot know. On a timeout it queries the
 -- service's own table (deliveries) to see whether the report was published. Expected:
--- refused with error.kind "forbidden" at line 46 (SQL on a table of the service), in a
--- schedule where the client times out (error.fault_ids not null). Otherwise the reference.
+-- refused with error.kind "forbidden" at line 47 (SQL on a table of the service), in a
+-- schedule where the client times out (the grade names drop:request:weekly-report:1 in
+-- error.fault_ids). Otherwise the reference.
 
 local function row_of(intent)
   return db.row("SELECT op_key, payload, status FROM intents WHERE intent = ?", intent)
@@ -66,5 +67,5 @@ end
 
 -- Given by the exercise.
 function on_restart()
-  db.exec("UPDATE intents SET status = 'NEEDS_HUMAN' WHERE status IN ('PENDING', 'UNKNOWN')")
+  db.exec("UPDATE intents SET status = 'NEEDS_HUMAN' WHERE status = 'PENDING' OR status = 'UNKNOWN'")
 end

@@ -66,5 +66,5 @@ end
 
 -- Given by the exercise.
 function on_restart()
-  db.exec("UPDATE intents SET status = 'NEEDS_HUMAN' WHERE status IN ('PENDING', 'UNKNOWN')")
+  db.exec("UPDATE intents SET status = 'NEEDS_HUMAN' WHERE status = 'PENDING' OR status = 'UNKNOWN'")
 end

@@ -66,7 +66,7 @@ end
 -- After a crash nothing is waited for: every row without an outcome, PENDING as much as
 -- UNKNOWN, is reconciled under its stored key (sorted, so the order never depends on the run).
 function on_restart()
-  local open = db.rows("SELECT intent FROM intents WHERE status IN ('PENDING', 'UNKNOWN') ORDER BY intent")
+  local open = db.rows("SELECT intent FROM intents WHERE status = 'PENDING' OR status = 'UNKNOWN' ORDER BY intent")
   for _, r in ipairs(open) do
     reconcile(r.intent)
   end
