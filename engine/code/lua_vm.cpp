@@ -354,7 +354,7 @@ int line_of(const std::string& message, std::string& rest) {
 }
 
 // The column (1-based, in characters) of the token a syntax error names ("near 'x'") on
-// line `line` of `code`; 0 when it names none or it is not there.
+// line `line` of `code` (its last copy there); 0 when it names none or it is not there.
 int column_of(const std::string& code, int line, const std::string& rest) {
   std::size_t start = 0;
   for (int l = 1; l < line && start != std::string::npos; ++l) {
@@ -374,7 +374,9 @@ int column_of(const std::string& code, int line, const std::string& rest) {
   if (near == std::string::npos) return 0;
   std::size_t from = near + 6, to = rest.rfind('\'');
   if (to == std::string::npos || to <= from) return 0;
-  std::size_t at = text.find(rest.substr(from, to - from));
+  // The last one on the line: the parser reads from the left and stops where it fails, so
+  // an earlier copy of the token was most often read well (`x = = 1` fails at the second).
+  std::size_t at = text.rfind(rest.substr(from, to - from));
   return at == std::string::npos ? 0 : chars(text, at) + 1;
 }
 

@@ -21,10 +21,11 @@ function loadFactory(jsPath) {
   return module.exports;
 }
 
-export async function loadEngine(dir = resolve(REPO, 'dist/engine')) {
-  const createIdemlab = loadFactory(resolve(dir, 'idemlab.js'));
+// `name`: 'idemlab' (the page's engine) or 'idemlab-code' (the code module, issue 34).
+export async function loadEngine(dir = resolve(REPO, 'dist/engine'), name = 'idemlab') {
+  const createIdemlab = loadFactory(resolve(dir, `${name}.js`));
   // Emscripten 3.1.6 would fetch() a file path under node 20: hand it the bytes instead.
-  const mod = await createIdemlab({ wasmBinary: readFileSync(resolve(dir, 'idemlab.wasm')) });
+  const mod = await createIdemlab({ wasmBinary: readFileSync(resolve(dir, `${name}.wasm`)) });
 
   return {
     /** Bytes of the module's linear memory (it grows and never shrinks). */
