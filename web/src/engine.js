@@ -32,13 +32,23 @@ export class EngineError extends Error {
 }
 
 const WORKER_URL = 'engine/worker.js';
-const WASM_FILE = 'engine/idemlab.wasm';
 const LOAD_TIMEOUT_MS = 60000;
+
+/**
+ * The engine's files, named as its worker (web/src/worker/engine-worker.js) loads them:
+ * its JS glue and wasm beside worker.js, and the factory the glue defines. The page's
+ * engine is the default; code mode's engine (the engine with Lua, loaded only when code
+ * mode is first used) is CODE_ENGINE.
+ */
+export const PAGE_ENGINE = { glue: 'idemlab.js', wasm: 'idemlab.wasm', factory: 'createIdemlab' };
+export const CODE_ENGINE = { glue: 'idemlab-code.js', wasm: 'idemlab-code.wasm', factory: 'createIdemlabCode' };
 
 
 /** The loaded engine, in its worker. Use Engine.load(). */
 export class Engine {
-  constructor(module = null) {
+  constructor(module = null, files = PAGE_ENGINE) {
+    this.files = files;
+    this.wasmFile = `engine/${files.wasm}`; // how errors name the engine
     this.module = module; // the compiled WebAssembly.Module, when the worker could hand it over
     this.worker = null;
     this.next = 1;
@@ -53,9 +63,9 @@ export class Engine {
    * an EngineError when it cannot load. `module`: a compiled module to start from (a
    * restart compiles nothing again).
    */
-  static load({ module = null } = {}) {
-    if (typeof WebAssembly !== 'object') return Promise.reject(new EngineError(WASM_FILE, 'WebAssembly is not available in this browser', null, null, 'unsupported'));
-    const engine = new Engine(module);
+  static load({ module = null, files = PAGE_ENGINE } = {}) {
+    if (typeof WebAssembly !== 'object') return Promise.reject(new EngineError(`engine/${files.wasm}`, 'WebAssembly is not available in this browser', null, null, 'unsupported'));
+    const engine = new Engine(module, files);
     return engine._start().then(() => engine);
   }
 
@@ -69,7 +79,7 @@ export class Engine {
         this._terminate();
         reject(err);
       };
-      const timer = setTimeout(() => fail(new EngineError(WASM_FILE, `no answer after ${LOAD_TIMEOUT_MS / 1000} s`, null, null, 'timeout')), LOAD_TIMEOUT_MS);
+      const timer = setTimeout(() => fail(new EngineError(this.wasmFile, `no answer after ${LOAD_TIMEOUT_MS / 1000} s`, null, null, 'timeout')), LOAD_TIMEOUT_MS);
       try {
         this._spawn({
           loaded: () => {
@@ -88,8 +98,9 @@ export class Engine {
 
   /** A new worker; `on.loaded()` when its engine is ready, `on.failed(EngineError)` when not. */
   _spawn(on) {
-    // The offline copy starts the worker from code in the page and hands it the engine's bytes.
-    const inline = bundledWorkerUrl();
+    // The offline copy starts the worker from code in the page and hands it the engine's
+    // bytes (the page's engine only: it holds no other).
+    const inline = this.files === PAGE_ENGINE ? bundledWorkerUrl() : null;
     const w = new Worker(inline || WORKER_URL);
     let loaded = false;
     w.onmessage = (ev) => {
@@ -120,7 +131,8 @@ export class Engine {
       }
       this._stop(`the engine's worker failed (${ev.message || 'no reason given'})`);
     };
-    const init = this.module ? { module: this.module } : inline ? { wasmBase64: bundledWasmBase64() } : {};
+    const files = this.files === PAGE_ENGINE ? {} : { files: this.files };
+    const init = this.module ? { module: this.module, ...files } : inline ? { wasmBase64: bundledWasmBase64() } : files;
     w.postMessage({ init });
     this.worker = w;
   }
@@ -139,7 +151,7 @@ export class Engine {
         return;
       }
       const memory = outOfMemory(msg.error);
-      p.reject(new EngineError(WASM_FILE, msg.error, p.method, null, memory ? 'memory' : null));
+      p.reject(new EngineError(this.wasmFile, msg.error, p.method, null, memory ? 'memory' : null));
       if (memory) this._respawn('its memory ran out');
       return;
     }
@@ -147,7 +159,7 @@ export class Engine {
     try {
       out = JSON.parse(msg.output);
     } catch (e) {
-      p.reject(new EngineError(WASM_FILE, `${p.method} returned text that is not JSON (${e.message})`, p.method));
+      p.reject(new EngineError(this.wasmFile, `${p.method} returned text that is not JSON (${e.message})`, p.method));
       return;
     }
     p.resolve(out);
@@ -156,13 +168,13 @@ export class Engine {
 
   /** The instance trapped: every call now fails as stopped; onStop is told once. */
   _stop(reason, method = null) {
-    const err = new EngineError(WASM_FILE, reason, method, null, 'stopped');
+    const err = new EngineError(this.wasmFile, reason, method, null, 'stopped');
     if (!this.dead) {
       this.dead = reason;
       this._terminate();
       const rest = [...this.pending.values()];
       this.pending.clear();
-      for (const p of rest) p.reject(new EngineError(WASM_FILE, reason, p.method, null, 'stopped'));
+      for (const p of rest) p.reject(new EngineError(this.wasmFile, reason, p.method, null, 'stopped'));
       if (this.onStop) {
         const fn = this.onStop;
         this.onStop = null;
@@ -189,7 +201,7 @@ export class Engine {
    * a challenge's check); `onProgress`: explore's progress reports.
    */
   call(method, input, { onProgress = null, cancellable = false } = {}) {
-    if (this.dead) return Promise.reject(new EngineError(WASM_FILE, this.dead, method, null, 'stopped'));
+    if (this.dead) return Promise.reject(new EngineError(this.wasmFile, this.dead, method, null, 'stopped'));
     return new Promise((resolve, reject) => {
       // The input goes as JSON text, made here: a string always crosses to the worker,
       // whose smaller stack could fail to take a deeply nested object, leaving the call
@@ -210,7 +222,7 @@ export class Engine {
     this._terminate();
     const waiting = [];
     for (const [id, p] of this.pending) {
-      if (p.cancellable) p.reject(new EngineError(WASM_FILE, 'cancelled', p.method, null, 'cancelled'));
+      if (p.cancellable) p.reject(new EngineError(this.wasmFile, 'cancelled', p.method, null, 'cancelled'));
       else waiting.push([id, p]);
     }
     this.pending = new Map(waiting);

@@ -1,4 +1,6 @@
-// Hash routes: #/ (lesson list), #/challenges (every challenge of the course), #/lesson/ID, #/lesson/ID/step/N, the sandbox #/sandbox
+// Hash routes: #/ (lesson list), #/challenges (every challenge of the course), #/code (code
+// mode's exercises), #/code/ID and #/code/ID?c=CODE (an exercise; CODE: the learner's code
+// a link carries, web/src/sandbox/codec.js), #/lesson/ID, #/lesson/ID/step/N, the sandbox #/sandbox
 // (a default scenario), #/sandbox/CODE, #/sandbox/CODE/step/N (CODE: the whole scenario,
 // web/src/sandbox/codec.js), and the lesson's
 // side-by-side view #/lesson/ID/compare, #/lesson/ID/compare/step/N (N: a virtual time's
@@ -9,6 +11,8 @@
 
 export function parse(hash) {
   const raw = (hash || '').replace(/^#/, '');
+  const code = codeRoute(raw);
+  if (code) return code;
   const parts = raw.split('/').filter(Boolean).map((p) => {
     try {
       return decodeURIComponent(p);
@@ -29,6 +33,25 @@ export function parse(hash) {
     return { name, id: parts[1], ...stepOf(rest) };
   }
   return { name: 'list', unknown: raw };
+}
+
+/**
+ * #/code (the exercises) and #/code/ID?c=CODE (an exercise, with the code a link carries),
+ * or null for another address. Anything after the id is `extra`, as for other views.
+ */
+function codeRoute(raw) {
+  const m = /^\/?code(?:\/([^?]*))?(?:\?(.*))?$/.exec(raw);
+  if (!m) return null;
+  const parts = (m[1] || '').split('/').filter(Boolean);
+  if (parts.length === 0) return { name: 'codeList' };
+  let id = parts[0];
+  try {
+    id = decodeURIComponent(id);
+  } catch (_) {
+    /* as written */
+  }
+  const carried = new URLSearchParams(m[2] || '').get('c');
+  return { name: 'code', id, carried: carried || null, extra: parts.length > 1 ? parts.slice(1).join('/') : null };
 }
 
 /**
@@ -63,6 +86,16 @@ export function compareHash(id, step) {
 export function sandboxHash(code, step) {
   const base = code ? `#/sandbox/${code}` : '#/sandbox';
   return step === null || step === undefined ? base : `${base}/step/${step}`;
+}
+
+export function codeListHash() {
+  return '#/code';
+}
+
+/** An exercise's address; `carried`: the code a shared link carries (its codec code). */
+export function codeHash(id, carried = null) {
+  const base = `#/code/${encodeURIComponent(id)}`;
+  return carried ? `${base}?c=${carried}` : base;
 }
 
 export function challengesHash() {

@@ -65,24 +65,33 @@ export function encodeState(state) {
 }
 
 /**
- * {state} for a code this page wrote, else {error: {key, params}}: an i18n key of
- * sandbox.bad* and what to fill it with.
+ * The text a code this page wrote holds ({text}), else {error: {key, params}}: the checks
+ * every code of the address goes through (length, version, characters, inflated size).
  */
-export function decodeState(code) {
+function decodeText(code) {
   if (typeof code !== 'string' || code.length === 0) return { error: { key: 'sandbox.badEmpty' } };
   if (code.length > MAX_CODE_CHARS) return { error: { key: 'sandbox.badLong', params: { n: code.length, max: MAX_CODE_CHARS } } };
   if (code[0] !== CODE_VERSION) return { error: { key: 'sandbox.badVersion' } };
   // Nothing after the version: a link cut short, not one with stray characters.
   if (code.length === 1) return { error: { key: 'sandbox.badData' } };
   if (!/^[A-Za-z0-9_-]+$/.test(code.slice(1))) return { error: { key: 'sandbox.badChars' } };
-  let text;
   try {
     const bytes = inflateSync(fromBase64Url(code.slice(1)), { out: undefined });
     if (bytes.length > MAX_STATE_BYTES) return { error: { key: 'sandbox.badLong', params: { n: bytes.length, max: MAX_STATE_BYTES } } };
-    text = strFromU8(bytes);
+    return { text: strFromU8(bytes) };
   } catch (_) {
     return { error: { key: 'sandbox.badData' } };
   }
+}
+
+/**
+ * {state} for a code this page wrote, else {error: {key, params}}: an i18n key of
+ * sandbox.bad* and what to fill it with.
+ */
+export function decodeState(code) {
+  const got = decodeText(code);
+  if (got.error) return got;
+  const { text } = got;
   if (nesting(text) > MAX_STATE_DEPTH) return { error: { key: 'sandbox.badDeep', params: { max: MAX_STATE_DEPTH } } };
   let state;
   try {
@@ -103,4 +112,18 @@ export function decodeState(code) {
   }
   if (state.at !== undefined && typeof state.at !== 'number') return { error: { key: 'sandbox.badShape' } };
   return { state };
+}
+
+// Code mode's links (#/code/<id>?c=<code>) carry the learner's code (Lua source text) the
+// same way: "1" + base64url(deflate-raw(UTF-8 text)).
+
+/** The address code of a piece of source text. */
+export function encodeSource(source) {
+  return CODE_VERSION + toBase64Url(deflateSync(strToU8(String(source)), { level: 9 }));
+}
+
+/** {source} for a code encodeSource wrote, else {error: {key, params}} (as decodeState's). */
+export function decodeSource(code) {
+  const got = decodeText(code);
+  return got.error ? got : { source: got.text };
 }

@@ -4,7 +4,7 @@
 
 import { h, replaceChildren } from '../dom.js';
 import { t, l, nameOf } from '../i18n.js';
-import { lessonHash, compareHash, sandboxHash, challengesHash } from '../router.js';
+import { lessonHash, compareHash, sandboxHash, challengesHash, codeListHash } from '../router.js';
 import { lessonErrorCard, indexErrorCard } from './errors.js';
 import { incidentSourceLine } from './incident.js';
 import { scoreLine, scoreText, challengeLine, challengeState, challengesSolved } from './score.js';
@@ -255,7 +255,9 @@ export function renderList(root, { store, progress, notify, dropGroup, message, 
   const jump = h('p', { class: 'list-jump', hidden: true }, jumpButton);
   // Every challenge of the course on a page of its own, with how many are solved.
   const challengesLink = h('a', { class: 'btn btn-small', href: challengesHash(), 'data-testid': 'challenges-link' }, t('challenges.title'));
-  const challenges = h('p', { class: 'list-jump', hidden: true }, challengesLink);
+  // Code mode's exercises (#/code): always there, whatever the lessons hold.
+  const codeLink = h('a', { class: 'btn btn-small', href: codeListHash(), 'data-testid': 'code-link' }, t('code.link'));
+  const challenges = h('p', { class: 'list-jump' }, h('span', { hidden: true }, challengesLink), ' ', codeLink);
   replaceChildren(
     root,
     h(
@@ -312,7 +314,7 @@ export function renderList(root, { store, progress, notify, dropGroup, message, 
     );
     const { all, solved } = challengesSolved(entries, progress);
     replaceChildren(challengesLink, t('challenges.link', { k: solved, n: all.length }));
-    challenges.hidden = all.length === 0;
+    challengesLink.parentElement.hidden = all.length === 0;
     const reports = entries.filter(isIncident);
     replaceChildren(incidentItems, reports.map(card));
     incidents.hidden = reports.length === 0;

@@ -2,10 +2,13 @@
 // idemlab.wasm): every engine call of the page runs here, so the main thread never compiles
 // or runs the WebAssembly (web/src/engine.js is the page's side).
 // Messages in:
-//   {init: {module?, wasmBase64?}}   first, always: start the engine. `module`: a compiled
-//                                    WebAssembly.Module (a restart: nothing is compiled
-//                                    again); `wasmBase64`: the engine's bytes (the offline
-//                                    copy); neither: fetch idemlab.wasm beside this file.
+//   {init: {module?, wasmBase64?, files?}}  first, always: start the engine. `module`: a
+//                                    compiled WebAssembly.Module (a restart: nothing is
+//                                    compiled again); `wasmBase64`: the engine's bytes (the
+//                                    offline copy); neither: fetch the wasm beside this file.
+//                                    `files`: {glue, wasm, factory}, which engine (default
+//                                    idemlab.js, idemlab.wasm, createIdemlab; code mode's is
+//                                    idemlab-code.js, idemlab-code.wasm, createIdemlabCode)
 //   {id, method, input}              one call (input: JSON text, made by the page: engine.js)
 //   {trapNext: true}                 the test handle: the next call traps, as a poisoned
 //                                    instance does (tests/browser/bad-input.spec.mjs)
@@ -25,7 +28,7 @@
 // In the offline copy (web/src/bundled.js) the worker is a blob: the engine's glue, then
 // this code.
 
-/* global createIdemlab, importScripts */
+/* global importScripts */
 
 import { callModule } from '../engine-abi.js';
 import { statusOf } from '../http-status.js';
@@ -35,6 +38,9 @@ let dead = null; // why this instance answers no more (it trapped)
 let trapNext = false;
 let fillBefore = null; // the test handle's method (fillMemoryBefore)
 let ready = null; // promise of the Emscripten module
+// Which engine this worker runs (init's `files`): the page's, unless told otherwise.
+let files = { glue: 'idemlab.js', wasm: 'idemlab.wasm', factory: 'createIdemlab' };
+const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/; // a file beside this one, a factory's name
 
 class LoadError extends Error {
   constructor(file, reason, kind, status = null) {
@@ -49,17 +55,18 @@ const describe = (e) => (e && (e.message || (typeof e === 'string' ? e : String(
 
 
 function glue() {
-  if (typeof createIdemlab === 'function') return;
+  const file = `engine/${files.glue}`;
+  if (typeof self[files.factory] === 'function') return;
   try {
-    importScripts('idemlab.js');
+    importScripts(files.glue);
   } catch (e) {
-    return statusOf('idemlab.js').then((status) => {
-      if (status) throw new LoadError('engine/idemlab.js', `HTTP ${status}`, 'http', status);
-      if (status === 0) throw new LoadError('engine/idemlab.js', `the file could not be fetched (${describe(e)})`, 'network');
-      throw new LoadError('engine/idemlab.js', 'the file was fetched but did not run as a script', 'damaged');
+    return statusOf(files.glue).then((status) => {
+      if (status) throw new LoadError(file, `HTTP ${status}`, 'http', status);
+      if (status === 0) throw new LoadError(file, `the file could not be fetched (${describe(e)})`, 'network');
+      throw new LoadError(file, 'the file was fetched but did not run as a script', 'damaged');
     });
   }
-  if (typeof createIdemlab !== 'function') throw new LoadError('engine/idemlab.js', 'the script does not define createIdemlab', 'damaged');
+  if (typeof self[files.factory] !== 'function') throw new LoadError(file, `the script does not define ${files.factory}`, 'damaged');
 }
 
 function fromBase64(text) {
@@ -71,7 +78,7 @@ function fromBase64(text) {
 
 /** The engine compiled: from the page's module, the offline copy's bytes, or idemlab.wasm. */
 async function compile({ module, wasmBase64 }) {
-  const file = 'engine/idemlab.wasm';
+  const file = `engine/${files.wasm}`;
   if (module instanceof WebAssembly.Module) return module;
   try {
     if (wasmBase64) return await WebAssembly.compile(fromBase64(wasmBase64));
@@ -80,7 +87,7 @@ async function compile({ module, wasmBase64 }) {
   }
   let res;
   try {
-    res = await fetch('idemlab.wasm', { credentials: 'same-origin' });
+    res = await fetch(files.wasm, { credentials: 'same-origin' });
   } catch (e) {
     throw new LoadError(file, `the file could not be fetched (${describe(e)})`, 'network');
   }
@@ -93,7 +100,7 @@ async function compile({ module, wasmBase64 }) {
     return await WebAssembly.compile(await res.arrayBuffer());
   } catch (e) {
     // A body cut off by the network is named as such, not as a damaged file.
-    const status = await statusOf('idemlab.wasm');
+    const status = await statusOf(files.wasm);
     if (status === 0) throw new LoadError(file, `the file could not be fetched (${describe(e)})`, 'network');
     throw new LoadError(file, describe(e), 'damaged');
   }
@@ -101,7 +108,7 @@ async function compile({ module, wasmBase64 }) {
 
 async function start(init) {
   const t0 = performance.now();
-  if (typeof WebAssembly !== 'object') throw new LoadError('engine/idemlab.wasm', 'WebAssembly is not available in this browser', 'unsupported');
+  if (typeof WebAssembly !== 'object') throw new LoadError(`engine/${files.wasm}`, 'WebAssembly is not available in this browser', 'unsupported');
   const [, module] = await Promise.all([glue(), compile(init)]);
   const messages = [];
   let m;
@@ -111,7 +118,7 @@ async function start(init) {
     let refuse;
     const refused = new Promise((_, reject) => (refuse = reject));
     m = await Promise.race([
-      createIdemlab({
+      self[files.factory]({
         instantiateWasm: (imports, receive) => {
           WebAssembly.instantiate(module, imports).then((instance) => receive(instance, module), refuse);
           return {};
@@ -125,10 +132,10 @@ async function start(init) {
       refused,
     ]);
   } catch (e) {
-    throw new LoadError('engine/idemlab.wasm', [describe(e), ...messages.filter((x) => x && !describe(e).includes(x)).slice(-2)].join(' — '), 'damaged');
+    throw new LoadError(`engine/${files.wasm}`, [describe(e), ...messages.filter((x) => x && !describe(e).includes(x)).slice(-2)].join(' — '), 'damaged');
   }
   for (const name of ['_idemlab_call', '_idemlab_free', '_malloc', '_free', 'UTF8ToString', 'stringToUTF8', 'lengthBytesUTF8']) {
-    if (typeof m[name] !== 'function') throw new LoadError('engine/idemlab.js', `the module does not export ${name}`, 'damaged');
+    if (typeof m[name] !== 'function') throw new LoadError(`engine/${files.glue}`, `the module does not export ${name}`, 'damaged');
   }
   let shared = module;
   try {
@@ -171,9 +178,11 @@ function call(m, id, method, input) {
 self.onmessage = async (ev) => {
   const msg = ev.data || {};
   if (msg.init) {
+    const f = msg.init.files;
+    if (f && [f.glue, f.wasm, f.factory].every((x) => typeof x === 'string' && NAME.test(x))) files = { glue: f.glue, wasm: f.wasm, factory: f.factory };
     ready = start(msg.init);
     ready.catch((e) => {
-      const err = e instanceof LoadError ? e : new LoadError('engine/idemlab.wasm', describe(e), 'damaged');
+      const err = e instanceof LoadError ? e : new LoadError(`engine/${files.wasm}`, describe(e), 'damaged');
       self.postMessage({ loadError: { file: err.file, reason: err.message, status: err.status, kind: err.kind } });
     });
     return;
