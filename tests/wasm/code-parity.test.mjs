@@ -85,6 +85,9 @@ function on_timeout(intent, call)
   local r = db.row("SELECT * FROM intents WHERE intent = ?", intent)
   ${ON_TIMEOUT[timeout]}
 end
+function on_connect_error(intent, attempt)
+  resend(intent, db.row("SELECT * FROM intents WHERE intent = ?", intent))
+end
 ${ON_RESTART[restart] === null ? '' : `function on_restart()
   for _, r in ipairs(db.rows("SELECT * FROM intents WHERE ${ON_RESTART[restart]}")) do
     lookup(r.intent, r.op_key)
