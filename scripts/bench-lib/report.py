@@ -27,6 +27,7 @@ sandbox = json.loads(args[7] or "{}") if args[7:] else {}
 api_fuzz = json.loads(args[8] or "{}") if args[8:] else {}
 engine = json.loads(args[9] or "{}") if args[9:] else {}
 explore_native = json.loads(args[10] or "{}") if args[10:] else {}
+grade = json.loads(args[11] or "{}") if args[11:] else {}
 
 # The figures before issue 32's speed work (item 8), for the table's "before" column: main
 # as it was just before it (9dac86f), timed alternating with the build after it on the
@@ -203,6 +204,9 @@ result["targets"] = {
 result["before"] = BEFORE
 result["frame_before"] = FRAME_BEFORE
 
+# Code mode's grade (issue 34): each exercise's reference, natively and in the code module.
+result["grades"] = grade.get("grades") or []
+result["code_module_load_ms"] = grade.get("code_module_load_ms")
 if as_json:
     print(json.dumps(result))
     sys.exit(0)
@@ -310,3 +314,11 @@ if critical_files:
         print(f"{f:<44} {show(n):>13}")
 if page.get("console_errors"):
     print(f"note: the page logged {page['console_errors']} console error(s) while loading")
+if result["grades"]:
+    print()
+    print(f"{'grade at K = 2, reference (issue 34)':<44} {'schedules':>9}  {'native ms':>9}  {'code module ms':>14}  target (page)")
+    for row in result["grades"]:
+        met = "met" if row["wasm_ms"] < 2000 else "MISSED"
+        print(f"{row['exercise']:<44} {row['schedules']:>9}  {show(row['native_ms']):>9}  {show(row['wasm_ms']):>14}  < 2000 {met}")
+    print("native: `idemlab grade` as a process; code module: the call in node, the module the page's grading worker loads")
+    print(f"code module compiled and instantiated in node: {show(result['code_module_load_ms'])} ms")

@@ -76,7 +76,7 @@ export function gradeResult(out, { goTo, call }) {
   const el = h(
     'div',
     { class: 'code-verdict', 'data-testid': 'code-cex' },
-    h('p', { class: 'inv-broken code-verdict-head' }, '✗ ', t('code.broken', { name: nameOf('invariantBroken', c.invariant) })),
+    h('p', { class: 'inv-broken code-verdict-head' }, '✗ ', c.invariant ? t('code.broken', { name: nameOf('invariantBroken', c.invariant) }) : t(c.requirement === 'delivered' ? 'code.notDelivered' : 'code.unfinished')),
     h('p', { 'data-testid': 'code-cex-reason' }, l(c.reason)),
     h('p', { 'data-testid': 'code-cex-plan' }, t('code.when', { plan: l(c.plan) })),
     out.text ? h('p', { class: 'muted small', 'data-testid': 'code-text' }, l(out.text)) : null,
