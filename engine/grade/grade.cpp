@@ -139,8 +139,9 @@ L10n error_text(const CodeFault& fault) {
 
 Exercise read_exercise(Reader& r, const json& j, const std::string& path) {
   Exercise ex;
-  if (!r.object(j, path, {"$schema", "id", "level", "title", "task", "scenario", "faults", "skeleton", "hints"})) return ex;
+  if (!r.object(j, path, {"$schema", "id", "level", "after", "title", "task", "scenario", "faults", "skeleton", "hints"})) return ex;
   ex.id = r.string(j, path, "id", true);
+  ex.after = r.string(j, path, "after", false);
   ex.level = static_cast<int>(r.integer(j, path, "level", false, 1, 1, 3));
   ex.title = r.text(j, path, "title", true);
   ex.task = r.text(j, path, "task", true);

@@ -26,6 +26,7 @@ namespace idemlab {
 struct Exercise {
   std::string id;
   int level = 1;
+  std::string after;  ///< the id of the lesson it follows ("" for none): its end card links here
   L10n title, task;
   Scenario scenario;
   int faults = 2;  ///< K: the faults per schedule the grade searches (1..3)

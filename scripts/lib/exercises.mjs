@@ -1,7 +1,8 @@
 // Ships code mode's exercises (issue 34): copies each lessons/exercises/<id>.json into
 // SITE/lessons/exercises/ and writes SITE/lessons/exercises/index.json, what the page's
 // list of exercises reads (web/src/exercises.js):
-//   {"exercises": [{"ok": true, "id", "level", "title", "file": "lessons/exercises/<id>.json"}
+//   {"exercises": [{"ok": true, "id", "level", "title", "file": "lessons/exercises/<id>.json",
+//                   "after": the id of the lesson it follows, when it names one}
 //                  | {"ok": false, "file", "errors": [{"reason"}]}, ...]}
 // in the order of level, then file name. A file the page could not show is an entry naming
 // its problem (printed here too), not a failed build, as the lesson index does. Only these
@@ -54,7 +55,7 @@ for (const name of names) {
     continue;
   }
   copyFileSync(join(from, name), join(to, name));
-  entries.push({ ok: true, id: ex.id, level: ex.level, title: ex.title, file, name });
+  entries.push({ ok: true, id: ex.id, level: ex.level, title: ex.title, file, name, ...(typeof ex.after === 'string' && ex.after ? { after: ex.after } : {}) });
 }
 entries.sort((a, b) => a.level - b.level || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 const index = entries.map(({ name: _n, ...e }) => (e.ok ? e : { ok: false, file: e.file, errors: e.errors }));

@@ -474,6 +474,8 @@ test('no score before an answer; the end comes at the last answer with the score
   const next = ids[ids.indexOf(LESSON) + 1];
   await expect(end.getByTestId('next-lesson')).toHaveAttribute('href', new RegExp(`#/lesson/${next}$`));
   // The end opens the lesson's run in the sandbox: no scrolling back up to the top's button.
+  // The code exercise that follows the lesson (lessons/exercises/lost-response.json, "after").
+  await expect(end.getByTestId('end-exercise')).toHaveAttribute('href', '#/code/lost-response');
   await end.getByTestId('end-sandbox').click();
   await expect(page.getByTestId('sandbox-view')).toBeVisible();
   await expect(page).toHaveURL(/#\/sandbox/);

@@ -47,7 +47,7 @@ function readEntry(raw, i) {
   if (!EXERCISE_ID.test(raw.id || '') || !Number.isInteger(raw.level) || !isL10n(raw.title) || raw.file !== `lessons/exercises/${raw.id}.json`) {
     return bad('expected {"ok": true, "id", "level", "title", "file"}');
   }
-  return { status: 'ok', id: raw.id, level: raw.level, title: raw.title, file: raw.file };
+  return { status: 'ok', id: raw.id, level: raw.level, title: raw.title, file: raw.file, after: typeof raw.after === 'string' ? raw.after : null };
 }
 
 /** Why an exercise file is not one the page can show, or null. */

@@ -5,7 +5,8 @@
 
 import { h, replaceChildren, rebuildKeepingFocus, stickyBar } from '../dom.js';
 import { t, l, nameOf } from '../i18n.js';
-import { challengesHash, lessonHash, listHash, replaceHash, sandboxHash, shortText } from '../router.js';
+import { challengesHash, codeHash, lessonHash, listHash, replaceHash, sandboxHash, shortText } from '../router.js';
+import { ExerciseStore } from '../exercises.js';
 // The sandbox's link codec (with fflate) is not on a lesson's way: loaded for a link to the sandbox.
 const codec = () => import('../sandbox/codec.js');
 import { clampStep, blockingStep, questionsAt, hiddenAt, momentAt } from '../gating.js';
@@ -35,6 +36,23 @@ function numbered(hidden, questions) {
   const sides = new Map();
   for (const [side, q] of hidden.sides) sides.set(side, { ...q, number: questions.indexOf(q) + 1 });
   return { ...hidden, sides };
+}
+
+// The code exercises' index (lessons/exercises/index.json), read once when a lesson ends.
+const exerciseIndex = new ExerciseStore();
+
+/** The code exercise that follows lesson `id` (its `after`), as a link on the end card,
+ *  filled in when the index comes; nothing when none follows or the index is not there. */
+function exerciseLink(id) {
+  const slot = h('p', { class: 'end-exercise', 'data-testid': 'end-exercise-slot' });
+  exerciseIndex
+    .loadIndex()
+    .then((entries) => {
+      const ex = entries.find((e) => e.status === 'ok' && e.after === id);
+      if (ex) replaceChildren(slot, h('a', { class: 'btn btn-small', href: codeHash(ex.id), 'data-testid': 'end-exercise' }, t('lesson.endExercise', { title: l(ex.title) })));
+    })
+    .catch(() => {});
+  return slot;
 }
 
 export class LessonView {
@@ -479,6 +497,7 @@ export class LessonView {
           this.confirmRetake ? null : retake,
         ),
         this.confirmRetake ? retake : null,
+        exerciseLink(this.id),
       ),
     );
   }
