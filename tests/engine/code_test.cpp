@@ -253,3 +253,24 @@ TEST_CASE("the course's exercises: the naive code fails with a counterexample, t
   }
   CHECK(exercises >= 3);
 }
+
+TEST_CASE("the course's broken submissions: each refused in its own way, in the schedule that reaches it") {
+  json ex = json::parse(slurp("lessons/exercises/lost-response.json"));
+  struct Case {
+    const char* file;
+    const char* kind;
+  };
+  for (const Case& c : {Case{"erroring.lua", "runtime"}, Case{"looping.lua", "budget"}, Case{"peeking.lua", "forbidden"}}) {
+    CAPTURE(c.file);
+    json out = grade_code(ex, slurp(std::filesystem::path("tests/exercises/lost-response") / c.file));
+    CHECK(out["passed"] == false);
+    REQUIRE(out["error"].is_object());
+    CHECK(out["error"]["kind"] == c.kind);
+    CHECK(out["error"]["line"].is_number());
+    // Each fails only when the client times out: a schedule with a fault, named.
+    REQUIRE(out["error"]["fault_ids"].is_array());
+    CHECK(out["error"]["fault_ids"].size() == 1);
+    CHECK(out["text"]["zh-CN"].get<std::string>().find("第") != std::string::npos);
+  }
+}
+

@@ -5,7 +5,7 @@
 // that fails in each way. Run after scripts/build.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import test from 'node:test';
@@ -151,3 +151,19 @@ test('the page\'s main engine does not run code: it says so, and grade says code
   assert.equal(graded.passed, false);
   assert.equal(graded.error.kind, 'unavailable');
 });
+
+test('in the code module, each exercise\'s naive code fails with a counterexample and its reference passes', () => {
+  const ids = readdirSync(resolve(REPO, 'lessons/exercises')).filter((f) => f.endsWith('.json')).map((f) => f.replace(/\.json$/, ''));
+  assert.ok(ids.length >= 3, ids.join(', '));
+  for (const id of ids) {
+    const ex = JSON.parse(readFileSync(resolve(REPO, 'lessons/exercises', `${id}.json`), 'utf8'));
+    const grade = (file) => JSON.parse(code.call('grade', JSON.stringify({ exercise: ex, code: readFileSync(resolve(REPO, 'tests/exercises', id, file), 'utf8') })));
+    const naive = grade('naive.lua');
+    assert.equal(naive.passed, false, id);
+    assert.equal(naive.error, null, id);
+    assert.ok(naive.counterexample && naive.counterexample.scenario.code, id);
+    const reference = grade('reference.lua');
+    assert.equal(reference.passed, true, `${id}: ${JSON.stringify(reference.counterexample || reference.error)}`);
+  }
+});
+
