@@ -145,6 +145,10 @@ TEST_CASE("each way code goes wrong gets its own refusal, with the line") {
   CHECK(looping["error"]["line"].get<int>() >= 3);
   CHECK(looping["error"]["line"].get<int>() <= 5);
 
+  json greedy = grade_code(ex, "function on_deliver(intent, payload)\n  local big = string.rep('x', 9 * 1024 * 1024)\nend\n");
+  CHECK(greedy["error"]["kind"] == "memory");
+  CHECK(greedy["error"]["reason"]["en"].get<std::string>().find("8 MiB") != std::string::npos);
+
   json peek_table = grade_code(ex, "function on_deliver(intent, payload)\n  db.rows('SELECT * FROM deliveries')\nend\n");
   CHECK(peek_table["error"]["kind"] == "forbidden");
   CHECK(peek_table["error"]["line"] == 2);
