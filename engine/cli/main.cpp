@@ -34,7 +34,7 @@
 //                                    allowed or not, and why (JSON); exit 0 when solved, 1
 //                                    when not (or the input is bad)
 //   idemlab grade EXERCISE DIR [--limit N]
-//                                    grades every file of DIR (a class's submissions: the
+//                                    grades every .lua file of DIR (a class's submissions: the
 //                                    client's code, Lua) on EXERCISE (lessons/exercises/*.json)
 //                                    as the page's Check does: one JSON line per file, sorted
 //                                    by name, {"file": NAME, ...the API's `grade` answer};
@@ -445,6 +445,16 @@ int cmd_bench(const std::vector<std::string>& args) {
   return 0;
 }
 
+// Whether `s` is UTF-8 (what JSON text, and so the API, carries).
+bool valid_utf8(const std::string& s) {
+  try {
+    (void)json(s).dump();
+    return true;
+  } catch (const json::exception&) {
+    return false;
+  }
+}
+
 // `grade EXERCISE DIR [--limit N]`: one JSON line per submission, the API's own answer.
 int cmd_grade(const std::vector<std::string>& args) {
   if (args.size() != 2 && !(args.size() == 4 && args[2] == "--limit")) return usage();
@@ -461,8 +471,9 @@ int cmd_grade(const std::vector<std::string>& args) {
   std::vector<std::filesystem::path> files;
   std::error_code ec;
   if (std::filesystem::is_directory(args[1], ec)) {
+    // A class's folder: its .lua files (a README or notes beside them are not submissions).
     for (const auto& entry : std::filesystem::directory_iterator(args[1], ec)) {
-      if (entry.is_regular_file()) files.push_back(entry.path());
+      if (entry.is_regular_file() && entry.path().extension() == ".lua") files.push_back(entry.path());
     }
   } else {
     files.push_back(args[1]);
@@ -476,9 +487,20 @@ int cmd_grade(const std::vector<std::string>& args) {
     std::string code;
     json line = json::object();
     line["file"] = f.filename().string();
-    if (!read_file(f.string(), code)) {
-      line["error"] = {{"kind", "unreadable"}, {"reason", "cannot read the file"}};
+    // A file this submission's own problem keeps from grading gets its line, and the rest
+    // of the class is graded all the same.
+    auto refuse = [&](const char* kind, const std::string& zh, const std::string& en) {
+      line["passed"] = false;
+      line["error"] = {{"kind", kind}, {"line", nullptr}, {"column", nullptr}, {"reason", {{"zh-CN", zh}, {"en", en}}}};
       std::cout << line.dump() << "\n";
+      std::cerr << f.filename().string() << ": not passed: " << kind << "\n";
+    };
+    if (!read_file(f.string(), code)) {
+      refuse("unreadable", "读不了这个文件", "cannot read the file");
+      continue;
+    }
+    if (!valid_utf8(code)) {
+      refuse("encoding", "文件不是 UTF-8 文本（请用 UTF-8 保存）", "the file is not UTF-8 text (save it as UTF-8)");
       continue;
     }
     json in = {{"exercise", exercise}, {"code", code}};
@@ -491,6 +513,16 @@ int cmd_grade(const std::vector<std::string>& args) {
     }
     for (auto it = out.begin(); it != out.end(); ++it) line[it.key()] = it.value();
     std::cout << line.dump() << "\n";
+    // On stderr, a line a teacher reads at a glance (stdout stays one JSON line per file).
+    std::string verdict = line.value("passed", false) ? "passed" : "not passed";
+    if (line.contains("error") && line["error"].is_object()) {
+      verdict += ": " + line["error"].value("kind", std::string("error"));
+      if (line["error"]["line"].is_number()) verdict += " at line " + std::to_string(line["error"]["line"].get<int>());
+    } else if (line.contains("counterexample") && line["counterexample"].is_object()) {
+      const json& c = line["counterexample"];
+      verdict += ": " + (c["invariant"].is_string() ? c["invariant"].get<std::string>() : c.value("requirement", std::string("")));
+    }
+    std::cerr << f.filename().string() << ": " << verdict << "\n";
   }
   return 0;
 }

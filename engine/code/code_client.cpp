@@ -63,7 +63,13 @@ const char* others_table(const std::string& sql) {
 // What the engine's SQLite leaves out (CMakeLists.txt: subqueries, compound SELECTs, CAST,
 // upsert), which a statement might still parse with and then not do as written (an
 // `x IN (...)` matches nothing): refused by name, with what to write instead.
-const char* left_out(const std::string& sql) {
+const L10n* left_out(const std::string& sql) {
+  static const L10n in_list{"IN (...)：请写成 a = 'x' OR a = 'y'", "IN (...): write a = 'x' OR a = 'y'"};
+  static const L10n subquery{"子查询（语句里的 SELECT）：请分两条语句执行", "a subquery (SELECT inside a statement): run two statements"};
+  static const L10n exists{"EXISTS：执行那条 SELECT，看它返回什么", "EXISTS: run the SELECT and look at what it returns"};
+  static const L10n compound{"UNION / INTERSECT / EXCEPT：把几条 SELECT 分别执行", "UNION / INTERSECT / EXCEPT: run the SELECTs one by one"};
+  static const L10n cast{"CAST：值本来就是整数或文本", "CAST: the values are integers and text already"};
+  static const L10n upsert{"ON CONFLICT：请用 INSERT OR REPLACE，或先用 SELECT 查一下", "ON CONFLICT: use INSERT OR REPLACE, or check with a SELECT first"};
   std::string upper;
   char quote = 0;
   for (char c : sql) {
@@ -90,12 +96,12 @@ const char* left_out(const std::string& sql) {
   }
   for (std::size_t i = 0; i < words.size(); ++i) {
     const std::string& w = words[i];
-    if (w == "IN") return "IN (...): write a = 'x' OR a = 'y'";
-    if (w == "SELECT" && i > 0 && words[i - 1] == "(") return "a subquery (SELECT inside a statement): run two statements";
-    if (w == "EXISTS") return "EXISTS: run the SELECT and look at what it returns";
-    if (w == "UNION" || w == "INTERSECT" || w == "EXCEPT") return "UNION / INTERSECT / EXCEPT: run the SELECTs one by one";
-    if (w == "CAST") return "CAST: the values are integers and text already";
-    if (w == "CONFLICT") return "ON CONFLICT: use INSERT OR REPLACE, or check with a SELECT first";
+    if (w == "IN") return &in_list;
+    if (w == "SELECT" && i > 0 && words[i - 1] == "(") return &subquery;
+    if (w == "EXISTS") return &exists;
+    if (w == "UNION" || w == "INTERSECT" || w == "EXCEPT") return &compound;
+    if (w == "CAST") return &cast;
+    if (w == "CONFLICT") return &upsert;
   }
   return nullptr;
 }
@@ -210,8 +216,8 @@ long long CodeClient::sql(const std::string& statement, const std::vector<SqlVal
   if (several_statements(statement)) {
     throw HostRefusal{"runtime", {"一次只能执行一条语句", "one statement at a time"}};
   }
-  if (const char* missing = left_out(statement)) {
-    throw HostRefusal{"runtime", {std::string("这个 SQLite 没有 ") + missing, std::string("this SQLite has no ") + missing}};
+  if (const L10n* missing = left_out(statement)) {
+    throw HostRefusal{"runtime", {"这个 SQLite 不支持 " + missing->zh, "this SQLite has no " + missing->en}};
   }
   if (const char* t = others_table(statement)) {
     throw HostRefusal{"forbidden", {std::string("“") + t + "”是服务端的表：客户端读不到它，只能通过消息知道服务端的事",

@@ -17,6 +17,14 @@
 namespace idemlab {
 
 struct LuaVm::State {
+  State() = default;
+  State(const State&) = delete;
+  State& operator=(const State&) = delete;
+  // The state closes with its owner, also when LuaVm's constructor throws (code that does
+  // not load): a partly built LuaVm runs no destructor of its own, its members' do.
+  ~State() {
+    if (L) lua_close(L);
+  }
   lua_State* L = nullptr;
   std::size_t bytes = 0;   ///< what the Lua state holds (its allocator counts)
   long long counted = 0;   ///< instructions of this call, by kCodeHookEvery
@@ -260,8 +268,9 @@ int unknown_name(lua_State* L) {
                    "'" + name + "' is not something the client can know: its code sees only its own database (db) and the message in hand");
     }
   }
-  return raise(L, "runtime", "没有叫“" + name + "”的名字（拼写错了？）",
-               "unknown name '" + name + "' (a typo?)");
+  return raise(L, "runtime",
+               "没有叫“" + name + "”的名字：拼写错了？若是想留到下一次调用的变量，请写进数据库（变量活不过一次调用）",
+               "unknown name '" + name + "': a typo? If it is a variable meant to last until the next call, write it to the database (no variable outlives a call)");
 }
 
 int assign_global(lua_State* L) {
@@ -398,19 +407,24 @@ static std::optional<CodeFault> fault_of(State& s, int status, const std::string
     std::string mib = std::to_string(limits::kMaxCodeMemoryBytes / (1024 * 1024));
     return CodeFault("memory", 0, 0, {"代码占用的内存超过了 " + mib + " MiB", "the code took more than " + mib + " MiB of memory"});
   }
-  std::string message = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : "an error raised with a value that is not text";
+  if (lua_type(L, -1) != LUA_TSTRING) {
+    return CodeFault("runtime", 0, 0, {"代码用一个不是文本的值引发了错误（error 的参数请用文本）",
+                                       "the code raised an error with a value that is not text (give error a text)"});
+  }
+  std::string message = lua_tostring(L, -1);
   std::string rest;
   int line = line_of(message, rest);
-  std::string at = line > 0 ? std::to_string(line) : "?";
+  // "line 3: ..." where the line is known; Lua's own words otherwise.
+  auto at_zh = [&](const std::string& what) { return line > 0 ? "第 " + std::to_string(line) + " 行" + what : what; };
+  auto at_en = [&](const std::string& what) { return line > 0 ? "line " + std::to_string(line) + ": " + what : what; };
   if (s.refusal) {
     HostRefusal r = *s.refusal;
-    return CodeFault(r.kind, line, 0, {"第 " + at + " 行：" + r.reason.zh, "line " + at + ": " + r.reason.en});
+    return CodeFault(r.kind, line, 0, {at_zh("：" + r.reason.zh), at_en(r.reason.en)});
   }
   if (loading) {
-    return CodeFault("syntax", line, column_of(code, line, rest),
-                     {"第 " + at + " 行有语法错误：" + rest, "line " + at + ": syntax error: " + rest});
+    return CodeFault("syntax", line, column_of(code, line, rest), {at_zh("有语法错误：" + rest), at_en("syntax error: " + rest)});
   }
-  return CodeFault("runtime", line, 0, {"第 " + at + " 行出错：" + rest, "line " + at + ": " + rest});
+  return CodeFault("runtime", line, 0, {at_zh("出错：" + rest), at_en(rest)});
 }
 
 LuaVm::LuaVm(const std::string& code) : state_(std::make_unique<State>()) {
@@ -480,9 +494,7 @@ LuaVm::LuaVm(const std::string& code) : state_(std::make_unique<State>()) {
   code_ = code;
 }
 
-LuaVm::~LuaVm() {
-  if (state_ && state_->L) lua_close(state_->L);
-}
+LuaVm::~LuaVm() = default;
 
 bool LuaVm::defines(const std::string& handler) const {
   for (const std::string& h : handlers_) {

@@ -114,11 +114,12 @@ json progress_failure(const Scenario& scenario, const ExploreResult& result) {
     c["invariant"] = nullptr;
     c["intent"] = intent;
     c["step"] = static_cast<int>(run.steps.size()) - 1;
-    std::string st = status == "NONE" ? "no row" : status;
-    c["reason"] = (i == 0 ? L10n{"没有任何故障，" + intent + " 却停在“" + st + "”：代码要把事情做成（DELIVERED）",
-                                 "with no fault at all, " + intent + " ends as " + st + ": the code must get the work done (DELIVERED)"}
-                          : L10n{"运行结束时 " + intent + " 还停在“" + st + "”：客户端不再做任何事，用户永远不知道结果；要么查清楚，要么交给人处理（NEEDS_HUMAN）",
-                                 "when the run ends, " + intent + " is still " + st + ": the client does nothing more and the user never learns the outcome; find it out, or hand it to a person (NEEDS_HUMAN)"})
+    std::string zh = status == "NONE" ? "没有记录" : "停在 " + status;
+    std::string en = status == "NONE" ? "has no row" : "ends as " + status;
+    c["reason"] = (i == 0 ? L10n{"没有任何故障，" + intent + " 却" + zh + "：代码要把事情做成（DELIVERED）",
+                                 "with no fault at all, " + intent + " " + en + ": the code must get the work done (DELIVERED)"}
+                          : L10n{"运行结束时 " + intent + " 还停在 " + status + "：客户端不再做任何事，用户永远不知道结果；要么查清楚，要么交给人处理（NEEDS_HUMAN）",
+                                 "when the run ends, " + intent + " is still " + status + ": the client does nothing more and the user never learns the outcome; find it out, or hand it to a person (NEEDS_HUMAN)"})
                       .to_json();
     c["faults"] = write_plan(plans[i]);
     json ids = json::array();
@@ -175,6 +176,13 @@ json grade(const Exercise& exercise, const std::string& code, int limit) {
     out["text"] = error_text(none).to_json();
     return out;
   }
+  if (code.size() > limits::kMaxCodeBytes) {
+    std::string n = std::to_string(code.size()), max = std::to_string(limits::kMaxCodeBytes);
+    CodeFault long_code("too_long", 0, 0, {"代码有 " + n + " 字节，最多 " + max + " 字节", "the code is " + n + " bytes; at most " + max + " are allowed"});
+    out["error"] = error_json(long_code, exercise.scenario, std::nullopt);
+    out["text"] = error_text(long_code).to_json();
+    return out;
+  }
   Scenario scenario = exercise.scenario;
   scenario.code = code.empty() ? std::string("-- (no code)\n") : code;
   scenario.faults = FaultPlan{};
@@ -205,9 +213,10 @@ json grade(const Exercise& exercise, const std::string& code, int limit) {
   json progress = progress_failure(scenario, result);
   if (!progress.is_null()) {
     out["counterexample"] = progress;
-    out["text"] = L10n::join(result.text(), L10n{"但代码没把事情做完：" + progress["reason"]["zh-CN"].get<std::string>(),
-                                                  "but the code leaves work undone: " + progress["reason"]["en"].get<std::string>()},
-                             "；", "; ")
+    // What failed first, then what was searched: "no violation" alone would read as a pass.
+    out["text"] = L10n::join(L10n{"代码没把事情做完：" + progress["reason"]["zh-CN"].get<std::string>(),
+                                  "The code leaves work undone: " + progress["reason"]["en"].get<std::string>()},
+                             L10n{"（不变量没有被破坏：" + result.text().zh + "）", "(no invariant broken: " + result.text().en + ")"}, "", " ")
                       .to_json();
     return out;
   }

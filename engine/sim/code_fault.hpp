@@ -16,7 +16,8 @@ namespace idemlab {
 
 class CodeFault : public std::runtime_error {
  public:
-  /// `kind`: "syntax" | "runtime" | "budget" | "memory" | "forbidden".
+  /// `kind`: "syntax" | "runtime" | "budget" | "memory" | "forbidden"; and, from the
+  /// grade before any run, "too_long" | "unavailable" (and from the CLI, "encoding").
   /// `line`, `column`: 1-based in the code; 0 when unknown.
   CodeFault(std::string kind, int line, int column, L10n reason)
       : std::runtime_error(reason.en), kind(std::move(kind)), line(line), column(column), reason(std::move(reason)) {}

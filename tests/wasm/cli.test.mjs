@@ -245,3 +245,24 @@ test('check and index: a full-width comma and 100,000 nested brackets are proble
   assert.equal(d.ok, false);
   assert.equal(ok.ok, true);
 });
+
+test('grade: one bad submission does not stop the class; each file gets its line, notes are skipped', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'idemlab-class-'));
+  writeFileSync(join(dir, 'a-empty.lua'), '');
+  writeFileSync(join(dir, 'b-long.lua'), '-- x\n'.repeat(5000));
+  writeFileSync(join(dir, 'c-latin1.lua'), Buffer.from('-- \xc9l\xe8ve\nfunction on_deliver() end\n', 'latin1'));
+  copyFileSync(resolve(REPO, 'tests/exercises/lost-response/reference.lua'), join(dir, 'd-good.lua'));
+  writeFileSync(join(dir, 'notes.txt'), 'marks go here');
+  const r = cli('grade', 'lessons/exercises/lost-response.json', dir);
+  assert.equal(r.status, 0, r.stderr);
+  const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+  assert.deepEqual(lines.map((l) => l.file), ['a-empty.lua', 'b-long.lua', 'c-latin1.lua', 'd-good.lua']);
+  assert.equal(lines[0].passed, false);
+  assert.equal(lines[0].counterexample.requirement, 'delivered');
+  assert.equal(lines[1].error.kind, 'too_long');
+  assert.equal(lines[2].error.kind, 'encoding');
+  assert.equal(lines[3].passed, true);
+  // A line per file a teacher reads at a glance, on stderr.
+  assert.match(r.stderr, /^d-good\.lua: passed$/m);
+  assert.match(r.stderr, /^c-latin1\.lua: not passed: encoding$/m);
+});
