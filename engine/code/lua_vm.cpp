@@ -391,6 +391,21 @@ int column_of(const std::string& code, int line, const std::string& rest) {
 
 }  // namespace
 
+// Pushes a fresh global table and runs the chunk in it, under the instruction budget
+// (the hook stays set for the handler that follows): the status of the protected call,
+// the table left on the stack.
+static int run_chunk(State& s) {
+  lua_State* L = s.L;
+  lua_newtable(L);
+  lua_rawgeti(L, LUA_REGISTRYINDEX, s.loading_meta);
+  lua_setmetatable(L, -2);
+  lua_rawgeti(L, LUA_REGISTRYINDEX, s.chunk);
+  lua_pushvalue(L, -2);
+  lua_setupvalue(L, -2, 1);
+  lua_sethook(L, count_hook, LUA_MASKCOUNT, limits::kCodeHookEvery);
+  return lua_pcall(L, 0, 0, 0);
+}
+
 // The error on top of the stack after a failed protected call with `status`: nullopt for
 // the client's crash (not an error), else the CodeFault to throw.
 static std::optional<CodeFault> fault_of(State& s, int status, const std::string& code, bool loading) {
@@ -457,15 +472,8 @@ LuaVm::LuaVm(const std::string& code) : state_(std::make_unique<State>()) {
   s.chunk = luaL_ref(L, LUA_REGISTRYINDEX);
   // Run once as a handler call would, to know which handlers it defines and to refuse a
   // chunk that fails before any call.
-  lua_newtable(L);
-  lua_rawgeti(L, LUA_REGISTRYINDEX, s.loading_meta);
-  lua_setmetatable(L, -2);
-  lua_rawgeti(L, LUA_REGISTRYINDEX, s.chunk);
-  lua_pushvalue(L, -2);
-  lua_setupvalue(L, -2, 1);
   s.counted = 0;
-  lua_sethook(L, count_hook, LUA_MASKCOUNT, limits::kCodeHookEvery);
-  status = lua_pcall(L, 0, 0, 0);
+  status = run_chunk(s);
   lua_sethook(L, nullptr, 0, 0);
   if (status != LUA_OK) {
     std::optional<CodeFault> f = fault_of(s, status, code, false);
@@ -533,14 +541,7 @@ bool LuaVm::call(CodeHost& host, const std::string& handler, const std::vector<C
   s.refusal.reset();
   s.in_handler = false;
   // A fresh global table, the chunk run in it, then the handler it defines.
-  lua_newtable(L);
-  lua_rawgeti(L, LUA_REGISTRYINDEX, s.loading_meta);
-  lua_setmetatable(L, -2);
-  lua_rawgeti(L, LUA_REGISTRYINDEX, s.chunk);
-  lua_pushvalue(L, -2);
-  lua_setupvalue(L, -2, 1);
-  lua_sethook(L, count_hook, LUA_MASKCOUNT, limits::kCodeHookEvery);
-  int status = lua_pcall(L, 0, 0, 0);
+  int status = run_chunk(s);
   if (status == LUA_OK) {
     lua_rawgeti(L, LUA_REGISTRYINDEX, s.frozen_meta);
     lua_setmetatable(L, -2);
