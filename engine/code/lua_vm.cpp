@@ -1,5 +1,6 @@
 #include "engine/code/lua_vm.hpp"
 
+#include <cctype>
 #include <cstdlib>
 #include <optional>
 
@@ -86,6 +87,11 @@ void count_hook(lua_State* L, lua_Debug* ar) {
 // Raises `r` as the code's error at the line of the Lua code that called.
 int raise(lua_State* L, HostRefusal r) {
   State& s = state_of(L);
+  // What the column is found by: the name given, or the function the code called.
+  if (r.token.empty()) {
+    lua_Debug ar;
+    if (lua_getstack(L, 0, &ar) && lua_getinfo(L, "n", &ar) && ar.name) r.token = ar.name;
+  }
   luaL_where(L, 1);
   lua_pushstring(L, r.reason.en.c_str());
   lua_concat(L, 2);
@@ -263,21 +269,22 @@ int unknown_name(lua_State* L) {
   std::string name = lua_tostring(L, 2);
   for (const char* n : kNotTheClients) {
     if (name == n) {
-      return raise(L, "forbidden",
-                   "“" + name + "”不是客户端能知道的东西：它的代码只看得到自己的数据库（db）和手里的这条消息",
-                   "'" + name + "' is not something the client can know: its code sees only its own database (db) and the message in hand");
+      return raise(L, HostRefusal{"forbidden",
+                                  {"“" + name + "”不是客户端能知道的东西：它的代码只看得到自己的数据库（db）和手里的这条消息",
+                                   "'" + name + "' is not something the client can know: its code sees only its own database (db) and the message in hand"},
+                                  name});
     }
   }
-  return raise(L, "runtime",
-               "没有叫“" + name + "”的名字：拼写错了？若是想留到下一次调用的变量，请写进数据库（变量活不过一次调用）",
-               "unknown name '" + name + "': a typo? If it is a variable meant to last until the next call, write it to the database (no variable outlives a call)");
+  return raise(L, HostRefusal{"runtime", {"没有叫“" + name + "”的名字：拼写错了？若是想留到下一次调用的变量，请写进数据库（变量活不过一次调用）",
+               "unknown name '" + name + "': a typo? If it is a variable meant to last until the next call, write it to the database (no variable outlives a call)"}, name});
 }
 
 int assign_global(lua_State* L) {
   std::string name = lua_type(L, 2) == LUA_TSTRING ? lua_tostring(L, 2) : "?";
-  return raise(L, "runtime",
-               "处理函数给全局变量“" + name + "”赋值：变量活不过这次调用，客户端的记忆在它的数据库里；请用 local，或写进表里",
-               "a handler assigns the global '" + name + "': no variable outlives the call, the client's memory is its database; use local, or write it to a table");
+  return raise(L, HostRefusal{"runtime",
+                              {"处理函数给全局变量“" + name + "”赋值：变量活不过这次调用，客户端的记忆在它的数据库里；请用 local，或写进表里",
+                               "a handler assigns the global '" + name + "': no variable outlives the call, the client's memory is its database; use local, or write it to a table"},
+                              name});
 }
 
 int read_only(lua_State* L) {
@@ -364,20 +371,28 @@ int line_of(const std::string& message, std::string& rest) {
 
 // The column (1-based, in characters) of the token a syntax error names ("near 'x'") on
 // line `line` of `code` (its last copy there); 0 when it names none or it is not there.
-int column_of(const std::string& code, int line, const std::string& rest) {
+// Line `line` of `code` (1-based), without its newline; empty when there is none.
+std::string line_text(const std::string& code, int line) {
   std::size_t start = 0;
   for (int l = 1; l < line && start != std::string::npos; ++l) {
     start = code.find('\n', start);
     if (start != std::string::npos) ++start;
   }
-  if (start == std::string::npos) return 0;
+  if (line < 1 || start == std::string::npos) return "";
   std::size_t end = code.find('\n', start);
-  std::string text = code.substr(start, end == std::string::npos ? std::string::npos : end - start);
-  auto chars = [](const std::string& s, std::size_t upto) {
-    int n = 0;
-    for (std::size_t i = 0; i < upto && i < s.size(); ++i) n += (static_cast<unsigned char>(s[i]) & 0xC0) != 0x80;
-    return n;
-  };
+  return code.substr(start, end == std::string::npos ? std::string::npos : end - start);
+}
+
+// Characters (UTF-8) in the first `upto` bytes of `s`.
+int chars(const std::string& s, std::size_t upto) {
+  int n = 0;
+  for (std::size_t i = 0; i < upto && i < s.size(); ++i) n += (static_cast<unsigned char>(s[i]) & 0xC0) != 0x80;
+  return n;
+}
+
+int column_of(const std::string& code, int line, const std::string& rest) {
+  std::string text = line_text(code, line);
+  if (text.empty()) return 0;
   if (rest.find("near <eof>") != std::string::npos) return chars(text, text.size()) + 1;
   std::size_t near = rest.rfind("near '");
   if (near == std::string::npos) return 0;
@@ -387,6 +402,29 @@ int column_of(const std::string& code, int line, const std::string& rest) {
   // an earlier copy of the token was most often read well (`x = = 1` fails at the second).
   std::size_t at = text.rfind(rest.substr(from, to - from));
   return at == std::string::npos ? 0 : chars(text, at) + 1;
+}
+
+// The column (1-based, in characters) of the first copy of the name `word`, as a whole
+// word, on line `line` of `code`; 0 when it is not there. Lua names no column at run time:
+// the name its message gives ("(local 'r')") or the function the code called is found.
+int column_of_name(const std::string& code, int line, const std::string& word) {
+  std::string text = line_text(code, line);
+  if (word.empty()) return 0;
+  auto part = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  for (std::size_t at = text.find(word); at != std::string::npos; at = text.find(word, at + 1)) {
+    std::size_t end = at + word.size();
+    if ((at == 0 || !part(text[at - 1])) && (end >= text.size() || !part(text[end]))) return chars(text, at) + 1;
+  }
+  return 0;
+}
+
+// The name a runtime message of Lua's is about: "... (local 'r')" gives "r".
+std::string named_in(const std::string& rest) {
+  std::size_t close = rest.rfind("')");
+  if (close == std::string::npos) return "";
+  std::size_t open = rest.rfind('\'', close - 1);
+  if (open == std::string::npos || open + 1 >= close) return "";
+  return rest.substr(open + 1, close - open - 1);
 }
 
 }  // namespace
@@ -434,12 +472,12 @@ static std::optional<CodeFault> fault_of(State& s, int status, const std::string
   auto at_en = [&](const std::string& what) { return line > 0 ? "line " + std::to_string(line) + ": " + what : what; };
   if (s.refusal) {
     HostRefusal r = *s.refusal;
-    return CodeFault(r.kind, line, 0, {at_zh("：" + r.reason.zh), at_en(r.reason.en)});
+    return CodeFault(r.kind, line, column_of_name(code, line, r.token), {at_zh("：" + r.reason.zh), at_en(r.reason.en)});
   }
   if (loading) {
     return CodeFault("syntax", line, column_of(code, line, rest), {at_zh("有语法错误：" + rest), at_en("syntax error: " + rest)});
   }
-  return CodeFault("runtime", line, 0, {at_zh("出错：" + rest), at_en(rest)});
+  return CodeFault("runtime", line, column_of_name(code, line, named_in(rest)), {at_zh("出错：" + rest), at_en(rest)});
 }
 
 LuaVm::LuaVm(const std::string& code) : state_(std::make_unique<State>()) {

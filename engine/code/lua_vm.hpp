@@ -69,8 +69,12 @@ class CodeHost {
 
 /// A refusal by the host: the code's error, at the line of the call that made it.
 struct HostRefusal {
+  HostRefusal(std::string kind, L10n reason, std::string token = "")
+      : kind(std::move(kind)), reason(std::move(reason)), token(std::move(token)) {}
   std::string kind;  ///< "runtime" | "forbidden"
   L10n reason;
+  /// The name the column is found by on the line ("" : the function the code called).
+  std::string token;
 };
 
 class LuaVm {

@@ -137,6 +137,8 @@ TEST_CASE("each way code goes wrong gets its own refusal, with the line") {
   json raised = grade_code(ex, "function on_deliver(intent, payload)\n  local r = db.row('SELECT * FROM intents')\n  send(intent, r.op_key, payload)\nend\n");
   CHECK(raised["error"]["kind"] == "runtime");
   CHECK(raised["error"]["line"] == 3);
+  // Lua names no column at run time: the name its message is about is found on the line.
+  CHECK(raised["error"]["column"] == 16);
   // The schedule it failed in: here the one with no fault.
   CHECK(raised["error"]["fault_ids"] == json::array());
 
@@ -152,6 +154,7 @@ TEST_CASE("each way code goes wrong gets its own refusal, with the line") {
   json peek_table = grade_code(ex, "function on_deliver(intent, payload)\n  db.rows('SELECT * FROM deliveries')\nend\n");
   CHECK(peek_table["error"]["kind"] == "forbidden");
   CHECK(peek_table["error"]["line"] == 2);
+  CHECK(peek_table["error"]["column"] == 6);  // `rows`, the call that reached for it
   json peek_truth = grade_code(ex, "function on_deliver(intent, payload)\n  if truth.deliveries then end\nend\n");
   CHECK(peek_truth["error"]["kind"] == "forbidden");
   CHECK(peek_truth["error"]["reason"]["en"].get<std::string>().find("truth") != std::string::npos);
