@@ -129,6 +129,18 @@ test('by keyboard: code the lost response from the skeleton, fail, read the coun
   const right = await engineGrade(page, reference);
   expect(right.passed).toBe(true);
   await expect(passed.getByTestId('code-text')).toHaveText(right.text.en);
+  // An edit after the Check: the result is about the code as it was, and says so; the
+  // same code again, and it is the current code's result once more.
+  await expect(passed).not.toHaveAttribute('data-stale', 'true');
+  await expect(passed.getByTestId('code-stale')).toBeHidden();
+  await page.getByTestId('code-editor').focus();
+  await page.keyboard.press('Control+End');
+  await page.keyboard.type('x');
+  await expect(passed).toHaveAttribute('data-stale', 'true');
+  await expect(passed.getByTestId('code-stale')).toHaveText('This result is for the code as it was at the last Check; press Check again.');
+  await page.keyboard.press('Backspace');
+  await expect(passed).not.toHaveAttribute('data-stale', 'true');
+  await expect(passed.getByTestId('code-stale')).toBeHidden();
 
   // Kept: a reload shows the code as typed; the list says it is solved, at the second check.
   await page.reload();
@@ -189,6 +201,94 @@ test('a code error names its line and column, and a button puts the caret there'
   await expect(page.locator('.code-ln.is-marked')).toHaveText(String(want.error.line));
 });
 
+test('code over the size the engine reads: its reason, no line; a verdict for code since edited says so', async ({ page }) => {
+  test.setTimeout(120_000);
+  await page.goto(`./#/code/${EXERCISE}`);
+  await page.getByTestId('code-view').waitFor();
+  const long = `-- ${'a'.repeat(17 * 1024)}\n`;
+  const editor = page.getByTestId('code-editor');
+  await editor.fill(long);
+  await page.getByTestId('code-check').click();
+  // Edited during the Check (or just after it, if it was quick): the verdict is about older code.
+  await editor.fill(`${long}-- more\n`);
+  await expect(page.getByTestId('code-check')).toHaveAttribute('aria-disabled', 'false', { timeout: 90_000 });
+  const result = page.getByTestId('code-result');
+  await expect(result).not.toContainText('no verdict');
+  const want = await engineGrade(page, long);
+  if (want.error && want.error.kind) {
+    // A code error of the engine's (too_long): its reason, and no line to go to.
+    await expect(result).toHaveAttribute('data-outcome', 'error');
+    await expect(result.getByTestId('code-error-reason')).toHaveText(want.error.reason.en);
+    await expect(result.getByTestId('code-error-where')).toHaveCount(0);
+    await expect(result.getByTestId('code-goto-line')).toHaveCount(0);
+    await expect(result).not.toContainText(/line [0?]/);
+    // A verdict for code since edited says so.
+    await expect(result).toHaveAttribute('data-stale', 'true');
+    await expect(result.getByTestId('code-stale')).toBeVisible();
+  } else {
+    // An engine that refuses the input as too long: its reason, not "no verdict".
+    expect(want.ok).toBe(false);
+    await expect(result).toHaveAttribute('data-outcome', 'failed');
+    await expect(result.getByTestId('code-check-failed')).toContainText(want.errors[0].reason);
+  }
+});
+
+test('work left open (a requirement, no invariant): the run says it ends there, not that an invariant breaks', async ({ page }) => {
+  test.setTimeout(120_000);
+  await page.goto(`./#/code/${EXERCISE}`);
+  await page.getByTestId('code-view').waitFor();
+  const code = 'function on_deliver(intent, payload)\nend\n';
+  await page.getByTestId('code-editor').fill(code);
+  await page.getByTestId('code-check').click();
+  const result = page.locator('[data-testid="code-result"][data-outcome="counterexample"]');
+  await expect(result).toBeVisible({ timeout: 90_000 });
+  const want = await engineGrade(page, code);
+  expect(want.counterexample.invariant).toBeNull();
+  expect(want.counterexample.requirement).toBeTruthy();
+  await expect(result.locator('[data-testid="code-cex-run"][data-ready="true"]')).toBeVisible();
+  const label = result.getByTestId('cex-step-label');
+  await expect(label).toHaveAttribute('data-step', String(want.counterexample.step));
+  await expect(label).toContainText('the run ends here with the work still open');
+  await expect(result.getByTestId('code-cex-run')).not.toContainText('invariant breaks here');
+  await expect(result.getByTestId('code-cex-run')).not.toContainText('invariant first breaks');
+  // Checked again and edited during that Check (or just after it): the verdict says it is about older code.
+  await page.getByTestId('code-check').click();
+  await page.getByTestId('code-editor').fill(`${code}-- more\n`);
+  await expect(page.getByTestId('code-check')).toHaveAttribute('aria-disabled', 'false', { timeout: 90_000 });
+  await expect(result).toHaveAttribute('data-stale', 'true');
+  await expect(result.getByTestId('code-stale')).toBeVisible();
+});
+
+test("a link's code, edited, keeps the learner's own code: put back after edits and a reload", async ({ page }) => {
+  test.setTimeout(60_000);
+  await page.goto(`./#/code/${EXERCISE}`);
+  await page.getByTestId('code-view').waitFor();
+  const ex = await page.evaluate(async (id) => (await fetch(`lessons/exercises/${id}.json`)).json(), EXERCISE);
+  const own = `${ex.skeleton}-- mine\n`;
+  await page.getByTestId('code-editor').fill(own);
+  const linked = solution('naive');
+  const carried = await page.evaluate((source) => window.__idemlab.codeLink(source), linked);
+  await page.goto(`./#/code/${EXERCISE}?c=${carried}`);
+  await expect(page.getByTestId('code-editor')).toHaveValue(linked);
+  await expect(page.getByTestId('code-own')).toBeVisible();
+  // One character typed: the link's code is the learner's now, and their own is kept aside.
+  await page.getByTestId('code-editor').focus();
+  await page.keyboard.press('Control+End');
+  await page.keyboard.type('x');
+  await expect(page.getByTestId('code-carried-notice')).toHaveCount(0);
+  await expect(page.getByTestId('code-own-notice')).toBeVisible();
+  await expect(page.getByTestId('code-own')).toBeVisible();
+  await page.reload();
+  await expect(page.getByTestId('code-editor')).toHaveValue(`${linked}x`);
+  await expect(page.getByTestId('code-own')).toBeVisible();
+  await page.getByTestId('code-own').click();
+  await expect(page.getByTestId('code-editor')).toHaveValue(own);
+  await expect(page.getByTestId('code-own')).toHaveCount(0);
+  await page.reload();
+  await expect(page.getByTestId('code-editor')).toHaveValue(own);
+  await expect(page.getByTestId('code-own')).toHaveCount(0);
+});
+
 test('storage that refuses the code keeps it on screen and says so', async ({ page }) => {
   await page.addInitScript(() => {
     const set = Storage.prototype.setItem;
@@ -207,6 +307,7 @@ test('storage that refuses the code keeps it on screen and says so', async ({ pa
 });
 
 test('the exercises on a phone: the editor and Check fit the screen', async ({ page }) => {
+  test.setTimeout(120_000);
   await page.setViewportSize({ width: 375, height: 812 });
   await page.goto(`./#/code/${EXERCISE}`);
   await page.getByTestId('code-view').waitFor();
@@ -215,4 +316,14 @@ test('the exercises on a phone: the editor and Check fit the screen', async ({ p
   const box = await page.getByTestId('code-check').boundingBox();
   expect(box.x + box.width).toBeLessThanOrEqual(375);
   expect(box.height).toBeGreaterThanOrEqual(24);
+  // A counterexample's run, with its long step label: still no sideways scroll.
+  await page.getByTestId('code-editor').fill(solution('naive'));
+  await page.getByTestId('code-check').click();
+  const result = page.locator('[data-testid="code-result"][data-outcome="counterexample"]');
+  await expect(result).toBeVisible({ timeout: 90_000 });
+  await expect(result.locator('[data-testid="code-cex-run"][data-ready="true"]')).toBeVisible();
+  const width = await page.evaluate(() => document.documentElement.scrollWidth);
+  expect(width).toBeLessThanOrEqual(375);
+  const toBroken = await page.getByTestId('cex-to-broken').boundingBox();
+  expect(toBroken.x + toBroken.width).toBeLessThanOrEqual(375);
 });

@@ -12,6 +12,9 @@ const INDEX = 'lessons/exercises/index.json';
 const EXERCISE_ID = /^[a-z0-9-]+$/;
 const CODE_PREFIX = 'idemlab.code.v1.';
 const STANDING_KEY = 'idemlab.code.standing.v1';
+// The learner's own code put aside when a shared link's code became theirs (an edit or a
+// Check of it), per exercise, until they put it back or dismiss it.
+const OWN_PREFIX = 'idemlab.code.own.v1.';
 
 const isText = (v) => typeof v === 'string' && v.length > 0;
 const isL10n = (v) => !!v && typeof v === 'object' && isText(v['zh-CN']) && isText(v.en);
@@ -135,6 +138,35 @@ export class CodeKeeper {
       return true;
     } catch (_) {
       return false;
+    }
+  }
+
+  /** The learner's own code put aside for `id` when a link's code replaced it, or null. */
+  ownCode(id) {
+    try {
+      const v = this.store && this.store.getItem(OWN_PREFIX + id);
+      return typeof v === 'string' ? v : null;
+    } catch (_) {
+      return null;
+    }
+  }
+
+  /** Puts `code` aside for `id` (see ownCode); false when storage refused it. */
+  saveOwnCode(id, code) {
+    if (!this.store) return false;
+    try {
+      this.store.setItem(OWN_PREFIX + id, code);
+      return true;
+    } catch (_) {
+      return false;
+    }
+  }
+
+  forgetOwnCode(id) {
+    try {
+      if (this.store) this.store.removeItem(OWN_PREFIX + id);
+    } catch (_) {
+      /* nothing put aside */
     }
   }
 

@@ -506,7 +506,13 @@ async function codeToOpen(ex, r) {
     notices.push({ key: 'code.badLink', params: { reason: t(got.error.key, got.error.params) }, testid: 'code-bad-link' });
   }
   const kept = app.keeper.code(ex.id);
-  return { code: kept === null ? ex.skeleton : kept, carried: false, notices };
+  // The learner's own code, put aside when a link's code became theirs: still offered back.
+  let own = app.keeper.ownCode(ex.id);
+  if (own !== null && own === kept) {
+    app.keeper.forgetOwnCode(ex.id);
+    own = null;
+  }
+  return { code: kept === null ? ex.skeleton : kept, carried: false, own, notices };
 }
 
 /**

@@ -89,6 +89,7 @@ export class CodeExerciseView {
     this.code = text;
     this.resetFrom = null;
     this.adopt();
+    this.markStale();
     const kept = this.keeper.saveCode(this.id, text);
     if (kept === !this.saveFailed) return; // as before: nothing new to say
     this.saveFailed = !kept;
@@ -104,7 +105,9 @@ export class CodeExerciseView {
   adopt() {
     if (!this.carried) return;
     this.carried = false;
-    this.own = null;
+    // The learner's own code is not lost: put aside (kept under its own key), and the
+    // button that puts it back stays until they use it or dismiss it.
+    if (this.own !== null) this.keeper.saveOwnCode(this.id, this.own);
     replaceHash(codeHash(this.id));
     this.keeper.saveCode(this.id, this.code);
     this.renderNotices();
@@ -118,9 +121,23 @@ export class CodeExerciseView {
     this.code = own;
     this.carried = false;
     this.own = null;
+    this.resetFrom = null;
+    this.keeper.saveCode(this.id, own);
+    this.keeper.forgetOwnCode(this.id);
     replaceHash(codeHash(this.id));
+    this.markStale();
     this.renderNotices();
     this.el.status.textContent = t('code.ownBack');
+    this.el.editor.area.focus();
+  }
+
+  /** The learner's own code, put aside, is not wanted back: forgotten. */
+  dismissOwn() {
+    if (this.own === null) return;
+    this.own = null;
+    this.keeper.forgetOwnCode(this.id);
+    this.renderNotices();
+    this.el.status.textContent = t('code.ownDismissed');
     this.el.editor.area.focus();
   }
 
@@ -185,9 +202,20 @@ export class CodeExerciseView {
   renderNotices() {
     const own = this.own !== null ? h('button', { type: 'button', class: 'btn btn-small', 'data-testid': 'code-own', onclick: () => this.putBackOwn() }, t('code.putBackOwn')) : null;
     const carried = this.carried ? h('div', { class: 'notice notice-warn', role: 'note', 'data-testid': 'code-carried-notice' }, h('p', null, t('code.carriedNotice')), own) : null;
+    // The link's code is the learner's now; their own code from before is put aside.
+    const aside =
+      !this.carried && own
+        ? h(
+            'div',
+            { class: 'notice', role: 'note', 'data-testid': 'code-own-notice' },
+            h('p', null, t('code.ownAside')),
+            h('div', { class: 'btn-row' }, own, h('button', { type: 'button', class: 'btn btn-small', 'data-testid': 'code-own-dismiss', onclick: () => this.dismissOwn() }, t('code.ownDismiss'))),
+          )
+        : null;
     replaceChildren(
       this.el.notices,
       carried,
+      aside,
       this.notices.map((n) => h('div', { class: 'notice notice-warn', role: 'status', 'data-testid': n.testid || 'notice' }, h('p', null, t(n.key, n.params)))),
     );
   }
@@ -197,7 +225,7 @@ export class CodeExerciseView {
   async runCheck() {
     if (this.check && this.check.running) return;
     const code = this.code;
-    this.check = { running: true, progress: null };
+    this.check = { running: true, progress: null, code };
     this.el.editor.markLine(null);
     this.renderCheck();
     let out;
@@ -212,7 +240,7 @@ export class CodeExerciseView {
     if (this.destroyed) return;
     const problems = inputErrors(out);
     if (problems) {
-      this.check = { failed: problems.map((p) => (p.path ? `${p.path}: ` : '') + p.reason).join('; ') };
+      this.check = { failed: problems[0].text ? { text: problems[0].text } : problems.map((p) => (p.path ? `${p.path}: ` : '') + p.reason).join('; ') };
     } else {
       this.check = { out, code };
       this.keeper.recordCheck(this.id, out.passed === true);
@@ -256,6 +284,24 @@ export class CodeExerciseView {
     return t('code.progress', { depth: p.depth, k: p.max_faults, done: fmt(p.done), total: fmt(p.total), n: fmt(p.schedules) });
   }
 
+  /**
+   * Whether the result shown is about code other than the editor's: the code was edited
+   * after (or during) its Check. The exercise's standing stays (it records that Check).
+   */
+  isStale() {
+    const c = this.check;
+    return !!(c && c.out && c.code !== this.code);
+  }
+
+  /** The result marked (dimmed, with a line saying so) as about older code, or not. */
+  markStale() {
+    const stale = this.isStale();
+    this.el.result.classList.toggle('is-stale', stale);
+    if (stale) this.el.result.setAttribute('data-stale', 'true');
+    else this.el.result.removeAttribute('data-stale');
+    if (this.el.stale) this.el.stale.hidden = !stale;
+  }
+
   renderCheck({ focus = false } = {}) {
     const c = this.check;
     const running = !!(c && c.running);
@@ -280,7 +326,9 @@ export class CodeExerciseView {
       body = gradeResult(c.out, { goTo: (line, column) => this.goTo(line, column), call: (m, input) => this.callCode(m, input) });
     }
     const hadFocus = this.el.result.contains(document.activeElement);
-    replaceChildren(this.el.result, h('h3', { id: 'code-result-h', class: 'section-title' }, t('code.resultTitle')), h('div', { 'aria-live': 'polite' }, body));
+    this.el.stale = c.out ? h('p', { class: 'notice notice-warn small code-stale', 'data-testid': 'code-stale', hidden: true }, t('code.stale')) : null;
+    replaceChildren(this.el.result, h('h3', { id: 'code-result-h', class: 'section-title' }, t('code.resultTitle')), h('div', { 'aria-live': 'polite' }, this.el.stale, h('div', { class: 'code-result-body' }, body)));
+    this.markStale();
     this.el.result.setAttribute('data-outcome', running ? 'running' : c.cancelled ? 'cancelled' : c.failed ? 'failed' : c.out.error ? 'error' : c.out.passed ? 'passed' : c.out.counterexample ? 'counterexample' : 'unsettled');
     // The verdict replaces Cancel, or comes after Check far up the page: the keyboard goes to it.
     if (running && this.el.check === document.activeElement) return;

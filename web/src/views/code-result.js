@@ -16,12 +16,20 @@ import { stepButtons, enableStepButtons, STEP_KEYS } from './stepcontrols.js';
 const fmt = (n) => Number(n).toLocaleString('en-US');
 
 // The engine's error kinds, each with its catalogue key written out (a newer kind: "other").
-const KINDS = { syntax: 'code.kind.syntax', runtime: 'code.kind.runtime', budget: 'code.kind.budget', memory: 'code.kind.memory', forbidden: 'code.kind.forbidden' };
+const KINDS = {
+  syntax: 'code.kind.syntax',
+  runtime: 'code.kind.runtime',
+  budget: 'code.kind.budget',
+  memory: 'code.kind.memory',
+  forbidden: 'code.kind.forbidden',
+  too_long: 'code.kind.too_long',
+  encoding: 'code.kind.encoding',
+};
 
-/** "line 3, column 7", "line 3", or null when the engine names no line. */
+/** "line 3, column 7", "line 3", or null when the engine names no line (null, or 0: none). */
 export function placeText(line, column) {
-  if (!Number.isInteger(line)) return null;
-  return Number.isInteger(column) ? t('code.lineColumn', { line, column }) : t('code.line', { line });
+  if (!Number.isInteger(line) || line < 1) return null;
+  return Number.isInteger(column) && column >= 1 ? t('code.lineColumn', { line, column }) : t('code.line', { line });
 }
 
 function passed(out) {
@@ -42,7 +50,8 @@ function codeError(out, goTo) {
     'div',
     { class: 'code-verdict', 'data-testid': 'code-error', 'data-kind': e.kind || '' },
     h('p', { class: 'inv-broken code-verdict-head' }, '⚠ ', t(Object.prototype.hasOwnProperty.call(KINDS, e.kind) ? KINDS[e.kind] : 'code.kind.other')),
-    h('p', { 'data-testid': 'code-error-reason' }, l(e.reason)),
+    // The engine's own words, whatever the kind (a kind this page does not know included).
+    h('p', { 'data-testid': 'code-error-reason' }, l(e.reason) || l(out.text) || String(e.kind || '')),
     where
       ? h(
           'p',
@@ -102,26 +111,28 @@ async function showRun(slot, c, call) {
     slot.removeAttribute('aria-busy');
     return;
   }
-  new CexRun(slot, run, Number.isInteger(c.step) ? c.step : run.steps.length - 1);
+  new CexRun(slot, run, Number.isInteger(c.step) ? c.step : run.steps.length - 1, !c.invariant && !!c.requirement);
 }
 
 /** A counterexample's run, stepped: diagram, each side's rows and the text timeline. */
 class CexRun {
-  constructor(slot, run, step) {
+  /** `open`: the run breaks no invariant, it ends with the work still open (a requirement). */
+  constructor(slot, run, step, open = false) {
     this.run = run;
+    this.open = open;
     this.last = run.steps.length - 1;
     this.broken = Math.max(0, Math.min(this.last, step));
     this.step = -1;
     const el = (this.el = stepButtons(STEP_KEYS, { first: 'cex-first', prev: 'cex-prev', next: 'cex-next', last: 'cex-last' }, this, (n) => this.go(n)));
     el.label = h('p', { class: 'step-label', 'data-testid': 'cex-step-label', role: 'status' });
-    el.toBroken = h('button', { type: 'button', class: 'btn btn-small', 'data-testid': 'cex-to-broken', onclick: () => this.go(this.broken) }, t('code.toBroken', { step: this.broken }));
+    el.toBroken = h('button', { type: 'button', class: 'btn btn-small', 'data-testid': 'cex-to-broken', onclick: () => this.go(this.broken) }, t(open ? 'code.toOpenEnd' : 'code.toBroken', { step: this.broken }));
     el.diagram = h('section', { class: 'card diagram-card', 'aria-labelledby': 'cex-diagram-h' }, h('h4', { id: 'cex-diagram-h', class: 'section-title' }, t('diagram.title')));
     el.panels = h('div', { class: 'panels' });
     el.timeline = h('section', { class: 'card timeline-card' });
     replaceChildren(
       slot,
       h('h4', { class: 'section-title', id: 'cex-run-h' }, t('code.runTitle')),
-      h('p', { class: 'muted small' }, t('code.runLead', { step: this.broken })),
+      h('p', { class: 'muted small' }, t(open ? 'code.runLeadOpen' : 'code.runLead', { step: this.broken })),
       h('div', { class: 'controls', role: 'group', 'aria-labelledby': 'cex-run-h', 'data-testid': 'cex-controls' }, h('div', { class: 'btn-row' }, el.first, el.prev, el.next, el.last, el.toBroken), el.label),
       el.diagram,
       el.panels,
@@ -139,7 +150,8 @@ class CexRun {
     const st = this.run.steps[i];
     const effect = st.provider && st.provider.effect;
     enableStepButtons(this.el, i, this.last);
-    this.el.label.textContent = `${t('lesson.stepOf', { i, last: this.last })}${i === this.broken ? ` (${t('code.brokenHere')})` : ''}: ${stepLine(st)}`;
+    const stepOf = t('lesson.stepOf', { i, last: this.last });
+    this.el.label.textContent = i === this.broken ? t('code.stepLabel', { step: stepOf, here: t(this.open ? 'code.openHere' : 'code.brokenHere'), line: stepLine(st) }) : `${stepOf}: ${stepLine(st)}`;
     this.el.label.setAttribute('data-step', String(i));
     renderDiagram(this.el.diagram, this.run, i, (k) => this.go(k), { label: t('code.runTitle') });
     replaceChildren(this.el.panels, clientPanel(st.client), networkStrip(st.network, this.run.messages, effect), servicePanel(st.service, effect), st.provider ? providerPanel(st.provider) : null);
@@ -147,14 +159,23 @@ class CexRun {
   }
 }
 
-/** A check the engine could not answer (it did not load, stopped, or refused the input). */
+/**
+ * A check the engine could not answer (it did not load, stopped, or refused the input).
+ * `reason`: the engine's words (English), or {text} already in the page's language.
+ */
 export function checkFailed(reason) {
-  return h('div', { class: 'notice notice-warn', role: 'alert', 'data-testid': 'code-check-failed' }, h('p', null, t('code.checkFailed'), ' ', h('span', { lang: 'en' }, reason)));
+  const said = reason && typeof reason === 'object' ? h('span', null, reason.text) : h('span', { lang: 'en' }, reason);
+  return h('div', { class: 'notice notice-warn', role: 'alert', 'data-testid': 'code-check-failed' }, h('p', null, t('code.checkFailed'), ' ', said));
 }
 
-/** The grade's answer when it is an input error of the engine's (not the code's): its reasons, or null. */
+/**
+ * The grade's answer when it is an input error of the engine's (not the code's): its
+ * reasons (each `reason` a string, in the engine's words), or null. An answer with no
+ * verdict at all: {text} in the page's language. A code error of any kind, one this page
+ * does not name included, is the code's (gradeResult shows it with the engine's reason).
+ */
 export function inputErrors(out) {
-  if (out && out.error && !out.error.kind) return outputErrors(out, 'exercise');
-  if (out && typeof out.passed !== 'boolean' && !out.error) return [{ reason: 'the engine answered no verdict' }];
+  if (out && ((out.error && typeof out.error === 'object' && !out.error.kind) || out.ok === false)) return outputErrors(out, 'exercise').map((p) => ({ ...p, reason: l(p.reason) || String(p.reason) }));
+  if (!out || typeof out !== 'object' || (typeof out.passed !== 'boolean' && !out.error)) return [{ text: t('code.noVerdict') }];
   return null;
 }
