@@ -7,6 +7,7 @@ import { h, replaceChildren, rebuildKeepingFocus, stickyBar } from '../dom.js';
 import { t, l, nameOf } from '../i18n.js';
 import { challengesHash, codeHash, lessonHash, listHash, replaceHash, sandboxHash, shortText } from '../router.js';
 import { ExerciseStore } from '../exercises.js';
+import { isOfflineCopy } from '../bundled.js';
 // The sandbox's link codec (with fflate) is not on a lesson's way: loaded for a link to the sandbox.
 const codec = () => import('../sandbox/codec.js');
 import { clampStep, blockingStep, questionsAt, hiddenAt, momentAt } from '../gating.js';
@@ -42,8 +43,11 @@ function numbered(hidden, questions) {
 const exerciseIndex = new ExerciseStore();
 
 /** The code exercise that follows lesson `id` (its `after`), as a link on the end card,
- *  filled in when the index comes; nothing when none follows or the index is not there. */
+ *  filled in when the index comes; nothing when none follows, the index is not there, or
+ *  this is the offline copy. */
 function exerciseLink(id) {
+  // The offline copy and LMS packages carry no exercises (and their policy forbids the fetch).
+  if (isOfflineCopy()) return null;
   const slot = h('p', { class: 'end-exercise', 'data-testid': 'end-exercise-slot' });
   exerciseIndex
     .loadIndex()

@@ -5,6 +5,7 @@
 import { h, replaceChildren } from '../dom.js';
 import { t, l, nameOf } from '../i18n.js';
 import { lessonHash, compareHash, sandboxHash, challengesHash, codeListHash } from '../router.js';
+import { isOfflineCopy } from '../bundled.js';
 import { lessonErrorCard, indexErrorCard } from './errors.js';
 import { incidentSourceLine } from './incident.js';
 import { scoreLine, scoreText, challengeLine, challengeState, challengesSolved } from './score.js';
@@ -255,8 +256,9 @@ export function renderList(root, { store, progress, notify, dropGroup, message, 
   const jump = h('p', { class: 'list-jump', hidden: true }, jumpButton);
   // Every challenge of the course on a page of its own, with how many are solved.
   const challengesLink = h('a', { class: 'btn btn-small', href: challengesHash(), 'data-testid': 'challenges-link' }, t('challenges.title'));
-  // Code mode's exercises (#/code): always there, whatever the lessons hold.
-  const codeLink = h('a', { class: 'btn btn-small', href: codeListHash(), 'data-testid': 'code-link' }, t('code.link'));
+  // Code mode's exercises (#/code): whatever the lessons hold; not in the offline copy or an
+  // LMS package, which carry neither the exercises nor the code engine.
+  const codeLink = isOfflineCopy() ? null : h('a', { class: 'btn btn-small', href: codeListHash(), 'data-testid': 'code-link' }, t('code.link'));
   const challenges = h('p', { class: 'list-jump' }, h('span', { hidden: true }, challengesLink), ' ', codeLink);
   replaceChildren(
     root,
