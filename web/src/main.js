@@ -3,7 +3,7 @@
 
 import { h, replaceChildren, afterNextPaint } from './dom.js';
 import { t, getLang, setLang, onLangChange, stringsReady, preloadOtherStrings, unknownLangAsked } from './i18n.js';
-import { Engine, EngineError, CODE_ENGINE } from './engine.js';
+import { Engine, EngineError } from './engine.js';
 import { LessonStore } from './lessons.js';
 import { Progress } from './progress.js';
 import { currentRoute, onRoute, listHash, lessonHash, replaceHash, hashSettled, flushPendingHash, shortText } from './router.js';
@@ -26,9 +26,7 @@ const sandboxView = () => import('./views/sandbox.js');
 const compareView = () => import('./views/compare.js');
 const lessonTextView = () => import('./views/lessontext.js');
 const importing = () => import('./importing.js');
-const codeListView = () => import('./views/code-list.js');
-const codeView = () => import('./views/code-exercise.js');
-const exercisesModule = () => import('./exercises.js');
+const codeRoute = () => import('./views/code-route.js');
 
 // When the page's script began to run (its modules' code, after the ones it imports): the
 // bench and tests/browser/split.spec.mjs check that the lesson's data was asked for before
@@ -42,13 +40,6 @@ const app = {
   // call(method, input, {onProgress, cancellable}): a promise of the engine's output; starts
   // the engine if nothing has yet. Every engine call of the page goes through it.
   call: (method, input, opts) => withEngine().then((e) => e.call(method, input, opts)),
-
-  // Code mode's engine (the engine with Lua: engine/idemlab-code.wasm), in a worker of its
-  // own, started the first time an exercise is checked (code mode: codeCall below).
-  codeEngine: null,
-  codeEngineReady: null,
-  exercises: null, // code mode's ExerciseStore and CodeKeeper (exercises.js), once opened
-  keeper: null,
 
   store: null,
   progress: null,
@@ -176,27 +167,6 @@ function withEngine() {
     if (app.engineError) throw app.engineError;
     return app.engine;
   });
-}
-
-/**
- * A call to code mode's engine, loaded the first time (a worker of its own: a Check's search
- * is cancelled by ending that worker alone, the lessons' engine goes on answering, and a
- * page that never opens code mode never fetches it). Rejects with an EngineError.
- */
-function codeCall(method, input, opts) {
-  if (!app.codeEngineReady) {
-    app.codeEngineReady = Engine.load({ files: CODE_ENGINE }).then((e) => {
-      app.codeEngine = e;
-      // An instance that trapped: the next call starts a fresh one.
-      e.onStop = () => {
-        app.codeEngine = null;
-        app.codeEngineReady = null;
-      };
-      return e;
-    });
-    app.codeEngineReady.catch(() => (app.codeEngineReady = null)); // the next Check tries again
-  }
-  return app.codeEngineReady.then((e) => e.call(method, input, opts));
 }
 
 /**
@@ -426,7 +396,10 @@ async function route() {
     return;
   }
   if (r.name === 'codeList' || r.name === 'code') {
-    await showCode(r, isCurrent);
+    const { showCode } = await codeRoute();
+    if (!isCurrent()) return;
+    const view = await showCode(r, isCurrent, { mainEl, setReady });
+    if (view) app.view = view;
     return;
   }
   if (r.name === 'challenges') {
@@ -445,74 +418,6 @@ async function route() {
   if (r.unknown) replaceHash(listHash());
   await showList(isCurrent, message);
   window.scrollTo(0, 0);
-}
-
-/** Code mode: its exercises (#/code), or one exercise (#/code/ID, ?c= a link's code). */
-async function showCode(r, isCurrent) {
-  const { ExerciseStore, CodeKeeper } = await exercisesModule();
-  if (!app.exercises) {
-    app.exercises = new ExerciseStore();
-    app.keeper = new CodeKeeper();
-  }
-  if (!isCurrent()) return;
-  if (r.name === 'codeList') {
-    document.title = `${t('code.title')} · idemlab`;
-    const { renderCodeList } = await codeListView();
-    if (!isCurrent()) return;
-    renderCodeList(mainEl, { exercises: app.exercises, keeper: app.keeper, isCurrent });
-    setReady(true);
-    window.scrollTo(0, 0);
-    mainEl.querySelector('.view-title').focus({ preventScroll: true });
-    return;
-  }
-  replaceChildren(mainEl, h('p', { class: 'loading', 'aria-busy': 'true' }, t('app.loading')));
-  let ex = null;
-  let problem = null;
-  try {
-    ex = await app.exercises.find(r.id);
-  } catch (e) {
-    problem = e.message || String(e);
-  }
-  if (!isCurrent()) return;
-  if (!ex) {
-    replaceHash('#/code');
-    const { renderCodeList } = await codeListView();
-    if (!isCurrent()) return;
-    renderCodeList(mainEl, { exercises: app.exercises, keeper: app.keeper, isCurrent });
-    mainEl.querySelector('.list-view').prepend(h('p', { class: 'notice notice-warn', role: 'alert', 'data-testid': 'route-message' }, problem ? t('code.cannotOpen', { reason: problem }) : t('code.unknownExercise', { id: shortText(r.id) })));
-    setReady(true);
-    return;
-  }
-  const opened = await codeToOpen(ex, r);
-  const { CodeExerciseView } = await codeView();
-  if (!isCurrent()) return;
-  const cancelCode = () => app.codeEngine && app.codeEngine.cancel();
-  app.view = new CodeExerciseView(mainEl, { ex, ...opened, callCode: codeCall, cancelCode, keeper: app.keeper, focus: true });
-  setReady(true);
-}
-
-/** What the editor starts with: a link's code, else the code kept here, else the skeleton. */
-async function codeToOpen(ex, r) {
-  const notices = r.extra ? [{ key: 'notice.extraIgnored', params: { extra: shortText(r.extra) }, testid: 'notice-extra-path' }] : [];
-  if (r.carried) {
-    const { decodeSource } = await codec();
-    const got = decodeSource(r.carried);
-    if (!got.error) {
-      // Shown, not kept: the learner's own code stays kept until they edit or check the
-      // link's (a button in the link's notice puts their own back).
-      const own = app.keeper.code(ex.id);
-      return { code: got.source, carried: true, own: own !== null && own !== got.source ? own : null, notices };
-    }
-    notices.push({ key: 'code.badLink', params: { reason: t(got.error.key, got.error.params) }, testid: 'code-bad-link' });
-  }
-  const kept = app.keeper.code(ex.id);
-  // The learner's own code, put aside when a link's code became theirs: still offered back.
-  let own = app.keeper.ownCode(ex.id);
-  if (own !== null && own === kept) {
-    app.keeper.forgetOwnCode(ex.id);
-    own = null;
-  }
-  return { code: kept === null ? ex.skeleton : kept, carried: false, own, notices };
 }
 
 /**
@@ -799,7 +704,7 @@ async function start() {
     sandboxCode: (state) => codec().then((m) => m.encodeState(state)),
     sandboxState: (code) => codec().then((m) => m.decodeState(code)),
     // Code mode's engine (loaded on first use), as the exercise view calls it.
-    callCode: (method, input) => codeCall(method, input),
+    callCode: (method, input) => codeRoute().then((m) => m.codeCall(method, input)),
     codeLink: (source) => codec().then((m) => m.encodeSource(source)),
     hashSettled: () => hashSettled(),
     lesson: (id) => {
