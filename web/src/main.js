@@ -704,7 +704,7 @@ async function start() {
     sandboxCode: (state) => codec().then((m) => m.encodeState(state)),
     sandboxState: (code) => codec().then((m) => m.decodeState(code)),
     // Code mode's engine (loaded on first use), as the exercise view calls it.
-    callCode: (method, input) => codeRoute().then((m) => m.codeCall(method, input)),
+    callCode: (method, input) => import('./code-engine.js').then((m) => m.codeCall(method, input)),
     codeLink: (source) => codec().then((m) => m.encodeSource(source)),
     hashSettled: () => hashSettled(),
     lesson: (id) => {
