@@ -80,6 +80,7 @@ export class KnobsPanel {
         },
       },
       h('div', { class: 'sb-drawer-head' }, h('div', { class: 'sb-drawer-bar' }, el.drawerTitle, el.drawerClose), el.now),
+      el.client,
       el.knobs,
       el.targets,
       el.script,
