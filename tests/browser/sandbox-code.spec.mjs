@@ -194,3 +194,28 @@ test('a failing code exercise opens its counterexample in the sandbox, with the 
   await expect(editor(page)).toHaveValue(NAIVE);
   await expect(page.getByTestId('back')).toHaveAttribute('href', '#/code/lost-response');
 });
+
+test.describe('on a phone', () => {
+  test.use({ viewport: { width: 375, height: 812 }, hasTouch: true, isMobile: true });
+
+  test('code mode and the gate fit the screen: no sideways scroll', async ({ page }) => {
+    test.setTimeout(120_000);
+    await page.goto('./#/sandbox');
+    await waitSandbox(page);
+    await openKnobs(page);
+    await page.getByTestId('sb-to-code').click();
+    await expect(page.getByTestId('sb-code-run')).toBeVisible({ timeout: 60_000 });
+    await answered(page);
+    const wide = () => page.evaluate(() => document.scrollingElement.scrollWidth - document.scrollingElement.clientWidth);
+    expect(await wide()).toBeLessThanOrEqual(0);
+    const box = await page.locator('[data-testid="sb-client"] [data-testid="code-editor"]').boundingBox();
+    expect(box.x + box.width).toBeLessThanOrEqual(375);
+    // The same state opened in a tab that never ran its code: the gate, as narrow.
+    const url = await settledUrl(page);
+    await page.evaluate(() => window.sessionStorage.clear());
+    await page.goto('about:blank');
+    await page.goto(url);
+    await expect(page.getByTestId('sb-gate')).toBeVisible();
+    expect(await wide()).toBeLessThanOrEqual(0);
+  });
+});
