@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "engine/base/bytes.hpp"
+#include "engine/client/preset.hpp"
 #include "engine/experiments/seed_experiment.hpp"
 #include "engine/explore/explore.hpp"
 #include "engine/explore/reach.hpp"
@@ -437,17 +438,36 @@ json grade_method(const std::string& input) {
   return grade(exercise, code, limit);
 }
 
+// `preset`: a scenario's client knobs as the code a learner can read (engine/client/preset.hpp).
+json preset_method(const std::string& input) {
+  Reader r("scenario");
+  std::optional<json> parsed = r.parse(input, limits::kMaxInputBytes);
+  if (!parsed) return input_error(r);
+  const json& in = *parsed;
+  if (!in.is_object()) return error("", "", "the input is not a JSON object");
+  const json* sc = r.field(in, "", "scenario", true);
+  Scenario scenario;
+  std::set<std::string> intents;
+  if (sc) read_scenario(r, *sc, "/scenario", scenario, intents);
+  if (!r.problems().empty()) return problems_json(r.problems());
+  CodePreset preset = code_preset(scenario);
+  json unexpressed = json::array();
+  for (const UnexpressedKnob& u : preset.unexpressed) unexpressed.push_back({{"knob", u.knob}, {"value", u.value}});
+  return {{"code", preset.code}, {"unexpressed", unexpressed}};
+}
+
 }  // namespace
 
 json dispatch(const std::string& method, const std::string& input) {
   if (method == "grade") return grade_method(input);
+  if (method == "preset") return preset_method(input);
   if (method == "seed_lab") return seed_lab();
   if (method == "simulate") return simulate(input);
   if (method == "seed_experiment") return seed_experiment();
   if (method == "vocabulary") return vocabulary();
   if (method != "check" && method != "run" && method != "answer" && method != "answers" && method != "compare" &&
       method != "explore" && method != "scenario" && method != "challenge" && method != "start") {
-    return error("", "", "unknown method '" + method + "'; known: challenge, check, run, answer, answers, compare, explore, grade, scenario, seed_lab, seed_experiment, simulate, start, vocabulary");
+    return error("", "", "unknown method '" + method + "'; known: challenge, check, run, answer, answers, compare, explore, grade, preset, scenario, seed_lab, seed_experiment, simulate, start, vocabulary");
   }
   Reader input_reader("");
   std::optional<json> parsed = input_reader.parse(input, limits::kMaxInputBytes);

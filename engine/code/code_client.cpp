@@ -115,6 +115,8 @@ CodeValue reply_of(const Message& m) {
   if (m.http) r.set("http", CodeValue::of(static_cast<long long>(m.http)));
   r.set("replayed", CodeValue::flag(m.replayed));
   r.set("attempt", CodeValue::of(static_cast<long long>(m.n)));
+  // A 429's Retry-After (virtual ms), when the service gives one.
+  if (m.retry_after_ms > 0) r.set("retry_after_ms", CodeValue::of(static_cast<long long>(m.retry_after_ms)));
   return r;
 }
 
@@ -295,6 +297,13 @@ bool CodeClient::lookup(const std::string& intent, const std::string& key) {
   env_.emit(EventKind::Lookup, Side::Client, intent, id, std::move(local));
   wait_for(intent, MessageKind::LookupReply, m.n);
   return true;
+}
+
+void CodeClient::after(const std::string& intent, std::int64_t ms) {
+  int epoch = epoch_;
+  schedule_self<CodeClient>(env_, env_.now() + ms, Side::Client, [intent, epoch](CodeClient& c) {
+    if (c.alive_ && epoch == c.epoch_) c.run("on_timer", {CodeValue::of(intent)});
+  });
 }
 
 std::string CodeClient::new_key(const std::string& intent) {

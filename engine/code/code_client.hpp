@@ -15,7 +15,9 @@
 // deliver; on_response(intent, reply) and on_lookup(intent, reply) for a reply it waited
 // for; on_timeout(intent, call) with call "request" | "lookup"; on_connect_error(intent,
 // attempt) when a request's connection is refused (it never left); on_restart() when the
-// process is up again after a crash (its timers are gone, its database is not).
+// process is up again after a crash (its timers are gone, its database is not);
+// on_timer(intent) when a timer the code set with after(ms, intent) is due (a wait before
+// a retry or a reconcile: the built-in client's retry_after_ms and backoff_ms).
 //
 // Steps, from the event table (engine/sim/events.hpp), as the built-in client's: decide
 // when on_deliver starts; persist for a new row of `intents` and record for a row whose
@@ -68,6 +70,7 @@ class CodeClient final : public Node, private CodeHost {
   bool lookup(const std::string& intent, const std::string& key) override;
   std::string new_key(const std::string& intent) override;
   std::int64_t now() const override;
+  void after(const std::string& intent, std::int64_t ms) override;
 
   /// Calls a handler; false if the client crashed during it.
   bool run(const std::string& handler, const std::vector<CodeValue>& args);

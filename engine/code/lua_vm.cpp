@@ -30,6 +30,7 @@ struct LuaVm::State {
   std::size_t bytes = 0;   ///< what the Lua state holds (its allocator counts)
   long long counted = 0;   ///< instructions of this call, by kCodeHookEvery
   int statements = 0;      ///< SQL statements of this call
+  int starts = 0;          ///< sends, lookups and timers this call started
   CodeHost* host = nullptr;
   bool in_handler = false;  ///< the handler runs (not the chunk before it)
   int budget_line = 0;
@@ -47,7 +48,7 @@ using State = LuaVm::State;
 char crash_tag = 0;
 char budget_tag = 0;
 
-const char* const kHandlers[] = {"on_deliver", "on_response", "on_lookup", "on_timeout", "on_connect_error", "on_restart"};
+const char* const kHandlers[] = {"on_deliver", "on_response", "on_lookup", "on_timeout", "on_connect_error", "on_restart", "on_timer"};
 
 // Names that are the observer's or another side's, not the client's: reading one is the
 // mistake of looking where the client cannot look.
@@ -108,6 +109,16 @@ State& in_handler(lua_State* L, const char* what) {
   if (!s.in_handler || !s.host) {
     raise(L, "runtime", std::string(what) + " 只能在处理函数里调用：顶层代码在每次调用处理函数之前都会重新运行",
           std::string(what) + " can be called only inside a handler: the top-level code runs again before every handler call");
+  }
+  return s;
+}
+
+// A call that starts something on the wire or a timer: within kMaxCodeStarts per call.
+State& starting(lua_State* L, const char* what) {
+  State& s = in_handler(L, what);
+  if (++s.starts > limits::kMaxCodeStarts) {
+    raise(L, "budget", "一次调用发出了超过 " + std::to_string(limits::kMaxCodeStarts) + " 个请求、查询或定时器",
+          "more than " + std::to_string(limits::kMaxCodeStarts) + " sends, lookups and timers in one handler call");
   }
   return s;
 }
@@ -205,7 +216,7 @@ int crashed(lua_State* L) {
 }
 
 int send_request(lua_State* L) {
-  State& s = in_handler(L, "send");
+  State& s = starting(L, "send");
   std::string intent = text_arg(L, 1, "send", "intent");
   std::string key = text_arg(L, 2, "send", "key");
   std::string payload = text_arg(L, 3, "send", "payload");
@@ -223,7 +234,7 @@ int send_request(lua_State* L) {
 }
 
 int send_lookup(lua_State* L) {
-  State& s = in_handler(L, "lookup");
+  State& s = starting(L, "lookup");
   std::string intent = text_arg(L, 1, "lookup", "intent");
   std::string key = text_arg(L, 2, "lookup", "key");
   bool up = false;
@@ -255,6 +266,20 @@ int derive_key(lua_State* L) {
   std::string key = "op-" + sha256_hex(joined).substr(0, 12);
   lua_pushlstring(L, key.data(), key.size());
   return 1;
+}
+
+// after(ms, intent): on_timer(intent) in `ms` virtual ms, unless the client crashes first
+// (a timer is the process's memory). A whole number from 0 to limits::kMaxVirtualMs.
+int after_timer(lua_State* L) {
+  State& s = starting(L, "after");
+  lua_Integer ms = 0;
+  if (!lua_isinteger(L, 1) || (ms = lua_tointeger(L, 1)) < 0 || ms > limits::kMaxVirtualMs) {
+    return raise(L, "runtime", "after 的第一个参数是等待的虚拟毫秒数：0 到 " + std::to_string(limits::kMaxVirtualMs) + " 之间的整数",
+                 "after: its first argument is the wait in virtual ms, a whole number from 0 to " + std::to_string(limits::kMaxVirtualMs));
+  }
+  std::string intent = text_arg(L, 2, "after", "intent");
+  s.host->after(intent, static_cast<std::int64_t>(ms));
+  return 0;
 }
 
 int now(lua_State* L) {
@@ -348,7 +373,7 @@ void push_libraries(lua_State* L) {
   lua_setfield(L, -3, "db");
   lua_pop(L, 1);
   const luaL_Reg calls[] = {{"send", send_request}, {"lookup", send_lookup}, {"new_key", new_key},
-                            {"derive_key", derive_key}, {"now", now}, {nullptr, nullptr}};
+                            {"derive_key", derive_key}, {"now", now}, {"after", after_timer}, {nullptr, nullptr}};
   luaL_setfuncs(L, calls, 0);
   // Reading a name none of these has is an error, not nil.
   lua_createtable(L, 0, 1);
@@ -530,8 +555,8 @@ LuaVm::LuaVm(const std::string& code) : state_(std::make_unique<State>()) {
       else if (name.compare(0, 3, "on_") == 0) {
         lua_settop(L, 0);
         throw CodeFault("runtime", 0, 0,
-                        {"“" + name + "”不是客户端会调用的处理函数；它调用的是 on_deliver、on_response、on_lookup、on_timeout、on_connect_error、on_restart",
-                         "'" + name + "' is not a handler the client calls; it calls on_deliver, on_response, on_lookup, on_timeout, on_connect_error, on_restart"});
+                        {"“" + name + "”不是客户端会调用的处理函数；它调用的是 on_deliver、on_response、on_lookup、on_timeout、on_connect_error、on_restart、on_timer",
+                         "'" + name + "' is not a handler the client calls; it calls on_deliver, on_response, on_lookup, on_timeout, on_connect_error, on_restart, on_timer"});
       }
     }
     lua_pop(L, 1);
@@ -576,6 +601,7 @@ bool LuaVm::call(CodeHost& host, const std::string& handler, const std::vector<C
   s.host = &host;
   s.counted = 0;
   s.statements = 0;
+  s.starts = 0;
   s.refusal.reset();
   s.in_handler = false;
   // A fresh global table, the chunk run in it, then the handler it defines.

@@ -65,6 +65,8 @@ class CodeHost {
   virtual std::string new_key(const std::string& intent) = 0;
   /// Virtual ms.
   virtual std::int64_t now() const = 0;
+  /// Calls on_timer(intent) `ms` virtual ms from now, unless the client crashes first.
+  virtual void after(const std::string& intent, std::int64_t ms) = 0;
 };
 
 /// A refusal by the host: the code's error, at the line of the call that made it.

@@ -592,15 +592,16 @@ json ActionInfo::to_json() const {
   put(out, "intent", needs_intent ? (intent_required ? "required" : "optional") : "none");
   put(out, "payload", needs_payload);
   put(out, "meaning", meaning.to_json());
+  put(out, "with_code", with_code);
   return out;
 }
 
 const std::vector<ActionInfo>& action_table() {
   using A = ActionKind;
   static const std::vector<ActionInfo> table = {
-      {A::Deliver, "deliver", true, true, true, true, {"决定交付一个新意图", "decide to deliver a new intent"}},
-      {A::CrashClient, "crash_client", false, false, false, true, {"客户端进程崩溃（数据库保留）", "the client process dies (its database survives)"}},
-      {A::RestartClient, "restart_client", false, false, false, true, {"客户端重启并做恢复扫描", "the client restarts and scans its database"}},
+      {A::Deliver, "deliver", true, true, true, true, {"决定交付一个新意图", "decide to deliver a new intent"}, true},
+      {A::CrashClient, "crash_client", false, false, false, true, {"客户端进程崩溃（数据库保留）", "the client process dies (its database survives)"}, true},
+      {A::RestartClient, "restart_client", false, false, false, true, {"客户端重启并做恢复扫描", "the client restarts and scans its database"}, true},
       {A::Reconcile, "reconcile", true, false, false, true, {"现在对账一个未决的意图", "reconcile an unsettled intent now"}},
       {A::ResendNewKey, "resend_new_key", true, false, false, false, {"换一个新操作标识重发（天真的重试）", "resend under a fresh key (the naive retry)"}},
       {A::ResendChangedPayload, "resend_changed_payload", true, false, true, false, {"用原标识发送改过的内容", "send changed content under the intent's key"}},

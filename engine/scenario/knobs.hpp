@@ -138,6 +138,10 @@ struct ActionInfo {
   /// (the fuzzer's right configuration scripts only these).
   bool safe;
   L10n meaning;
+  /// A move of the user or the operator, not of the client's policy: a scenario whose
+  /// client is code (Scenario::code, issue 34) may script it; the others are the built-in
+  /// client's own moves, which code makes itself.
+  bool with_code = false;
   nlohmann::json to_json() const;
 };
 const std::vector<ActionInfo>& action_table();

@@ -183,6 +183,10 @@ inline constexpr std::size_t kMaxCodeMemoryBytes = 8 * 1024 * 1024;
 /// SQL statements one handler call may run: a handler of the reference solutions runs a
 /// handful; more is a loop over the database that would make a grade slow.
 inline constexpr int kMaxCodeStatements = 200;
+/// Sends, lookups and timers (after) one handler call may start: a handler of the reference
+/// solutions starts one; each is an event of the run, so a loop of them would fill the
+/// run's step limit at once. Past it the call stops as a budget error, with its line.
+inline constexpr int kMaxCodeStarts = 20;
 /// What one `explore` keeps while it searches (the schedules seen, the plans of the tree's
 /// next depth), estimated as it goes (engine/explore/explore.cpp, the same numbers natively
 /// and in WASM, so that a cut falls at the same schedule); past it the search stops, cut

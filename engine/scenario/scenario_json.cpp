@@ -200,9 +200,13 @@ void read_code(Reader& r, const json& j, const std::string& path, Scenario& sc) 
   std::string sp = Reader::at(path, "script");
   for (std::size_t i = 0; i < sc.script.size(); ++i) {
     ActionKind k = sc.script[i].kind;
-    if (k != ActionKind::Deliver && k != ActionKind::CrashClient && k != ActionKind::RestartClient) {
+    if (!action_info(k).with_code) {
+      std::string allowed;
+      for (const ActionInfo& a : action_table()) {
+        if (a.with_code) allowed += (allowed.empty() ? "" : ", ") + a.name;
+      }
       r.problem(Reader::at(Reader::at(sp, i), "do"), std::string("'") + action_info(k).name +
-                    "' is the built-in client's move; with code the script holds only deliver, crash_client and restart_client");
+                    "' is the built-in client's move; with code the script holds only " + allowed);
     }
   }
 }
