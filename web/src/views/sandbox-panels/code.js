@@ -202,7 +202,12 @@ export class CodePanel {
     }
     const code = this.state.s.code;
     if (this.codeDraft === null || this.codeDraft === undefined) {
-      if (box.editor.value() !== code) box.editor.setValue(code);
+      // Code the engine wrote (a switch, a knob, Undo) is read from its top.
+      if (box.editor.value() !== code) {
+        box.editor.setValue(code);
+        box.editor.area.setSelectionRange(0, 0);
+        box.editor.area.scrollTop = 0;
+      }
     } else if (this.codeDraft === code) {
       this.codeDraft = null;
     }
@@ -217,7 +222,13 @@ export class CodePanel {
   focusClient() {
     const box = this.el.clientBody;
     const target = box && box.editor ? box.editor.area : this.el.client.querySelector('[data-testid="sb-to-code"]');
-    if (target) target.focus({ preventScroll: false });
+    if (!target) return;
+    target.focus({ preventScroll: true });
+    if (box && box.editor && box.editor.area === target && this.codeDraft === null) {
+      target.setSelectionRange(0, 0);
+      target.scrollTop = 0;
+    }
+    target.scrollIntoView({ block: 'nearest' });
   }
 
   /** The engine's refusal of the code: its kind, its words, its place and the way there. */
@@ -234,7 +245,11 @@ export class CodePanel {
       h(
         'div',
         { class: 'notice notice-warn', role: 'alert', 'data-kind': problem.kind || '' },
-        h('p', null, t('sbCode.refused')),
+        // One block: a notice lays its children side by side.
+        h(
+          'div',
+          null,
+          h('p', null, t('sbCode.refused')),
         h('p', { 'data-testid': 'sb-code-error-reason' }, problem.text ? l(problem.text) : h('span', { lang: 'en' }, problem.reason)),
         where
           ? h(
@@ -245,6 +260,7 @@ export class CodePanel {
               h('button', { type: 'button', class: 'btn btn-small', 'data-testid': 'sb-code-goto', onclick: () => box.editor.goToLine(problem.line, problem.column) }, t('code.goToLine', { line: problem.line })),
             )
           : null,
+        ),
       ),
     );
   }
