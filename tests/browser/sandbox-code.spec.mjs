@@ -219,3 +219,26 @@ test.describe('on a phone', () => {
     expect(await wide()).toBeLessThanOrEqual(0);
   });
 });
+
+test('a code engine that does not load is said, never a blank page', async ({ page, guard }) => {
+  test.setTimeout(120_000);
+  guard.allowErrors(); // the failed fetch is logged by the browser
+  await page.route('**/idemlab-code.wasm', (route) => route.fulfill({ status: 404, body: 'gone' }));
+  await page.goto('./#/sandbox');
+  await waitSandbox(page);
+  await openKnobs(page);
+  await page.getByTestId('sb-to-code').click();
+  await answered(page);
+  // The switch is refused with the reason; the built-in client stays.
+  await expect(page.getByTestId('sb-edit-error')).toBeVisible();
+  await expect(page.getByTestId('sb-to-code')).toBeVisible();
+  // A link with code, opened and run: the engine's error card, with the way without the code.
+  const { s } = await stateOf(page);
+  const code = await page.evaluate((st) => window.__idemlab.sandboxCode(st), { v: 1, s: { ...s, code: 'function on_deliver(i, p) end\n' } });
+  await page.goto(`./#/sandbox/${code}`);
+  await page.getByTestId('sb-gate-run').click();
+  await expect(page.getByTestId('engine-error')).toBeVisible({ timeout: 60_000 });
+  await page.getByTestId('sb-code-engine-without').click();
+  await waitSandbox(page);
+  expect((await stateOf(page)).s.code).toBeUndefined();
+});

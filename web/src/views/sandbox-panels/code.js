@@ -136,18 +136,20 @@ export class CodePanel {
     const box = (this.el.clientBody = {});
     const heading = h('h3', { id: 'sb-client-h', class: 'section-title' }, t('sbCode.title'));
     if (!coded) {
+      // Nothing to offer (offline, a challenge): no section. Else one compact row, so that
+      // the drawer (and a wide page) grows by little.
       const offered = this.codeOffered();
+      this.el.client.classList.toggle('is-empty', !offered);
       replaceChildren(
         this.el.client,
-        heading,
-        h('p', { class: 'muted small' }, t('sbCode.builtIn')),
-        offered ? h('button', { type: 'button', class: 'btn', 'data-testid': 'sb-to-code', 'data-fkey': 'sb-to-code', onclick: () => this.switchToCode() }, t('sbCode.toCode')) : null,
-        offered ? h('p', { class: 'muted small' }, t('sbCode.toCodeHint')) : null,
+        offered ? h('div', { class: 'sb-client-row' }, heading, h('button', { type: 'button', class: 'btn btn-small', 'data-testid': 'sb-to-code', 'data-fkey': 'sb-to-code', 'aria-describedby': 'sb-client-lead', onclick: () => this.switchToCode() }, t('sbCode.toCode'))) : null,
+        offered ? h('p', { class: 'muted small', id: 'sb-client-lead' }, t('sbCode.builtIn')) : null,
         (box.status = h('p', { class: 'small', role: 'status', 'data-testid': 'sb-code-status' })),
       );
       this.refreshClient();
       return;
     }
+    this.el.client.classList.remove('is-empty');
     box.editor = codeEditor({
       value: this.codeDraft ?? this.state.s.code,
       labelId: 'sb-code-label',
@@ -195,6 +197,7 @@ export class CodePanel {
     }
     const st = this.codeStatus;
     box.status.textContent = st ? t(st.key, st.params) : '';
+    box.status.hidden = !st;
     box.status.className = st && st.warn ? 'notice notice-warn small' : 'small';
     if (!box.editor) {
       if (focus) this.focusClient();
