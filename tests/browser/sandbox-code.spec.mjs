@@ -208,8 +208,18 @@ test.describe('on a phone', () => {
     await answered(page);
     const wide = () => page.evaluate(() => document.scrollingElement.scrollWidth - document.scrollingElement.clientWidth);
     expect(await wide()).toBeLessThanOrEqual(0);
-    const box = await page.locator('[data-testid="sb-client"] [data-testid="code-editor"]').boundingBox();
+    const area = page.locator('[data-testid="sb-client"] [data-testid="code-editor"]');
+    const box = await area.boundingBox();
     expect(box.x + box.width).toBeLessThanOrEqual(375);
+    // In the drawer, Escape in the editor is the editor's (Escape, then Tab leaves it): the
+    // drawer stays open; Escape outside the editor closes it.
+    await area.focus();
+    await page.keyboard.press('Escape');
+    await expect(page.getByTestId('sb-drawer-close')).toBeVisible();
+    await page.keyboard.press('Tab');
+    await expect(area).not.toBeFocused();
+    await page.keyboard.press('Escape');
+    await expect(page.getByTestId('sb-drawer-close')).toBeHidden();
     // The same state opened in a tab that never ran its code: the gate, as narrow.
     const url = await settledUrl(page);
     await page.evaluate(() => window.sessionStorage.clear());
