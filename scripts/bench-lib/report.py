@@ -207,6 +207,7 @@ result["frame_before"] = FRAME_BEFORE
 # Code mode's grade (issue 34): each exercise's reference, natively and in the code module.
 result["grades"] = grade.get("grades") or []
 result["code_module_load_ms"] = grade.get("code_module_load_ms")
+result["sandbox_code"] = grade.get("sandbox_code") or []
 if as_json:
     print(json.dumps(result))
     sys.exit(0)
@@ -322,3 +323,9 @@ if result["grades"]:
         print(f"{row['exercise']:<44} {row['schedules']:>9}  {show(row['native_ms']):>9}  {show(row['wasm_ms']):>14}  < 2000 {met}")
     print("native: `idemlab grade` as a process; code module: the call in node, the module the page's grading worker loads")
     print(f"code module compiled and instantiated in node: {show(result['code_module_load_ms'])} ms")
+if result["sandbox_code"]:
+    print()
+    print(f"{'sandbox, knobs vs their preset as code':<44} {'run ms':>7} {'as code':>8}  {'explore K=2':>11} {'as code':>8}")
+    for row in result["sandbox_code"]:
+        print(f"{row['lesson']:<44} {show(row['run_knobs_ms']):>7} {show(row['run_code_ms']):>8}  {show(row['explore_knobs_ms']):>11} {show(row['explore_code_ms']):>8}")
+    print("knobs: the page's engine; as code: the code module with the preset (engine `preset`); in node, medians")
