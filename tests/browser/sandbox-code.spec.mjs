@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { test, expect, useEnglish } from './helpers.mjs';
 import { REPO } from '../wasm/engine-node.mjs';
-import { waitSandbox, settledUrl, openKnobs, answered } from './sandbox-helpers.mjs';
+import { waitSandbox, settledUrl, openKnobs, answered, sandboxFromLesson } from './sandbox-helpers.mjs';
 
 test.beforeEach(async ({ page }) => {
   await useEnglish(page);
@@ -94,6 +94,23 @@ test('a client knob in code mode replaces the code, and Undo brings the previous
   await answered(page);
   await expect(editor(page)).toHaveValue(first);
   await expect(select).toHaveValue(now);
+});
+
+test('switching a lesson scenario to code names the script actions it drops; Undo brings them back', async ({ page }) => {
+  test.setTimeout(120_000);
+  await sandboxFromLesson(page, 'cancel-not-undo');
+  const { s } = await stateOf(page);
+  const vocab = await page.evaluate(() => window.__idemlab.call('vocabulary', {}));
+  const allowed = new Set(vocab.actions.filter((a) => a.with_code).map((a) => a.name));
+  const dropped = s.script.filter((a) => !allowed.has(a.do));
+  expect(dropped.length).toBeGreaterThan(0);
+  await switchToCode(page);
+  for (const a of dropped) await expect(page.getByTestId('sb-code-status')).toContainText(a.do);
+  const after = await stateOf(page);
+  expect(after.s.script.map((a) => a.do)).toEqual(s.script.filter((a) => allowed.has(a.do)).map((a) => a.do));
+  await page.getByTestId('sb-undo').click();
+  await answered(page);
+  expect((await stateOf(page)).s.script).toEqual(s.script);
 });
 
 test('naive code runs on Run: the run breaks an invariant and the explorer finds a counterexample', async ({ page }) => {
