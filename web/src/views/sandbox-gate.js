@@ -47,7 +47,7 @@ export function passGate(root, state, { setReady }) {
 }
 
 function drawGate(root, code, { run, without }) {
-  const lines = code.split('\n').length;
+  const lines = code.replace(/\n$/, '').split('\n').length; // a last newline ends a line, it starts none
   replaceChildren(
     root,
     h(
