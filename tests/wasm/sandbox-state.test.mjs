@@ -132,3 +132,39 @@ test('removing a fault twice (a double click, the second waiting) does nothing t
   await model.undo();
   assert.equal(model.state.s.faults.length, 1);
 });
+
+test('code mode: switching to code (the engine fills it in) is one Undo step; a knob with its code is another', async () => {
+  const { model } = await open();
+  const before = JSON.parse(JSON.stringify(model.state));
+  const presetOf = (st) => `-- max_attempts = ${st.s.client.max_attempts}`;
+  const finish = async (next) => ({ ...next, s: { ...next.s, code: presetOf(next) } });
+  // The script keeps what `keep` allows; the code is the engine's, not the placeholder.
+  assert.equal(await model.setCode('-- placeholder', { keep: (a) => a.op !== 'pay', finish }), true);
+  assert.equal(model.state.s.code, '-- max_attempts = 1');
+  assert.deepEqual(model.state.s.script, []);
+  // A knob in code mode: set and its code replaced, in one edit.
+  await model.setKnob('client', 'max_attempts', 4, finish);
+  assert.equal(model.state.s.code, '-- max_attempts = 4');
+  await model.undo();
+  assert.equal(model.state.s.code, '-- max_attempts = 1');
+  assert.equal(model.state.s.client.max_attempts, 1);
+  await model.undo();
+  assert.deepEqual(model.state, before);
+  // Back to the built-in client: the code goes, one edit; with no code, nothing to do.
+  await model.redo();
+  assert.equal(await model.setCode(null), true);
+  assert.equal(model.state.s.code, undefined);
+  assert.equal(await model.setCode(null), false);
+});
+
+test('code mode: an engine that cannot write the code refuses the switch; the state stays', async () => {
+  const { model } = await open();
+  const before = JSON.parse(JSON.stringify(model.state));
+  const failing = async () => {
+    throw new Error('the code engine did not load');
+  };
+  assert.equal(await model.setCode('-- placeholder', { finish: failing }), false);
+  assert.deepEqual(model.state, before);
+  assert.match(model.editError[0].reason, /did not load/);
+  assert.equal(model.canUndo(), false);
+});

@@ -276,7 +276,9 @@ export function outputErrors(out, file) {
   if (!out || typeof out !== 'object') return [{ file, path: '', reason: 'the engine returned nothing' }];
   if (out.error) {
     const e = out.error;
-    return [{ file: e.file || file, path: e.path || '', reason: e.reason || 'unknown error' }];
+    // A code error (code mode) also says where in the code, and in the learner's language.
+    const code = e.kind ? { kind: e.kind, line: e.line, column: e.column, text: e.text } : null;
+    return [{ file: e.file || file, path: e.path || '', reason: e.reason || 'unknown error', ...code }];
   }
   if (out.ok === false) {
     const list = Array.isArray(out.errors) && out.errors.length ? out.errors : [{ reason: 'the lesson did not validate' }];

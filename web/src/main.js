@@ -500,11 +500,21 @@ async function openSandbox(r, isCurrent) {
     }
     if (rec) warnOpen(rec);
   }
+  // A link's client code runs only once the learner chose to (views/sandbox-gate.js).
+  const gate = state && typeof state.s.code === 'string' && state.s.code ? await import('./views/sandbox-gate.js') : null;
+  if (gate) state = await gate.passGate(mainEl, state, { setReady });
   const { SandboxView, evaluateState } = await sandboxView();
   if (!isCurrent()) return;
   let view = null;
   if (state) {
-    const first = await evaluateState(app.call, state);
+    let first;
+    try {
+      first = await evaluateState(app.call, state);
+    } catch (e) {
+      if (!gate || !state.s.code) throw e;
+      if (isCurrent()) gate.codeEngineFailed(mainEl, e, state, { retry: () => route().catch(showFatal), setReady });
+      return;
+    }
     if (!isCurrent()) return;
     if (first.errors) {
       const reason = first.errors.map((x) => `${x.path || '/'}: ${x.reason}`).join('; ');
@@ -704,7 +714,7 @@ async function start() {
     sandboxCode: (state) => codec().then((m) => m.encodeState(state)),
     sandboxState: (code) => codec().then((m) => m.decodeState(code)),
     // Code mode's engine (loaded on first use), as the exercise view calls it.
-    callCode: (method, input) => codeRoute().then((m) => m.codeCall(method, input)),
+    callCode: (method, input) => import('./code-engine.js').then((m) => m.codeCall(method, input)),
     codeLink: (source) => codec().then((m) => m.encodeSource(source)),
     hashSettled: () => hashSettled(),
     lesson: (id) => {

@@ -107,7 +107,7 @@ export function decodeState(code) {
   // policy is an object of settings, a lesson is named by its id (a string), a moment is a
   // number. Anything else was changed by hand and is not silently run as something else.
   if (state.a !== undefined && !isObject(state.a)) return { error: { key: 'sandbox.badShape' } };
-  for (const k of ['from', 'ch', 'via']) {
+  for (const k of ['from', 'ch', 'via', 'ex']) {
     if (state[k] !== undefined && typeof state[k] !== 'string') return { error: { key: 'sandbox.badShape' } };
   }
   if (state.at !== undefined && typeof state.at !== 'number') return { error: { key: 'sandbox.badShape' } };

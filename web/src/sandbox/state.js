@@ -114,6 +114,7 @@ export class SandboxState {
     this.pinRun = result.pinRun || null;
     this.last = this.run.steps.length - 1;
     this.removed = result.removed || [];
+    this.preset = result.preset || null; // code mode: the knobs' own code and what it leaves out
     this.codeOf = encodeState(this.state);
   }
 
@@ -129,7 +130,7 @@ export class SandboxState {
       if (this.closed) return false;
       let result = null; // null: nothing to do (what the edit changes is gone)
       try {
-        const next = make();
+        const next = await make();
         if (next) result = await this.evaluate(next);
       } catch (e) {
         // The engine could not answer (it stopped: its notice offers a restart).
@@ -159,14 +160,19 @@ export class SandboxState {
    * changes by identity, never by a drawn row number, and returns false when that is gone
    * (nothing to do). A refused edit leaves the state as it was.
    */
-  edit(change) {
+  edit(change, finish = null) {
     const nextOf = (st) => {
       const next = clone(st);
       return change(next) === false ? null : next;
     };
     this.emit({ type: 'asking', next: nextOf(this.state), restore: false });
     return this.enqueue(
-      () => nextOf(this.state),
+      // `finish(next)`: a promise of the state to run, from the changed one (code mode asks
+      // the engine for the knobs' code); it rejects when the engine cannot answer.
+      () => {
+        const next = nextOf(this.state);
+        return next && finish ? finish(next) : next;
+      },
       (result, latest) => {
         if (result.errors) {
           this.editError = result.errors;
@@ -210,7 +216,7 @@ export class SandboxState {
   // --- the edits the sandbox offers ----------------------------------------------------
 
   /** A knob's value (undefined: unset, its default). */
-  setKnob(group, name, value) {
+  setKnob(group, name, value, finish = null) {
     return this.edit((st) => {
       st.s[group] = st.s[group] || {};
       if (value === undefined) delete st.s[group][name];
@@ -225,7 +231,26 @@ export class SandboxState {
           delete st.s.client.retry_layers;
         }
       }
-    });
+    }, finish);
+  }
+
+  /**
+   * Code mode: the client's code (`code`: Lua text; null: the built-in client again). To
+   * code, the script keeps only the actions `keep(action)` allows, and `finish` may fill in
+   * the code from the engine (the knobs' own code); one edit, one Undo step.
+   */
+  setCode(code, { keep = null, finish = null } = {}) {
+    return this.edit((st) => {
+      if (code === null) {
+        if (st.s.code === undefined) return false;
+        delete st.s.code;
+        return true;
+      }
+      if (st.s.code === code) return false;
+      st.s.code = code;
+      if (keep && Array.isArray(st.s.script)) st.s.script = st.s.script.filter(keep);
+      return true;
+    }, finish);
   }
 
   /** Adds the fault at an injection point, or removes it when it is planned. */

@@ -323,7 +323,7 @@ export class CodeExerciseView {
     } else if (c.failed) {
       body = checkFailed(c.failed);
     } else {
-      body = gradeResult(c.out, { goTo: (line, column) => this.goTo(line, column), call: (m, input) => this.callCode(m, input) });
+      body = gradeResult(c.out, { goTo: (line, column) => this.goTo(line, column), call: (m, input) => this.callCode(m, input), exercise: this.id });
     }
     const hadFocus = this.el.result.contains(document.activeElement);
     this.el.stale = c.out ? h('p', { class: 'notice notice-warn small code-stale', 'data-testid': 'code-stale', hidden: true }, t('code.stale')) : null;

@@ -8,6 +8,10 @@
 import { h, replaceChildren } from '../dom.js';
 import { t, l, nameOf } from '../i18n.js';
 import { outputErrors } from '../engine.js';
+import { isOfflineCopy } from '../bundled.js';
+import { markCodeSeen } from '../code-engine.js';
+import { sandboxHash } from '../router.js';
+import { encodeState } from '../sandbox/codec.js';
 import { renderDiagram } from './diagram.js';
 import { clientPanel, servicePanel, networkStrip, providerPanel } from './panels.js';
 import { renderTimeline, stepLine } from './timeline.js';
@@ -76,7 +80,7 @@ function notPassed(out) {
  * The grade's answer `out`, drawn. `goTo(line, column)`: caret to a line of the editor;
  * `call`: the code engine's call, for the counterexample's run.
  */
-export function gradeResult(out, { goTo, call }) {
+export function gradeResult(out, { goTo, call, exercise = null }) {
   if (out.error) return codeError(out, goTo);
   if (out.passed) return passed(out);
   if (!out.counterexample) return notPassed(out);
@@ -89,10 +93,25 @@ export function gradeResult(out, { goTo, call }) {
     h('p', { 'data-testid': 'code-cex-reason' }, l(c.reason)),
     h('p', { 'data-testid': 'code-cex-plan' }, t('code.when', { plan: l(c.plan) })),
     out.text ? h('p', { class: 'muted small', 'data-testid': 'code-text' }, l(out.text)) : null,
+    sandboxLink(c, exercise),
     runSlot,
   );
   showRun(runSlot, c, call);
   return el;
+}
+
+/**
+ * "Open in the sandbox": the counterexample's scenario (with the learner's code) at the step
+ * where it breaks; its back link returns to the exercise. The code is the learner's own:
+ * counted as seen, so the sandbox runs it without its gate.
+ */
+function sandboxLink(c, exercise) {
+  if (!c.scenario || typeof c.scenario !== 'object' || isOfflineCopy()) return null;
+  const state = { v: 1, s: c.scenario };
+  if (exercise) state.ex = exercise;
+  if (typeof c.scenario.code === 'string') markCodeSeen(c.scenario.code);
+  const step = Number.isInteger(c.step) && c.step >= 0 ? c.step : undefined;
+  return h('p', null, h('a', { class: 'btn btn-small', href: sandboxHash(encodeState(state), step), 'data-testid': 'code-cex-sandbox' }, t('sbCode.openInSandbox')));
 }
 
 async function showRun(slot, c, call) {

@@ -4,35 +4,12 @@
 
 import { h, replaceChildren } from '../dom.js';
 import { t } from '../i18n.js';
-import { Engine, CODE_ENGINE } from '../engine.js';
+import { codeCall, cancelCode } from '../code-engine.js';
 import { replaceHash, shortText } from '../router.js';
 import { ExerciseStore, CodeKeeper } from '../exercises.js';
 
-let engine = null; // the code engine, once loaded
-let engineReady = null; // its loading, then the engine
 let exercises = null; // the exercises' store and the learner's code, once code mode is opened
 let keeper = null;
-
-/**
- * A call to code mode's engine, loaded the first time (a worker of its own: a Check's search
- * is cancelled by ending that worker alone, the lessons' engine goes on answering, and a
- * page that never opens code mode never fetches it). Rejects with an EngineError.
- */
-export function codeCall(method, input, opts) {
-  if (!engineReady) {
-    engineReady = Engine.load({ files: CODE_ENGINE }).then((e) => {
-      engine = e;
-      // An instance that trapped: the next call starts a fresh one.
-      e.onStop = () => {
-        engine = null;
-        engineReady = null;
-      };
-      return e;
-    });
-    engineReady.catch(() => (engineReady = null)); // the next Check tries again
-  }
-  return engineReady.then((e) => e.call(method, input, opts));
-}
 
 /**
  * Code mode: its exercises (#/code), or one exercise (#/code/ID, ?c= a link's code), drawn
@@ -75,9 +52,9 @@ export async function showCode(r, isCurrent, { mainEl, setReady }) {
   const opened = await codeToOpen(ex, r);
   const { CodeExerciseView } = await import('./code-exercise.js');
   if (!isCurrent()) return null;
-  const cancelCode = () => engine && engine.cancel();
-  app.view = new CodeExerciseView(mainEl, { ex, ...opened, callCode: codeCall, cancelCode, keeper: keeper, focus: true });
+  const view = new CodeExerciseView(mainEl, { ex, ...opened, callCode: codeCall, cancelCode, keeper, focus: true });
   setReady(true);
+  return view;
 }
 
 /** What the editor starts with: a link's code, else the code kept here, else the skeleton. */

@@ -8,7 +8,7 @@
 
 import { h, replaceChildren, rebuildKeepingFocus, afterNextPaint, measureNextFrame, handFocusNextFrame, stickyBar } from '../dom.js';
 import { t, l } from '../i18n.js';
-import { listHash, lessonHash, compareHash, replaceHashSoon, flushPendingHash, sandboxHash, shortText } from '../router.js';
+import { listHash, lessonHash, compareHash, codeHash, replaceHashSoon, flushPendingHash, sandboxHash, shortText } from '../router.js';
 import { encodeState } from '../sandbox/codec.js';
 import { History } from '../sandbox/history.js';
 import { SandboxState } from '../sandbox/state.js';
@@ -25,6 +25,8 @@ import { ScriptPanel } from './sandbox-panels/script.js';
 import { ExplorePanel } from './sandbox-panels/explore.js';
 import { OutcomePanel } from './sandbox-panels/outcome.js';
 import { StartPanel } from './sandbox-panels/start.js';
+import { CodePanel } from './sandbox-panels/code.js';
+import { hasCode } from './sandbox-panels/shared.js';
 
 export { faultKey, evaluateState } from './sandbox-panels/shared.js';
 
@@ -47,6 +49,8 @@ export class SandboxView {
     this.check = null; // the challenge's last check
     this.showTruth = app.progress.getPref('showTruth', true);
     this.step = -1;
+    this.codeDraft = null; // code mode: the editor's text while it differs from the code that ran
+    this.codeStatus = null; // code mode: what the last edit of the client did ({key, params, warn})
     // The scenario, its runs, edits, Undo / Redo and address code: the view draws them,
     // never keeps a copy (../sandbox/state.js). A reload of the tab finds the history it left.
     this.model = new SandboxState({ first, evaluate: (next) => evaluateState(app.call, next), history: loadUndo(encodeState(first.state)) });
@@ -109,6 +113,7 @@ export class SandboxView {
     // at a time: an edit or Undo/Redo beyond the fault plan stops it (and says so) instead of
     // waiting for it and then showing, or dropping unsaid, a result of another scenario.
     else if (ev.type === 'asking') {
+      this.codeStatus = null; // the word on the last edit of the client is about that edit
       if (this.explore && this.explore.running && ev.next && withoutFaults(ev.next) !== withoutFaults(this.state)) this.stopExplore();
     } else if (ev.type === 'refused') {
       if (ev.latest) this.render();
@@ -131,7 +136,7 @@ export class SandboxView {
     const busy = this.model.busy || this.later.size;
     if (busy) view.setAttribute('aria-busy', 'true');
     else view.removeAttribute('aria-busy');
-    const text = !busy ? '' : t(this.explore && this.explore.running ? 'sandbox.waitingExplore' : 'sandbox.waiting');
+    const text = !busy ? '' : t(this.explore && this.explore.running ? 'sandbox.waitingExplore' : this.codeLoading ? 'sbCode.loading' : 'sandbox.waiting');
     if (this.el.waiting.textContent !== text) this.el.waiting.textContent = text;
   }
 
@@ -146,6 +151,8 @@ export class SandboxView {
   }
 
   setKnob(group, name, value) {
+    // In code mode a client knob is a preset: it replaces the code (sandbox-panels/code.js).
+    if (hasCode(this.state.s)) return this.setKnobWithCode(group, name, value);
     return this.model.setKnob(group, name, value);
   }
 
@@ -221,6 +228,9 @@ export class SandboxView {
     el.challenge = h('div', { class: 'sb-challenge-slot' });
     el.summary = h('section', { class: 'card sb-summary', 'data-testid': 'sb-summary', 'aria-labelledby': 'sb-summary-h' , tabindex: '-1' });
     el.compare = h('div', { class: 'sb-compare-slot' });
+    // The client: built in, or the learner's code (code mode), at the top of the drawer.
+    el.client = h('section', { class: 'card sb-client', 'data-testid': 'sb-client', 'aria-labelledby': 'sb-client-h', tabindex: '-1' });
+    this.clientShape = null;
     el.knobs = h('section', { class: 'card sb-knobs', 'data-testid': 'sb-knobs', 'aria-labelledby': 'sb-knobs-h' , tabindex: '-1' });
     // How the run ends, in one line at the top of the knobs (sticky under the step bar): an
     // edit's result is seen where the edit is made, the full summary a click away.
@@ -264,12 +274,14 @@ export class SandboxView {
     );
     this.buildDrawer(); // el.drawer and its button el.drawerBtn
     // Shown as their stage is built (stageIn).
-    this.stageEls = { sides: [el.targets, el.panels], knowledge: [el.gridCard, el.timeline], editors: [el.knobs, el.script, el.explore] };
+    this.stageEls = { sides: [el.targets, el.panels], knowledge: [el.gridCard, el.timeline], editors: [el.client, el.knobs, el.script, el.explore] };
     for (const x of Object.values(this.stageEls).flat()) x.hidden = true;
     const back = this.state.from || this.state.ch;
     // Opened from a side-by-side view (via: 'compare'): back goes there, to its moment (at),
     // not to the lesson's steps.
     const backToCompare = !!(this.state.from && this.state.via === 'compare');
+    // Opened from a code exercise's counterexample (ex: its id): back goes to the exercise.
+    const backTo = this.state.ex && !back ? { href: codeHash(this.state.ex), text: t('sbCode.backToExercise') } : null;
     replaceChildren(
       this.root,
       h(
@@ -280,8 +292,8 @@ export class SandboxView {
           { class: 'lesson-head' },
           h(
             'a',
-            { class: 'back-link', href: backToCompare ? compareHash(back, Number.isInteger(this.state.at) && this.state.at >= 0 ? this.state.at : null) : back ? lessonHash(back) : listHash(), 'data-testid': 'back' },
-            backToCompare ? t('sandbox.backToCompare') : back ? t('sandbox.backToLesson') : t('nav.back'),
+            { class: 'back-link', href: backTo ? backTo.href : backToCompare ? compareHash(back, Number.isInteger(this.state.at) && this.state.at >= 0 ? this.state.at : null) : back ? lessonHash(back) : listHash(), 'data-testid': 'back' },
+            backTo ? backTo.text : backToCompare ? t('sandbox.backToCompare') : back ? t('sandbox.backToLesson') : t('nav.back'),
           ),
           h('div', { class: 'lesson-title-row' }, h('h2', { class: 'view-title', 'data-testid': 'sandbox-title', tabindex: '-1' }, t(this.challenge ? 'sandbox.challengeTitle' : 'sandbox.title'))),
           h('p', { class: 'lead' }, t('sandbox.lead')),
@@ -397,6 +409,7 @@ export class SandboxView {
   renderEditors() {
     // The knob and script controls change only with the knobs and the script (a fault
     // added on the diagram leaves them as they are: not rebuilt, the focus stays put).
+    this.renderClient();
     if (!this.knobViews) this.renderKnobs();
     else this.refreshKnobs();
     const shape = this.scriptShape();
@@ -467,7 +480,7 @@ export class SandboxView {
             'div',
             // A knob's refusal is also said beside its box (knobControl), as an alert: here it is
             // a status, so that a screen reader does not hear it twice.
-            { class: 'notice notice-warn', role: this.editError.every((e) => /^(client|service|provider|timing)\./.test(placeOf(e.path))) ? 'status' : 'alert', 'data-testid': 'sb-edit-error' },
+            { class: 'notice notice-warn', role: this.editError.every((e) => /^(client|service|provider|timing)\.|^code$/.test(placeOf(e.path))) ? 'status' : 'alert', 'data-testid': 'sb-edit-error' },
             h('p', null, t('sandbox.refused')),
             h('ul', null, this.editError.map((e) => h('li', null, h('strong', null, placeOf(e.path)), placeOf(e.path) ? ': ' : '', h('span', { lang: 'en' }, e.reason)))),
           )
@@ -542,7 +555,7 @@ export class SandboxView {
     this.closeDrawer({ focus: false });
     this.narrow.removeEventListener('change', this.onNarrow);
     this.model.close();
-    if (this.explore && this.explore.running && this.app.engine) this.app.engine.cancel();
+    if (this.explore && this.explore.running) this.cancelSearch();
     window.removeEventListener('pagehide', this.onPageHide);
     saveUndo(this.code, this.history); // Back to this sandbox's address finds it again
   }
@@ -550,7 +563,7 @@ export class SandboxView {
 
 // The panels' methods (./sandbox-panels/), each file one concept of this view, are the
 // view's own: the same `this`, the same names, as if written above.
-for (const panel of [KnobsPanel, ScriptPanel, ExplorePanel, OutcomePanel]) {
+for (const panel of [KnobsPanel, ScriptPanel, ExplorePanel, OutcomePanel, CodePanel]) {
   for (const name of Object.getOwnPropertyNames(panel.prototype)) {
     if (name !== 'constructor') Object.defineProperty(SandboxView.prototype, name, Object.getOwnPropertyDescriptor(panel.prototype, name));
   }

@@ -7,7 +7,8 @@ import { h, replaceChildren, rebuildKeepingFocus, measureNextFrame } from '../..
 import { t, l } from '../../i18n.js';
 import { outputErrors } from '../../engine.js';
 import { wrongAloneNotes } from '../wrongalone.js';
-import { clone, fmt } from './shared.js';
+import { cancelCode } from '../../code-engine.js';
+import { clone, fmt, engineFor, hasCode } from './shared.js';
 
 export class ExplorePanel {
   async startExplore(k) {
@@ -21,7 +22,7 @@ export class ExplorePanel {
     const scenario = clone(this.state.s);
     const code = this.code;
     try {
-      const out = await this.app.call('explore', { scenario, faults: k }, {
+      const out = await engineFor(this.app.call, scenario)('explore', { scenario, faults: k }, {
         cancellable: true,
         onProgress: (p) => {
           if (!this.explore || !this.explore.running) return;
@@ -49,15 +50,21 @@ export class ExplorePanel {
     });
   }
 
+  /** Ends the search under way, in the engine it runs in (the code engine in code mode). */
+  cancelSearch() {
+    if (hasCode(this.state.s)) cancelCode();
+    else if (this.app.engine) this.app.engine.cancel();
+  }
+
   cancelExplore() {
-    if (this.app.engine) this.app.engine.cancel();
+    this.cancelSearch();
     this.explore = { cancelled: true };
     this.renderExplore();
   }
 
   /** The scenario changed under a search: it is stopped, and the card says why. */
   stopExplore() {
-    if (this.app.engine) this.app.engine.cancel();
+    this.cancelSearch();
     this.explore = { cancelled: true, stale: true };
     this.renderExplore();
   }

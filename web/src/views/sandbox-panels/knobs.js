@@ -74,12 +74,15 @@ export class KnobsPanel {
         'data-testid': 'sb-drawer',
         onkeydown: (ev) => {
           if (ev.key !== 'Escape' || !this.drawerOpen) return;
+          // In the code editor Escape is the first half of leaving it (Escape, then Tab).
+          if (ev.target && ev.target.classList && ev.target.classList.contains('code-area')) return;
           ev.preventDefault();
           ev.stopPropagation();
           this.closeDrawer();
         },
       },
       h('div', { class: 'sb-drawer-head' }, h('div', { class: 'sb-drawer-bar' }, el.drawerTitle, el.drawerClose), el.now),
+      el.client,
       el.knobs,
       el.targets,
       el.script,

@@ -10,7 +10,7 @@ import { postChallengeChecked } from '../../embed.js';
 import { targetAction } from '../diagram.js';
 import { statusPill } from '../panels.js';
 import { unreachedNote } from '../wrongalone.js';
-import { faultKey, clone, placed, typedNumber } from './shared.js';
+import { faultKey, clone, placed, typedNumber, engineFor } from './shared.js';
 
 // Each target list's rows by what they read (renderTargets), per list element: a view mounted
 // again (a language switch) has a new one.
@@ -239,7 +239,7 @@ export class OutcomePanel {
     await this.model.settled(); // the attempt is the scenario once the edits before this click are answered
     if (this.destroyed) return;
     try {
-      const out = await this.app.call('challenge', { file: rec.file, text: rec.text, attempt: clone(this.state.s) }, { cancellable: true });
+      const out = await engineFor(this.app.call, this.state.s)('challenge', { file: rec.file, text: rec.text, attempt: clone(this.state.s) }, { cancellable: true });
       const errors = outputErrors(out, rec.file);
       if (errors) {
         this.check = { error: errors.map((e) => `${e.path ? e.path + ': ' : ''}${e.reason}`).join('; ') };

@@ -3,6 +3,7 @@
 
 import { t } from '../../i18n.js';
 import { outputErrors } from '../../engine.js';
+import { codeCall } from '../../code-engine.js';
 
 export const GROUPS = ['client', 'service', 'provider', 'timing'];
 export const NO_HIDDEN = { sides: new Map(), truth: null };
@@ -49,18 +50,49 @@ export function typedNumber(input, shown, optional = false) {
 
 export const fmt = (n) => Number(n).toLocaleString('en-US');
 
+/** Whether a scenario is in code mode: its client is the learner's code (`code`, Lua). */
+export const hasCode = (scenario) => !!(scenario && typeof scenario.code === 'string' && scenario.code.length);
+
 /**
- * Runs a state's scenario (and the pinned policy's) in the engine (`call`: main.js
- * app.call): a promise of {state, run, pinRun, removed} or {errors}. Rejects with an
- * EngineError when the engine cannot answer.
+ * The engine that answers for a scenario: the code engine (loaded on first use) for one in
+ * code mode, the page's engine (`call`: main.js app.call) for any other.
+ */
+export const engineFor = (call, scenario) => (hasCode(scenario) ? codeCall : call);
+
+/**
+ * The built-in client's policy for a scenario's client knobs, as code: the code engine's
+ * `preset` ({code, unexpressed}), or {errors}. Rejects when the code engine cannot answer.
+ */
+export async function presetOf(scenario) {
+  const { code: _c, ...bare } = clone(scenario);
+  const out = await codeCall('preset', { scenario: bare });
+  const errors = outputErrors(out, 'scenario');
+  if (errors) return { errors };
+  if (!out || typeof out.code !== 'string') return { errors: [{ path: '', reason: 'preset gave no code' }] };
+  return { code: out.code, unexpressed: Array.isArray(out.unexpressed) ? out.unexpressed : [] };
+}
+
+/**
+ * Runs a state's scenario (and the pinned policy's) in the engine that answers for it
+ * (engineFor): a promise of {state, run, pinRun, removed, preset} or {errors}; `preset`, in
+ * code mode, is the knobs' own code and what it does not carry (presetOf), or null. Rejects
+ * with an EngineError when the engine cannot answer.
  */
 export async function evaluateState(call, state) {
   const next = clone(state);
   const pinned = next.a ? { ...clone(next.s), ...clone(next.a) } : null;
+  const run = engineFor(call, next.s);
   // Both runs are asked at once: the worker answers them in order.
-  const [out, outA] = await Promise.all([call('run', { scenario: next.s }), pinned ? call('run', { scenario: pinned }) : null]);
+  const [out, outA] = await Promise.all([run('run', { scenario: next.s }), pinned ? engineFor(call, pinned)('run', { scenario: pinned }) : null]);
   const errors = outputErrors(out, 'scenario');
   if (errors) return { errors };
+  // What the knobs' own code leaves out, said under the editor (an engine without
+  // `preset` says nothing there).
+  let preset = null;
+  if (hasCode(next.s)) {
+    const got = await presetOf(next.s).catch(() => null);
+    preset = got && !got.errors ? got : null;
+  }
   const removed = Array.isArray(out.unfired) ? out.unfired : [];
   if (removed.length) {
     const gone = new Set(removed.map((u) => faultKey(u.fault)));
@@ -79,5 +111,5 @@ export async function evaluateState(call, state) {
     const errA = outputErrors(outA, 'scenario A');
     pinRun = errA ? { errors: errA } : outA;
   }
-  return { state: next, run: out, pinRun, removed };
+  return { state: next, run: out, pinRun, removed, preset };
 }

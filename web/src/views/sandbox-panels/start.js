@@ -11,7 +11,7 @@
 
 import { h, replaceChildren, rebuildKeepingFocus } from '../../dom.js';
 import { t, l } from '../../i18n.js';
-import { GROUPS, clone } from './shared.js';
+import { GROUPS, clone, engineFor } from './shared.js';
 
 export class StartPanel {
   /** view: the SandboxView (its state, run, model, app and knob controls). */
@@ -45,7 +45,7 @@ export class StartPanel {
     try {
       const rec = this.rec || (this.rec = await view.app.store.find(this.lessonId));
       if (!rec || rec.status !== 'ok' || typeof rec.text !== 'string') return;
-      out = await view.app.call('start', { file: rec.file, text: rec.text, attempt: clone(view.state.s) });
+      out = await engineFor(view.app.call, view.state.s)('start', { file: rec.file, text: rec.text, attempt: clone(view.state.s) });
     } catch (_) {
       out = null; // the engine stopped: its notice says so; the block stays as it was
     }
