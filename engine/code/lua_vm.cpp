@@ -300,6 +300,18 @@ int unknown_name(lua_State* L) {
                                   name});
     }
   }
+  // Lua's own names the sandbox leaves out (docs/design.md, "Code mode"): not a typo.
+  static const char* const kLeftOut[] = {"os", "io", "package", "debug", "coroutine", "require", "load", "loadfile",
+                                         "dofile", "loadstring", "collectgarbage", "print", "pcall", "xpcall",
+                                         "setmetatable", "getmetatable", "rawset", "rawget", "rawequal"};
+  for (const char* n : kLeftOut) {
+    if (name == n) {
+      return raise(L, HostRefusal{"runtime",
+                                  {"客户端的代码里没有“" + name + "”：它不做输入输出、不读时钟，也碰不到页面；它有的是自己的数据库（db）和框架代码开头列出的那些函数",
+                                   "'" + name + "' is not available to the client's code: it has no I/O, no clock and nothing of the page; it has its database (db) and the calls the skeleton's header lists"},
+                                  name});
+    }
+  }
   return raise(L, HostRefusal{"runtime", {"没有叫“" + name + "”的名字：拼写错了？若是想留到下一次调用的变量，请写进数据库（变量活不过一次调用）",
                "unknown name '" + name + "': a typo? If it is a variable meant to last until the next call, write it to the database (no variable outlives a call)"}, name});
 }

@@ -148,10 +148,66 @@ test('an engine refusal of the code is shown beside the editor with its line', a
   await answered(page);
   await expect(page.getByTestId('sb-code-error')).toBeVisible();
   await expect(page.getByTestId('sb-code-stale')).toBeVisible();
+  // Said once, beside the editor: not again at the top of the page.
+  await expect(page.getByTestId('sb-edit-error')).toHaveCount(0);
   await page.getByTestId('sb-code-goto').click();
   await expect(editor(page)).toBeFocused();
   // The code in force is still the one that ran.
   expect((await stateOf(page)).s.code).toBe(good);
+});
+
+test('a fault that makes the code fail is refused as that change, and the code that ran stays', async ({ page }) => {
+  test.setTimeout(120_000);
+  await page.goto('./#/sandbox');
+  await waitSandbox(page);
+  await switchToCode(page);
+  // The preset, with a refused connection now never ending: it runs while no connection is refused.
+  const looping = `${await editor(page).inputValue()}\nfunction on_connect_error(intent, attempt)\n  while true do end\nend\n`;
+  await editor(page).fill(looping);
+  await editor(page).press('Control+Enter');
+  await answered(page);
+  await expect(page.getByTestId('sb-code-error')).toBeHidden();
+  // On a wide screen the run is beside the editor: the keyboard stays in the code.
+  await expect(editor(page)).toBeFocused();
+  expect((await stateOf(page)).s.code).toBe(looping);
+  await page.locator('[data-testid="sb-target"][data-target^="connect_error:"]').first().click();
+  await answered(page);
+  // The change is what was not made: the code did run, and nothing says it did not.
+  await expect(page.getByTestId('sb-code-error')).toContainText('That change was not made');
+  await expect(page.getByTestId('sb-code-error-where')).toBeVisible();
+  await expect(page.getByTestId('sb-code-stale')).toBeHidden();
+  const after = await stateOf(page);
+  expect(after.s.code).toBe(looping);
+  expect(after.s.faults || []).toEqual([]);
+});
+
+test('code typed and not run survives a knob\'s preset (set aside, put back) and a reload', async ({ page }) => {
+  test.setTimeout(120_000);
+  await page.goto('./#/sandbox');
+  await waitSandbox(page);
+  await switchToCode(page);
+  const typed = `-- my own change, not run yet\n${await editor(page).inputValue()}`;
+  await editor(page).fill(typed);
+  await expect(page.getByTestId('sb-code-stale')).toBeVisible();
+  const select = page.locator('select[data-knob="client.recovery"]');
+  const values = await select.locator('option').evaluateAll((os) => os.map((o) => o.value));
+  const now = await select.inputValue();
+  await select.selectOption(values.find((v) => v !== now));
+  await answered(page);
+  await expect(editor(page)).not.toHaveValue(typed);
+  await expect(page.getByTestId('sb-code-status')).toContainText('set aside');
+  await page.getByTestId('sb-code-put-back').click();
+  await expect(editor(page)).toHaveValue(typed);
+  await expect(editor(page)).toBeFocused();
+  await expect(page.getByTestId('sb-code-stale')).toBeVisible();
+  // A reload finds it again, still not run.
+  await settledUrl(page);
+  await page.reload();
+  await waitSandbox(page);
+  await openKnobs(page);
+  await expect(editor(page)).toHaveValue(typed);
+  await expect(page.getByTestId('sb-code-stale')).toBeVisible();
+  expect((await stateOf(page)).s.code).not.toBe(typed);
 });
 
 test('a link with code opens a gate, runs nothing until Run it, then ends the same; or opens without the code', async ({ page, browser }) => {

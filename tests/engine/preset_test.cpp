@@ -234,3 +234,15 @@ end
   CHECK(looping["error"]["kind"] == "budget");
   CHECK(looping["error"]["line"] == 3);
 }
+
+TEST_CASE("code: a library the sandbox leaves out is named as such, not as a typo") {
+  json sc = read_json("lessons/01-lost-receipt.json")["scenario"];
+  sc.erase("faults");
+  sc["code"] = "function on_deliver(intent, payload)\n  local t = os.time()\nend\n";
+  json out = call("run", {{"scenario", sc}});
+  REQUIRE_MESSAGE(out.contains("error"), out.dump().substr(0, 600));
+  CHECK(out["error"]["line"] == 2);
+  std::string reason = out["error"]["reason"].get<std::string>();
+  CHECK(reason.find("'os' is not available to the client's code") != std::string::npos);
+  CHECK(reason.find("typo") == std::string::npos);
+}

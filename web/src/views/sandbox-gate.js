@@ -64,7 +64,7 @@ function drawGate(root, code, { run, without }) {
       h(
         'section',
         { class: 'card', 'aria-labelledby': 'sb-gate-code-h' },
-        h('h3', { id: 'sb-gate-code-h', class: 'section-title' }, t('sbGate.codeTitle', { lines })),
+        h('h3', { id: 'sb-gate-code-h', class: 'section-title' }, t(lines === 1 ? 'sbGate.codeTitle.one' : 'sbGate.codeTitle', { lines })),
         // Read only, scrolled by keyboard as well (it is focusable).
         h('pre', { class: 'sb-gate-code', tabindex: '0', 'aria-labelledby': 'sb-gate-code-h', 'data-testid': 'sb-gate-code' }, h('code', null, code)),
       ),

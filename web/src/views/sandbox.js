@@ -25,7 +25,7 @@ import { ScriptPanel } from './sandbox-panels/script.js';
 import { ExplorePanel } from './sandbox-panels/explore.js';
 import { OutcomePanel } from './sandbox-panels/outcome.js';
 import { StartPanel } from './sandbox-panels/start.js';
-import { CodePanel } from './sandbox-panels/code.js';
+import { CodePanel, loadDraft, saveDraft } from './sandbox-panels/code.js';
 import { hasCode } from './sandbox-panels/shared.js';
 
 export { faultKey, evaluateState } from './sandbox-panels/shared.js';
@@ -55,13 +55,18 @@ export class SandboxView {
     // never keeps a copy (../sandbox/state.js). A reload of the tab finds the history it left.
     this.model = new SandboxState({ first, evaluate: (next) => evaluateState(app.call, next), history: loadUndo(encodeState(first.state)) });
     this.model.subscribe((ev) => this.onModel(ev));
+    // Code typed and not run yet outlives a reload of the tab and Back, as the history does.
+    if (hasCode(this.state.s)) this.codeDraft = loadDraft(this.code, this.state.s.code);
     this.notices.push(...linkNotices(this.linkNotice(step, stepText), extra));
     this.mount();
     this.go(step === null || step === undefined ? this.last : step, { force: true, fromLink: true });
     document.title = `${t('sandbox.title')} · idemlab`;
     if (focus) focusWhenLaidOut(this.root.querySelector('[data-testid="sandbox-title"]'));
     // A reload of the tab keeps the undo history, as the address keeps the state.
-    this.onPageHide = () => saveUndo(this.code, this.history);
+    this.onPageHide = () => {
+      saveUndo(this.code, this.history);
+      saveDraft(this.code, this.codeDraft);
+    };
     window.addEventListener('pagehide', this.onPageHide);
     // Wide again (a turned tablet): the drawer is part of the page, no longer over it.
     this.narrow = window.matchMedia(NARROW);
@@ -473,16 +478,19 @@ export class SandboxView {
   renderNotices() {
     const items = [...this.notices];
     for (const u of this.removed) items.push({ key: 'sandbox.unfired', params: { text: l(u.text) }, testid: 'sb-unfired' });
+    // In code mode the code's refusal is said beside the editor (code.js), in the learner's
+    // language, with its line: not again here.
+    const errors = (this.editError || []).filter((e) => !(e.path === '/scenario/code' && hasCode(this.state.s)));
     replaceChildren(
       this.el.notices,
-      this.editError
+      errors.length
         ? h(
             'div',
             // A knob's refusal is also said beside its box (knobControl), as an alert: here it is
             // a status, so that a screen reader does not hear it twice.
-            { class: 'notice notice-warn', role: this.editError.every((e) => /^(client|service|provider|timing)\.|^code$/.test(placeOf(e.path))) ? 'status' : 'alert', 'data-testid': 'sb-edit-error' },
+            { class: 'notice notice-warn', role: errors.every((e) => /^(client|service|provider|timing)\.|^code$/.test(placeOf(e.path))) ? 'status' : 'alert', 'data-testid': 'sb-edit-error' },
             h('p', null, t('sandbox.refused')),
-            h('ul', null, this.editError.map((e) => h('li', null, h('strong', null, placeOf(e.path)), placeOf(e.path) ? ': ' : '', h('span', { lang: 'en' }, e.reason)))),
+            h('ul', null, errors.map((e) => h('li', null, h('strong', null, placeOf(e.path)), placeOf(e.path) ? ': ' : '', h('span', { lang: 'en' }, e.reason)))),
           )
         : null,
       items.map((n) => h('div', { class: 'notice notice-warn', role: 'status', 'data-testid': n.testid || 'notice' }, h('p', null, t(n.key, n.params)))),
@@ -558,6 +566,7 @@ export class SandboxView {
     if (this.explore && this.explore.running) this.cancelSearch();
     window.removeEventListener('pagehide', this.onPageHide);
     saveUndo(this.code, this.history); // Back to this sandbox's address finds it again
+    saveDraft(this.code, this.codeDraft);
   }
 }
 

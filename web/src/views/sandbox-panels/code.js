@@ -16,6 +16,31 @@ import { codeEditor } from '../code-editor.js';
 import { placeText } from '../code-result.js';
 import { hasCode, presetOf } from './shared.js';
 
+// The editor's text not run yet, kept in this tab's sessionStorage with the address it was
+// typed at (the sandbox's link code), so that a reload or Back does not lose it. One draft:
+// the last sandbox left. Storage that is off or full keeps nothing, and loses no edit.
+const DRAFT_KEY = 'idemlab.sandbox.draft';
+
+/** The draft kept for the sandbox at `linkCode`, or null (none, or the code that ran). */
+export function loadDraft(linkCode, ran) {
+  try {
+    const saved = JSON.parse(window.sessionStorage.getItem(DRAFT_KEY) || 'null');
+    if (saved && saved.v === 1 && saved.code === linkCode && typeof saved.draft === 'string' && saved.draft !== ran) return saved.draft;
+  } catch (_) {
+    /* no storage, or not ours */
+  }
+  return null;
+}
+
+export function saveDraft(linkCode, draft) {
+  try {
+    if (draft === null || draft === undefined) window.sessionStorage.removeItem(DRAFT_KEY);
+    else window.sessionStorage.setItem(DRAFT_KEY, JSON.stringify({ v: 1, code: linkCode, draft }));
+  } catch (_) {
+    /* no storage, or full: the draft stays on screen only */
+  }
+}
+
 /** An engine refusal, thrown out of an edit's `finish` (the state module names it). */
 function refusal(errors) {
   const e = new Error(errors.map((x) => x.reason).join('; '));
@@ -73,6 +98,7 @@ export class CodePanel {
     const changed = await this.model.setCode(null);
     if (!changed || this.destroyed) return;
     this.codeDraft = null;
+    this.setAside = null;
     this.codeStatus = { key: 'sbCode.backToBuiltIn' };
     this.refreshClient({ focus: true });
   }
@@ -83,6 +109,7 @@ export class CodePanel {
    */
   async setKnobWithCode(group, name, value) {
     const before = this.state.s.code;
+    const draft = this.codeDraft;
     const finish = async (next) => {
       const got = await presetOf(next.s);
       if (got.errors) throw refusal(got.errors);
@@ -93,7 +120,10 @@ export class CodePanel {
     const changed = await this.model.setKnob(group, name, value, group === 'client' ? finish : null);
     if (!changed || this.destroyed || group !== 'client') return changed;
     this.codeDraft = null;
-    this.codeStatus = this.state.s.code !== before ? { key: 'sbCode.replaced' } : { key: 'sbCode.sameCode' };
+    // Typed and not run: not lost with the code it replaced (Undo brings back the code that ran).
+    const unran = typeof draft === 'string' && draft !== before && this.state.s.code !== before;
+    if (unran) this.setAside = draft;
+    this.codeStatus = this.state.s.code === before ? { key: 'sbCode.sameCode' } : { key: unran ? 'sbCode.replacedDraft' : 'sbCode.replaced' };
     this.refreshClient();
     return changed;
   }
@@ -118,10 +148,25 @@ export class CodePanel {
     if (this.destroyed) return;
     if (changed) {
       if (this.codeDraft === code) this.codeDraft = null;
+      this.setAside = null;
       this.codeStatus = { key: 'sbCode.ran' };
-      this.showSummary('nearest');
+      // On a phone the drawer covers the run: take the learner to it. On a wide screen the
+      // run is beside the editor and the ending over it: the keyboard stays in the code.
+      if (this.narrow && this.narrow.matches) this.showSummary('nearest');
     }
     this.refreshClient();
+  }
+
+  /** The edit a knob's preset replaced before it ran goes back in the editor, not run. */
+  putBackDraft() {
+    const box = this.el.clientBody;
+    if (typeof this.setAside !== 'string' || !box || !box.editor) return;
+    this.codeDraft = this.setAside;
+    this.setAside = null;
+    box.editor.setValue(this.codeDraft);
+    this.codeStatus = { key: 'sbCode.putBackDone' };
+    this.refreshClient();
+    box.editor.area.focus();
   }
 
   /** The client section: built when code mode turns on or off, refreshed otherwise. */
@@ -169,6 +214,7 @@ export class CodePanel {
     box.error = h('div', { 'data-testid': 'sb-code-error', hidden: true });
     box.unexpressed = h('div', { 'data-testid': 'sb-code-unexpressed', hidden: true });
     box.status = h('p', { class: 'small', role: 'status', 'data-testid': 'sb-code-status' });
+    box.putBack = h('button', { type: 'button', class: 'btn btn-small', 'data-testid': 'sb-code-put-back', hidden: true, onclick: () => this.putBackDraft() }, t('sbCode.putBack'));
     replaceChildren(
       this.el.client,
       heading,
@@ -181,6 +227,7 @@ export class CodePanel {
       h('div', { class: 'btn-row' }, h('button', { type: 'button', class: 'btn btn-primary', 'data-testid': 'sb-code-run', 'data-fkey': 'sb-code-run', onclick: () => this.applyCode() }, t('sbCode.run'))),
       box.error,
       box.status,
+      box.putBack,
       box.unexpressed,
     );
     this.refreshClient();
@@ -215,9 +262,13 @@ export class CodePanel {
       this.codeDraft = null;
     }
     const draft = this.codeDraft ?? code;
-    const problem = codeProblem(this.editError);
-    box.stale.hidden = draft === code && !problem;
-    this.drawCodeError(box, problem);
+    // An emptied editor has no line to point at: its last refusal is of code no longer there.
+    const problem = draft.trim() ? codeProblem(this.editError) : null;
+    box.stale.hidden = draft === code;
+    box.putBack.hidden = typeof this.setAside !== 'string';
+    // A refusal of a change that kept the code (a fault, a knob, the script): the code did run,
+    // the change is what was not made.
+    this.drawCodeError(box, problem, draft === code);
     this.drawUnexpressed(box);
     if (focus) this.focusClient();
   }
@@ -235,7 +286,7 @@ export class CodePanel {
   }
 
   /** The engine's refusal of the code: its kind, its words, its place and the way there. */
-  drawCodeError(box, problem) {
+  drawCodeError(box, problem, codeRan = false) {
     box.error.hidden = !problem;
     box.editor.markLine(problem && Number.isInteger(problem.line) ? problem.line : null);
     if (!problem) {
@@ -252,7 +303,7 @@ export class CodePanel {
         h(
           'div',
           null,
-          h('p', null, t('sbCode.refused')),
+          h('p', null, t(codeRan ? 'sbCode.refusedChange' : 'sbCode.refused')),
         h('p', { 'data-testid': 'sb-code-error-reason' }, problem.text ? l(problem.text) : h('span', { lang: 'en' }, problem.reason)),
         where
           ? h(

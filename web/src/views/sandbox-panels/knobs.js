@@ -5,7 +5,7 @@
 
 import { h, replaceChildren, rebuildKeepingFocus } from '../../dom.js';
 import { t, l, nameOf } from '../../i18n.js';
-import { GROUPS, placeOf, placed, typedNumber } from './shared.js';
+import { GROUPS, hasCode, placeOf, placed, typedNumber } from './shared.js';
 
 export class KnobsPanel {
   /** What this challenge lets the learner change: 'faults' (break), 'knobs' (fix), or null (free play). */
@@ -152,7 +152,10 @@ export class KnobsPanel {
       refused.hidden = !mine.length;
       replaceChildren(refused, mine.length ? [t('sandbox.knobRefused'), ' ', h('span', { lang: 'en' }, mine.map(placed).join('; '))] : null);
       // The engine's judgement of the value in force (run's "settings"); none in a fix-it.
-      const setting = fix ? null : (this.run.settings || {})[`${k.group}.${k.name}`] || null;
+      // In code mode a client knob is a preset: the learner's code need not follow it, so
+      // the engine's judgement of its value says nothing of the client that ran.
+      const preset = k.group === 'client' && hasCode(this.state.s);
+      const setting = fix || preset ? null : (this.run.settings || {})[`${k.group}.${k.name}`] || null;
       badge.hidden = !setting;
       badge.className = setting ? `badge setting-${setting}` : 'badge';
       badge.textContent = setting ? nameOf('setting', setting) : '';
