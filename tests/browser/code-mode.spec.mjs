@@ -7,7 +7,7 @@
 
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { test, expect, useEnglish } from './helpers.mjs';
+import { test, expect, useEnglish, settleLessons } from './helpers.mjs';
 import { REPO } from '../wasm/engine-node.mjs';
 
 const EXERCISE = 'lost-response';
@@ -326,4 +326,16 @@ test('the exercises on a phone: the editor and Check fit the screen', async ({ p
   expect(width).toBeLessThanOrEqual(375);
   const toBroken = await page.getByTestId('cex-to-broken').boundingBox();
   expect(toBroken.x + toBroken.width).toBeLessThanOrEqual(375);
+});
+
+test('an exercise whose lesson has open questions says its hints may answer them; settled, it does not', async ({ page, context }) => {
+  const ex = JSON.parse(readFileSync(resolve(REPO, 'lessons/exercises/stale-pending.json'), 'utf8'));
+  await page.goto(`./#/code/${ex.id}`);
+  await expect(page.getByTestId('code-editor')).toBeVisible({ timeout: 60_000 });
+  await expect(page.getByTestId('code-spoiler')).toContainText('not answered');
+  // The lesson's questions answered (or their answers shown): nothing left to give away.
+  await settleLessons(context, [ex.after]);
+  await page.reload();
+  await expect(page.getByTestId('code-editor')).toBeVisible({ timeout: 60_000 });
+  await expect(page.getByTestId('code-spoiler')).toHaveCount(0);
 });

@@ -398,7 +398,18 @@ async function route() {
   if (r.name === 'codeList' || r.name === 'code') {
     const { showCode } = await codeRoute();
     if (!isCurrent()) return;
-    const view = await showCode(r, isCurrent, { mainEl, setReady });
+    // The questions of the lesson an exercise follows that are still open: its hints and its
+    // counterexamples answer some of them (the sandbox says the same of its runs).
+    const openQuestions = async (lessonId) => {
+      try {
+        const rec = await app.store.find(lessonId);
+        if (!rec || rec.status !== 'ok' || !rec.run) return 0;
+        return (rec.run.lesson.questions || []).filter((q) => !app.progress.isSettled(rec.id, q.id)).length;
+      } catch (_) {
+        return 0;
+      }
+    };
+    const view = await showCode(r, isCurrent, { mainEl, setReady, openQuestions });
     if (view) app.view = view;
     return;
   }

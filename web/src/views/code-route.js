@@ -15,7 +15,7 @@ let keeper = null;
  * Code mode: its exercises (#/code), or one exercise (#/code/ID, ?c= a link's code), drawn
  * into `mainEl`; the exercise's view, or null (the list).
  */
-export async function showCode(r, isCurrent, { mainEl, setReady }) {
+export async function showCode(r, isCurrent, { mainEl, setReady, openQuestions = null }) {
   if (!exercises) {
     exercises = new ExerciseStore();
     keeper = new CodeKeeper();
@@ -50,6 +50,11 @@ export async function showCode(r, isCurrent, { mainEl, setReady }) {
     return null;
   }
   const opened = await codeToOpen(ex, r);
+  // The lesson this exercise follows, with questions still open: its hints and its
+  // counterexamples answer some of them. Said, as the sandbox says it of its runs.
+  const open = ex.after && openQuestions ? await openQuestions(ex.after) : 0;
+  if (!isCurrent()) return null;
+  if (open > 0) opened.notices.unshift({ key: open === 1 ? 'code.spoiler.one' : 'code.spoiler', params: { n: open }, testid: 'code-spoiler' });
   const { CodeExerciseView } = await import('./code-exercise.js');
   if (!isCurrent()) return null;
   const view = new CodeExerciseView(mainEl, { ex, ...opened, callCode: codeCall, cancelCode, keeper, focus: true });
