@@ -41,6 +41,18 @@ export function saveDraft(linkCode, draft) {
   }
 }
 
+/**
+ * An edit's `finish` that makes the edited state's code the engine's code for its knobs
+ * (`preset`), counted as seen: the learner's own choice, so a reload runs it.
+ */
+async function withPreset(next) {
+  const got = await presetOf(next.s);
+  if (got.errors) throw refusal(got.errors);
+  next.s.code = got.code;
+  markCodeSeen(got.code);
+  return next;
+}
+
 /** An engine refusal, thrown out of an edit's `finish` (the state module names it). */
 function refusal(errors) {
   const e = new Error(errors.map((x) => x.reason).join('; '));
@@ -72,15 +84,8 @@ export class CodePanel {
     this.codeLoading = !codeEngineLoaded();
     this.markBusy();
     const keep = (a) => allowed.has(a.do);
-    const finish = async (next) => {
-      const got = await presetOf(next.s);
-      if (got.errors) throw refusal(got.errors);
-      next.s.code = got.code;
-      markCodeSeen(got.code); // the learner's own choice: a reload runs it
-      return next;
-    };
     // The code is filled in by `finish`; a placeholder marks the edit as one to make.
-    const changed = await this.model.setCode('-- preset', { keep: (a) => (keep(a) ? true : (dropped.push(a), false)), finish }).finally(() => {
+    const changed = await this.model.setCode('-- preset', { keep: (a) => (keep(a) ? true : (dropped.push(a), false)), finish: withPreset }).finally(() => {
       this.codeLoading = false;
       if (!this.destroyed) this.markBusy();
     });
@@ -110,14 +115,7 @@ export class CodePanel {
   async setKnobWithCode(group, name, value) {
     const before = this.state.s.code;
     const draft = this.codeDraft;
-    const finish = async (next) => {
-      const got = await presetOf(next.s);
-      if (got.errors) throw refusal(got.errors);
-      next.s.code = got.code;
-      markCodeSeen(got.code);
-      return next;
-    };
-    const changed = await this.model.setKnob(group, name, value, group === 'client' ? finish : null);
+    const changed = await this.model.setKnob(group, name, value, group === 'client' ? withPreset : null);
     if (!changed || this.destroyed || group !== 'client') return changed;
     this.codeDraft = null;
     // Typed and not run: not lost with the code it replaced (Undo brings back the code that ran).
